@@ -1,0 +1,86 @@
+package sha256x
+
+import (
+	"os"
+	"runtime"
+	"strings"
+)
+
+// The dispatcher. Each architecture lists the kernels this package has for
+// it (archKernels), with what this machine lacks to run each, and picks the
+// plan a batch runs on when nothing is forced (bestPlan), from measurements
+// recorded in BENCHMARKS.md. Everything is decided once, at init.
+
+// A kernelID names one kernel function; stage.run switches on it.
+type kernelID uint8
+
+const (
+	kGeneric kernelID = iota
+	kArch             // the first of the architecture's own kernels
+)
+
+// A plan is how batches run: stages, widest first, each handing its last
+// busy lanes to the next; one, the stages for a single message.
+type plan struct {
+	name   string
+	stages []stage
+	one    []stage
+	stdlib bool // crypto/sha256, one message after another
+}
+
+// A kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
+type kernel struct {
+	name    string
+	missing string // the CPU feature this machine lacks to run it, or ""
+	plan    plan   // how batches run when it is forced
+}
+
+// A variant is one kernel function on its own, for tests and benchmarks.
+type variant struct {
+	kernel string // the kernel it belongs to
+	name   string // such as "x4": four streams
+	st     stage
+}
+
+var (
+	genericKernel = kernel{name: "generic", plan: plan{
+		name:   "generic",
+		stages: []stage{{k: kGeneric, width: 1, minActive: 1}},
+		one:    []stage{{k: kGeneric, width: 1, minActive: 1}},
+	}}
+	stdlibKernel = kernel{name: "stdlib", plan: plan{name: "stdlib", stdlib: true}}
+)
+
+var kernels = archKernels()
+
+var active = choose(os.Getenv("SHA256X_KERNEL"), pinned)
+
+// choose returns the plan forced by SHA256X_KERNEL, else the one pinned by a
+// build tag, else the best plan for this CPU. A forced or pinned kernel that
+// does not exist here, or that this CPU cannot run, panics.
+func choose(env, pin string) *plan {
+	name, why := env, "SHA256X_KERNEL="+env
+	if name == "" {
+		name, why = pin, "build tag sha256x_"+pin
+	}
+	if name == "" {
+		return bestPlan()
+	}
+	k := find(name)
+	switch {
+	case k == nil:
+		panic("sha256x: " + why + ": no kernel " + name + " on " + runtime.GOARCH + buildNote + " (available: " + strings.Join(Kernels(), ", ") + ")")
+	case k.missing != "":
+		panic("sha256x: " + why + ": this CPU lacks " + k.missing + ", which kernel " + name + " needs (available: " + strings.Join(Kernels(), ", ") + ")")
+	}
+	return &k.plan
+}
+
+func find(name string) *kernel {
+	for i := range kernels {
+		if kernels[i].name == name {
+			return &kernels[i]
+		}
+	}
+	return nil
+}

@@ -1,0 +1,354 @@
+package sha256x
+
+// The lane scheduler.
+//
+// A batch becomes a queue of jobs, one per message. A job is a message as a
+// kernel sees it: a starting state (the IV, or the midstate after the whole
+// blocks of a prefix, computed once per batch) and up to three runs of 64-byte
+// blocks:
+//
+//	head  the block that straddles the prefix's partial last block and the
+//	      message, staged (only with a prefix whose length is not a multiple
+//	      of 64)
+//	body  the message's whole blocks, read in place
+//	tail  the message's last partial block with its padding, staged (one or
+//	      two blocks)
+//
+// A kernel has a fixed number of lanes (SIMD lanes, or interleaved SHA-NI /
+// ARMv8 SHA2 streams). Each lane takes the next job from the queue and takes
+// another as soon as its job ends, inside the kernel's loop, so lanes refill
+// as messages end and a ragged batch keeps every lane busy. A kernel returns
+// once the queue is empty and fewer than minActive lanes are busy, and writes
+// each busy lane back (its hash state and where it is in its job). The
+// scheduler turns those lanes into jobs again:
+//
+//   - between windows they open the next window's queue, so no lane waits at
+//     a window boundary;
+//   - at the end of the batch they go to the plan's next, narrower kernel
+//     (wide lanes hand their last few messages to SHA-NI streams, several
+//     streams their last one to fewer), so the batch ends at the speed of the
+//     best kernel for a few messages rather than with idle lanes.
+//
+// Jobs are built a window at a time, on the caller's stack: their pointers
+// into the caller's memory stay visible to the garbage collector and the stack
+// copier, and the caller's slices do not escape. Staged blocks live in a
+// pooled scratch area whose two halves alternate between windows; a carried
+// job's staged blocks move to the new half with it.
+//
+// Order: when the block counts of a batch span more than a factor of 8 (one
+// 64 KiB message among short ones), the batch is fed longest first, by
+// power-of-two class, in a few passes over the batch and without sorting, so
+// the batch ends with short jobs and the final drain is short. Other batches
+// are fed in arrival order.
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"math/bits"
+	"strconv"
+	"sync"
+	"unsafe"
+)
+
+const (
+	window   = 64 // jobs per kernel call
+	maxLanes = 16 // the widest kernel's lanes
+)
+
+// A run is n consecutive 64-byte blocks starting at p.
+type run struct {
+	p *byte
+	n uintptr
+}
+
+// A job is one message for a kernel. Its layout is shared with the assembly
+// kernels (see TestLayout): 64 bytes.
+type job struct {
+	init *[8]uint32  // starting state, words a..h
+	runs [3]run      // non-empty runs first; n == 0 ends the list
+	out  *[Size]byte // where the digest goes
+}
+
+// A lane is one lane of a kernel. Kernels use it as working storage and, when
+// they return, leave in it what a busy lane still has to do. 64 bytes.
+type lane struct {
+	h   [8]uint32 // at return: hash state before the next block, words a..h
+	p   uintptr   // kernel-private: the next block
+	n   uintptr   // blocks left in run seg (at return: at least 1 if busy)
+	seg uintptr   // which run of the job the lane is in
+	job uintptr   // 1 + index of the lane's job in the queue; 0 when idle
+}
+
+// A laneSet is what a kernel is called with, besides the queue.
+type laneSet struct {
+	minActive uintptr // return once the queue is empty and fewer lanes are busy
+	_         [7]uintptr
+	lanes     [maxLanes]lane
+}
+
+// A slot holds what one job stages, and a carried job's state.
+type slot struct {
+	head [BlockSize]byte
+	tail [2 * BlockSize]byte
+	h    [8]uint32
+}
+
+type scratch struct {
+	ls    laneSet
+	slots [2][window]slot
+	mid   [8]uint32 // the prefix's midstate
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// iv is SHA-256's initial hash state.
+var iv = [8]uint32{
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+}
+
+// A stage is one kernel of a plan. A kernel runs the jobs of its queue, each
+// taken by a lane in order, until no job is left and fewer than ls.minActive
+// (at least 1) lanes are busy.
+type stage struct {
+	k         kernelID
+	width     int // lanes
+	minActive int // when to hand busy lanes to the next stage; the last stage runs to the end
+}
+
+// run calls the stage's kernel. Kernels are called directly, never through a
+// func value, so that the compiler can see the caller's slices do not escape.
+func (st stage) run(ls *laneSet, jobs []job) {
+	if st.k == kGeneric {
+		runGeneric(ls, jobs, st.width)
+		return
+	}
+	runArch(st.k, ls, jobs)
+}
+
+// A batch is the state of one HashMany call.
+type batch struct {
+	stages []stage
+	sc     *scratch
+	half   int        // which half of sc.slots the current window stages into
+	init   *[8]uint32 // every job's starting state
+	pre    []byte     // the prefix's bytes after its last whole block
+	bits   uint64     // 8 * len(prefix)
+}
+
+func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
+	if len(out) < len(msgs) {
+		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(msgs) = " + strconv.Itoa(len(msgs)))
+	}
+	if len(msgs) == 0 {
+		return
+	}
+	whole := len(prefix) &^ (BlockSize - 1)
+	pre := prefix[whole:]
+
+	// One pass over the batch: the overlap check, and the power-of-two
+	// classes of the block counts.
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(msgs))*Size
+	if overlaps(lo, hi, prefix) {
+		panic("sha256x: out overlaps prefix")
+	}
+	var classes uint64
+	for _, m := range msgs {
+		if overlaps(lo, hi, m) {
+			panic("sha256x: out overlaps msgs")
+		}
+		classes |= 1 << blockClass(len(pre)+len(m))
+	}
+	if pl.stdlib {
+		hashStdlib(out, prefix, msgs)
+		return
+	}
+
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	b := batch{stages: pl.stages, sc: sc, init: &iv, pre: pre, bits: 8 * uint64(len(prefix))}
+	if len(msgs) == 1 {
+		b.stages = pl.one
+	}
+	if whole > 0 {
+		b.sc.mid = midstate(pl.one, prefix[:whole])
+		b.init = &b.sc.mid
+	}
+
+	// Jobs are assigned into this local array directly, never through a
+	// pointer, so that the compiler keeps it and the caller's slices on the
+	// stack.
+	var jobs [window]job
+	n := 0
+	cmax, cmin := bits.Len64(classes)-1, bits.TrailingZeros64(classes)
+	for c := cmax; c >= cmin; c-- {
+		mixed := cmax-cmin > 3
+		if mixed && classes&(1<<c) == 0 {
+			continue
+		}
+		for i := range msgs {
+			if mixed && blockClass(len(pre)+len(msgs[i])) != c {
+				continue
+			}
+			if n == window {
+				carried, nc := b.flush(jobs[:])
+				for k := range nc {
+					jobs[k] = carried[k]
+				}
+				n = nc
+			}
+			jobs[n] = b.stage(&b.sc.slots[b.half][n], msgs[i], &out[i])
+			n++
+		}
+		if !mixed {
+			break
+		}
+	}
+
+	// The last window: each stage hands its last busy lanes to the next.
+	for i, st := range b.stages {
+		last := i == len(b.stages)-1
+		b.sc.ls.minActive = 1
+		if !last {
+			b.sc.ls.minActive = uintptr(st.minActive)
+		}
+		st.run(&b.sc.ls, jobs[:n])
+		if last {
+			break
+		}
+		carried, nc := b.carry(jobs[:n], st.width)
+		for k := range nc {
+			jobs[k] = carried[k]
+		}
+		if n = nc; n == 0 {
+			break
+		}
+	}
+}
+
+// blockClass is the power-of-two class of the number of blocks that n bytes
+// hash to, padding included.
+func blockClass(n int) int {
+	return bits.Len(uint(n+8)>>6 + 1)
+}
+
+// overlaps reports whether b shares a byte with [lo, hi).
+func overlaps(lo, hi uintptr, b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p < hi && lo < p+uintptr(len(b))
+}
+
+// stage returns the job for prefix || msg, staging its head and tail in s.
+func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
+	j.init = b.init
+	j.out = out
+	pre := b.pre
+	total := b.bits + 8*uint64(len(msg))
+	k := 0
+	whole := (len(pre) + len(msg)) / BlockSize
+	if len(pre) > 0 && whole > 0 {
+		copy(s.head[copy(s.head[:], pre):], msg)
+		msg = msg[BlockSize-len(pre):]
+		pre = nil
+		whole--
+		j.runs[k] = run{&s.head[0], 1}
+		k++
+	}
+	if len(pre) == 0 && whole > 0 {
+		j.runs[k] = run{&msg[0], uintptr(whole)}
+		k++
+		msg = msg[whole*BlockSize:]
+	}
+	// The tail: what is left of pre || msg, 0x80, zeros, the length in bits.
+	t := s.tail[:]
+	m := copy(t, pre)
+	m += copy(t[m:], msg)
+	t[m] = 0x80
+	nt := 1
+	if m >= BlockSize-8 {
+		nt = 2
+	}
+	clear(t[m+1 : nt*BlockSize-8])
+	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], total)
+	j.runs[k] = run{&s.tail[0], uintptr(nt)}
+	return j
+}
+
+// flush runs a full window on the plan's first kernel, which returns as soon
+// as no job is left and a lane idles, and returns the busy lanes as jobs that
+// open the next window.
+func (b *batch) flush(jobs []job) ([maxLanes]job, int) {
+	st := b.stages[0]
+	b.sc.ls.minActive = uintptr(st.width)
+	st.run(&b.sc.ls, jobs)
+	return b.carry(jobs, st.width)
+}
+
+// carry returns the busy lanes of the last kernel call as jobs, moving their
+// staged blocks to the other half of the scratch area, where they are the
+// first slots.
+func (b *batch) carry(jobs []job, width int) (carried [maxLanes]job, c int) {
+	from, to := &b.sc.slots[b.half], &b.sc.slots[b.half^1]
+	b.half ^= 1
+	for i := range width {
+		l := &b.sc.ls.lanes[i]
+		if l.job == 0 {
+			continue
+		}
+		old := &jobs[l.job-1]
+		src, dst := &from[l.job-1], &to[c]
+		*dst = *src
+		dst.h = l.h
+		// Assigned whole, never through a pointer: see hashMany.
+		j := job{init: &dst.h, out: old.out}
+		k := 0
+		for s := l.seg; s < uintptr(len(old.runs)) && old.runs[s].n != 0; s++ {
+			r := old.runs[s]
+			if s == l.seg {
+				r.p = (*byte)(unsafe.Add(unsafe.Pointer(r.p), (r.n-l.n)*BlockSize))
+				r.n = l.n
+			}
+			// Staged blocks move with the job.
+			if off := uintptr(unsafe.Pointer(r.p)) - uintptr(unsafe.Pointer(src)); off < unsafe.Sizeof(*src) {
+				r.p = (*byte)(unsafe.Add(unsafe.Pointer(dst), off))
+			}
+			j.runs[k] = r
+			k++
+		}
+		carried[c] = j
+		c++
+	}
+	return carried, c
+}
+
+// midstate returns the hash state after the whole blocks in prefix.
+func midstate(stages []stage, prefix []byte) (h [8]uint32) {
+	var ls laneSet
+	var d [Size]byte
+	jobs := [1]job{{init: &iv, runs: [3]run{{&prefix[0], uintptr(len(prefix) / BlockSize)}}, out: &d}}
+	ls.minActive = 1
+	stages[len(stages)-1].run(&ls, jobs[:])
+	for i := range h {
+		h[i] = binary.BigEndian.Uint32(d[4*i:])
+	}
+	return h
+}
+
+// sum256 hashes one message on the plan's single-message kernel, with
+// nothing but the stack for scratch.
+func (pl *plan) sum256(msg []byte) (d [Size]byte) {
+	if pl.stdlib {
+		return sha256.Sum256(msg)
+	}
+	var ls laneSet
+	var s slot
+	b := batch{init: &iv}
+	jobs := [1]job{b.stage(&s, msg, &d)}
+	ls.minActive = 1
+	pl.one[len(pl.one)-1].run(&ls, jobs[:])
+	return d
+}

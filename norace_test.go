@@ -1,0 +1,5 @@
+//go:build !race
+
+package sha256x
+
+const raceEnabled = false

@@ -1,0 +1,5 @@
+//go:build sha256x_generic
+
+package sha256x
+
+const pinned = "generic"

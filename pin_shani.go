@@ -1,0 +1,5 @@
+//go:build sha256x_shani
+
+package sha256x
+
+const pinned = "shani"

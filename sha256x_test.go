@@ -1,0 +1,397 @@
+package sha256x
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"fmt"
+	"math/rand/v2"
+	"os"
+	"strings"
+	"testing"
+	"unsafe"
+)
+
+func TestMain(m *testing.M) {
+	var names []string
+	for _, p := range testPlans() {
+		names = append(names, p.name)
+	}
+	fmt.Printf("sha256x: dispatched %s; testing %s\n", Kernel(), strings.Join(names, ", "))
+	os.Exit(m.Run())
+}
+
+type namedPlan struct {
+	name string
+	pl   *plan
+}
+
+// testPlans returns every way this machine can run a batch: the dispatched
+// plan, every kernel it can run, every kernel function alone, and the
+// generic kernel at several widths, which drives the scheduler's carry and
+// hand-over paths in pure Go.
+func testPlans() []namedPlan {
+	ps := []namedPlan{{"dispatch=" + active.name, active}}
+	for i := range kernels {
+		if kernels[i].missing == "" {
+			ps = append(ps, namedPlan{kernels[i].name, &kernels[i].plan})
+		}
+	}
+	for _, v := range variants() {
+		if find(v.kernel).missing == "" {
+			ps = append(ps, namedPlan{v.kernel + "/" + v.name, &plan{name: v.name, stages: []stage{v.st}, one: []stage{v.st}}})
+		}
+	}
+	for _, w := range []int{2, 3, 4, 7, 16} {
+		ps = append(ps, namedPlan{fmt.Sprintf("generic/x%d", w), &plan{
+			stages: []stage{{k: kGeneric, width: w, minActive: w/2 + 1}, {k: kGeneric, width: 2, minActive: 1}},
+			one:    genericKernel.plan.one,
+		}})
+	}
+	return ps
+}
+
+func forPlans(t *testing.T, f func(t *testing.T, pl *plan)) {
+	for _, p := range testPlans() {
+		t.Run(p.name, func(t *testing.T) { f(t, p.pl) })
+	}
+}
+
+// want is crypto/sha256 of prefix || msg.
+func want(prefix, msg []byte) [Size]byte {
+	h := sha256.New()
+	h.Write(prefix)
+	h.Write(msg)
+	var d [Size]byte
+	h.Sum(d[:0])
+	return d
+}
+
+// check hashes msgs on pl and compares every digest with crypto/sha256's,
+// and that the entry of out past the batch is left alone.
+func check(t *testing.T, pl *plan, prefix []byte, msgs [][]byte, wants [][Size]byte) {
+	t.Helper()
+	out := make([][Size]byte, len(msgs)+1)
+	for i := range out[len(msgs)] {
+		out[len(msgs)][i] = 0xa5
+	}
+	if prefix == nil {
+		pl.hashMany(out, nil, msgs)
+	} else {
+		pl.hashMany(out, prefix, msgs)
+	}
+	bad := 0
+	for i, m := range msgs {
+		w := want(prefix, m)
+		if wants != nil {
+			w = wants[i]
+		}
+		if out[i] != w {
+			if bad++; bad <= 5 {
+				t.Errorf("prefix %d bytes, message %d of %d (%d bytes): got %x, want %x", len(prefix), i, len(msgs), len(m), out[i], w)
+			}
+		}
+	}
+	if bad > 5 {
+		t.Errorf("... %d wrong digests in all", bad)
+	}
+	if out[len(msgs)] != [Size]byte(bytes.Repeat([]byte{0xa5}, Size)) {
+		t.Errorf("the entry of out past the batch was written")
+	}
+}
+
+// pattern returns n bytes that differ from one message to the next.
+func pattern(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + seed*13 + i>>8)
+	}
+	return b
+}
+
+func TestLengths(t *testing.T) {
+	var msgs [][]byte
+	for n := 0; n <= 1100; n++ {
+		msgs = append(msgs, pattern(n, n))
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		check(t, pl, nil, msgs, nil)
+		for _, m := range msgs {
+			if got, w := pl.sum256(m), sha256.Sum256(m); got != w {
+				t.Fatalf("sum256 of %d bytes: got %x, want %x", len(m), got, w)
+			}
+			check(t, pl, nil, [][]byte{m}, nil)
+		}
+	})
+}
+
+func TestBlockBoundaries(t *testing.T) {
+	step := 64
+	if testing.Short() {
+		step = 64 * 17
+	}
+	var msgs [][]byte
+	var wants [][Size]byte
+	big := pattern(70000+2, 1)
+	for n := step; n <= 70000; n += step {
+		for d := -1; d <= 1; d++ {
+			msgs = append(msgs, big[:n+d])
+			wants = append(wants, sha256.Sum256(big[:n+d]))
+		}
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		check(t, pl, nil, msgs, wants)
+		for i := 0; i < len(msgs); i += 97 {
+			if got := pl.sum256(msgs[i]); got != wants[i] {
+				t.Errorf("sum256 of %d bytes: got %x, want %x", len(msgs[i]), got, wants[i])
+			}
+		}
+	})
+}
+
+func prefixLengths() []int {
+	var ls []int
+	for n := 0; n <= 130; n++ {
+		ls = append(ls, n)
+	}
+	return append(ls, 200, 4096)
+}
+
+func TestPrefixes(t *testing.T) {
+	var msgs [][]byte
+	for n := 0; n <= 200; n++ {
+		msgs = append(msgs, pattern(n, n))
+	}
+	msgs = append(msgs, pattern(1031, 1), pattern(1032, 2), pattern(4096, 3), nil, []byte{})
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for _, pn := range prefixLengths() {
+			prefix := pattern(pn, 1000+pn)
+			check(t, pl, prefix, msgs, nil)
+			check(t, pl, prefix, msgs[pn%len(msgs):][:1], nil)
+		}
+	})
+}
+
+func TestBatchSizes(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for n := 0; n <= 40; n++ {
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				msgs[i] = pattern(r.IntN(300), i)
+			}
+			check(t, pl, nil, msgs, nil)
+			check(t, pl, []byte("LEAF"), msgs, nil)
+		}
+	})
+}
+
+// TestRagged drives batches longer than a window, with lengths from a few
+// bytes to 100 KB in random order, so that lanes refill, carry over windows
+// and hand their last jobs to narrower kernels at every point of a job.
+func TestRagged(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	sizes := []int{0, 1, 32, 55, 56, 64, 100, 1000, 4096, 65536}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for round := 0; round < 12; round++ {
+			msgs := make([][]byte, r.IntN(300))
+			for i := range msgs {
+				n := sizes[r.IntN(len(sizes))]
+				if round%3 == 0 {
+					n = r.IntN(100000)
+				} else if round%3 == 1 {
+					n = r.IntN(300)
+				}
+				msgs[i] = pattern(n, i)
+			}
+			var prefix []byte
+			if round%2 == 1 {
+				prefix = pattern(r.IntN(140), round)
+			}
+			check(t, pl, prefix, msgs, nil)
+		}
+	})
+}
+
+func TestNilEmptyAndOverlapping(t *testing.T) {
+	buf := pattern(5000, 9)
+	msgs := [][]byte{nil, {}, buf[:100], buf[50:150], buf[:4096], buf[1:4097], buf[:100], buf[4999:], buf[5000:], nil}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		check(t, pl, nil, msgs, nil)
+		check(t, pl, buf[10:80], msgs, nil)
+	})
+}
+
+func TestPanics(t *testing.T) {
+	buf := make([]byte, 1024)
+	out := (*[32][Size]byte)(unsafe.Pointer(&buf[0]))[:]
+	cases := []struct {
+		name, msg string
+		f         func()
+	}{
+		{"short out", "sha256x: len(out) = 1 < len(msgs) = 2", func() { HashMany(make([][Size]byte, 1), [][]byte{nil, nil}) }},
+		{"nil out", "sha256x: len(out) = 0 < len(msgs) = 1", func() { HashMany(nil, [][]byte{nil}) }},
+		{"out over msgs", "sha256x: out overlaps msgs", func() { HashMany(out[:2], [][]byte{buf[100:200], buf[10:20]}) }},
+		{"out over prefix", "sha256x: out overlaps prefix", func() { HashManyPrefixed(out[2:4], buf[70:90], [][]byte{nil}) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != c.msg {
+					t.Errorf("panic %q, want %q", r, c.msg)
+				}
+			}()
+			c.f()
+		})
+	}
+	// Adjacent but not overlapping is fine, and so are entries past the batch.
+	HashMany(out[:2], [][]byte{buf[64:200]})
+	HashManyPrefixed(out[:1], buf[32:64], [][]byte{buf[64:65]})
+}
+
+func TestAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	msgs := make([][]byte, 300)
+	for i := range msgs {
+		msgs[i] = pattern(i*13, i)
+	}
+	out := make([][Size]byte, len(msgs))
+	prefix := pattern(100, 1)
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for _, n := range []int{1, 2, 64, 65, 300} {
+			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, nil, msgs[:n]) }); a != 0 {
+				t.Errorf("hashMany of %d messages: %v allocations", n, a)
+			}
+			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, prefix, msgs[:n]) }); a != 0 {
+				t.Errorf("prefixed hashMany of %d messages: %v allocations", n, a)
+			}
+		}
+		if a := testing.AllocsPerRun(20, func() { out[0] = pl.sum256(msgs[100]) }); a != 0 {
+			t.Errorf("sum256: %v allocations", a)
+		}
+	})
+}
+
+// TestStackBuffers checks that the caller's slices do not escape: digests and
+// messages in stack arrays cost no allocation.
+func TestStackBuffers(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	var sink [Size]byte
+	a := testing.AllocsPerRun(20, func() {
+		var out [3][Size]byte
+		var a, b [200]byte
+		p := [5]byte{1, 2, 3, 4, 5}
+		HashManyPrefixed(out[:], p[:], [][]byte{a[:], b[:7], a[100:]})
+		HashMany(out[1:], [][]byte{a[:], b[:]})
+		d := Sum256(b[:])
+		sink = out[0]
+		sink[0] ^= d[0]
+	})
+	if a != 0 {
+		t.Errorf("%v allocations: a caller's slices escape", a)
+	}
+}
+
+func TestConcurrent(t *testing.T) {
+	msgs := make([][]byte, 200)
+	for i := range msgs {
+		msgs[i] = pattern(i*37%3000, i)
+	}
+	done := make(chan bool)
+	for g := 0; g < 4; g++ {
+		go func() {
+			defer func() { done <- true }()
+			out := make([][Size]byte, len(msgs))
+			for round := 0; round < 10; round++ {
+				HashManyPrefixed(out, []byte("abc"), msgs)
+				for i, m := range msgs {
+					if out[i] != want([]byte("abc"), m) {
+						t.Errorf("goroutine %d: message %d wrong", g, i)
+						return
+					}
+				}
+			}
+		}()
+	}
+	for g := 0; g < 4; g++ {
+		<-done
+	}
+}
+
+// TestLayout checks the offsets the assembly kernels rely on.
+func TestLayout(t *testing.T) {
+	var j job
+	var l lane
+	var ls laneSet
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"sizeof(job)", unsafe.Sizeof(j), 64},
+		{"job.init", unsafe.Offsetof(j.init), 0},
+		{"job.runs", unsafe.Offsetof(j.runs), 8},
+		{"sizeof(run)", unsafe.Sizeof(j.runs[0]), 16},
+		{"run.n", unsafe.Offsetof(j.runs[0].n), 8},
+		{"job.out", unsafe.Offsetof(j.out), 56},
+		{"sizeof(lane)", unsafe.Sizeof(l), 64},
+		{"lane.h", unsafe.Offsetof(l.h), 0},
+		{"lane.p", unsafe.Offsetof(l.p), 32},
+		{"lane.n", unsafe.Offsetof(l.n), 40},
+		{"lane.seg", unsafe.Offsetof(l.seg), 48},
+		{"lane.job", unsafe.Offsetof(l.job), 56},
+		{"laneSet.minActive", unsafe.Offsetof(ls.minActive), 0},
+		{"laneSet.lanes", unsafe.Offsetof(ls.lanes), 64},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestDispatch checks what the dispatcher picked against SHA256X_WANT, when
+// CI sets it for an emulated CPU, and that Kernel and Kernels agree.
+func TestDispatch(t *testing.T) {
+	if w := os.Getenv("SHA256X_WANT"); w != "" && Kernel() != w {
+		t.Errorf("dispatched %q on this CPU, want %q", Kernel(), w)
+	}
+	ks := Kernels()
+	if !strings.Contains(","+strings.Join(ks, ",")+",", ",generic,") {
+		t.Errorf("Kernels() = %v lacks generic", ks)
+	}
+	t.Logf("Kernel() = %s, Kernels() = %v", Kernel(), ks)
+}
+
+func TestForce(t *testing.T) {
+	for _, name := range Kernels() {
+		if pl := choose(name, ""); pl != &find(name).plan {
+			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.name)
+		}
+		if pl := choose("", name); pl != &find(name).plan {
+			t.Errorf("sha256x_%s chose %q", name, pl.name)
+		}
+	}
+	if pl := choose("", ""); pl.name != active.name && os.Getenv("SHA256X_KERNEL") == "" {
+		t.Errorf("no forcing chose %q, but init chose %q", pl.name, active.name)
+	}
+	panics := func(env, pin, want string) {
+		t.Helper()
+		defer func() {
+			r, _ := recover().(string)
+			if !strings.HasPrefix(r, "sha256x: ") || !strings.Contains(r, want) || !strings.Contains(r, "(available: ") {
+				t.Errorf("choose(%q, %q) panicked %q, want a sha256x: message with %q and the kernels available", env, pin, r, want)
+			}
+		}()
+		choose(env, pin)
+	}
+	panics("nosuch", "", "SHA256X_KERNEL=nosuch: no kernel nosuch")
+	panics("", "nosuch", "build tag sha256x_nosuch: no kernel nosuch")
+	for _, k := range kernels {
+		if k.missing != "" {
+			panics(k.name, "", "lacks "+k.missing)
+			panics("", k.name, "lacks "+k.missing)
+		}
+	}
+}
