@@ -86,7 +86,7 @@ GLOBL shaniZero<>(SB), RODATA|NOPTR, $64
 
 // func shani1(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani1(SB), NOSPLIT, $112-32
+TEXT ·shani1(SB), NOSPLIT, $176-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -110,36 +110,34 @@ shani1_init:
 	JMP  shani1_advance
 
 shani1_loop:
-	// Save each stream's state for the final addition; load block pointers.
-	MOVQ 96(DI), R8
-	MOVO X1, 64(R14)
-	MOVO X2, 80(R14)
+	// Save each stream's state for the final addition; load the first two
+	// message groups. Message groups are computed two groups ahead of the
+	// rounds that use them, and their W+K stored, so that sha256rnds2 never
+	// waits for the schedule: its only input chain is the state.
+	MOVQ   96(DI), R8
+	MOVO   X1, 128(R14)
+	MOVO   X2, 144(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 64(R14)
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 80(R14)
 
-	// Rounds 0-15: load and byte-swap the message.
-	MOVOU       (R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, (R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 16(R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
+	// Rounds 0-7; load and byte-swap message groups 2 and 3.
 	MOVOU       32(R8), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -147,13 +145,14 @@ shani1_loop:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 
-	// Rounds 16-63: schedule four message words, then four rounds, per stream.
+	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -162,8 +161,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -175,8 +175,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -188,8 +189,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -201,8 +203,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -214,8 +217,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -227,8 +231,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -240,8 +245,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -253,8 +259,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -266,8 +273,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -279,8 +287,9 @@ shani1_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -291,8 +300,9 @@ shani1_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -303,13 +313,24 @@ shani1_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+
+	// Rounds 56-63.
+	MOVO        96(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       128(R14), X1
+	PADDD       144(R14), X2
 
 shani1_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -409,7 +430,7 @@ shani1_idle0:
 
 // func shani2(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani2(SB), NOSPLIT, $208-32
+TEXT ·shani2(SB), NOSPLIT, $336-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -436,66 +457,59 @@ shani2_init:
 	JMP  shani2_advance
 
 shani2_loop:
-	// Save each stream's state for the final addition; load block pointers.
-	MOVQ 96(DI), R8
-	MOVO X1, 64(R14)
-	MOVO X2, 80(R14)
-	MOVQ 160(DI), R9
-	MOVO X3, 160(R14)
-	MOVO X4, 176(R14)
+	// Save each stream's state for the final addition; load the first two
+	// message groups. Message groups are computed two groups ahead of the
+	// rounds that use them, and their W+K stored, so that sha256rnds2 never
+	// waits for the schedule: its only input chain is the state.
+	MOVQ   96(DI), R8
+	MOVO   X1, 128(R14)
+	MOVO   X2, 144(R14)
+	MOVQ   160(DI), R9
+	MOVO   X3, 288(R14)
+	MOVO   X4, 304(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 64(R14)
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 80(R14)
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 240(R14)
 
-	// Rounds 0-15: load and byte-swap the message.
-	MOVOU       (R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, (R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       (R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVOU       16(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 16(R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
+	// Rounds 0-7; load and byte-swap message groups 2 and 3.
 	MOVOU       32(R8), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       32(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -503,22 +517,24 @@ shani2_loop:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
 
-	// Rounds 16-63: schedule four message words, then four rounds, per stream.
+	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -527,21 +543,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -553,21 +571,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -579,21 +599,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -605,21 +627,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -631,21 +655,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -657,21 +683,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -683,21 +711,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -709,21 +739,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -735,21 +767,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -761,21 +795,23 @@ shani2_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -786,20 +822,22 @@ shani2_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -810,27 +848,47 @@ shani2_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
+
+	// Rounds 56-63.
+	MOVO        96(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        256(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        112(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        272(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	PADDD       128(R14), X1
+	PADDD       144(R14), X2
+	PADDD       288(R14), X3
+	PADDD       304(R14), X4
 
 shani2_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -1017,7 +1075,7 @@ shani2_idle1:
 
 // func shani3(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani3(SB), NOSPLIT, $304-32
+TEXT ·shani3(SB), NOSPLIT, $496-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -1047,96 +1105,84 @@ shani3_init:
 	JMP  shani3_advance
 
 shani3_loop:
-	// Save each stream's state for the final addition; load block pointers.
-	MOVQ 96(DI), R8
-	MOVO X1, 64(R14)
-	MOVO X2, 80(R14)
-	MOVQ 160(DI), R9
-	MOVO X3, 160(R14)
-	MOVO X4, 176(R14)
-	MOVQ 224(DI), R10
-	MOVO X5, 256(R14)
-	MOVO X6, 272(R14)
+	// Save each stream's state for the final addition; load the first two
+	// message groups. Message groups are computed two groups ahead of the
+	// rounds that use them, and their W+K stored, so that sha256rnds2 never
+	// waits for the schedule: its only input chain is the state.
+	MOVQ   96(DI), R8
+	MOVO   X1, 128(R14)
+	MOVO   X2, 144(R14)
+	MOVQ   160(DI), R9
+	MOVO   X3, 288(R14)
+	MOVO   X4, 304(R14)
+	MOVQ   224(DI), R10
+	MOVO   X5, 448(R14)
+	MOVO   X6, 464(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 64(R14)
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 384(R14)
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 80(R14)
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 240(R14)
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 400(R14)
 
-	// Rounds 0-15: load and byte-swap the message.
-	MOVOU       (R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, (R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       (R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVOU       (R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 16(R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVOU       16(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
+	// Rounds 0-7; load and byte-swap message groups 2 and 3.
 	MOVOU       32(R8), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       32(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVOU       32(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1144,31 +1190,34 @@ shani3_loop:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
 
-	// Rounds 16-63: schedule four message words, then four rounds, per stream.
+	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -1177,34 +1226,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1216,34 +1268,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1255,34 +1310,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1294,34 +1352,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1333,34 +1394,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1372,34 +1436,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1411,34 +1478,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1450,34 +1520,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1489,34 +1562,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1528,34 +1604,37 @@ shani3_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1566,32 +1645,35 @@ shani3_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1602,41 +1684,70 @@ shani3_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
+
+	// Rounds 56-63.
+	MOVO        96(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        256(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        416(R14), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        112(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        272(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        432(R14), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       128(R14), X1
+	PADDD       144(R14), X2
+	PADDD       288(R14), X3
+	PADDD       304(R14), X4
+	PADDD       448(R14), X5
+	PADDD       464(R14), X6
 
 shani3_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -1910,7 +2021,7 @@ shani3_idle2:
 
 // func shani4(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani4(SB), NOSPLIT, $400-32
+TEXT ·shani4(SB), NOSPLIT, $656-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -1943,126 +2054,109 @@ shani4_init:
 	JMP  shani4_advance
 
 shani4_loop:
-	// Save each stream's state for the final addition; load block pointers.
-	MOVQ 96(DI), R8
-	MOVO X1, 64(R14)
-	MOVO X2, 80(R14)
-	MOVQ 160(DI), R9
-	MOVO X3, 160(R14)
-	MOVO X4, 176(R14)
-	MOVQ 224(DI), R10
-	MOVO X5, 256(R14)
-	MOVO X6, 272(R14)
-	MOVQ 288(DI), R11
-	MOVO X7, 352(R14)
-	MOVO X8, 368(R14)
+	// Save each stream's state for the final addition; load the first two
+	// message groups. Message groups are computed two groups ahead of the
+	// rounds that use them, and their W+K stored, so that sha256rnds2 never
+	// waits for the schedule: its only input chain is the state.
+	MOVQ   96(DI), R8
+	MOVO   X1, 128(R14)
+	MOVO   X2, 144(R14)
+	MOVQ   160(DI), R9
+	MOVO   X3, 288(R14)
+	MOVO   X4, 304(R14)
+	MOVQ   224(DI), R10
+	MOVO   X5, 448(R14)
+	MOVO   X6, 464(R14)
+	MOVQ   288(DI), R11
+	MOVO   X7, 608(R14)
+	MOVO   X8, 624(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 64(R14)
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 384(R14)
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 480(R14)
+	MOVO   X13, X12
+	PADDD  shaniK<>+0(SB), X13
+	MOVO   X13, 544(R14)
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 80(R14)
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 240(R14)
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 400(R14)
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 496(R14)
+	MOVO   X13, X12
+	PADDD  shaniK<>+16(SB), X13
+	MOVO   X13, 560(R14)
 
-	// Rounds 0-15: load and byte-swap the message.
-	MOVOU       (R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, (R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       (R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVOU       (R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVOU       (R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 288(R14)
-	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 16(R14)
-	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVOU       16(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 304(R14)
-	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+16(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X8, X7
+	// Rounds 0-7; load and byte-swap message groups 2 and 3.
 	MOVOU       32(R8), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       32(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVOU       32(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       32(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+32(SB), X0
+	PADDD       shaniK<>+32(SB), X13
+	MOVO        X13, 576(R14)
+	MOVO        544(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2070,40 +2164,44 @@ shani4_loop:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+48(SB), X0
+	PADDD       shaniK<>+48(SB), X13
+	MOVO        X13, 592(R14)
+	MOVO        560(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 
-	// Rounds 16-63: schedule four message words, then four rounds, per stream.
+	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -2112,47 +2210,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+64(SB), X0
+	PADDD       shaniK<>+64(SB), X13
+	MOVO        X13, 544(R14)
+	MOVO        576(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2164,47 +2266,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+80(SB), X0
+	PADDD       shaniK<>+80(SB), X13
+	MOVO        X13, 560(R14)
+	MOVO        592(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2216,47 +2322,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+96(SB), X0
+	PADDD       shaniK<>+96(SB), X13
+	MOVO        X13, 576(R14)
+	MOVO        544(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2268,47 +2378,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+112(SB), X0
+	PADDD       shaniK<>+112(SB), X13
+	MOVO        X13, 592(R14)
+	MOVO        560(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2320,47 +2434,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+128(SB), X0
+	PADDD       shaniK<>+128(SB), X13
+	MOVO        X13, 544(R14)
+	MOVO        576(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2372,47 +2490,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+144(SB), X0
+	PADDD       shaniK<>+144(SB), X13
+	MOVO        X13, 560(R14)
+	MOVO        592(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2424,47 +2546,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+160(SB), X0
+	PADDD       shaniK<>+160(SB), X13
+	MOVO        X13, 576(R14)
+	MOVO        544(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2476,47 +2602,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+176(SB), X0
+	PADDD       shaniK<>+176(SB), X13
+	MOVO        X13, 592(R14)
+	MOVO        560(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2528,47 +2658,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 64(R14)
+	MOVO        96(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 224(R14)
+	MOVO        256(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 384(R14)
+	MOVO        416(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+192(SB), X0
+	PADDD       shaniK<>+192(SB), X13
+	MOVO        X13, 544(R14)
+	MOVO        576(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2580,47 +2714,51 @@ shani4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 80(R14)
+	MOVO        112(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 400(R14)
+	MOVO        432(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+208(SB), X0
+	PADDD       shaniK<>+208(SB), X13
+	MOVO        X13, 560(R14)
+	MOVO        592(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2631,44 +2769,48 @@ shani4_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 96(R14)
+	MOVO        64(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 256(R14)
+	MOVO        224(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 416(R14)
+	MOVO        384(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+224(SB), X0
+	PADDD       shaniK<>+224(SB), X13
+	MOVO        X13, 576(R14)
+	MOVO        544(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2679,55 +2821,93 @@ shani4_loop:
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, X9
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 112(R14)
+	MOVO        80(R14), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, X10
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 272(R14)
+	MOVO        240(R14), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, X11
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 432(R14)
+	MOVO        400(R14), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, X12
-	MOVO        X13, X0
-	PADDD       shaniK<>+240(SB), X0
+	PADDD       shaniK<>+240(SB), X13
+	MOVO        X13, 592(R14)
+	MOVO        560(R14), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+
+	// Rounds 56-63.
+	MOVO        96(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        256(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        416(R14), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        576(R14), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        112(R14), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        272(R14), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        432(R14), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        592(R14), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       128(R14), X1
+	PADDD       144(R14), X2
+	PADDD       288(R14), X3
+	PADDD       304(R14), X4
+	PADDD       448(R14), X5
+	PADDD       464(R14), X6
+	PADDD       608(R14), X7
+	PADDD       624(R14), X8
 
 shani4_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the

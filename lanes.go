@@ -86,18 +86,23 @@ type laneSet struct {
 	lanes     [maxLanes]lane
 }
 
-// A slot holds what one job stages, and a carried job's state.
+// A slot holds the blocks one job stages (a message's head and tail, or a
+// whole Merkle node), and a carried job's state.
 type slot struct {
-	head [BlockSize]byte
-	tail [2 * BlockSize]byte
-	h    [8]uint32
+	blk [3 * BlockSize]byte
+	h   [8]uint32
 }
 
 type scratch struct {
-	ls    laneSet
-	slots [2][window]slot
-	mid   [8]uint32 // the prefix's midstate
+	ls      laneSet
+	slots   [2][window]slot
+	mid     [8]uint32       // the prefix's midstate
+	pad     [BlockSize]byte // a tail block of padding only, shared by the jobs of one length
+	padBits uint64          // the length in bits pad is for; noPad if none yet
 }
+
+// noPad marks scratch.pad unused: no message is 2^64-1 bits long.
+const noPad = ^uint64(0)
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
 
@@ -126,7 +131,7 @@ func (st stage) run(ls *laneSet, jobs []job) {
 	runArch(st.k, ls, jobs)
 }
 
-// A batch is the state of one HashMany call.
+// A batch is the state of one call.
 type batch struct {
 	stages []stage
 	sc     *scratch
@@ -167,13 +172,14 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
+	sc.padBits = noPad
 	b := batch{stages: pl.stages, sc: sc, init: &iv, pre: pre, bits: 8 * uint64(len(prefix))}
 	if len(msgs) == 1 {
 		b.stages = pl.one
 	}
 	if whole > 0 {
-		b.sc.mid = midstate(pl.one, prefix[:whole])
-		b.init = &b.sc.mid
+		sc.mid = midstate(pl.one, prefix[:whole])
+		b.init = &sc.mid
 	}
 
 	// Jobs are assigned into this local array directly, never through a
@@ -182,13 +188,13 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 	var jobs [window]job
 	n := 0
 	cmax, cmin := bits.Len64(classes)-1, bits.TrailingZeros64(classes)
+	ragged := cmax-cmin > 3
 	for c := cmax; c >= cmin; c-- {
-		mixed := cmax-cmin > 3
-		if mixed && classes&(1<<c) == 0 {
+		if ragged && classes&(1<<c) == 0 {
 			continue
 		}
 		for i := range msgs {
-			if mixed && blockClass(len(pre)+len(msgs[i])) != c {
+			if ragged && blockClass(len(pre)+len(msgs[i])) != c {
 				continue
 			}
 			if n == window {
@@ -198,33 +204,98 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 				}
 				n = nc
 			}
-			jobs[n] = b.stage(&b.sc.slots[b.half][n], msgs[i], &out[i])
+			jobs[n] = b.stage(&sc.slots[b.half][n], msgs[i], &out[i])
 			n++
 		}
-		if !mixed {
+		if !ragged {
 			break
 		}
 	}
+	b.finish(jobs[:n])
+}
 
-	// The last window: each stage hands its last busy lanes to the next.
-	for i, st := range b.stages {
-		last := i == len(b.stages)-1
-		b.sc.ls.minActive = 1
-		if !last {
-			b.sc.ls.minActive = uintptr(st.minActive)
-		}
-		st.run(&b.sc.ls, jobs[:n])
-		if last {
-			break
-		}
-		carried, nc := b.carry(jobs[:n], st.width)
-		for k := range nc {
-			jobs[k] = carried[k]
-		}
-		if n = nc; n == 0 {
-			break
-		}
+func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
+	w := jn.Width
+	if w == 0 {
+		w = Size
 	}
+	switch {
+	case len(nodes)%2 != 0:
+		panic("sha256x: HashLevel of an odd number of nodes (" + strconv.Itoa(len(nodes)) + ")")
+	case len(out) < len(nodes)/2:
+		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(nodes)/2 = " + strconv.Itoa(len(nodes)/2))
+	case w < 1 || w > Size:
+		panic("sha256x: Join.Width = " + strconv.Itoa(jn.Width) + ", not in 0..32")
+	case len(jn.Prefix)+len(jn.Infix)+2*w > maxJoin:
+		panic("sha256x: Join of " + strconv.Itoa(len(jn.Prefix)+len(jn.Infix)+2*w) + " bytes, more than 183")
+	case len(nodes) == 0:
+		return
+	}
+	n2 := len(nodes) / 2
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	nodeBytes := unsafe.Slice(&nodes[0][0], len(nodes)*Size)
+	if overlaps(lo, lo+uintptr(n2)*Size, nodeBytes) && &out[0] != &nodes[0] {
+		panic("sha256x: out overlaps nodes, other than in place")
+	}
+	if pl.stdlib {
+		var buf [maxJoin]byte
+		for i := range n2 {
+			m := copy(buf[:], jn.Prefix)
+			m += copy(buf[m:], nodes[2*i][:w])
+			m += copy(buf[m:], jn.Infix)
+			m += copy(buf[m:], nodes[2*i+1][:w])
+			out[i] = sha256.Sum256(buf[:m])
+		}
+		return
+	}
+	// When left || right lies whole in nodes (Width 32, no Infix), each node
+	// is a prefixed message read in place; otherwise it is staged whole. In
+	// place is safe either way: out[i] is written after nodes 2i and 2i+1
+	// are read, and lies before every node read after it.
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.padBits = noPad
+	b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
+	if n2 == 1 {
+		b.stages = pl.one
+	}
+	contiguous := w == Size && len(jn.Infix) == 0
+	if contiguous {
+		whole := len(jn.Prefix) &^ (BlockSize - 1)
+		if whole > 0 {
+			sc.mid = midstate(pl.one, jn.Prefix[:whole])
+			b.init = &sc.mid
+		}
+		b.pre = jn.Prefix[whole:]
+	}
+	var jobs [window]job
+	n := 0
+	for i := range n2 {
+		if n == window {
+			carried, nc := b.flush(jobs[:])
+			for k := range nc {
+				jobs[k] = carried[k]
+			}
+			n = nc
+		}
+		if contiguous {
+			jobs[n] = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size], &out[i])
+		} else {
+			jobs[n] = b.stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1], &out[i])
+		}
+		n++
+	}
+	b.finish(jobs[:n])
+}
+
+// stageJoin returns the job for a node whose children are not contiguous,
+// staging all of it in s.
+func (b *batch) stageJoin(s *slot, jn *Join, w int, l, r *[Size]byte, out *[Size]byte) job {
+	m := copy(s.blk[:], jn.Prefix)
+	m += copy(s.blk[m:], l[:w])
+	m += copy(s.blk[m:], jn.Infix)
+	m += copy(s.blk[m:], r[:w])
+	return job{init: &iv, runs: [3]run{{&s.blk[0], uintptr(pad(s.blk[:], s.blk[:m], nil, 8*uint64(m)))}}, out: out}
 }
 
 // blockClass is the power-of-two class of the number of blocks that n bytes
@@ -251,11 +322,11 @@ func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
 	k := 0
 	whole := (len(pre) + len(msg)) / BlockSize
 	if len(pre) > 0 && whole > 0 {
-		copy(s.head[copy(s.head[:], pre):], msg)
+		copy(s.blk[copy(s.blk[:BlockSize], pre):BlockSize], msg)
 		msg = msg[BlockSize-len(pre):]
 		pre = nil
 		whole--
-		j.runs[k] = run{&s.head[0], 1}
+		j.runs[k] = run{&s.blk[0], 1}
 		k++
 	}
 	if len(pre) == 0 && whole > 0 {
@@ -263,19 +334,33 @@ func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
 		k++
 		msg = msg[whole*BlockSize:]
 	}
-	// The tail: what is left of pre || msg, 0x80, zeros, the length in bits.
-	t := s.tail[:]
-	m := copy(t, pre)
-	m += copy(t[m:], msg)
-	t[m] = 0x80
-	nt := 1
-	if m >= BlockSize-8 {
-		nt = 2
+	if len(pre)+len(msg) == 0 && b.sc != nil {
+		// A tail of padding only depends on nothing but the length: share
+		// one for a batch of whole-block messages (Merkle joins).
+		if b.sc.padBits == noPad {
+			b.sc.padBits = total
+			b.sc.pad = [BlockSize]byte{0: 0x80}
+			binary.BigEndian.PutUint64(b.sc.pad[BlockSize-8:], total)
+		}
+		if b.sc.padBits == total {
+			j.runs[k] = run{&b.sc.pad[0], 1}
+			return j
+		}
 	}
-	clear(t[m+1 : nt*BlockSize-8])
-	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], total)
-	j.runs[k] = run{&s.tail[0], uintptr(nt)}
+	j.runs[k] = run{&s.blk[BlockSize], uintptr(pad(s.blk[BlockSize:], pre, msg, total))}
 	return j
+}
+
+// pad writes a || b, the padding and the length in bits into t and returns
+// how many blocks that makes.
+func pad(t, a, b []byte, bits uint64) int {
+	m := copy(t, a)
+	m += copy(t[m:], b)
+	t[m] = 0x80
+	nt := (m+8)/BlockSize + 1
+	clear(t[m+1 : nt*BlockSize-8])
+	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], bits)
+	return nt
 }
 
 // flush runs a full window on the plan's first kernel, which returns as soon
@@ -286,6 +371,29 @@ func (b *batch) flush(jobs []job) ([maxLanes]job, int) {
 	b.sc.ls.minActive = uintptr(st.width)
 	st.run(&b.sc.ls, jobs)
 	return b.carry(jobs, st.width)
+}
+
+// finish runs the last jobs through the plan's kernels, each stage handing
+// its last busy lanes to the next.
+func (b *batch) finish(jobs []job) {
+	var carried [maxLanes]job
+	for i, st := range b.stages {
+		last := i == len(b.stages)-1
+		b.sc.ls.minActive = 1
+		if !last {
+			b.sc.ls.minActive = uintptr(st.minActive)
+		}
+		st.run(&b.sc.ls, jobs)
+		if last {
+			return
+		}
+		c, nc := b.carry(jobs, st.width)
+		if nc == 0 {
+			return
+		}
+		carried = c
+		jobs = carried[:nc]
+	}
 }
 
 // carry returns the busy lanes of the last kernel call as jobs, moving their
@@ -346,7 +454,7 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 	}
 	var ls laneSet
 	var s slot
-	b := batch{init: &iv}
+	b := batch{init: &iv} // no scratch: no shared padding
 	jobs := [1]job{b.stage(&s, msg, &d)}
 	ls.minActive = 1
 	pl.one[len(pl.one)-1].run(&ls, jobs[:])

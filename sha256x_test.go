@@ -38,11 +38,11 @@ func testPlans() []namedPlan {
 	}
 	for _, v := range variants() {
 		if find(v.kernel).missing == "" {
-			ps = append(ps, namedPlan{v.kernel + "/" + v.name, &plan{name: v.name, stages: []stage{v.st}, one: []stage{v.st}}})
+			ps = append(ps, namedPlan{v.kernel + "-" + v.name, &plan{name: v.name, stages: []stage{v.st}, one: []stage{v.st}}})
 		}
 	}
 	for _, w := range []int{2, 3, 4, 7, 16} {
-		ps = append(ps, namedPlan{fmt.Sprintf("generic/x%d", w), &plan{
+		ps = append(ps, namedPlan{fmt.Sprintf("generic-x%d", w), &plan{
 			stages: []stage{{k: kGeneric, width: w, minActive: w/2 + 1}, {k: kGeneric, width: 2, minActive: 1}},
 			one:    genericKernel.plan.one,
 		}})

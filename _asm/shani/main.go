@@ -94,11 +94,14 @@ var (
 type stream struct {
 	i          int
 	abef, cdgh VecPhysical
-	prev       VecPhysical // the last message group computed, W[4g-4..4g-1]
-	ring       Mem         // the last four message groups, 16 bytes each
-	save       Mem         // state at the start of the block (both 16-byte aligned)
+	prev       VecPhysical // the last message group computed
+	ring       Mem         // the last four message groups W[4g..4g+3], 16 bytes each
+	wk         Mem         // W+K of the last four groups, 16 bytes each
+	save       Mem         // state at the start of the block
 	lane       Mem         // &ls.lanes[i]
 }
+
+const streamFrame = 160 // bytes of stack per stream, 16-byte aligned
 
 func kernel(n int) {
 	name := fmt.Sprintf("shani%d", n)
@@ -106,14 +109,15 @@ func kernel(n int) {
 	Doc(fmt.Sprintf("%s hashes jobs on %d interleaved SHA-NI streams.", name, n))
 
 	xs := []VecPhysical{X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12}
-	locals := AllocLocal(96*n + 16)
+	locals := AllocLocal(streamFrame*n + 16)
 	ss := make([]stream, n)
 	for i := range ss {
 		ss[i] = stream{
 			i:    i,
 			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
-			ring: Mem{Base: frame, Disp: 96 * i},
-			save: Mem{Base: frame, Disp: 96*i + 64},
+			ring: Mem{Base: frame, Disp: streamFrame * i},
+			wk:   Mem{Base: frame, Disp: streamFrame*i + 64},
+			save: Mem{Base: frame, Disp: streamFrame*i + 128},
 			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
 		}
 	}
@@ -143,21 +147,34 @@ func kernel(n int) {
 	JMP(LabelRef(name + "_advance"))
 
 	Label(name + "_loop")
-	Comment("Save each stream's state for the final addition; load block pointers.")
+	Comment("Save each stream's state for the final addition; load the first two",
+		"message groups. Message groups are computed two groups ahead of the",
+		"rounds that use them, and their W+K stored, so that sha256rnds2 never",
+		"waits for the schedule: its only input chain is the state.")
 	for _, s := range ss {
 		MOVQ(s.lane.Offset(laneP), blockP[s.i])
 		MOVO(s.abef, s.save)
 		MOVO(s.cdgh, s.save.Offset(16))
 	}
-	for g := 0; g < 16; g++ {
-		if g == 0 {
-			Comment("Rounds 0-15: load and byte-swap the message.")
+	for g := 0; g < 2; g++ {
+		for _, s := range ss {
+			schedule(s, g)
 		}
-		if g == 4 {
-			Comment("Rounds 16-63: schedule four message words, then four rounds, per stream.")
+	}
+	for g := 0; g < 16; g++ {
+		switch g {
+		case 0:
+			Comment("Rounds 0-7; load and byte-swap message groups 2 and 3.")
+		case 2:
+			Comment("Rounds 8-55; schedule message groups 4-15.")
+		case 14:
+			Comment("Rounds 56-63.")
 		}
 		for _, s := range ss {
-			group(s, g)
+			if g+2 < 16 {
+				schedule(s, g+2)
+			}
+			rounds(s, g)
 		}
 	}
 	for _, s := range ss {
@@ -194,8 +211,8 @@ func kernel(n int) {
 	}
 }
 
-// group emits four rounds of stream s, after computing message group g.
-func group(s stream, g int) {
+// schedule computes message group g of stream s, W[4g..4g+3], and its W+K.
+func schedule(s stream, g int) {
 	slot := func(i int) Mem { return s.ring.Offset(16 * (i % 4)) }
 	if g < 4 {
 		MOVOU(Mem{Base: blockP[s.i], Disp: 16 * g}, t1)
@@ -213,8 +230,14 @@ func group(s stream, g int) {
 		MOVO(t1, slot(g))
 	}
 	MOVO(t1, s.prev)
-	MOVO(t1, X0)
-	PADDD(k256.Offset(16*g), X0)
+	PADDD(k256.Offset(16*g), t1)
+	MOVO(t1, s.wk.Offset(16*(g%4)))
+}
+
+// rounds emits rounds 4g..4g+3 of stream s.
+func rounds(s stream, g int) {
+	wk := s.wk.Offset(16 * (g % 4))
+	MOVO(wk, X0)
 	SHA256RNDS2(X0, s.abef, s.cdgh)
 	PSHUFD(U8(0x0e), X0, X0)
 	SHA256RNDS2(X0, s.cdgh, s.abef)

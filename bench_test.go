@@ -1,0 +1,74 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/shapes"
+)
+
+// BenchmarkShapes runs every plan and kernel function this machine can run,
+// and crypto/sha256 one message after another, on every shape, side by side
+// in one process. Compare with benchstat; the bench/ module adds the peers.
+func BenchmarkShapes(b *testing.B) {
+	for _, s := range shapes.All() {
+		b.Run(s.Name, func(b *testing.B) {
+			out := make([][Size]byte, len(s.Msgs))
+			b.Run("crypto", func(b *testing.B) {
+				b.SetBytes(s.Bytes())
+				h := sha256.New()
+				for b.Loop() {
+					for i, m := range s.Msgs {
+						if s.Prefix == nil {
+							out[i] = sha256.Sum256(m)
+							continue
+						}
+						h.Reset()
+						h.Write(s.Prefix)
+						h.Write(m)
+						h.Sum(out[i][:0])
+					}
+				}
+			})
+			for _, p := range testPlans() {
+				if p.name == "generic" || strings.HasPrefix(p.name, "generic-") {
+					continue // the generic kernel has its own benchmark
+				}
+				b.Run(p.name, func(b *testing.B) {
+					b.SetBytes(s.Bytes())
+					for b.Loop() {
+						if s.Single {
+							out[0] = p.pl.sum256(s.Msgs[0])
+						} else {
+							p.pl.hashMany(out, s.Prefix, s.Msgs)
+						}
+					}
+				})
+			}
+		})
+	}
+}
+
+// BenchmarkKernels runs each kernel function alone on as many 64 KiB
+// messages as it has lanes (times 4): the kernel's own speed, with almost no
+// scheduling around it.
+func BenchmarkKernels(b *testing.B) {
+	for _, v := range variants() {
+		if find(v.kernel).missing != "" {
+			continue
+		}
+		pl := &plan{stages: []stage{v.st}, one: []stage{v.st}}
+		msgs := make([][]byte, 4*v.st.width)
+		for i := range msgs {
+			msgs[i] = make([]byte, 64<<10)
+		}
+		out := make([][Size]byte, len(msgs))
+		b.Run(v.kernel+"-"+v.name, func(b *testing.B) {
+			b.SetBytes(int64(len(msgs)) << 16)
+			for b.Loop() {
+				pl.hashMany(out, nil, msgs)
+			}
+		})
+	}
+}

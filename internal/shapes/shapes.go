@@ -1,0 +1,73 @@
+// Package shapes defines the batches the benchmarks hash: real workloads
+// of Merkle trees and file hashing, and the extremes around them.
+package shapes
+
+import "math/rand/v2"
+
+// A Shape is one benchmark operation: hash every message of Msgs, each
+// after Prefix. Single shapes hash one message at a time with Sum256.
+type Shape struct {
+	Name   string
+	Prefix []byte
+	Msgs   [][]byte
+	Single bool
+}
+
+// Bytes is how many bytes one operation hashes, prefixes included.
+func (s *Shape) Bytes() int64 {
+	var n int64
+	for _, m := range s.Msgs {
+		n += int64(len(s.Prefix) + len(m))
+	}
+	return n
+}
+
+// All returns every shape, with fresh pseudo-random contents (the same on
+// every call).
+func All() []*Shape {
+	r := rand.New(rand.NewPCG(2026, 11))
+	fill := func(n int) []byte {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(r.Uint32())
+		}
+		return b
+	}
+	many := func(lens ...int) [][]byte {
+		ms := make([][]byte, len(lens))
+		for i, n := range lens {
+			ms[i] = fill(n)
+		}
+		return ms
+	}
+	rep := func(n, size int) []int {
+		ls := make([]int, n)
+		for i := range ls {
+			ls[i] = size
+		}
+		return ls
+	}
+	var solana, short, mixed []int
+	for i := 0; i < 64; i++ {
+		solana = append(solana, 1031+i%2)
+	}
+	for i := 0; i < 10000; i++ {
+		short = append(short, r.IntN(201))
+	}
+	for i := 0; i < 256; i++ {
+		mixed = append(mixed, []int{32, 100, 1000, 4096, 65536}[r.IntN(5)])
+	}
+	return []*Shape{
+		// Solana shred Merkle leaves: 64 data shreds of ~1 KB.
+		{Name: "solana", Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF"), Msgs: many(solana...)},
+		// Tape leaves: a group of 20 blobs of 4 KiB.
+		{Name: "tape-leaves", Prefix: []byte("LEAF"), Msgs: many(rep(20, 4096)...)},
+		// Merkle joins: 1024 pairs of 32-byte digests.
+		{Name: "joins", Msgs: many(rep(1024, 64)...)},
+		{Name: "short", Msgs: many(short...)},
+		{Name: "mixed", Msgs: many(mixed...)},
+		{Name: "stream", Msgs: many(16 << 20)},
+		{Name: "single-64", Msgs: many(64), Single: true},
+		{Name: "single-1k", Msgs: many(1024), Single: true},
+	}
+}

@@ -1,0 +1,101 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"testing"
+)
+
+func joinWant(j Join, l, r [Size]byte) [Size]byte {
+	w := j.Width
+	if w == 0 {
+		w = Size
+	}
+	h := sha256.New()
+	h.Write(j.Prefix)
+	h.Write(l[:w])
+	h.Write(j.Infix)
+	h.Write(r[:w])
+	var d [Size]byte
+	h.Sum(d[:0])
+	return d
+}
+
+var testJoins = []Join{
+	{},
+	{Prefix: []byte{1}},
+	{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20},
+	{Prefix: []byte("LEFT"), Infix: []byte("RIGHT")},
+	{Prefix: pattern(64, 1)},
+	{Prefix: pattern(119, 2)},
+	{Prefix: pattern(70, 3), Infix: pattern(49, 4)},
+	{Width: 1},
+	{Width: 31, Infix: []byte{0}},
+	{Prefix: pattern(55, 5), Width: 32},
+}
+
+func TestHashLevel(t *testing.T) {
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for _, j := range testJoins {
+			for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 16, 17, 33, 64, 65, 100, 129, 500} {
+				nodes := make([][Size]byte, 2*n)
+				for i := range nodes {
+					copy(nodes[i][:], pattern(Size, i+n))
+				}
+				wants := make([][Size]byte, n)
+				for i := range wants {
+					wants[i] = joinWant(j, nodes[2*i], nodes[2*i+1])
+				}
+				out := make([][Size]byte, n+1)
+				out[n][0] = 0x5a
+				pl.hashLevel(out, &j, nodes)
+				// In place: the level reduces into its own first half.
+				pl.hashLevel(nodes, &j, nodes)
+				for i := range wants {
+					if out[i] != wants[i] || nodes[i] != wants[i] {
+						t.Fatalf("join %+v, %d pairs, pair %d: got %x, in place %x, want %x", j, n, i, out[i], nodes[i], wants[i])
+					}
+				}
+				if out[n] != [Size]byte{0x5a} {
+					t.Fatalf("the entry of out past the level was written")
+				}
+			}
+		}
+	})
+}
+
+func TestHashLevelPanics(t *testing.T) {
+	nodes := make([][Size]byte, 8)
+	for _, c := range []struct {
+		name, msg string
+		f         func()
+	}{
+		{"odd", "sha256x: HashLevel of an odd number of nodes (3)", func() { Join{}.HashLevel(nodes, nodes[:3]) }},
+		{"short out", "sha256x: len(out) = 1 < len(nodes)/2 = 2", func() { Join{}.HashLevel(make([][Size]byte, 1), nodes[:4]) }},
+		{"width", "sha256x: Join.Width = 33, not in 0..32", func() { Join{Width: 33}.HashLevel(nodes, nodes[:2]) }},
+		{"negative width", "sha256x: Join.Width = -1, not in 0..32", func() { Join{Width: -1}.HashLevel(nodes, nodes[:2]) }},
+		{"too long", "sha256x: Join of 184 bytes, more than 183", func() { Join{Prefix: make([]byte, 120)}.HashLevel(nodes, nodes[:2]) }},
+		{"overlap", "sha256x: out overlaps nodes, other than in place", func() { Join{}.HashLevel(nodes[1:], nodes[:4]) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != c.msg {
+					t.Errorf("panic %q, want %q", r, c.msg)
+				}
+			}()
+			c.f()
+		})
+	}
+}
+
+func TestHashLevelAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	nodes := make([][Size]byte, 512)
+	out := make([][Size]byte, 256)
+	for _, j := range testJoins {
+		if a := testing.AllocsPerRun(20, func() { j.HashLevel(out, nodes) }); a != 0 {
+			t.Errorf("join %+v: %v allocations", j, a)
+		}
+	}
+}
