@@ -62,3 +62,19 @@ func ExampleKernel() {
 	fmt.Println(strings.Contains(sha256x.Kernel(), "") && slices.Contains(sha256x.Kernels(), "generic"))
 	// Output: true
 }
+
+func ExampleWriteMany() {
+	// Three streams hashed side by side, a chunk at a time: how to hash
+	// several large files without holding any of them in memory.
+	ds := []*sha256x.Digest{new(sha256x.Digest), new(sha256x.Digest), new(sha256x.Digest)}
+	for _, chunk := range []string{"ab", "c"} {
+		sha256x.WriteMany(ds, [][]byte{[]byte(chunk), []byte(chunk + chunk), nil})
+	}
+	for _, d := range ds {
+		fmt.Printf("%x\n", d.Sum(nil))
+	}
+	// Output:
+	// ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad
+	// 2caacccf621971d0a094e9693be31731bc6fa85b28e39ee745d26100b7d64d08
+	// e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855
+}

@@ -83,7 +83,7 @@ var (
 	tmp     = RAX
 	jp      = R12 // the job being advanced
 	tmp2    = R13
-	frame   = R14 // the stack frame, 16-byte aligned for SSE memory operands
+	frame   = R14                            // the stack frame, 16-byte aligned for SSE memory operands
 	blockP  = []GPPhysical{R8, R9, R10, R11} // each stream's block this step
 	t1, t2  = X13, X14                       // scratch
 	t3      = X15
@@ -309,10 +309,10 @@ func advance(name string, s stream) {
 	MOVQ(Mem{Base: jp, Disp: jobRuns + 8}, tmp)
 	MOVQ(tmp, s.lane.Offset(laneN))
 	MOVQ(Mem{Base: jp, Disp: jobInit}, tmp)
-	MOVOU(Mem{Base: tmp}, s.abef)       // a b c d
+	MOVOU(Mem{Base: tmp}, s.abef)           // a b c d
 	MOVOU(Mem{Base: tmp, Disp: 16}, s.cdgh) // e f g h
-	PSHUFD(U8(0xb1), s.abef, s.abef)    // b a d c
-	PSHUFD(U8(0x1b), s.cdgh, s.cdgh)    // h g f e
+	PSHUFD(U8(0xb1), s.abef, s.abef)        // b a d c
+	PSHUFD(U8(0x1b), s.cdgh, s.cdgh)        // h g f e
 	MOVO(s.abef, t1)
 	PALIGNR(U8(8), s.cdgh, s.abef) // f e b a: ABEF
 	PBLENDW(U8(0xf0), t1, s.cdgh)  // h g d c: CDGH

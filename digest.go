@@ -1,0 +1,206 @@
+package sha256x
+
+import (
+	"encoding"
+	"encoding/binary"
+	"strconv"
+)
+
+// A Digest is one SHA-256 computation that takes its input piece by piece:
+// a file read in chunks, say. It implements hash.Hash. WriteMany advances
+// many Digests side by side, one lane or stream per Digest, which is how to
+// hash several large files at once without holding any of them in memory.
+//
+// The zero Digest is ready to use.
+type Digest struct {
+	h    [8]uint32 // state after the blocks hashed so far, once started
+	sum  [Size]byte
+	x    [BlockSize]byte // input not yet a whole block
+	nx   int
+	len  uint64 // bytes written
+	init bool   // h holds a state (the zero Digest has not set the IV yet)
+	busy bool   // inside WriteMany: catches a Digest passed twice
+}
+
+// Reset resets d to its initial state.
+func (d *Digest) Reset() { *d = Digest{} }
+
+// Size returns Size.
+func (d *Digest) Size() int { return Size }
+
+// BlockSize returns BlockSize.
+func (d *Digest) BlockSize() int { return BlockSize }
+
+// Write adds p to the input. It never returns an error.
+func (d *Digest) Write(p []byte) (int, error) {
+	active.writeMany([]*Digest{d}, [][]byte{p}, true)
+	return len(p), nil
+}
+
+// Sum appends the digest of the input so far to b; d is not changed.
+func (d *Digest) Sum(b []byte) []byte {
+	s := d.Sum256()
+	return append(b, s[:]...)
+}
+
+// Sum256 returns the digest of the input so far; d is not changed.
+func (d *Digest) Sum256() [Size]byte {
+	if active.stdlib {
+		var sum [Size]byte
+		e := *d
+		e.stdlib(nil, &sum)
+		return sum
+	}
+	h := d.state()
+	var s slot
+	var out [Size]byte
+	t := s.blk[:]
+	jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t, d.x[:d.nx], nil, 8*d.len))}}, out: &out}}
+	var ls laneSet
+	ls.minActive = 1
+	active.one[len(active.one)-1].run(&ls, jobs[:])
+	return out
+}
+
+func (d *Digest) state() [8]uint32 {
+	if !d.init {
+		return iv
+	}
+	return d.h
+}
+
+// WriteMany writes chunks[i] to ds[i] for every i, hashing the streams side
+// by side. Whole blocks of a chunk are read in place; what is left over
+// waits in its Digest for the next write. It panics with a message starting
+// "sha256x:" if len(ds) < len(chunks), or if a Digest appears twice.
+func WriteMany(ds []*Digest, chunks [][]byte) {
+	active.writeMany(ds, chunks, false)
+}
+
+func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
+	if len(ds) < len(chunks) {
+		panic("sha256x: len(ds) = " + strconv.Itoa(len(ds)) + " < len(chunks) = " + strconv.Itoa(len(chunks)))
+	}
+	ds = ds[:len(chunks)]
+	for i, d := range ds {
+		if d.busy {
+			for _, d := range ds[:i] {
+				d.busy = false
+			}
+			panic("sha256x: WriteMany with a Digest twice")
+		}
+		d.busy = true
+	}
+	defer func() {
+		for _, d := range ds {
+			d.busy = false
+		}
+	}()
+	if pl.stdlib {
+		for i, d := range ds {
+			d.stdlib(chunks[i], nil)
+		}
+		return
+	}
+	stages := pl.stages
+	if single || len(chunks) == 1 {
+		stages = pl.one
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	b := batch{stages: stages, sc: sc}
+	var jobs [window]job
+	n := 0
+	for i, d := range ds {
+		c := chunks[i]
+		if d.nx+len(c) < BlockSize {
+			d.nx += copy(d.x[d.nx:], c)
+			d.len += uint64(len(c))
+			continue
+		}
+		if !d.init {
+			d.h, d.init = iv, true
+		}
+		if n == window {
+			carried, nc := b.flush(jobs[:])
+			for k := range nc {
+				jobs[k] = carried[k]
+			}
+			n = nc
+		}
+		jobs[n] = d.stage(&sc.slots[b.half][n], c)
+		n++
+	}
+	b.finish(jobs[:n])
+	for _, d := range ds {
+		if d.init {
+			for i := range d.h {
+				d.h[i] = binary.BigEndian.Uint32(d.sum[4*i:])
+			}
+		}
+	}
+}
+
+// stage returns the job that hashes d's buffered bytes and c's whole blocks,
+// staging the block they share in s, and keeps what is left of c in d.x.
+// The job's digest, the state afterwards big-endian, goes to d.sum.
+func (d *Digest) stage(s *slot, c []byte) job {
+	j := job{init: &d.h, out: &d.sum}
+	d.len += uint64(len(c))
+	k := 0
+	if d.nx > 0 {
+		copy(s.blk[copy(s.blk[:BlockSize], d.x[:d.nx]):BlockSize], c)
+		c = c[BlockSize-d.nx:]
+		d.nx = 0
+		j.runs[k] = run{&s.blk[0], 1}
+		k++
+	}
+	if whole := len(c) / BlockSize; whole > 0 {
+		j.runs[k] = run{&c[0], uintptr(whole)}
+		c = c[whole*BlockSize:]
+	}
+	d.nx = copy(d.x[:], c)
+	if j.runs[0].n == 0 {
+		// Only possible with no buffered bytes and no whole block, which
+		// writeMany does not stage.
+		panic("sha256x: internal error: empty Digest job")
+	}
+	return j
+}
+
+// stdlib writes c to d through crypto/sha256, resumed from d's state, and
+// if sum is not nil sets it to the digest.
+func (d *Digest) stdlib(c []byte, sum *[Size]byte) {
+	sc := stdlibPool.Get().(*stdlibScratch)
+	defer stdlibPool.Put(sc)
+	// crypto/sha256's marshaled state: magic, h, the partial block, length.
+	st := append(sc.state[:0], "sha\x03"...)
+	h := d.state()
+	for _, v := range h {
+		st = binary.BigEndian.AppendUint32(st, v)
+	}
+	st = append(st, d.x[:]...)
+	st = binary.BigEndian.AppendUint64(st, d.len)
+	sc.state = st
+	if err := sc.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+		panic("sha256x: " + err.Error())
+	}
+	sc.write(c)
+	if sum != nil {
+		sc.h.Sum(sc.buf[:0])
+		copy(sum[:], sc.buf[:Size])
+		return
+	}
+	st, err := sc.h.(encoding.BinaryAppender).AppendBinary(st[:0])
+	if err != nil {
+		panic("sha256x: " + err.Error())
+	}
+	sc.state = st
+	for i := range d.h {
+		d.h[i] = binary.BigEndian.Uint32(st[4+4*i:])
+	}
+	copy(d.x[:], st[4+Size:])
+	d.len = binary.BigEndian.Uint64(st[4+Size+BlockSize:])
+	d.nx = int(d.len % BlockSize)
+	d.init = true
+}

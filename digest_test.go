@@ -1,0 +1,112 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"hash"
+	"math/rand/v2"
+	"testing"
+)
+
+var _ hash.Hash = (*Digest)(nil)
+
+// TestWriteMany feeds many streams in chunks of random sizes, some streams
+// skipping rounds, and checks every digest, mid-stream and at the end,
+// against crypto/sha256 over the same bytes.
+func TestWriteMany(t *testing.T) {
+	forPlans(t, func(t *testing.T, pl *plan) {
+		r := rand.New(rand.NewPCG(5, 6))
+		for _, nstreams := range []int{1, 2, 3, 5, 16, 70} {
+			ds := make([]*Digest, nstreams)
+			refs := make([]hash.Hash, nstreams)
+			for i := range ds {
+				ds[i], refs[i] = new(Digest), sha256.New()
+			}
+			for round := 0; round < 8; round++ {
+				chunks := make([][]byte, nstreams)
+				for i := range chunks {
+					switch r.IntN(5) {
+					case 0: // nothing this round
+					case 1:
+						chunks[i] = pattern(r.IntN(64), i)
+					case 2:
+						chunks[i] = pattern(64*r.IntN(4), i)
+					default:
+						chunks[i] = pattern(r.IntN(5000), i+round)
+					}
+					refs[i].Write(chunks[i])
+				}
+				pl.writeMany(ds, chunks, false)
+				for i, d := range ds {
+					if got, want := d.Sum(nil), refs[i].Sum(nil); string(got) != string(want) {
+						t.Fatalf("%d streams, round %d, stream %d: got %x, want %x", nstreams, round, i, got, want)
+					}
+				}
+			}
+		}
+	})
+}
+
+func TestDigest(t *testing.T) {
+	var d Digest
+	ref := sha256.New()
+	if d.Sum256() != sha256.Sum256(nil) {
+		t.Fatal("the zero Digest does not hash nothing")
+	}
+	for n := 0; n < 300; n++ {
+		p := pattern(n, n)
+		d.Write(p)
+		ref.Write(p)
+		if string(d.Sum(nil)) != string(ref.Sum(nil)) {
+			t.Fatalf("after %d writes: got %x, want %x", n+1, d.Sum(nil), ref.Sum(nil))
+		}
+	}
+	d.Reset()
+	d.Write([]byte("abc"))
+	if d.Sum256() != sha256.Sum256([]byte("abc")) || d.Size() != Size || d.BlockSize() != BlockSize {
+		t.Fatal("Reset, Size or BlockSize is wrong")
+	}
+}
+
+func TestWriteManyPanics(t *testing.T) {
+	d := new(Digest)
+	for _, c := range []struct {
+		name, msg string
+		f         func()
+	}{
+		{"short ds", "sha256x: len(ds) = 1 < len(chunks) = 2", func() { WriteMany([]*Digest{d}, make([][]byte, 2)) }},
+		{"twice", "sha256x: WriteMany with a Digest twice", func() { WriteMany([]*Digest{d, new(Digest), d}, make([][]byte, 3)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != c.msg {
+					t.Errorf("panic %q, want %q", r, c.msg)
+				}
+			}()
+			c.f()
+		})
+	}
+	// A Digest is usable after a panic.
+	WriteMany([]*Digest{d}, [][]byte{[]byte("abc")})
+	if d.Sum256() != sha256.Sum256([]byte("abc")) {
+		t.Error("wrong digest after a panic")
+	}
+}
+
+func TestWriteManyAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	ds := make([]*Digest, 8)
+	chunks := make([][]byte, 8)
+	for i := range ds {
+		ds[i], chunks[i] = new(Digest), pattern(100000+i, i)
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		if a := testing.AllocsPerRun(10, func() { pl.writeMany(ds, chunks, false) }); a != 0 {
+			t.Errorf("writeMany: %v allocations", a)
+		}
+		if a := testing.AllocsPerRun(10, func() { ds[0].Write(chunks[1][:777]); ds[0].Sum256() }); a != 0 {
+			t.Errorf("Write and Sum256: %v allocations", a)
+		}
+	})
+}
