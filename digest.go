@@ -108,6 +108,7 @@ func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
+	sc.resetPad()
 	b := batch{stages: stages, sc: sc}
 	var jobs [window]job
 	n := 0

@@ -76,9 +76,8 @@ var k256 = [64]uint32{
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 }
 
-// blockGeneric hashes one block into h.
-func blockGeneric(h *[8]uint32, p *[BlockSize]byte) {
-	var w [64]uint32
+// schedule expands block p into its message schedule w.
+func schedule(w *[64]uint32, p *[BlockSize]byte) {
 	for i := range 16 {
 		w[i] = binary.BigEndian.Uint32(p[4*i:])
 	}
@@ -88,6 +87,12 @@ func blockGeneric(h *[8]uint32, p *[BlockSize]byte) {
 		s0 := bits.RotateLeft32(y, -7) ^ bits.RotateLeft32(y, -18) ^ y>>3
 		w[i] = s1 + w[i-7] + s0 + w[i-16]
 	}
+}
+
+// blockGeneric hashes one block into h.
+func blockGeneric(h *[8]uint32, p *[BlockSize]byte) {
+	var w [64]uint32
+	schedule(&w, p)
 	a, b, c, d, e, f, g, hh := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
 	for i := range 64 {
 		t1 := hh + (bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)) +

@@ -82,8 +82,12 @@ type lane struct {
 // A laneSet is what a kernel is called with, besides the queue.
 type laneSet struct {
 	minActive uintptr // return once the queue is empty and fewer lanes are busy
-	_         [7]uintptr
-	lanes     [maxLanes]lane
+	// pad is the address of the batch's shared padding block (0 if none) and
+	// padWK of its message schedule plus round constants, W[t]+K[t] for t in
+	// 0..63: a kernel whose busy lanes all stand at pad may skip the schedule.
+	pad, padWK uintptr
+	_          [5]uintptr
+	lanes      [maxLanes]lane
 }
 
 // A slot holds the blocks one job stages (a message's head and tail, or a
@@ -99,12 +103,33 @@ type scratch struct {
 	mid     [8]uint32       // the prefix's midstate
 	pad     [BlockSize]byte // a tail block of padding only, shared by the jobs of one length
 	padBits uint64          // the length in bits pad is for; noPad if none yet
+	padWK   [64]uint32      // pad's message schedule plus the round constants
 }
 
 // noPad marks scratch.pad unused: no message is 2^64-1 bits long.
 const noPad = ^uint64(0)
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+// resetPad forgets the shared padding block of the last batch.
+func (sc *scratch) resetPad() {
+	sc.padBits = noPad
+	sc.ls.pad, sc.ls.padWK = 0, 0
+}
+
+// setPad makes the shared padding block the one for messages of the given
+// length in bits, and tells the kernels where it and its schedule are.
+func (sc *scratch) setPad(bits uint64) {
+	sc.padBits = bits
+	sc.pad = [BlockSize]byte{0: 0x80}
+	binary.BigEndian.PutUint64(sc.pad[BlockSize-8:], bits)
+	schedule(&sc.padWK, &sc.pad)
+	for i := range sc.padWK {
+		sc.padWK[i] += k256[i]
+	}
+	sc.ls.pad = uintptr(unsafe.Pointer(&sc.pad))
+	sc.ls.padWK = uintptr(unsafe.Pointer(&sc.padWK))
+}
 
 // iv is SHA-256's initial hash state.
 var iv = [8]uint32{
@@ -172,7 +197,7 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.padBits = noPad
+	sc.resetPad()
 	b := batch{stages: pl.stages, sc: sc, init: &iv, pre: pre, bits: 8 * uint64(len(prefix))}
 	if len(msgs) == 1 {
 		b.stages = pl.one
@@ -254,7 +279,7 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// are read, and lies before every node read after it.
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.padBits = noPad
+	sc.resetPad()
 	b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
 	if n2 == 1 {
 		b.stages = pl.one
@@ -338,9 +363,7 @@ func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
 		// A tail of padding only depends on nothing but the length: share
 		// one for a batch of whole-block messages (Merkle joins).
 		if b.sc.padBits == noPad {
-			b.sc.padBits = total
-			b.sc.pad = [BlockSize]byte{0: 0x80}
-			binary.BigEndian.PutUint64(b.sc.pad[BlockSize-8:], total)
+			b.sc.setPad(total)
 		}
 		if b.sc.padBits == total {
 			j.runs[k] = run{&b.sc.pad[0], 1}

@@ -343,6 +343,8 @@ func TestLayout(t *testing.T) {
 		{"lane.seg", unsafe.Offsetof(l.seg), 48},
 		{"lane.job", unsafe.Offsetof(l.job), 56},
 		{"laneSet.minActive", unsafe.Offsetof(ls.minActive), 0},
+		{"laneSet.pad", unsafe.Offsetof(ls.pad), 8},
+		{"laneSet.padWK", unsafe.Offsetof(ls.padWK), 16},
 		{"laneSet.lanes", unsafe.Offsetof(ls.lanes), 64},
 	} {
 		if c.got != c.want {

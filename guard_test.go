@@ -1,0 +1,82 @@
+//go:build linux || darwin || freebsd
+
+package sha256x
+
+import (
+	"os"
+	"syscall"
+	"testing"
+	"unsafe"
+)
+
+// guarded returns n bytes of memory with an unmapped (PROT_NONE) page right
+// before and right after it: a kernel that reads a byte outside a slice
+// that starts or ends there faults.
+func guarded(t *testing.T, n int) []byte {
+	ps := os.Getpagesize()
+	n = (n + ps - 1) / ps * ps
+	mem, err := syscall.Mmap(-1, 0, n+2*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { syscall.Munmap(mem) })
+	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	if err := syscall.Mprotect(mem[ps+n:], syscall.PROT_NONE); err != nil {
+		t.Fatal(err)
+	}
+	b := mem[ps : ps+n]
+	copy(b, pattern(n, 77))
+	return b
+}
+
+func guardLengths() []int {
+	var ls []int
+	for n := 0; n <= 300; n++ {
+		ls = append(ls, n)
+	}
+	return append(ls, 511, 512, 513, 1000, 4095, 4096, 4097, 8191, 8192)
+}
+
+// TestGuardPages hashes messages, prefixes, Merkle nodes and stream chunks
+// that end exactly at an unmapped page or start right after one.
+func TestGuardPages(t *testing.T) {
+	mem := guarded(t, 8192)
+	var msgs [][]byte
+	for _, n := range guardLengths() {
+		msgs = append(msgs, mem[len(mem)-n:], mem[:n])
+	}
+	nodes := unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[len(mem)-64*Size])), 64)
+	forPlans(t, func(t *testing.T, pl *plan) {
+		check(t, pl, nil, msgs, nil)
+		for _, pn := range []int{0, 1, 26, 55, 56, 63, 64, 65, 130, 4096} {
+			check(t, pl, mem[len(mem)-pn:], msgs[:40], nil)
+			check(t, pl, mem[:pn], msgs[len(msgs)-40:], nil)
+		}
+		for _, m := range msgs {
+			if got := pl.sum256(m); got != want(nil, m) {
+				t.Fatalf("sum256 of %d bytes at a page edge: got %x", len(m), got)
+			}
+		}
+		for _, j := range testJoins {
+			out := make([][Size]byte, 32)
+			pl.hashLevel(out, &j, nodes)
+			for i := range out {
+				if out[i] != joinWant(j, nodes[2*i], nodes[2*i+1]) {
+					t.Fatalf("join %+v of nodes at a page edge: pair %d wrong", j, i)
+				}
+			}
+		}
+		ds := make([]*Digest, 0, len(msgs))
+		for range msgs {
+			ds = append(ds, new(Digest))
+		}
+		pl.writeMany(ds, msgs, false)
+		for i, d := range ds {
+			if d.Sum256() != want(nil, msgs[i]) {
+				t.Fatalf("writeMany of a %d-byte chunk at a page edge: wrong digest", len(msgs[i]))
+			}
+		}
+	})
+}
