@@ -29,6 +29,8 @@ const (
 	laneJob  = 56
 	laneSize = 64
 	lsMin    = 0  // laneSet.minActive
+	lsPad    = 8  // laneSet.pad
+	lsPadWK  = 16 // laneSet.padWK
 	lsLanes  = 64 // laneSet.lanes
 )
 
@@ -147,6 +149,18 @@ func kernel(n int) {
 	JMP(LabelRef(name + "_advance"))
 
 	Label(name + "_loop")
+	Comment("When every stream stands at the batch's shared padding block, its W+K",
+		"is known: skip the schedule.")
+	MOVQ(Mem{Base: lsReg, Disp: lsPad}, tmp)
+	TESTQ(tmp, tmp)
+	JEQ(LabelRef(name + "_block"))
+	for _, s := range ss {
+		CMPQ(tmp, s.lane.Offset(laneP))
+		JNE(LabelRef(name + "_block"))
+	}
+	padBlock(name, ss)
+
+	Label(name + "_block")
 	Comment("Save each stream's state for the final addition; load the first two",
 		"message groups. Message groups are computed two groups ahead of the",
 		"rounds that use them, and their W+K stored, so that sha256rnds2 never",
@@ -209,6 +223,32 @@ func kernel(n int) {
 	for _, s := range ss {
 		advance(name, s)
 	}
+}
+
+// padBlock emits the rounds of one block of every stream with W+K taken from
+// ls.padWK, then jumps to the advance.
+func padBlock(name string, ss []stream) {
+	MOVQ(Mem{Base: lsReg, Disp: lsPadWK}, tmp)
+	for _, s := range ss {
+		MOVO(s.abef, s.save)
+		MOVO(s.cdgh, s.save.Offset(16))
+	}
+	for g := 0; g < 16; g++ {
+		MOVOU(Mem{Base: tmp, Disp: 16 * g}, X0)
+		PSHUFD(U8(0x0e), X0, t1)
+		for _, s := range ss {
+			SHA256RNDS2(X0, s.abef, s.cdgh)
+		}
+		MOVO(t1, X0)
+		for _, s := range ss {
+			SHA256RNDS2(X0, s.cdgh, s.abef)
+		}
+	}
+	for _, s := range ss {
+		PADDD(s.save, s.abef)
+		PADDD(s.save.Offset(16), s.cdgh)
+	}
+	JMP(LabelRef(name + "_advance"))
 }
 
 // schedule computes message group g of stream s, W[4g..4g+3], and its W+K.
