@@ -1,0 +1,35 @@
+package sha256x
+
+import "testing"
+
+// FuzzHashMany cuts a random batch, and a random prefix, out of data and
+// checks every plan against crypto/sha256. cuts gives the message lengths
+// (each byte times 5, so messages span several blocks) and where each starts,
+// so messages overlap.
+func FuzzHashMany(f *testing.F) {
+	f.Add([]byte("abc"), []byte{1, 0, 0}, uint16(0))
+	f.Add(make([]byte, 3000), []byte{13, 200, 0, 255, 12, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}, uint16(26))
+	f.Add(pattern(5000, 1), []byte{255, 254, 1, 2, 3, 4, 100, 50, 25, 12, 6, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}, uint16(4096))
+	f.Add(pattern(300, 2), []byte{11, 12, 13, 14, 15, 16}, uint16(63))
+	plans := testPlans()
+	f.Fuzz(func(t *testing.T, data, cuts []byte, plen uint16) {
+		if len(cuts) > 300 {
+			cuts = cuts[:300]
+		}
+		prefix := data[:int(plen)%(len(data)+1)]
+		msgs := make([][]byte, len(cuts))
+		for i, c := range cuts {
+			n := min(5*int(c), len(data))
+			start := (i * 37 * int(c+1)) % (len(data) - n + 1)
+			msgs[i] = data[start : start+n]
+		}
+		bare, prefixed := make([][Size]byte, len(msgs)), make([][Size]byte, len(msgs))
+		for i, m := range msgs {
+			bare[i], prefixed[i] = want(nil, m), want(prefix, m)
+		}
+		for _, p := range plans {
+			check(t, p.pl, nil, msgs, bare)
+			check(t, p.pl, prefix, msgs, prefixed)
+		}
+	})
+}
