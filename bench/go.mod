@@ -1,0 +1,16 @@
+module github.com/sha256x/sha256x/bench
+
+go 1.26.0
+
+require (
+	github.com/minio/sha256-simd v1.0.1
+	github.com/prysmaticlabs/gohashtree v0.0.4-beta
+	github.com/sha256x/sha256x v0.0.0
+)
+
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)
+
+replace github.com/sha256x/sha256x => ../

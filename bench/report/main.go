@@ -1,0 +1,99 @@
+// Command report helps run.sh: "report kernels" lists the kernels this CPU
+// can run; "report ratios FILE" reads go test -bench output and prints, per
+// shape, the median MB/s of every implementation and its ratio to
+// crypto/sha256, as a Markdown table.
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/sha256x/sha256x"
+)
+
+func main() {
+	if len(os.Args) == 2 && os.Args[1] == "kernels" {
+		fmt.Println(strings.Join(sha256x.Kernels(), " "))
+		return
+	}
+	if len(os.Args) != 3 || os.Args[1] != "ratios" {
+		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE")
+		os.Exit(2)
+	}
+	f, err := os.Open(os.Args[2])
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	// BenchmarkShapes/shape=solana/impl=crypto-2  N  T ns/op  X MB/s
+	mbs := map[string]map[string][]float64{}
+	var shapes, impls []string
+	sc := bufio.NewScanner(f)
+	for sc.Scan() {
+		fs := strings.Fields(sc.Text())
+		if len(fs) < 6 || !strings.HasPrefix(fs[0], "BenchmarkShapes/") || fs[5] != "MB/s" {
+			continue
+		}
+		parts := strings.Split(fs[0], "/")
+		shape := strings.TrimPrefix(parts[1], "shape=")
+		impl := strings.TrimPrefix(parts[2], "impl=")
+		if i := strings.LastIndex(impl, "-"); i > 0 {
+			if _, err := strconv.Atoi(impl[i+1:]); err == nil {
+				impl = impl[:i] // the GOMAXPROCS suffix
+			}
+		}
+		v, err := strconv.ParseFloat(fs[4], 64)
+		if err != nil {
+			continue
+		}
+		if mbs[shape] == nil {
+			mbs[shape] = map[string][]float64{}
+			shapes = append(shapes, shape)
+		}
+		if !slices.Contains(impls, impl) {
+			impls = append(impls, impl)
+		}
+		mbs[shape][impl] = append(mbs[shape][impl], v)
+	}
+	fmt.Printf("| shape |")
+	for _, im := range impls {
+		fmt.Printf(" %s |", im)
+	}
+	fmt.Printf("\n|---|")
+	for range impls {
+		fmt.Printf("---|")
+	}
+	fmt.Println()
+	for _, s := range shapes {
+		base := median(mbs[s]["crypto"])
+		fmt.Printf("| %s |", s)
+		for _, im := range impls {
+			v := mbs[s][im]
+			switch {
+			case len(v) == 0:
+				fmt.Printf(" |")
+			case base == 0 || im == "crypto":
+				fmt.Printf(" %.0f MB/s |", median(v))
+			default:
+				fmt.Printf(" %.0f MB/s **%.2fx** |", median(v), median(v)/base)
+			}
+		}
+		fmt.Println()
+	}
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	if len(s)%2 == 1 {
+		return s[len(s)/2]
+	}
+	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}

@@ -1,0 +1,169 @@
+package main
+
+import (
+	"bufio"
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/klauspost/cpuid/v2"
+	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/shapes"
+)
+
+func init() { commands["bench"] = runBench }
+
+// runBench measures crypto/sha256 and every kernel this CPU can run on every
+// shape, and prints the medians and each kernel's ratio to crypto/sha256.
+// A kernel is chosen once per process (SHA256X_KERNEL), so each kernel runs
+// in a child process; rounds interleave them so that drift hits all alike.
+func runBench(args []string) int {
+	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+	rounds := fs.Int("rounds", 3, "measurements of each kernel and shape; the table shows medians")
+	each := fs.Duration("time", 100*time.Millisecond, "time per measurement")
+	child := fs.Bool("child", false, "measure the kernel SHA256X_KERNEL names and print raw results (used by bench itself)")
+	fs.Parse(args)
+
+	ss := shapes.All()
+	if *child {
+		for _, s := range ss {
+			fmt.Printf("%s %f\n", s.Name, measure(s, *each, false))
+		}
+		return 0
+	}
+
+	exe, err := os.Executable()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "sha256x bench:", err)
+		return 1
+	}
+	kernels := sha256x.Kernels()
+	fmt.Printf("CPU: %s (%s, %d threads); %s\n", cpuName(), runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Printf("dispatched: %s; kernels this CPU runs: %s\n", sha256x.Kernel(), strings.Join(kernels, ", "))
+	fmt.Printf("one core; MB/s are medians of %d measurements of %v, interleaved\n\n", *rounds, *each)
+
+	impls := append([]string{"crypto/sha256", "dispatched"}, kernels...)
+	res := map[string]map[string][]float64{} // impl -> shape -> MB/s
+	for _, im := range impls {
+		res[im] = map[string][]float64{}
+	}
+	for r := 0; r < *rounds; r++ {
+		for _, s := range ss {
+			res["crypto/sha256"][s.Name] = append(res["crypto/sha256"][s.Name], measure(s, *each, true))
+		}
+		for _, im := range impls[1:] {
+			cmd := exec.Command(exe, "bench", "-child", "-time", each.String())
+			cmd.Env = os.Environ()
+			if im != "dispatched" {
+				cmd.Env = append(cmd.Env, "SHA256X_KERNEL="+im)
+			}
+			cmd.Stderr = os.Stderr
+			out, err := cmd.Output()
+			if err != nil {
+				fmt.Fprintf(os.Stderr, "sha256x bench: kernel %s: %v\n", im, err)
+				return 1
+			}
+			sc := bufio.NewScanner(strings.NewReader(string(out)))
+			for sc.Scan() {
+				f := strings.Fields(sc.Text())
+				if len(f) == 2 {
+					v, _ := strconv.ParseFloat(f[1], 64)
+					res[im][f[0]] = append(res[im][f[0]], v)
+				}
+			}
+		}
+	}
+
+	w := bufio.NewWriter(os.Stdout)
+	defer w.Flush()
+	fmt.Fprintf(w, "%-12s %9s", "shape", "bytes/op")
+	for _, im := range impls {
+		if im == "dispatched" {
+			im = sha256x.Kernel() + " (dispatched)"
+		}
+		fmt.Fprintf(w, " %22s", im)
+	}
+	fmt.Fprintln(w)
+	for _, s := range ss {
+		fmt.Fprintf(w, "%-12s %9d", s.Name, s.Bytes())
+		base := median(res["crypto/sha256"][s.Name])
+		for _, im := range impls {
+			v := median(res[im][s.Name])
+			if im == "crypto/sha256" {
+				fmt.Fprintf(w, " %17.0f MB/s", v)
+			} else {
+				fmt.Fprintf(w, " %10.0f MB/s %5.2fx", v, v/base)
+			}
+		}
+		fmt.Fprintln(w)
+	}
+	return 0
+}
+
+// measure returns the MB/s of hashing shape s with sha256x (whatever kernel
+// this process runs) or with crypto/sha256, one message after another.
+func measure(s *shapes.Shape, d time.Duration, crypto bool) float64 {
+	out := make([][sha256x.Size]byte, len(s.Msgs))
+	h := sha256.New()
+	op := func() {
+		switch {
+		case !crypto && s.Single:
+			out[0] = sha256x.Sum256(s.Msgs[0])
+		case !crypto:
+			sha256x.HashManyPrefixed(out, s.Prefix, s.Msgs)
+		case s.Prefix == nil:
+			for i, m := range s.Msgs {
+				out[i] = sha256.Sum256(m)
+			}
+		default:
+			for i, m := range s.Msgs {
+				h.Reset()
+				h.Write(s.Prefix)
+				h.Write(m)
+				h.Sum(out[i][:0])
+			}
+		}
+	}
+	op() // warm up
+	n := 0
+	start := time.Now()
+	for time.Since(start) < d {
+		op()
+		n++
+	}
+	return float64(n) * float64(s.Bytes()) / time.Since(start).Seconds() / 1e6
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
+}
+
+// cpuName names the CPU: cpuid's brand string on x86, /proc/cpuinfo
+// elsewhere.
+func cpuName() string {
+	if n := strings.TrimSpace(cpuid.CPU.BrandName); n != "" {
+		return fmt.Sprintf("%s (family %d, model %d)", n, cpuid.CPU.Family, cpuid.CPU.Model)
+	}
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			k, v, ok := strings.Cut(line, ":")
+			k = strings.TrimSpace(k)
+			if ok && (k == "model name" || k == "Hardware" || k == "CPU part" || k == "cpu model") {
+				return strings.TrimSpace(v)
+			}
+		}
+	}
+	return "unknown CPU"
+}
