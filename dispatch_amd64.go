@@ -12,6 +12,8 @@ const (
 )
 
 // useVZEROUPPER tells the SHA-NI kernels they may clear upper AVX state.
+//
+//lint:ignore U1000 read by the assembly
 var useVZEROUPPER = cpuid.CPU.Supports(cpuid.AVX)
 
 func archKernels() []kernel {
