@@ -129,7 +129,8 @@ func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
 			}
 			n = nc
 		}
-		jobs[n] = d.stage(&sc.slots[b.half][n], c)
+		jobs[n].runs[0], jobs[n].runs[1] = d.stage(&sc.slots[b.half][n], c)
+		jobs[n].runs[2], jobs[n].init, jobs[n].out = run{}, &d.h, &d.sum
 		n++
 	}
 	b.finish(jobs[:n])
@@ -142,31 +143,27 @@ func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
 	}
 }
 
-// stage returns the job that hashes d's buffered bytes and c's whole blocks,
-// staging the block they share in s, and keeps what is left of c in d.x.
-// The job's digest, the state afterwards big-endian, goes to d.sum.
-func (d *Digest) stage(s *slot, c []byte) job {
-	j := job{init: &d.h, out: &d.sum}
+// stage returns the runs of the job that hashes d's buffered bytes and c's
+// whole blocks, staging the block they share in s, and keeps what is left of
+// c in d.x. The job's digest, the state afterwards big-endian, goes to d.sum.
+// writeMany calls it only when the two make at least one block.
+func (d *Digest) stage(s *slot, c []byte) (r0, r1 run) {
 	d.len += uint64(len(c))
+	var rs [2]run
 	k := 0
 	if d.nx > 0 {
 		copy(s.blk[copy(s.blk[:BlockSize], d.x[:d.nx]):BlockSize], c)
 		c = c[BlockSize-d.nx:]
 		d.nx = 0
-		j.runs[k] = run{&s.blk[0], 1}
+		rs[k] = run{&s.blk[0], 1}
 		k++
 	}
 	if whole := len(c) / BlockSize; whole > 0 {
-		j.runs[k] = run{&c[0], uintptr(whole)}
+		rs[k] = run{&c[0], uintptr(whole)}
 		c = c[whole*BlockSize:]
 	}
 	d.nx = copy(d.x[:], c)
-	if j.runs[0].n == 0 {
-		// Only possible with no buffered bytes and no whole block, which
-		// writeMany does not stage.
-		panic("sha256x: internal error: empty Digest job")
-	}
-	return j
+	return rs[0], rs[1]
 }
 
 // stdlib writes c to d through crypto/sha256, resumed from d's state, and

@@ -229,7 +229,10 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 				}
 				n = nc
 			}
-			jobs[n] = b.stage(&sc.slots[b.half][n], msgs[i], &out[i])
+			// Field by field: a job built whole is copied through a
+			// temporary, with the same stall.
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = b.stage(&sc.slots[b.half][n], msgs[i])
+			jobs[n].init, jobs[n].out = b.init, &out[i]
 			n++
 		}
 		if !ragged {
@@ -304,23 +307,24 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			n = nc
 		}
 		if contiguous {
-			jobs[n] = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size], &out[i])
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size])
 		} else {
-			jobs[n] = b.stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1], &out[i])
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1]), run{}, run{}
 		}
+		jobs[n].init, jobs[n].out = b.init, &out[i]
 		n++
 	}
 	b.finish(jobs[:n])
 }
 
-// stageJoin returns the job for a node whose children are not contiguous,
-// staging all of it in s.
-func (b *batch) stageJoin(s *slot, jn *Join, w int, l, r *[Size]byte, out *[Size]byte) job {
+// stageJoin stages a whole node whose children are not contiguous in s, and
+// returns its one run.
+func stageJoin(s *slot, jn *Join, w int, l, r *[Size]byte) run {
 	m := copy(s.blk[:], jn.Prefix)
 	m += copy(s.blk[m:], l[:w])
 	m += copy(s.blk[m:], jn.Infix)
 	m += copy(s.blk[m:], r[:w])
-	return job{init: &iv, runs: [3]run{{&s.blk[0], uintptr(pad(s.blk[:], s.blk[:m], nil, 8*uint64(m)))}}, out: out}
+	return run{&s.blk[0], uintptr(pad(s.blk[:], s.blk[:m], nil, 8*uint64(m)))}
 }
 
 // blockClass is the power-of-two class of the number of blocks that n bytes
@@ -338,12 +342,13 @@ func overlaps(lo, hi uintptr, b []byte) bool {
 	return p < hi && lo < p+uintptr(len(b))
 }
 
-// stage returns the job for prefix || msg, staging its head and tail in s.
-func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
-	j.init = b.init
-	j.out = out
+// stage stages the head and tail of prefix || msg in s and returns the runs
+// of its job. The runs come back in registers, not as a job: copying a
+// returned job into the queue stalled on store forwarding.
+func (b *batch) stage(s *slot, msg []byte) (r0, r1, r2 run) {
 	pre := b.pre
 	total := b.bits + 8*uint64(len(msg))
+	var rs [3]run
 	k := 0
 	whole := (len(pre) + len(msg)) / BlockSize
 	if len(pre) > 0 && whole > 0 {
@@ -351,11 +356,11 @@ func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
 		msg = msg[BlockSize-len(pre):]
 		pre = nil
 		whole--
-		j.runs[k] = run{&s.blk[0], 1}
+		rs[k] = run{&s.blk[0], 1}
 		k++
 	}
 	if len(pre) == 0 && whole > 0 {
-		j.runs[k] = run{&msg[0], uintptr(whole)}
+		rs[k] = run{&msg[0], uintptr(whole)}
 		k++
 		msg = msg[whole*BlockSize:]
 	}
@@ -366,12 +371,12 @@ func (b *batch) stage(s *slot, msg []byte, out *[Size]byte) (j job) {
 			b.sc.setPad(total)
 		}
 		if b.sc.padBits == total {
-			j.runs[k] = run{&b.sc.pad[0], 1}
-			return j
+			rs[k] = run{&b.sc.pad[0], 1}
+			return rs[0], rs[1], rs[2]
 		}
 	}
-	j.runs[k] = run{&s.blk[BlockSize], uintptr(pad(s.blk[BlockSize:], pre, msg, total))}
-	return j
+	rs[k] = run{&s.blk[BlockSize], uintptr(pad(s.blk[BlockSize:], pre, msg, total))}
+	return rs[0], rs[1], rs[2]
 }
 
 // pad writes a || b, the padding and the length in bits into t and returns
@@ -478,7 +483,8 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 	var ls laneSet
 	var s slot
 	b := batch{init: &iv} // no scratch: no shared padding
-	jobs := [1]job{b.stage(&s, msg, &d)}
+	r0, r1, r2 := b.stage(&s, msg)
+	jobs := [1]job{{init: &iv, runs: [3]run{r0, r1, r2}, out: &d}}
 	ls.minActive = 1
 	pl.one[len(pl.one)-1].run(&ls, jobs[:])
 	return d
