@@ -99,117 +99,35 @@ TEXT ·shani1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shani1_init:
-	// Every stream starts idle, about to end its last block: the advance
-	// below hands each one a job.
-	XORQ CX, CX
-	XORQ BX, BX
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
 	MOVQ $0x00000000, 120(DI)
-	JMP  shani1_advance
+	SHLQ $0x06, DX
+	ADDQ SI, DX
 
-shani1_loop:
-	// When every stream stands at the batch's shared padding block, its W+K
-	// is known: skip the schedule.
-	MOVQ        8(DI), AX
-	TESTQ       AX, AX
-	JEQ         shani1_block
-	CMPQ        AX, 96(DI)
-	JNE         shani1_block
-	MOVQ        16(DI), AX
-	MOVO        X1, 128(R14)
-	MOVO        X2, 144(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
-	SHA256RNDS2 X0, X2, X1
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	JMP         shani1_advance
+shani1_job:
+	CMPQ    SI, DX
+	JAE     shani1_done
+	MOVQ    (SI), AX
+	MOVOU   (AX), X1
+	MOVOU   16(AX), X2
+	PSHUFD  $0xb1, X1, X1
+	PSHUFD  $0x1b, X2, X2
+	MOVO    X1, X13
+	PALIGNR $0x08, X2, X1
+	PBLENDW $0xf0, X13, X2
+	LEAQ    8(SI), R9
+	LEAQ    56(SI), R10
+
+shani1_run:
+	MOVQ  (R9), R8
+	MOVQ  8(R9), R13
+	TESTQ R13, R13
+	JEQ   shani1_digest
 
 shani1_block:
 	// Save each stream's state for the final addition; load the first two
 	// message groups. Message groups are computed two groups ahead of the
 	// rounds that use them, and their W+K stored, so that sha256rnds2 never
 	// waits for the schedule: its only input chain is the state.
-	MOVQ   96(DI), R8
 	MOVO   X1, 128(R14)
 	MOVO   X2, 144(R14)
 	MOVOU  (R8), X13
@@ -426,57 +344,14 @@ shani1_block:
 	SHA256RNDS2 X0, X2, X1
 	PADDD       128(R14), X1
 	PADDD       144(R14), X2
+	ADDQ        $0x40, R8
+	DECQ        R13
+	JNE         shani1_block
+	ADDQ        $0x10, R9
+	CMPQ        R9, R10
+	JB          shani1_run
 
-shani1_advance:
-	// Advance each stream a block; a stream at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	ADDQ $0x40, 96(DI)
-	DECQ 104(DI)
-	JEQ  shani1_end0
-
-shani1_next0:
-	CMPQ BX, (DI)
-	JAE  shani1_loop
-
-	// Return: write each busy stream's state back, words a..h.
-	CMPQ    120(DI), $0x00
-	JEQ     shani1_out0
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	MOVOU   X13, 64(DI)
-	MOVOU   X14, 80(DI)
-
-shani1_out0:
-	RET
-
-shani1_end0:
-	// Stream 0 is at the end of a run.
-	MOVQ  120(DI), AX
-	TESTQ AX, AX
-	JEQ   shani1_take0
-	DECQ  AX
-	SHLQ  $0x06, AX
-	LEAQ  (SI)(AX*1), R12
-	MOVQ  112(DI), R13
-	INCQ  R13
-	CMPQ  R13, $0x03
-	JAE   shani1_done0
-	MOVQ  R13, AX
-	SHLQ  $0x04, AX
-	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
-	JEQ   shani1_done0
-	MOVQ  R13, 112(DI)
-	MOVQ  16(AX), R13
-	MOVQ  R13, 104(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 96(DI)
-	JMP   shani1_next0
-
-shani1_done0:
+shani1_digest:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
@@ -485,43 +360,14 @@ shani1_done0:
 	PALIGNR $0x08, X15, X14
 	PSHUFB  shaniFlip<>+0(SB), X13
 	PSHUFB  shaniFlip<>+0(SB), X14
-	MOVQ    56(R12), AX
+	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
-	DECQ    BX
+	ADDQ    $0x40, SI
+	JMP     shani1_job
 
-shani1_take0:
-	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
-	JAE     shani1_idle0
-	MOVQ    CX, R12
-	SHLQ    $0x06, R12
-	ADDQ    SI, R12
-	INCQ    CX
-	INCQ    BX
-	MOVQ    CX, 120(DI)
-	MOVQ    $0x00000000, 112(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 96(DI)
-	MOVQ    16(R12), AX
-	MOVQ    AX, 104(DI)
-	MOVQ    (R12), AX
-	MOVOU   (AX), X1
-	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
-	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
-	JMP     shani1_next0
-
-shani1_idle0:
-	// No job left: the stream idles, hashing a zero block.
-	MOVQ $0x00000000, 120(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
-	JMP  shani1_next0
+shani1_done:
+	RET
 
 // func shani2(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
@@ -685,14 +531,15 @@ shani2_loop:
 	JMP         shani2_advance
 
 shani2_block:
+	MOVQ 96(DI), R8
+	MOVQ 160(DI), R9
+
 	// Save each stream's state for the final addition; load the first two
 	// message groups. Message groups are computed two groups ahead of the
 	// rounds that use them, and their W+K stored, so that sha256rnds2 never
 	// waits for the schedule: its only input chain is the state.
-	MOVQ   96(DI), R8
 	MOVO   X1, 128(R14)
 	MOVO   X2, 144(R14)
-	MOVQ   160(DI), R9
 	MOVO   X3, 288(R14)
 	MOVO   X4, 304(R14)
 	MOVOU  (R8), X13
@@ -1504,17 +1351,18 @@ shani3_loop:
 	JMP         shani3_advance
 
 shani3_block:
+	MOVQ 96(DI), R8
+	MOVQ 160(DI), R9
+	MOVQ 224(DI), R10
+
 	// Save each stream's state for the final addition; load the first two
 	// message groups. Message groups are computed two groups ahead of the
 	// rounds that use them, and their W+K stored, so that sha256rnds2 never
 	// waits for the schedule: its only input chain is the state.
-	MOVQ   96(DI), R8
 	MOVO   X1, 128(R14)
 	MOVO   X2, 144(R14)
-	MOVQ   160(DI), R9
 	MOVO   X3, 288(R14)
 	MOVO   X4, 304(R14)
-	MOVQ   224(DI), R10
 	MOVO   X5, 448(R14)
 	MOVO   X6, 464(R14)
 	MOVOU  (R8), X13
@@ -2662,20 +2510,21 @@ shani4_loop:
 	JMP         shani4_advance
 
 shani4_block:
+	MOVQ 96(DI), R8
+	MOVQ 160(DI), R9
+	MOVQ 224(DI), R10
+	MOVQ 288(DI), R11
+
 	// Save each stream's state for the final addition; load the first two
 	// message groups. Message groups are computed two groups ahead of the
 	// rounds that use them, and their W+K stored, so that sha256rnds2 never
 	// waits for the schedule: its only input chain is the state.
-	MOVQ   96(DI), R8
 	MOVO   X1, 128(R14)
 	MOVO   X2, 144(R14)
-	MOVQ   160(DI), R9
 	MOVO   X3, 288(R14)
 	MOVO   X4, 304(R14)
-	MOVQ   224(DI), R10
 	MOVO   X5, 448(R14)
 	MOVO   X6, 464(R14)
-	MOVQ   288(DI), R11
 	MOVO   X7, 608(R14)
 	MOVO   X8, 624(R14)
 	MOVOU  (R8), X13

@@ -73,7 +73,8 @@ func main() {
 	}
 	hasAVX = NewDataAddr(Symbol{Name: "·useVZEROUPPER"}, 0)
 
-	for _, n := range []int{1, 2, 3, 4} {
+	sequential()
+	for _, n := range []int{2, 3, 4} {
 		kernel(n)
 	}
 	Generate()
@@ -128,31 +129,7 @@ func kernel(n int) {
 	TEXT(name, NOSPLIT, "func(ls *laneSet, jobs []job)")
 	Doc(fmt.Sprintf("%s hashes jobs on %d interleaved SHA-NI streams.", name, n))
 
-	xs := []VecPhysical{X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12}
-	locals := AllocLocal(streamFrame*n + 16)
-	ss := make([]stream, n)
-	for i := range ss {
-		ss[i] = stream{
-			i:    i,
-			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
-			ring: Mem{Base: frame, Disp: streamFrame * i},
-			wk:   Mem{Base: frame, Disp: streamFrame*i + 64},
-			save: Mem{Base: frame, Disp: streamFrame*i + 128},
-			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
-		}
-	}
-
-	Load(Param("ls"), lsReg)
-	Load(Param("jobs").Base(), jobsReg)
-	Load(Param("jobs").Len(), njobs)
-	LEAQ(locals.Offset(15), frame)
-	ANDQ(I8(-16), frame)
-
-	Comment("Legacy-SSE SHA instructions run slowly after dirty upper AVX state.")
-	CMPB(hasAVX, U8(0))
-	JEQ(LabelRef(name + "_init"))
-	VZEROUPPER()
-	Label(name + "_init")
+	ss := prologue(name, n)
 
 	Comment("Every stream starts idle, about to end its last block: the advance",
 		"below hands each one a job.")
@@ -179,12 +156,78 @@ func kernel(n int) {
 	padBlock(name, ss)
 
 	Label(name + "_block")
+	for _, s := range ss {
+		MOVQ(s.lane.Offset(laneP), blockP[s.i])
+	}
+	compress(ss)
+
+	Label(name + "_advance")
+	Comment("Advance each stream a block; a stream at the end of a run moves to the",
+		"job's next run, or finishes its job and takes the next one.")
+	for _, s := range ss {
+		ADDQ(U8(64), s.lane.Offset(laneP))
+		DECQ(s.lane.Offset(laneN))
+		JEQ(LabelRef(fmt.Sprintf("%s_end%d", name, s.i)))
+		Label(fmt.Sprintf("%s_next%d", name, s.i))
+	}
+	CMPQ(busy, Mem{Base: lsReg, Disp: lsMin})
+	JAE(LabelRef(name + "_loop"))
+
+	Comment("Return: write each busy stream's state back, words a..h.")
+	for _, s := range ss {
+		skip := fmt.Sprintf("%s_out%d", name, s.i)
+		CMPQ(s.lane.Offset(laneJob), U8(0))
+		JEQ(LabelRef(skip))
+		unshuffle(s)
+		MOVOU(t1, s.lane.Offset(laneH))
+		MOVOU(t2, s.lane.Offset(laneH+16))
+		Label(skip)
+	}
+	RET()
+
+	for _, s := range ss {
+		advance(name, s)
+	}
+}
+
+// prologue allocates n streams' registers and stack, loads the arguments
+// and clears upper AVX state.
+func prologue(name string, n int) []stream {
+	xs := []VecPhysical{X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12}
+	locals := AllocLocal(streamFrame*n + 16)
+	ss := make([]stream, n)
+	for i := range ss {
+		ss[i] = stream{
+			i:    i,
+			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
+			ring: Mem{Base: frame, Disp: streamFrame * i},
+			wk:   Mem{Base: frame, Disp: streamFrame*i + 64},
+			save: Mem{Base: frame, Disp: streamFrame*i + 128},
+			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
+		}
+	}
+	Load(Param("ls"), lsReg)
+	Load(Param("jobs").Base(), jobsReg)
+	Load(Param("jobs").Len(), njobs)
+	LEAQ(locals.Offset(15), frame)
+	ANDQ(I8(-16), frame)
+
+	Comment("Legacy-SSE SHA instructions run slowly after dirty upper AVX state.")
+	CMPB(hasAVX, U8(0))
+	JEQ(LabelRef(name + "_init"))
+	VZEROUPPER()
+	Label(name + "_init")
+	return ss
+}
+
+// compress hashes the block at blockP[i] into stream i's state, for every
+// stream.
+func compress(ss []stream) {
 	Comment("Save each stream's state for the final addition; load the first two",
 		"message groups. Message groups are computed two groups ahead of the",
 		"rounds that use them, and their W+K stored, so that sha256rnds2 never",
 		"waits for the schedule: its only input chain is the state.")
 	for _, s := range ss {
-		MOVQ(s.lane.Offset(laneP), blockP[s.i])
 		MOVO(s.abef, s.save)
 		MOVO(s.cdgh, s.save.Offset(16))
 	}
@@ -214,33 +257,71 @@ func kernel(n int) {
 		PADDD(s.save.Offset(16), s.cdgh)
 	}
 
-	Label(name + "_advance")
-	Comment("Advance each stream a block; a stream at the end of a run moves to the",
-		"job's next run, or finishes its job and takes the next one.")
-	for _, s := range ss {
-		ADDQ(U8(64), s.lane.Offset(laneP))
-		DECQ(s.lane.Offset(laneN))
-		JEQ(LabelRef(fmt.Sprintf("%s_end%d", name, s.i)))
-		Label(fmt.Sprintf("%s_next%d", name, s.i))
-	}
-	CMPQ(busy, Mem{Base: lsReg, Disp: lsMin})
-	JAE(LabelRef(name + "_loop"))
+}
 
-	Comment("Return: write each busy stream's state back, words a..h.")
-	for _, s := range ss {
-		skip := fmt.Sprintf("%s_out%d", name, s.i)
-		CMPQ(s.lane.Offset(laneJob), U8(0))
-		JEQ(LabelRef(skip))
-		unshuffle(s)
-		MOVOU(t1, s.lane.Offset(laneH))
-		MOVOU(t2, s.lane.Offset(laneH+16))
-		Label(skip)
-	}
+// sequential emits shani1, one stream that runs each job to completion in
+// turn: a one-lane kernel whose lanes never stay busy, which meets the
+// kernel contract for any minActive, with the least work around the block.
+// It serves single messages, midstates and the last lanes of a batch.
+func sequential() {
+	const name = "shani1"
+	TEXT(name, NOSPLIT, "func(ls *laneSet, jobs []job)")
+	Doc(name + " hashes jobs one after another on one SHA-NI stream.")
+	ss := prologue(name, 1)
+	s := ss[0]
+	run, runsEnd := R9, R10
+	MOVQ(U32(0), s.lane.Offset(laneJob))
+	SHLQ(U8(6), njobs)
+	ADDQ(jobsReg, njobs)
+
+	Label(name + "_job")
+	CMPQ(jobsReg, njobs)
+	JAE(LabelRef(name + "_done"))
+	MOVQ(Mem{Base: jobsReg, Disp: jobInit}, tmp)
+	loadState(s, tmp)
+	LEAQ(Mem{Base: jobsReg, Disp: jobRuns}, run)
+	LEAQ(Mem{Base: jobsReg, Disp: jobRuns + 48}, runsEnd)
+
+	Label(name + "_run")
+	MOVQ(Mem{Base: run}, blockP[0])
+	MOVQ(Mem{Base: run, Disp: 8}, tmp2)
+	TESTQ(tmp2, tmp2)
+	JEQ(LabelRef(name + "_digest"))
+
+	Label(name + "_block")
+	compress(ss)
+	ADDQ(U8(64), blockP[0])
+	DECQ(tmp2)
+	JNE(LabelRef(name + "_block"))
+	ADDQ(U8(16), run)
+	CMPQ(run, runsEnd)
+	JB(LabelRef(name + "_run"))
+
+	Label(name + "_digest")
+	Comment("Write the digest, big-endian.")
+	unshuffle(s)
+	PSHUFB(flipMask, t1)
+	PSHUFB(flipMask, t2)
+	MOVQ(Mem{Base: jobsReg, Disp: jobOut}, tmp)
+	MOVOU(t1, Mem{Base: tmp})
+	MOVOU(t2, Mem{Base: tmp, Disp: 16})
+	ADDQ(U8(jobSize), jobsReg)
+	JMP(LabelRef(name + "_job"))
+
+	Label(name + "_done")
 	RET()
+}
 
-	for _, s := range ss {
-		advance(name, s)
-	}
+// loadState loads the canonical state (a..h) at ptr into stream s's
+// ABEF/CDGH registers.
+func loadState(s stream, ptr GPPhysical) {
+	MOVOU(Mem{Base: ptr}, s.abef)           // a b c d
+	MOVOU(Mem{Base: ptr, Disp: 16}, s.cdgh) // e f g h
+	PSHUFD(U8(0xb1), s.abef, s.abef)        // b a d c
+	PSHUFD(U8(0x1b), s.cdgh, s.cdgh)        // h g f e
+	MOVO(s.abef, t1)
+	PALIGNR(U8(8), s.cdgh, s.abef) // f e b a: ABEF
+	PBLENDW(U8(0xf0), t1, s.cdgh)  // h g d c: CDGH
 }
 
 // padBlock emits the rounds of one block of every stream with W+K taken from
@@ -367,13 +448,7 @@ func advance(name string, s stream) {
 	MOVQ(Mem{Base: jp, Disp: jobRuns + 8}, tmp)
 	MOVQ(tmp, s.lane.Offset(laneN))
 	MOVQ(Mem{Base: jp, Disp: jobInit}, tmp)
-	MOVOU(Mem{Base: tmp}, s.abef)           // a b c d
-	MOVOU(Mem{Base: tmp, Disp: 16}, s.cdgh) // e f g h
-	PSHUFD(U8(0xb1), s.abef, s.abef)        // b a d c
-	PSHUFD(U8(0x1b), s.cdgh, s.cdgh)        // h g f e
-	MOVO(s.abef, t1)
-	PALIGNR(U8(8), s.cdgh, s.abef) // f e b a: ABEF
-	PBLENDW(U8(0xf0), t1, s.cdgh)  // h g d c: CDGH
+	loadState(s, tmp)
 	JMP(back)
 
 	Label(fmt.Sprintf("%sidle%d", pre, s.i))
