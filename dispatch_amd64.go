@@ -62,11 +62,139 @@ func variants() []variant {
 	}
 }
 
+// Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
+// streams for the batch's last messages; one message on one SHA-NI stream.
+// minActive of the wide stage is where its speed per busy lane falls below
+// the next stage's (BENCHMARKS.md).
+var mixedPlans = []plan{
+	{
+		name: "avx512+shani",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 14},
+			{k: kShani4, width: 4, minActive: 3},
+			{k: kShani2, width: 2, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+	{
+		// For Intel server cores, whose sha256rnds2 streams do not overlap:
+		// wide lanes down to 6 busy, as Intel ISA-L's AVX-512 manager.
+		name: "avx512+shani1",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 7},
+			{k: kShani1, width: 1, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+	{
+		name: "avx2+shani",
+		stages: []stage{
+			{k: kAVX2, width: 8, minActive: 7},
+			{k: kShani4, width: 4, minActive: 3},
+			{k: kShani2, width: 2, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+}
+
+// A route is one row of the dispatch table: the CPUs it matches and the plan
+// (a kernel's or a mixed one) they run.
+type route struct {
+	vendor           cpuid.Vendor
+	family           int    // -1: any
+	modelLo, modelHi int    // model range, inclusive
+	plan             string // taken only if this CPU can run every kernel in it
+}
+
+const anyFamily = -1
+
+// routes is the dispatch table, first match wins; a CPU no row matches, or
+// whose row names a plan it cannot run, falls through to the next rows and
+// then to the first kernel it can run of avx512, shani, avx2.
+var routes = []route{
+	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
+	// this project's machine: see BENCHMARKS.md, "Zen 4".
+	{cpuid.AMD, 0x19, 0x10, 0x1f, "avx512+shani"},
+	{cpuid.AMD, 0x19, 0x60, 0x7f, "avx512+shani"},
+	{cpuid.AMD, 0x19, 0xa0, 0xaf, "avx512+shani"},
+	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
+	// tape-sha256 publishes its 16-lane AVX-512 kernel ahead of SHA-NI.
+	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
+	// Other AMD with SHA-NI (Zen 1-3): not measured here; peers publish
+	// 8-lane AVX2 behind interleaved SHA-NI streams on Zen 3.
+	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
+	// Intel with AVX-512 (server cores): not measured here; published
+	// measurements (tape-sha256, Intel ISA-L) put 16-lane AVX-512 ahead,
+	// since their sha256rnds2 streams do not overlap; without SHA-NI
+	// (Skylake-SP) avx512 alone.
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani1"},
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512"},
+	// Everything else: SHA-NI streams where present, else 8-lane AVX2
+	// (Haswell-class), else crypto/sha256.
+}
+
 func bestPlan() *plan {
-	if k := find("shani"); k.missing == "" {
-		return &k.plan
+	c := &cpuid.CPU
+	for _, r := range routes {
+		if c.VendorID == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
+			r.modelLo <= c.Model && c.Model <= r.modelHi {
+			if pl := runnable(r.plan); pl != nil {
+				return pl
+			}
+		}
+	}
+	for _, name := range []string{"shani", "avx2"} {
+		if pl := runnable(name); pl != nil {
+			return pl
+		}
 	}
 	return &stdlibKernel.plan
+}
+
+// runnable returns the plan of that name, a kernel's or a mixed one, if this
+// CPU can run all of it.
+func runnable(name string) *plan {
+	if k := find(name); k != nil {
+		if k.missing != "" {
+			return nil
+		}
+		return &k.plan
+	}
+	for i := range mixedPlans {
+		pl := &mixedPlans[i]
+		if pl.name != name {
+			continue
+		}
+		for _, st := range append(pl.stages[:len(pl.stages):len(pl.stages)], pl.one...) {
+			if kernelOf(st.k).missing != "" {
+				return nil
+			}
+		}
+		return pl
+	}
+	return nil
+}
+
+// kernelOf returns the kernel a kernel function belongs to.
+func kernelOf(k kernelID) *kernel {
+	for _, v := range variants() {
+		if v.st.k == k {
+			return find(v.kernel)
+		}
+	}
+	panic("sha256x: internal error: kernel function without a kernel")
+}
+
+// routedPlans lists the mixed plans this CPU can run, for tests and
+// benchmarks.
+func routedPlans() []*plan {
+	var ps []*plan
+	for i := range mixedPlans {
+		if pl := runnable(mixedPlans[i].name); pl != nil {
+			ps = append(ps, pl)
+		}
+	}
+	return ps
 }
 
 func runArch(k kernelID, ls *laneSet, jobs []job) {
