@@ -14,7 +14,6 @@ const (
 	kShani4
 	kAVX2
 	kAVX512
-	kAVX512Shani2
 )
 
 // useVZEROUPPER tells the SHA-NI kernels they may clear upper AVX state.
@@ -60,7 +59,6 @@ func variants() []variant {
 		{"shani", "x4", stage{k: kShani4, width: 4, minActive: 1}},
 		{"avx2", "x8", stage{k: kAVX2, width: 8, minActive: 1}},
 		{"avx512", "x16", stage{k: kAVX512, width: 16, minActive: 1}},
-		{"avx512", "x16+shani2", stage{k: kAVX512Shani2, width: 18, minActive: 1}},
 	}
 }
 
@@ -73,16 +71,6 @@ var mixedPlans = []plan{
 		name: "avx512+shani",
 		stages: []stage{
 			{k: kAVX512, width: 16, minActive: 14},
-			{k: kShani4, width: 4, minActive: 3},
-			{k: kShani2, width: 2, minActive: 1},
-		},
-		one: []stage{{k: kShani1, width: 1, minActive: 1}},
-	},
-	{
-		// 16 AVX-512 lanes and 2 SHA-NI streams in one loop, then streams.
-		name: "avx512shani2+shani",
-		stages: []stage{
-			{k: kAVX512Shani2, width: 18, minActive: 16},
 			{k: kShani4, width: 4, minActive: 3},
 			{k: kShani2, width: 2, minActive: 1},
 		},
@@ -223,7 +211,5 @@ func runArch(k kernelID, ls *laneSet, jobs []job) {
 		avx2(ls, jobs)
 	case kAVX512:
 		avx512(ls, jobs)
-	case kAVX512Shani2:
-		avx512shani2(ls, jobs)
 	}
 }

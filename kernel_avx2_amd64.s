@@ -647,7 +647,7 @@ avx2_padok7:
 	VMOVDQU 224(R14), Y7
 
 	// Rounds 0-63 of the padding block, W+K from ls.padWK.
-	LEAQ 256(R8), R11
+	LEAQ 256(R8), AX
 
 avx2_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -1212,7 +1212,7 @@ avx2_padrounds:
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	ADDQ         $0x40, R8
-	CMPQ         R8, R11
+	CMPQ         R8, AX
 	JNE          avx2_padrounds
 	JMP          avx2_sum
 

@@ -7,7 +7,7 @@ package sha256x
 // ZMM registers.
 
 //go:generate sh -c "cd _asm && go run ./lanes -isa avx2 -out ../kernel_avx2_amd64.s"
-//go:generate sh -c "cd _asm && go run ./lanes -isa avx512 -hybrid -out ../kernel_avx512_amd64.s"
+//go:generate sh -c "cd _asm && go run ./lanes -isa avx512 -out ../kernel_avx512_amd64.s"
 
 //go:noescape
 func avx2(ls *laneSet, jobs []job)
@@ -23,9 +23,3 @@ func avx2LoadW(p *[8]*byte, w *[16][8]uint32)
 
 //go:noescape
 func avx512LoadW(p *[16]*byte, w *[16][16]uint32)
-
-// avx512shani2 runs 16 AVX-512 lanes (0-15) and 2 SHA-NI streams (16, 17)
-// in one loop.
-//
-//go:noescape
-func avx512shani2(ls *laneSet, jobs []job)

@@ -52,7 +52,7 @@ import (
 
 const (
 	window   = 64 // jobs per kernel call
-	maxLanes = 18 // the widest kernel's lanes: avx512shani2, 16 SIMD lanes and 2 SHA-NI streams
+	maxLanes = 16 // the widest kernel's lanes
 )
 
 // A run is n consecutive 64-byte blocks starting at p.

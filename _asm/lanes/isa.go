@@ -121,24 +121,14 @@ func (avx2) rows(bank int) []VecPhysical {
 
 // avx512 is 16 lanes in ZMM registers: the state in Z0-Z7, round
 // temporaries in Z8-Z15, the schedule's 16-word ring in Z16-Z31.
-type avx512 struct {
-	// memRing keeps the schedule in a stack ring and the state and
-	// temporaries in Z16-Z31, leaving X0-X15 free (an experiment: SHA-NI
-	// streams beside the lanes).
-	memRing bool
-}
+type avx512 struct{}
 
 func (avx512) name() string          { return "avx512" }
 func (avx512) lanes() int            { return 16 }
 func (avx512) vecBytes() int         { return 64 }
 func (avx512) vec(i int) VecPhysical { return zmm[i] }
 func (avx512) kStride() int          { return 4 } // scalar K[i], broadcast by the add
-func (v avx512) frameBytes() int {
-	if v.memRing {
-		return 16 * 64
-	}
-	return 0
-}
+func (avx512) frameBytes() int       { return 0 }
 
 func (avx512) load(m Mem, x VecPhysical)    { VMOVDQU32(m, x) }
 func (avx512) store(x VecPhysical, m Mem)   { VMOVDQU32(x, m) }
@@ -205,47 +195,18 @@ func (avx512) addK(k Mem, w, dst VecPhysical) { VPADDD_BCST(k, w, dst) }
 
 func (avx512) addWK(m Mem, x, _ VecPhysical) { VPADDD_BCST(m, x, x) }
 
-func (avx512) ringMem(j int) Mem { return Mem{Base: frame, Disp: 8*64 + 64*(j%16)} }
+func (avx512) wRing(j int) Op { return zmm[16+j%16] }
 
-func (v avx512) wRing(j int) Op {
-	if v.memRing {
-		return v.ringMem(j)
-	}
-	return zmm[16+j%16]
-}
+func (avx512) wGet(j int, _ VecPhysical) VecPhysical { return zmm[16+j%16] }
 
-func (v avx512) wGet(j int, t VecPhysical) VecPhysical {
-	if v.memRing {
-		VMOVDQU32(v.ringMem(j), t)
-		return t
-	}
-	return zmm[16+j%16]
-}
-
-func (v avx512) wPut(j int, x VecPhysical) {
-	if v.memRing {
-		VMOVDQU32(x, v.ringMem(j))
-		return
-	}
+func (avx512) wPut(j int, x VecPhysical) {
 	if r := zmm[16+j%16]; x != r {
 		VMOVDQA64(x, r)
 	}
 }
 
-func (v avx512) state(k int) VecPhysical {
-	if v.memRing {
-		return zmm[16+k]
-	}
-	return zmm[k]
-}
-
-func (v avx512) temps() []VecPhysical {
-	if v.memRing {
-		return zmm[24:32]
-	}
-	return zmm[8:16]
-}
-
+func (avx512) state(k int) VecPhysical { return zmm[k] }
+func (avx512) temps() []VecPhysical    { return zmm[8:16] }
 func (avx512) rows(bank int) []VecPhysical {
 	if bank == 0 {
 		return zmm[16:32]

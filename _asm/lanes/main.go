@@ -138,7 +138,6 @@ var (
 func main() {
 	which := flag.String("isa", "avx512", "avx2 or avx512")
 	roll := flag.Bool("roll", true, "loop over rounds 16..63 and the padding block's rounds instead of unrolling them")
-	hybrid := flag.Bool("hybrid", false, "also emit avx512shani2: 16 AVX-512 lanes and 2 SHA-NI streams in one loop")
 	flag.Parse()
 	var v isa
 	switch *which {
@@ -146,8 +145,6 @@ func main() {
 		v = avx2{}
 	case "avx512":
 		v = avx512{}
-	case "avx512m":
-		v = avx512{memRing: true}
 	default:
 		log.Fatalf("unknown -isa %q", *which)
 	}
@@ -172,11 +169,8 @@ func main() {
 		DATA(i, U64(0))
 	}
 
-	kernel(v, *roll, 0)
+	kernel(v, *roll)
 	loadTest(v)
-	if *hybrid {
-		kernel(avx512{memRing: true}, true, 2)
-	}
 	Generate()
 }
 
@@ -184,23 +178,14 @@ func main() {
 // word-major (st[k] holds word k of every lane), then whatever the isa needs.
 func stMem(v isa, k int) Mem { return Mem{Base: frame, Disp: v.vecBytes() * k} }
 
-func kernel(v isa, roll bool, nsha int) {
+func kernel(v isa, roll bool) {
 	name := v.name()
-	if nsha > 0 {
-		name = fmt.Sprintf("%sshani%d", v.name(), nsha)
-	}
 	n := v.lanes()
 	vb := v.vecBytes()
 	TEXT(name, 0, "func(ls *laneSet, jobs []job)") // too big a frame for NOSPLIT
-	if nsha > 0 {
-		Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes and, in the same loop, %d SHA-NI streams", name, n, nsha),
-			"(lanes 16 on), one SHA-NI block per stream every 16 rounds of the lanes.")
-	} else {
-		Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
-	}
-	locals := AllocLocal(8*vb + v.frameBytes() + 32*nsha + vb)
+	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
+	locals := AllocLocal(8*vb + v.frameBytes() + vb)
 	lbl := func(s string) string { return name + "_" + s }
-	ss := shaStreams(v, nsha)
 
 	Load(Param("ls"), lsReg)
 	Load(Param("jobs").Base(), jobsReg)
@@ -213,13 +198,12 @@ func kernel(v isa, roll bool, nsha int) {
 	XORQ(next, next)
 	XORQ(busy, busy)
 	LEAQ(zeroBlk, tmp)
-	for i := 0; i < n+nsha; i++ {
+	for i := 0; i < n; i++ {
 		l := Mem{Base: lsReg, Disp: lsLanes + laneSize*i}
 		MOVQ(tmp, l.Offset(laneP))
 		MOVQ(U32(1), l.Offset(laneN))
 		MOVQ(U32(0), l.Offset(laneJob))
 	}
-	ss.advance(lbl("init"))
 	JMP(LabelRef(lbl("advance")))
 
 	Label(lbl("loop"))
@@ -227,11 +211,6 @@ func kernel(v isa, roll bool, nsha int) {
 		"its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes",
 		"(at the zero block) may hash anything.")
 	MOVQ(Mem{Base: lsReg, Disp: lsPad}, tmp2)
-	if nsha > 0 {
-		// Only SHA-NI streams may be busy: there may be no padding block.
-		TESTQ(tmp2, tmp2)
-		JEQ(LabelRef(lbl("full")))
-	}
 	LEAQ(zeroBlk, jp)
 	for i := 0; i < n; i++ {
 		ok := lbl(fmt.Sprintf("padok%d", i))
@@ -245,7 +224,7 @@ func kernel(v isa, roll bool, nsha int) {
 	MOVQ(Mem{Base: lsReg, Disp: lsPadWK}, kp)
 	loadState(v)
 	Comment("Rounds 0-63 of the padding block, W+K from ls.padWK.")
-	padRounds(v, name, roll, ss)
+	padRounds(v, name, roll)
 	JMP(LabelRef(lbl("sum")))
 
 	Label(lbl("full"))
@@ -268,7 +247,7 @@ func kernel(v isa, roll bool, nsha int) {
 	if roll {
 		ADDQ(U32(16*v.kStride()), kp)
 		Label(lbl("rounds"))
-		ss.blocks(lbl("full"), func(hook func(int)) { schedRounds(v, 16, hook) })
+		schedRounds(v, 16)
 		ADDQ(U32(16*v.kStride()), kp)
 		LEAQ(kTab.Offset(64*v.kStride()), tmp)
 		CMPQ(kp, tmp)
@@ -276,7 +255,7 @@ func kernel(v isa, roll bool, nsha int) {
 	} else {
 		for g := 1; g < 4; g++ {
 			ADDQ(U32(16*v.kStride()), kp)
-			schedRounds(v, 16*g, nil)
+			schedRounds(v, 16*g)
 		}
 	}
 
@@ -320,12 +299,10 @@ func kernel(v isa, roll bool, nsha int) {
 	LEAQ(Mem{Base: frame, Disp: 4 * n}, tmp)
 	CMPQ(colReg, tmp)
 	JNE(LabelRef(lbl("wb")))
-	ss.writeBack(lbl)
 	VZEROUPPER()
 	RET()
 
 	advance(v, lbl)
-	ss.ends()
 }
 
 // kMem is K[i]'s address for the rounds: kp points at the constants of the
@@ -363,7 +340,7 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 
 // schedRounds emits rounds i0..i0+15 (i0 >= 16), each computing its own W[i]:
 // W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16].
-func schedRounds(v isa, i0 int, hook func(r int)) {
+func schedRounds(v isa, i0 int) {
 	t := v.temps()
 	for i := i0; i < i0+16; i++ {
 		x := v.wGet(i-15, t[0])
@@ -380,35 +357,29 @@ func schedRounds(v isa, i0 int, hook func(r int)) {
 			v.addK(kMem(v, i), w, tt)
 			v.add(tt, h, h)
 		})
-		if hook != nil {
-			hook(i - i0)
-		}
 	}
 }
 
 // padRounds emits the 64 rounds of the shared padding block, W+K from kp.
-func padRounds(v isa, name string, roll bool, ss *streams) {
-	body := func(hook func(int)) {
+func padRounds(v isa, name string, roll bool) {
+	body := func() {
 		v.startRounds(v.state(1), v.state(2))
 		for i := 0; i < 16; i++ {
 			round(v, i, func(h, t VecPhysical) { v.addWK(Mem{Base: kp, Disp: 4 * i}, h, t) })
-			if hook != nil {
-				hook(i)
-			}
 		}
 	}
 	if !roll {
 		for g := 0; g < 4; g++ {
-			body(nil)
+			body()
 			ADDQ(U8(64), kp)
 		}
 		return
 	}
-	LEAQ(Mem{Base: kp, Disp: 256}, colReg) // not tmp: the SHA-NI streams' advance uses it
+	LEAQ(Mem{Base: kp, Disp: 256}, tmp)
 	Label(name + "_padrounds")
-	ss.blocks(name+"_pad", body)
+	body()
 	ADDQ(U8(64), kp)
-	CMPQ(kp, colReg)
+	CMPQ(kp, tmp)
 	JNE(LabelRef(name + "_padrounds"))
 }
 
