@@ -17,6 +17,8 @@ const (
 )
 
 // useVZEROUPPER tells the SHA-NI kernels they may clear upper AVX state.
+//
+//lint:ignore U1000 read by kernel_shani_amd64.s
 var useVZEROUPPER = cpuid.CPU.Supports(cpuid.AVX)
 
 func archKernels() []kernel {
@@ -65,7 +67,8 @@ func variants() []variant {
 // Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
 // streams for the batch's last messages; one message on one SHA-NI stream.
 // minActive of the wide stage is where its speed per busy lane falls below
-// the next stage's (BENCHMARKS.md).
+// the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
+// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 the streams are faster.
 var mixedPlans = []plan{
 	{
 		name: "avx512+shani",
@@ -83,15 +86,6 @@ var mixedPlans = []plan{
 		stages: []stage{
 			{k: kAVX512, width: 16, minActive: 7},
 			{k: kShani1, width: 1, minActive: 1},
-		},
-		one: []stage{{k: kShani1, width: 1, minActive: 1}},
-	},
-	{
-		name: "avx2+shani",
-		stages: []stage{
-			{k: kAVX2, width: 8, minActive: 7},
-			{k: kShani4, width: 4, minActive: 3},
-			{k: kShani2, width: 2, minActive: 1},
 		},
 		one: []stage{{k: kShani1, width: 1, minActive: 1}},
 	},
@@ -113,10 +107,11 @@ const anyFamily = -1
 // then to the first kernel it can run of avx512, shani, avx2.
 var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
-	// this project's machine: see BENCHMARKS.md, "Zen 4".
-	{cpuid.AMD, 0x19, 0x10, 0x1f, "avx512+shani"},
-	{cpuid.AMD, 0x19, 0x60, 0x7f, "avx512+shani"},
-	{cpuid.AMD, 0x19, 0xa0, 0xaf, "avx512+shani"},
+	// this project's machine: shani leads every batch shape, avx512 and
+	// avx512+shani trail it by 5-25% (BENCHMARKS.md, "Zen 4").
+	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
+	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
+	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
 	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
 	// tape-sha256 publishes its 16-lane AVX-512 kernel ahead of SHA-NI.
 	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},

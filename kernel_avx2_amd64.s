@@ -636,7 +636,9 @@ avx2_padok6:
 	JNE  avx2_full
 
 avx2_padok7:
-	MOVQ    16(DI), R8
+	MOVQ 16(DI), R8
+
+	// Load the state: one vector per word a..h, a lane per element.
 	VMOVDQU (R14), Y0
 	VMOVDQU 32(R14), Y1
 	VMOVDQU 64(R14), Y2
@@ -1219,22 +1221,25 @@ avx2_padrounds:
 avx2_full:
 	// Load each lane's block, transpose to one vector per message word,
 	// byte-swap.
-	MOVQ        96(DI), AX
-	VMOVDQU     (AX), Y0
-	MOVQ        160(DI), AX
-	VMOVDQU     (AX), Y1
-	MOVQ        224(DI), AX
-	VMOVDQU     (AX), Y2
-	MOVQ        288(DI), AX
-	VMOVDQU     (AX), Y3
-	MOVQ        352(DI), AX
-	VMOVDQU     (AX), Y4
-	MOVQ        416(DI), AX
-	VMOVDQU     (AX), Y5
-	MOVQ        480(DI), AX
-	VMOVDQU     (AX), Y6
-	MOVQ        544(DI), AX
-	VMOVDQU     (AX), Y7
+	// Load: words 0-7 of each lane's block, a row per lane.
+	MOVQ    96(DI), AX
+	VMOVDQU (AX), Y0
+	MOVQ    160(DI), AX
+	VMOVDQU (AX), Y1
+	MOVQ    224(DI), AX
+	VMOVDQU (AX), Y2
+	MOVQ    288(DI), AX
+	VMOVDQU (AX), Y3
+	MOVQ    352(DI), AX
+	VMOVDQU (AX), Y4
+	MOVQ    416(DI), AX
+	VMOVDQU (AX), Y5
+	MOVQ    480(DI), AX
+	VMOVDQU (AX), Y6
+	MOVQ    544(DI), AX
+	VMOVDQU (AX), Y7
+
+	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y9
 	VPUNPCKLDQ  Y3, Y2, Y10
@@ -1259,38 +1264,44 @@ avx2_full:
 	VPERM2I128  $0x31, Y6, Y2, Y14
 	VPERM2I128  $0x20, Y7, Y3, Y11
 	VPERM2I128  $0x31, Y7, Y3, Y15
-	VPSHUFB     avx2Flip<>+0(SB), Y8, Y8
-	VMOVDQU     Y8, 256(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y9, Y9
-	VMOVDQU     Y9, 288(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y10, Y10
-	VMOVDQU     Y10, 320(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y11, Y11
-	VMOVDQU     Y11, 352(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y12, Y12
-	VMOVDQU     Y12, 384(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y13, Y13
-	VMOVDQU     Y13, 416(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y14, Y14
-	VMOVDQU     Y14, 448(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y15, Y15
-	VMOVDQU     Y15, 480(R14)
-	MOVQ        96(DI), AX
-	VMOVDQU     32(AX), Y0
-	MOVQ        160(DI), AX
-	VMOVDQU     32(AX), Y1
-	MOVQ        224(DI), AX
-	VMOVDQU     32(AX), Y2
-	MOVQ        288(DI), AX
-	VMOVDQU     32(AX), Y3
-	MOVQ        352(DI), AX
-	VMOVDQU     32(AX), Y4
-	MOVQ        416(DI), AX
-	VMOVDQU     32(AX), Y5
-	MOVQ        480(DI), AX
-	VMOVDQU     32(AX), Y6
-	MOVQ        544(DI), AX
-	VMOVDQU     32(AX), Y7
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
+	VMOVDQU Y8, 256(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y9, Y9
+	VMOVDQU Y9, 288(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y10, Y10
+	VMOVDQU Y10, 320(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y11, Y11
+	VMOVDQU Y11, 352(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y12, Y12
+	VMOVDQU Y12, 384(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y13, Y13
+	VMOVDQU Y13, 416(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y14, Y14
+	VMOVDQU Y14, 448(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y15, Y15
+	VMOVDQU Y15, 480(R14)
+
+	// Load: words 8-15 of each lane's block, a row per lane.
+	MOVQ    96(DI), AX
+	VMOVDQU 32(AX), Y0
+	MOVQ    160(DI), AX
+	VMOVDQU 32(AX), Y1
+	MOVQ    224(DI), AX
+	VMOVDQU 32(AX), Y2
+	MOVQ    288(DI), AX
+	VMOVDQU 32(AX), Y3
+	MOVQ    352(DI), AX
+	VMOVDQU 32(AX), Y4
+	MOVQ    416(DI), AX
+	VMOVDQU 32(AX), Y5
+	MOVQ    480(DI), AX
+	VMOVDQU 32(AX), Y6
+	MOVQ    544(DI), AX
+	VMOVDQU 32(AX), Y7
+
+	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y9
 	VPUNPCKLDQ  Y3, Y2, Y10
@@ -1315,30 +1326,34 @@ avx2_full:
 	VPERM2I128  $0x31, Y6, Y2, Y14
 	VPERM2I128  $0x20, Y7, Y3, Y11
 	VPERM2I128  $0x31, Y7, Y3, Y15
-	VPSHUFB     avx2Flip<>+0(SB), Y8, Y8
-	VMOVDQU     Y8, 512(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y9, Y9
-	VMOVDQU     Y9, 544(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y10, Y10
-	VMOVDQU     Y10, 576(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y11, Y11
-	VMOVDQU     Y11, 608(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y12, Y12
-	VMOVDQU     Y12, 640(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y13, Y13
-	VMOVDQU     Y13, 672(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y14, Y14
-	VMOVDQU     Y14, 704(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y15, Y15
-	VMOVDQU     Y15, 736(R14)
-	VMOVDQU     (R14), Y0
-	VMOVDQU     32(R14), Y1
-	VMOVDQU     64(R14), Y2
-	VMOVDQU     96(R14), Y3
-	VMOVDQU     128(R14), Y4
-	VMOVDQU     160(R14), Y5
-	VMOVDQU     192(R14), Y6
-	VMOVDQU     224(R14), Y7
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
+	VMOVDQU Y8, 512(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y9, Y9
+	VMOVDQU Y9, 544(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y10, Y10
+	VMOVDQU Y10, 576(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y11, Y11
+	VMOVDQU Y11, 608(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y12, Y12
+	VMOVDQU Y12, 640(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y13, Y13
+	VMOVDQU Y13, 672(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y14, Y14
+	VMOVDQU Y14, 704(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y15, Y15
+	VMOVDQU Y15, 736(R14)
+
+	// Load the state: one vector per word a..h, a lane per element.
+	VMOVDQU (R14), Y0
+	VMOVDQU 32(R14), Y1
+	VMOVDQU 64(R14), Y2
+	VMOVDQU 96(R14), Y3
+	VMOVDQU 128(R14), Y4
+	VMOVDQU 160(R14), Y5
+	VMOVDQU 192(R14), Y6
+	VMOVDQU 224(R14), Y7
 
 	// Rounds 0-15: W from the block.
 	LEAQ    avx2K<>+0(SB), R8
@@ -2891,7 +2906,7 @@ avx2_rounds:
 	JNE     avx2_rounds
 
 avx2_sum:
-	// Add the block's result to the state.
+	// Add the block's result to the state and store it.
 	VPADDD  (R14), Y0, Y0
 	VMOVDQU Y0, (R14)
 	VPADDD  32(R14), Y1, Y1
@@ -3062,26 +3077,30 @@ avx2_idle:
 // func avx2LoadW(p *[8]*byte, w *[16][8]uint32)
 // Requires: AVX, AVX2
 TEXT ·avx2LoadW(SB), $800-16
-	MOVQ        p+0(FP), SI
-	MOVQ        w+8(FP), DI
-	LEAQ        31(SP), R14
-	ANDQ        $-32, R14
-	MOVQ        (SI), AX
-	VMOVDQU     (AX), Y0
-	MOVQ        8(SI), AX
-	VMOVDQU     (AX), Y1
-	MOVQ        16(SI), AX
-	VMOVDQU     (AX), Y2
-	MOVQ        24(SI), AX
-	VMOVDQU     (AX), Y3
-	MOVQ        32(SI), AX
-	VMOVDQU     (AX), Y4
-	MOVQ        40(SI), AX
-	VMOVDQU     (AX), Y5
-	MOVQ        48(SI), AX
-	VMOVDQU     (AX), Y6
-	MOVQ        56(SI), AX
-	VMOVDQU     (AX), Y7
+	MOVQ p+0(FP), SI
+	MOVQ w+8(FP), DI
+	LEAQ 31(SP), R14
+	ANDQ $-32, R14
+
+	// Load: words 0-7 of each lane's block, a row per lane.
+	MOVQ    (SI), AX
+	VMOVDQU (AX), Y0
+	MOVQ    8(SI), AX
+	VMOVDQU (AX), Y1
+	MOVQ    16(SI), AX
+	VMOVDQU (AX), Y2
+	MOVQ    24(SI), AX
+	VMOVDQU (AX), Y3
+	MOVQ    32(SI), AX
+	VMOVDQU (AX), Y4
+	MOVQ    40(SI), AX
+	VMOVDQU (AX), Y5
+	MOVQ    48(SI), AX
+	VMOVDQU (AX), Y6
+	MOVQ    56(SI), AX
+	VMOVDQU (AX), Y7
+
+	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y9
 	VPUNPCKLDQ  Y3, Y2, Y10
@@ -3106,38 +3125,44 @@ TEXT ·avx2LoadW(SB), $800-16
 	VPERM2I128  $0x31, Y6, Y2, Y14
 	VPERM2I128  $0x20, Y7, Y3, Y11
 	VPERM2I128  $0x31, Y7, Y3, Y15
-	VPSHUFB     avx2Flip<>+0(SB), Y8, Y8
-	VMOVDQU     Y8, 256(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y9, Y9
-	VMOVDQU     Y9, 288(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y10, Y10
-	VMOVDQU     Y10, 320(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y11, Y11
-	VMOVDQU     Y11, 352(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y12, Y12
-	VMOVDQU     Y12, 384(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y13, Y13
-	VMOVDQU     Y13, 416(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y14, Y14
-	VMOVDQU     Y14, 448(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y15, Y15
-	VMOVDQU     Y15, 480(R14)
-	MOVQ        (SI), AX
-	VMOVDQU     32(AX), Y0
-	MOVQ        8(SI), AX
-	VMOVDQU     32(AX), Y1
-	MOVQ        16(SI), AX
-	VMOVDQU     32(AX), Y2
-	MOVQ        24(SI), AX
-	VMOVDQU     32(AX), Y3
-	MOVQ        32(SI), AX
-	VMOVDQU     32(AX), Y4
-	MOVQ        40(SI), AX
-	VMOVDQU     32(AX), Y5
-	MOVQ        48(SI), AX
-	VMOVDQU     32(AX), Y6
-	MOVQ        56(SI), AX
-	VMOVDQU     32(AX), Y7
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
+	VMOVDQU Y8, 256(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y9, Y9
+	VMOVDQU Y9, 288(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y10, Y10
+	VMOVDQU Y10, 320(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y11, Y11
+	VMOVDQU Y11, 352(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y12, Y12
+	VMOVDQU Y12, 384(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y13, Y13
+	VMOVDQU Y13, 416(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y14, Y14
+	VMOVDQU Y14, 448(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y15, Y15
+	VMOVDQU Y15, 480(R14)
+
+	// Load: words 8-15 of each lane's block, a row per lane.
+	MOVQ    (SI), AX
+	VMOVDQU 32(AX), Y0
+	MOVQ    8(SI), AX
+	VMOVDQU 32(AX), Y1
+	MOVQ    16(SI), AX
+	VMOVDQU 32(AX), Y2
+	MOVQ    24(SI), AX
+	VMOVDQU 32(AX), Y3
+	MOVQ    32(SI), AX
+	VMOVDQU 32(AX), Y4
+	MOVQ    40(SI), AX
+	VMOVDQU 32(AX), Y5
+	MOVQ    48(SI), AX
+	VMOVDQU 32(AX), Y6
+	MOVQ    56(SI), AX
+	VMOVDQU 32(AX), Y7
+
+	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
 	VPUNPCKHDQ  Y1, Y0, Y9
 	VPUNPCKLDQ  Y3, Y2, Y10
@@ -3162,53 +3187,55 @@ TEXT ·avx2LoadW(SB), $800-16
 	VPERM2I128  $0x31, Y6, Y2, Y14
 	VPERM2I128  $0x20, Y7, Y3, Y11
 	VPERM2I128  $0x31, Y7, Y3, Y15
-	VPSHUFB     avx2Flip<>+0(SB), Y8, Y8
-	VMOVDQU     Y8, 512(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y9, Y9
-	VMOVDQU     Y9, 544(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y10, Y10
-	VMOVDQU     Y10, 576(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y11, Y11
-	VMOVDQU     Y11, 608(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y12, Y12
-	VMOVDQU     Y12, 640(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y13, Y13
-	VMOVDQU     Y13, 672(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y14, Y14
-	VMOVDQU     Y14, 704(R14)
-	VPSHUFB     avx2Flip<>+0(SB), Y15, Y15
-	VMOVDQU     Y15, 736(R14)
-	VMOVDQU     256(R14), Y8
-	VMOVDQU     Y8, (DI)
-	VMOVDQU     288(R14), Y8
-	VMOVDQU     Y8, 32(DI)
-	VMOVDQU     320(R14), Y8
-	VMOVDQU     Y8, 64(DI)
-	VMOVDQU     352(R14), Y8
-	VMOVDQU     Y8, 96(DI)
-	VMOVDQU     384(R14), Y8
-	VMOVDQU     Y8, 128(DI)
-	VMOVDQU     416(R14), Y8
-	VMOVDQU     Y8, 160(DI)
-	VMOVDQU     448(R14), Y8
-	VMOVDQU     Y8, 192(DI)
-	VMOVDQU     480(R14), Y8
-	VMOVDQU     Y8, 224(DI)
-	VMOVDQU     512(R14), Y8
-	VMOVDQU     Y8, 256(DI)
-	VMOVDQU     544(R14), Y8
-	VMOVDQU     Y8, 288(DI)
-	VMOVDQU     576(R14), Y8
-	VMOVDQU     Y8, 320(DI)
-	VMOVDQU     608(R14), Y8
-	VMOVDQU     Y8, 352(DI)
-	VMOVDQU     640(R14), Y8
-	VMOVDQU     Y8, 384(DI)
-	VMOVDQU     672(R14), Y8
-	VMOVDQU     Y8, 416(DI)
-	VMOVDQU     704(R14), Y8
-	VMOVDQU     Y8, 448(DI)
-	VMOVDQU     736(R14), Y8
-	VMOVDQU     Y8, 480(DI)
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
+	VMOVDQU Y8, 512(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y9, Y9
+	VMOVDQU Y9, 544(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y10, Y10
+	VMOVDQU Y10, 576(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y11, Y11
+	VMOVDQU Y11, 608(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y12, Y12
+	VMOVDQU Y12, 640(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y13, Y13
+	VMOVDQU Y13, 672(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y14, Y14
+	VMOVDQU Y14, 704(R14)
+	VPSHUFB avx2Flip<>+0(SB), Y15, Y15
+	VMOVDQU Y15, 736(R14)
+	VMOVDQU 256(R14), Y8
+	VMOVDQU Y8, (DI)
+	VMOVDQU 288(R14), Y8
+	VMOVDQU Y8, 32(DI)
+	VMOVDQU 320(R14), Y8
+	VMOVDQU Y8, 64(DI)
+	VMOVDQU 352(R14), Y8
+	VMOVDQU Y8, 96(DI)
+	VMOVDQU 384(R14), Y8
+	VMOVDQU Y8, 128(DI)
+	VMOVDQU 416(R14), Y8
+	VMOVDQU Y8, 160(DI)
+	VMOVDQU 448(R14), Y8
+	VMOVDQU Y8, 192(DI)
+	VMOVDQU 480(R14), Y8
+	VMOVDQU Y8, 224(DI)
+	VMOVDQU 512(R14), Y8
+	VMOVDQU Y8, 256(DI)
+	VMOVDQU 544(R14), Y8
+	VMOVDQU Y8, 288(DI)
+	VMOVDQU 576(R14), Y8
+	VMOVDQU Y8, 320(DI)
+	VMOVDQU 608(R14), Y8
+	VMOVDQU Y8, 352(DI)
+	VMOVDQU 640(R14), Y8
+	VMOVDQU Y8, 384(DI)
+	VMOVDQU 672(R14), Y8
+	VMOVDQU Y8, 416(DI)
+	VMOVDQU 704(R14), Y8
+	VMOVDQU Y8, 448(DI)
+	VMOVDQU 736(R14), Y8
+	VMOVDQU Y8, 480(DI)
 	VZEROUPPER
 	RET

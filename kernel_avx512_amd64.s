@@ -272,7 +272,9 @@ avx512_padok14:
 	JNE  avx512_full
 
 avx512_padok15:
-	MOVQ      16(DI), R8
+	MOVQ 16(DI), R8
+
+	// Load the state: one vector per word a..h, a lane per element.
 	VMOVDQU32 (R14), Z0
 	VMOVDQU32 64(R14), Z1
 	VMOVDQU32 128(R14), Z2
@@ -582,38 +584,41 @@ avx512_padrounds:
 avx512_full:
 	// Load each lane's block, transpose to one vector per message word,
 	// byte-swap.
-	MOVQ        96(DI), AX
-	VMOVDQU32   (AX), Z16
-	MOVQ        160(DI), AX
-	VMOVDQU32   (AX), Z17
-	MOVQ        224(DI), AX
-	VMOVDQU32   (AX), Z18
-	MOVQ        288(DI), AX
-	VMOVDQU32   (AX), Z19
-	MOVQ        352(DI), AX
-	VMOVDQU32   (AX), Z20
-	MOVQ        416(DI), AX
-	VMOVDQU32   (AX), Z21
-	MOVQ        480(DI), AX
-	VMOVDQU32   (AX), Z22
-	MOVQ        544(DI), AX
-	VMOVDQU32   (AX), Z23
-	MOVQ        608(DI), AX
-	VMOVDQU32   (AX), Z24
-	MOVQ        672(DI), AX
-	VMOVDQU32   (AX), Z25
-	MOVQ        736(DI), AX
-	VMOVDQU32   (AX), Z26
-	MOVQ        800(DI), AX
-	VMOVDQU32   (AX), Z27
-	MOVQ        864(DI), AX
-	VMOVDQU32   (AX), Z28
-	MOVQ        928(DI), AX
-	VMOVDQU32   (AX), Z29
-	MOVQ        992(DI), AX
-	VMOVDQU32   (AX), Z30
-	MOVQ        1056(DI), AX
-	VMOVDQU32   (AX), Z31
+	// Load: words 0-15 of each lane's block, a row per lane.
+	MOVQ      96(DI), AX
+	VMOVDQU32 (AX), Z16
+	MOVQ      160(DI), AX
+	VMOVDQU32 (AX), Z17
+	MOVQ      224(DI), AX
+	VMOVDQU32 (AX), Z18
+	MOVQ      288(DI), AX
+	VMOVDQU32 (AX), Z19
+	MOVQ      352(DI), AX
+	VMOVDQU32 (AX), Z20
+	MOVQ      416(DI), AX
+	VMOVDQU32 (AX), Z21
+	MOVQ      480(DI), AX
+	VMOVDQU32 (AX), Z22
+	MOVQ      544(DI), AX
+	VMOVDQU32 (AX), Z23
+	MOVQ      608(DI), AX
+	VMOVDQU32 (AX), Z24
+	MOVQ      672(DI), AX
+	VMOVDQU32 (AX), Z25
+	MOVQ      736(DI), AX
+	VMOVDQU32 (AX), Z26
+	MOVQ      800(DI), AX
+	VMOVDQU32 (AX), Z27
+	MOVQ      864(DI), AX
+	VMOVDQU32 (AX), Z28
+	MOVQ      928(DI), AX
+	VMOVDQU32 (AX), Z29
+	MOVQ      992(DI), AX
+	VMOVDQU32 (AX), Z30
+	MOVQ      1056(DI), AX
+	VMOVDQU32 (AX), Z31
+
+	// Transpose 16x16: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Z17, Z16, Z0
 	VPUNPCKHDQ  Z17, Z16, Z1
 	VPUNPCKLDQ  Z19, Z18, Z2
@@ -678,30 +683,34 @@ avx512_full:
 	VSHUFI32X4  $0xdd, Z14, Z6, Z30
 	VSHUFI32X4  $0x88, Z15, Z7, Z23
 	VSHUFI32X4  $0xdd, Z15, Z7, Z31
-	VPSHUFB     avx512Flip<>+0(SB), Z16, Z16
-	VPSHUFB     avx512Flip<>+0(SB), Z17, Z17
-	VPSHUFB     avx512Flip<>+0(SB), Z18, Z18
-	VPSHUFB     avx512Flip<>+0(SB), Z19, Z19
-	VPSHUFB     avx512Flip<>+0(SB), Z20, Z20
-	VPSHUFB     avx512Flip<>+0(SB), Z21, Z21
-	VPSHUFB     avx512Flip<>+0(SB), Z22, Z22
-	VPSHUFB     avx512Flip<>+0(SB), Z23, Z23
-	VPSHUFB     avx512Flip<>+0(SB), Z24, Z24
-	VPSHUFB     avx512Flip<>+0(SB), Z25, Z25
-	VPSHUFB     avx512Flip<>+0(SB), Z26, Z26
-	VPSHUFB     avx512Flip<>+0(SB), Z27, Z27
-	VPSHUFB     avx512Flip<>+0(SB), Z28, Z28
-	VPSHUFB     avx512Flip<>+0(SB), Z29, Z29
-	VPSHUFB     avx512Flip<>+0(SB), Z30, Z30
-	VPSHUFB     avx512Flip<>+0(SB), Z31, Z31
-	VMOVDQU32   (R14), Z0
-	VMOVDQU32   64(R14), Z1
-	VMOVDQU32   128(R14), Z2
-	VMOVDQU32   192(R14), Z3
-	VMOVDQU32   256(R14), Z4
-	VMOVDQU32   320(R14), Z5
-	VMOVDQU32   384(R14), Z6
-	VMOVDQU32   448(R14), Z7
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB avx512Flip<>+0(SB), Z16, Z16
+	VPSHUFB avx512Flip<>+0(SB), Z17, Z17
+	VPSHUFB avx512Flip<>+0(SB), Z18, Z18
+	VPSHUFB avx512Flip<>+0(SB), Z19, Z19
+	VPSHUFB avx512Flip<>+0(SB), Z20, Z20
+	VPSHUFB avx512Flip<>+0(SB), Z21, Z21
+	VPSHUFB avx512Flip<>+0(SB), Z22, Z22
+	VPSHUFB avx512Flip<>+0(SB), Z23, Z23
+	VPSHUFB avx512Flip<>+0(SB), Z24, Z24
+	VPSHUFB avx512Flip<>+0(SB), Z25, Z25
+	VPSHUFB avx512Flip<>+0(SB), Z26, Z26
+	VPSHUFB avx512Flip<>+0(SB), Z27, Z27
+	VPSHUFB avx512Flip<>+0(SB), Z28, Z28
+	VPSHUFB avx512Flip<>+0(SB), Z29, Z29
+	VPSHUFB avx512Flip<>+0(SB), Z30, Z30
+	VPSHUFB avx512Flip<>+0(SB), Z31, Z31
+
+	// Load the state: one vector per word a..h, a lane per element.
+	VMOVDQU32 (R14), Z0
+	VMOVDQU32 64(R14), Z1
+	VMOVDQU32 128(R14), Z2
+	VMOVDQU32 192(R14), Z3
+	VMOVDQU32 256(R14), Z4
+	VMOVDQU32 320(R14), Z5
+	VMOVDQU32 384(R14), Z6
+	VMOVDQU32 448(R14), Z7
 
 	// Rounds 0-15: W from the block.
 	LEAQ        avx512K<>+0(SB), R8
@@ -1501,7 +1510,7 @@ avx512_rounds:
 	JNE         avx512_rounds
 
 avx512_sum:
-	// Add the block's result to the state.
+	// Add the block's result to the state and store it.
 	VPADDD    (R14), Z0, Z0
 	VMOVDQU32 Z0, (R14)
 	VPADDD    64(R14), Z1, Z1
@@ -1672,42 +1681,46 @@ avx512_idle:
 // func avx512LoadW(p *[16]*byte, w *[16][16]uint32)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·avx512LoadW(SB), $576-16
-	MOVQ        p+0(FP), SI
-	MOVQ        w+8(FP), DI
-	LEAQ        63(SP), R14
-	ANDQ        $-64, R14
-	MOVQ        (SI), AX
-	VMOVDQU32   (AX), Z16
-	MOVQ        8(SI), AX
-	VMOVDQU32   (AX), Z17
-	MOVQ        16(SI), AX
-	VMOVDQU32   (AX), Z18
-	MOVQ        24(SI), AX
-	VMOVDQU32   (AX), Z19
-	MOVQ        32(SI), AX
-	VMOVDQU32   (AX), Z20
-	MOVQ        40(SI), AX
-	VMOVDQU32   (AX), Z21
-	MOVQ        48(SI), AX
-	VMOVDQU32   (AX), Z22
-	MOVQ        56(SI), AX
-	VMOVDQU32   (AX), Z23
-	MOVQ        64(SI), AX
-	VMOVDQU32   (AX), Z24
-	MOVQ        72(SI), AX
-	VMOVDQU32   (AX), Z25
-	MOVQ        80(SI), AX
-	VMOVDQU32   (AX), Z26
-	MOVQ        88(SI), AX
-	VMOVDQU32   (AX), Z27
-	MOVQ        96(SI), AX
-	VMOVDQU32   (AX), Z28
-	MOVQ        104(SI), AX
-	VMOVDQU32   (AX), Z29
-	MOVQ        112(SI), AX
-	VMOVDQU32   (AX), Z30
-	MOVQ        120(SI), AX
-	VMOVDQU32   (AX), Z31
+	MOVQ p+0(FP), SI
+	MOVQ w+8(FP), DI
+	LEAQ 63(SP), R14
+	ANDQ $-64, R14
+
+	// Load: words 0-15 of each lane's block, a row per lane.
+	MOVQ      (SI), AX
+	VMOVDQU32 (AX), Z16
+	MOVQ      8(SI), AX
+	VMOVDQU32 (AX), Z17
+	MOVQ      16(SI), AX
+	VMOVDQU32 (AX), Z18
+	MOVQ      24(SI), AX
+	VMOVDQU32 (AX), Z19
+	MOVQ      32(SI), AX
+	VMOVDQU32 (AX), Z20
+	MOVQ      40(SI), AX
+	VMOVDQU32 (AX), Z21
+	MOVQ      48(SI), AX
+	VMOVDQU32 (AX), Z22
+	MOVQ      56(SI), AX
+	VMOVDQU32 (AX), Z23
+	MOVQ      64(SI), AX
+	VMOVDQU32 (AX), Z24
+	MOVQ      72(SI), AX
+	VMOVDQU32 (AX), Z25
+	MOVQ      80(SI), AX
+	VMOVDQU32 (AX), Z26
+	MOVQ      88(SI), AX
+	VMOVDQU32 (AX), Z27
+	MOVQ      96(SI), AX
+	VMOVDQU32 (AX), Z28
+	MOVQ      104(SI), AX
+	VMOVDQU32 (AX), Z29
+	MOVQ      112(SI), AX
+	VMOVDQU32 (AX), Z30
+	MOVQ      120(SI), AX
+	VMOVDQU32 (AX), Z31
+
+	// Transpose 16x16: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Z17, Z16, Z0
 	VPUNPCKHDQ  Z17, Z16, Z1
 	VPUNPCKLDQ  Z19, Z18, Z2
@@ -1772,37 +1785,39 @@ TEXT ·avx512LoadW(SB), $576-16
 	VSHUFI32X4  $0xdd, Z14, Z6, Z30
 	VSHUFI32X4  $0x88, Z15, Z7, Z23
 	VSHUFI32X4  $0xdd, Z15, Z7, Z31
-	VPSHUFB     avx512Flip<>+0(SB), Z16, Z16
-	VPSHUFB     avx512Flip<>+0(SB), Z17, Z17
-	VPSHUFB     avx512Flip<>+0(SB), Z18, Z18
-	VPSHUFB     avx512Flip<>+0(SB), Z19, Z19
-	VPSHUFB     avx512Flip<>+0(SB), Z20, Z20
-	VPSHUFB     avx512Flip<>+0(SB), Z21, Z21
-	VPSHUFB     avx512Flip<>+0(SB), Z22, Z22
-	VPSHUFB     avx512Flip<>+0(SB), Z23, Z23
-	VPSHUFB     avx512Flip<>+0(SB), Z24, Z24
-	VPSHUFB     avx512Flip<>+0(SB), Z25, Z25
-	VPSHUFB     avx512Flip<>+0(SB), Z26, Z26
-	VPSHUFB     avx512Flip<>+0(SB), Z27, Z27
-	VPSHUFB     avx512Flip<>+0(SB), Z28, Z28
-	VPSHUFB     avx512Flip<>+0(SB), Z29, Z29
-	VPSHUFB     avx512Flip<>+0(SB), Z30, Z30
-	VPSHUFB     avx512Flip<>+0(SB), Z31, Z31
-	VMOVDQU32   Z16, (DI)
-	VMOVDQU32   Z17, 64(DI)
-	VMOVDQU32   Z18, 128(DI)
-	VMOVDQU32   Z19, 192(DI)
-	VMOVDQU32   Z20, 256(DI)
-	VMOVDQU32   Z21, 320(DI)
-	VMOVDQU32   Z22, 384(DI)
-	VMOVDQU32   Z23, 448(DI)
-	VMOVDQU32   Z24, 512(DI)
-	VMOVDQU32   Z25, 576(DI)
-	VMOVDQU32   Z26, 640(DI)
-	VMOVDQU32   Z27, 704(DI)
-	VMOVDQU32   Z28, 768(DI)
-	VMOVDQU32   Z29, 832(DI)
-	VMOVDQU32   Z30, 896(DI)
-	VMOVDQU32   Z31, 960(DI)
+
+	// Byte-swap to big-endian words; store to the schedule's ring.
+	VPSHUFB   avx512Flip<>+0(SB), Z16, Z16
+	VPSHUFB   avx512Flip<>+0(SB), Z17, Z17
+	VPSHUFB   avx512Flip<>+0(SB), Z18, Z18
+	VPSHUFB   avx512Flip<>+0(SB), Z19, Z19
+	VPSHUFB   avx512Flip<>+0(SB), Z20, Z20
+	VPSHUFB   avx512Flip<>+0(SB), Z21, Z21
+	VPSHUFB   avx512Flip<>+0(SB), Z22, Z22
+	VPSHUFB   avx512Flip<>+0(SB), Z23, Z23
+	VPSHUFB   avx512Flip<>+0(SB), Z24, Z24
+	VPSHUFB   avx512Flip<>+0(SB), Z25, Z25
+	VPSHUFB   avx512Flip<>+0(SB), Z26, Z26
+	VPSHUFB   avx512Flip<>+0(SB), Z27, Z27
+	VPSHUFB   avx512Flip<>+0(SB), Z28, Z28
+	VPSHUFB   avx512Flip<>+0(SB), Z29, Z29
+	VPSHUFB   avx512Flip<>+0(SB), Z30, Z30
+	VPSHUFB   avx512Flip<>+0(SB), Z31, Z31
+	VMOVDQU32 Z16, (DI)
+	VMOVDQU32 Z17, 64(DI)
+	VMOVDQU32 Z18, 128(DI)
+	VMOVDQU32 Z19, 192(DI)
+	VMOVDQU32 Z20, 256(DI)
+	VMOVDQU32 Z21, 320(DI)
+	VMOVDQU32 Z22, 384(DI)
+	VMOVDQU32 Z23, 448(DI)
+	VMOVDQU32 Z24, 512(DI)
+	VMOVDQU32 Z25, 576(DI)
+	VMOVDQU32 Z26, 640(DI)
+	VMOVDQU32 Z27, 704(DI)
+	VMOVDQU32 Z28, 768(DI)
+	VMOVDQU32 Z29, 832(DI)
+	VMOVDQU32 Z30, 896(DI)
+	VMOVDQU32 Z31, 960(DI)
 	VZEROUPPER
 	RET

@@ -230,7 +230,7 @@ func kernel(v isa, roll bool) {
 	Label(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
-	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP} }, true)
+	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP} })
 	loadState(v)
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
@@ -260,7 +260,7 @@ func kernel(v isa, roll bool) {
 	}
 
 	Label(lbl("sum"))
-	Comment("Add the block's result to the state.")
+	Comment("Add the block's result to the state and store it.")
 	for k := 0; k < 8; k++ {
 		v.add(stMem(v, k), v.state(k), v.state(k))
 		v.store(v.state(k), stMem(v, k))
@@ -311,6 +311,7 @@ func kMem(v isa, i int) Mem { return Mem{Base: kp, Disp: v.kStride() * (i % 16)}
 
 // loadState loads the lanes' state from the frame into the state registers.
 func loadState(v isa) {
+	Comment("Load the state: one vector per word a..h, a lane per element.")
 	for k := 0; k < 8; k++ {
 		v.load(stMem(v, k), v.state(k))
 	}
@@ -386,17 +387,19 @@ func padRounds(v isa, name string, roll bool) {
 // loadW loads the 64-byte block at the address in ptr(i) for each lane i,
 // transposes the blocks into W[0..15], one vector per message word, and
 // byte-swaps them, leaving them where isa.wRing says.
-func loadW(v isa, ptr func(i int) Mem, _ bool) {
+func loadW(v isa, ptr func(i int) Mem) {
 	n := v.lanes()
 	a, b := v.rows(0), v.rows(1)
 	// Each lane's block is 64/vecBytes rows of the matrix of lanes by words;
 	// the matrix is transposed one square of vecBytes/4 words at a time.
 	for half := 0; half < 64/v.vecBytes(); half++ {
+		Comment(fmt.Sprintf("Load: words %d-%d of each lane's block, a row per lane.", half*n, half*n+n-1))
 		for i := 0; i < n; i++ {
 			MOVQ(ptr(i), tmp)
 			v.load(Mem{Base: tmp, Disp: half * v.vecBytes()}, a[i])
 		}
 		out := transpose(v, a, b)
+		Comment("Byte-swap to big-endian words; store to the schedule's ring.")
 		for j := 0; j < n; j++ {
 			v.bswap(out[j])
 			v.wPut(half*n+j, out[j])
@@ -412,6 +415,7 @@ func transpose(v isa, rows, tmpBank []VecPhysical) []VecPhysical {
 	swap := func() { src, dst = dst, src }
 	// Stage 1: within each 128-bit block, interleave the dwords of row
 	// pairs: (r0, r1) -> (a0 b0 a1 b1), (a2 b2 a3 b3).
+	Comment(fmt.Sprintf("Transpose %dx%d: interleave dwords, then qwords, then 128-bit blocks.", n, n))
 	for j := 0; j < n; j += 2 {
 		v.unpack(false, false, src[j], src[j+1], dst[j])
 		v.unpack(false, true, src[j], src[j+1], dst[j+1])
@@ -529,7 +533,7 @@ func loadTest(v isa) {
 	Load(Param("w"), RDI)
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
-	loadW(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} }, false)
+	loadW(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} })
 	t := v.temps()[0]
 	for j := 0; j < 16; j++ {
 		x := v.wGet(j, t)
