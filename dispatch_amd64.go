@@ -107,16 +107,17 @@ const anyFamily = -1
 // then to the first kernel it can run of avx512, shani, avx2.
 var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
-	// this project's machine: shani leads every batch shape, avx512 and
-	// avx512+shani trail it by 5-25% (BENCHMARKS.md, "Zen 4").
+	// this project's machine: shani leads or ties every shape; avx512+shani
+	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Zen 4").
 	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
 	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
 	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
 	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
-	// tape-sha256 publishes its 16-lane AVX-512 kernel ahead of SHA-NI.
+	// public measurements put 16-lane AVX-512 ahead of SHA-NI streams
+	// (tape-sha256 picks its AVX-512 kernel there).
 	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
-	// Other AMD with SHA-NI (Zen 1-3): not measured here; peers publish
-	// 8-lane AVX2 behind interleaved SHA-NI streams on Zen 3.
+	// Other AMD with SHA-NI (Zen 1-3): not measured here; public
+	// measurements put 8-lane AVX2 behind SHA-NI streams on Zen 3.
 	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
 	// Intel with AVX-512 (server cores): not measured here; published
 	// measurements (tape-sha256, Intel ISA-L) put 16-lane AVX-512 ahead,
