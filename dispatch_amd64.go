@@ -68,7 +68,8 @@ func variants() []variant {
 // streams for the batch's last messages; one message on one SHA-NI stream.
 // minActive of the wide stage is where its speed per busy lane falls below
 // the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
-// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 the streams are faster.
+// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 busy the streams are
+// faster. (Not tuned by a sweep: no row measured here routes to these.)
 var mixedPlans = []plan{
 	{
 		name: "avx512+shani",
