@@ -2,18 +2,23 @@
 
 package sha256x
 
-import "github.com/klauspost/cpuid/v2"
+import (
+	"github.com/klauspost/cpuid/v2"
+	"golang.org/x/sys/cpu"
+)
 
 const (
 	kShani1 kernelID = kArch + iota
 	kShani2
 	kShani3
 	kShani4
+	kAVX2
+	kAVX512
 )
 
 // useVZEROUPPER tells the SHA-NI kernels they may clear upper AVX state.
 //
-//lint:ignore U1000 read by the assembly
+//lint:ignore U1000 read by kernel_shani_amd64.s
 var useVZEROUPPER = cpuid.CPU.Supports(cpuid.AVX)
 
 func archKernels() []kernel {
@@ -28,7 +33,23 @@ func archKernels() []kernel {
 	case !cpuid.CPU.Supports(cpuid.SSE4):
 		shani.missing = "SSE4.1"
 	}
-	return []kernel{shani, genericKernel, stdlibKernel}
+	avx2 := kernel{name: "avx2", plan: plan{
+		name:   "avx2",
+		stages: []stage{{k: kAVX2, width: 8, minActive: 1}},
+		one:    []stage{{k: kAVX2, width: 8, minActive: 1}},
+	}}
+	if !cpu.X86.HasAVX2 {
+		avx2.missing = "AVX2"
+	}
+	avx512 := kernel{name: "avx512", plan: plan{
+		name:   "avx512",
+		stages: []stage{{k: kAVX512, width: 16, minActive: 1}},
+		one:    []stage{{k: kAVX512, width: 16, minActive: 1}},
+	}}
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
+		avx512.missing = "AVX-512 F+BW"
+	}
+	return []kernel{avx512, shani, avx2, genericKernel, stdlibKernel}
 }
 
 // variants lists each kernel function on its own, for tests and benchmarks.
@@ -38,14 +59,139 @@ func variants() []variant {
 		{"shani", "x2", stage{k: kShani2, width: 2, minActive: 1}},
 		{"shani", "x3", stage{k: kShani3, width: 3, minActive: 1}},
 		{"shani", "x4", stage{k: kShani4, width: 4, minActive: 1}},
+		{"avx2", "x8", stage{k: kAVX2, width: 8, minActive: 1}},
+		{"avx512", "x16", stage{k: kAVX512, width: 16, minActive: 1}},
 	}
 }
 
+// Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
+// streams for the batch's last messages; one message on one SHA-NI stream.
+// minActive of the wide stage is where its speed per busy lane falls below
+// the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
+// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 busy the streams are
+// faster. (Not tuned by a sweep: no row measured here routes to these.)
+var mixedPlans = []plan{
+	{
+		name: "avx512+shani",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 14},
+			{k: kShani4, width: 4, minActive: 3},
+			{k: kShani2, width: 2, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+	{
+		// For Intel server cores, whose sha256rnds2 streams do not overlap:
+		// wide lanes down to 6 busy, as Intel ISA-L's AVX-512 manager.
+		name: "avx512+shani1",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 7},
+			{k: kShani1, width: 1, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+}
+
+// A route is one row of the dispatch table: the CPUs it matches and the plan
+// (a kernel's or a mixed one) they run.
+type route struct {
+	vendor           cpuid.Vendor
+	family           int    // -1: any
+	modelLo, modelHi int    // model range, inclusive
+	plan             string // taken only if this CPU can run every kernel in it
+}
+
+const anyFamily = -1
+
+// routes is the dispatch table, first match wins; a CPU no row matches, or
+// whose row names a plan it cannot run, falls through to the next rows and
+// then to the first kernel it can run of avx512, shani, avx2.
+var routes = []route{
+	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
+	// this project's machine: shani leads or ties every shape; avx512+shani
+	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Zen 4").
+	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
+	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
+	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
+	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
+	// public measurements put 16-lane AVX-512 ahead of SHA-NI streams
+	// (tape-sha256 picks its AVX-512 kernel there).
+	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
+	// Other AMD with SHA-NI (Zen 1-3): not measured here; public
+	// measurements put 8-lane AVX2 behind SHA-NI streams on Zen 3.
+	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
+	// Intel with AVX-512 (server cores): not measured here; published
+	// measurements (tape-sha256, Intel ISA-L) put 16-lane AVX-512 ahead,
+	// since their sha256rnds2 streams do not overlap; without SHA-NI
+	// (Skylake-SP) avx512 alone.
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani1"},
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512"},
+	// Everything else: SHA-NI streams where present, else 8-lane AVX2
+	// (Haswell-class), else crypto/sha256.
+}
+
 func bestPlan() *plan {
-	if k := find("shani"); k.missing == "" {
-		return &k.plan
+	c := &cpuid.CPU
+	for _, r := range routes {
+		if c.VendorID == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
+			r.modelLo <= c.Model && c.Model <= r.modelHi {
+			if pl := runnable(r.plan); pl != nil {
+				return pl
+			}
+		}
+	}
+	for _, name := range []string{"shani", "avx2"} {
+		if pl := runnable(name); pl != nil {
+			return pl
+		}
 	}
 	return &stdlibKernel.plan
+}
+
+// runnable returns the plan of that name, a kernel's or a mixed one, if this
+// CPU can run all of it.
+func runnable(name string) *plan {
+	if k := find(name); k != nil {
+		if k.missing != "" {
+			return nil
+		}
+		return &k.plan
+	}
+	for i := range mixedPlans {
+		pl := &mixedPlans[i]
+		if pl.name != name {
+			continue
+		}
+		for _, st := range append(pl.stages[:len(pl.stages):len(pl.stages)], pl.one...) {
+			if kernelOf(st.k).missing != "" {
+				return nil
+			}
+		}
+		return pl
+	}
+	return nil
+}
+
+// kernelOf returns the kernel a kernel function belongs to.
+func kernelOf(k kernelID) *kernel {
+	for _, v := range variants() {
+		if v.st.k == k {
+			return find(v.kernel)
+		}
+	}
+	panic("sha256x: internal error: kernel function without a kernel")
+}
+
+// routedPlans lists the mixed plans this CPU can run, for tests and
+// benchmarks.
+func routedPlans() []*plan {
+	var ps []*plan
+	for i := range mixedPlans {
+		if pl := runnable(mixedPlans[i].name); pl != nil {
+			ps = append(ps, pl)
+		}
+	}
+	return ps
 }
 
 func runArch(k kernelID, ls *laneSet, jobs []job) {
@@ -58,5 +204,9 @@ func runArch(k kernelID, ls *laneSet, jobs []job) {
 		shani3(ls, jobs)
 	case kShani4:
 		shani4(ls, jobs)
+	case kAVX2:
+		avx2(ls, jobs)
+	case kAVX512:
+		avx512(ls, jobs)
 	}
 }

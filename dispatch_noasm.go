@@ -24,3 +24,6 @@ func bestPlan() *plan {
 	}
 	return &genericKernel.plan
 }
+
+// routedPlans lists the mixed plans this CPU can run: none without assembly.
+func routedPlans() []*plan { return nil }

@@ -36,6 +36,9 @@ func testPlans() []namedPlan {
 			ps = append(ps, namedPlan{kernels[i].name, &kernels[i].plan})
 		}
 	}
+	for _, pl := range routedPlans() {
+		ps = append(ps, namedPlan{pl.name, pl})
+	}
 	for _, v := range variants() {
 		if find(v.kernel).missing == "" {
 			ps = append(ps, namedPlan{v.kernel + "-" + v.name, &plan{name: v.name, stages: []stage{v.st}, one: []stage{v.st}}})

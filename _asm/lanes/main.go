@@ -1,0 +1,544 @@
+// Command lanes generates kernel_avx2_amd64.s and kernel_avx512_amd64.s:
+// SHA-256 over 8 (AVX2) or 16 (AVX-512) independent messages at once, one
+// message per 32-bit lane of a vector register.
+//
+// The compression function, the message schedule, the transposes and byte
+// swaps are written once, against the small lane abstraction isa, and
+// instantiated per register width:
+//
+//	avx2    YMM, 8 lanes: rotates from shifts, the schedule in a stack ring
+//	avx512  ZMM, 16 lanes: VPRORD rotates, VPTERNLOGD for Ch, Maj and
+//	        three-way xors, the schedule in registers
+//
+// Each kernel follows the model in kernel_generic.go (runGeneric): lanes take
+// jobs from the queue in order, refill as jobs end, idle lanes hash a static
+// zero block, and the kernel returns once no job is left and fewer than
+// ls.minActive lanes are busy, writing each busy lane's state back.
+//
+// Usage: go run ./lanes -isa avx2|avx512 -out FILE
+package main
+
+import (
+	"flag"
+	"fmt"
+	"log"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+// Layouts shared with lanes.go; TestLayout checks them.
+const (
+	jobInit  = 0  // job.init
+	jobRuns  = 8  // job.runs[i].p at jobRuns+16*i, .n at jobRuns+16*i+8
+	jobOut   = 56 // job.out
+	laneH    = 0  // lane.h
+	laneP    = 32
+	laneN    = 40
+	laneSeg  = 48
+	laneJob  = 56
+	laneSize = 64
+	lsMin    = 0  // laneSet.minActive
+	lsPad    = 8  // laneSet.pad
+	lsPadWK  = 16 // laneSet.padWK
+	lsLanes  = 64 // laneSet.lanes
+)
+
+var roundK = [64]uint32{
+	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
+	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
+	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
+	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
+	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
+	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
+	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
+	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
+}
+
+// General-purpose registers. R15 is left alone: the dynamic linker's.
+var (
+	lsReg   = RDI // *laneSet
+	jobsReg = RSI // &jobs[0]
+	njobs   = RDX // len(jobs)
+	next    = RCX // index of the next job to take
+	busy    = RBX // busy lanes
+	tmp     = RAX
+	tmp2    = R13
+	jp      = R12 // the job being advanced
+	laneReg = R9  // &ls.lanes[i] while advancing lane i
+	laneIdx = R10 // i
+	colReg  = R11 // &st[0][i]: lane i's column of the state
+	kp      = R8  // the round constants (or pad's W+K) of the current 16 rounds
+	frame   = R14 // the stack frame, aligned to the vector size
+)
+
+// isa is the lane abstraction: the vector operations the compression
+// function is written with, one implementation per register width. Operands
+// named x are registers; m may be a register or memory.
+type isa interface {
+	name() string
+	lanes() int
+	vecBytes() int
+	vec(i int) VecPhysical
+
+	// load loads a vector from memory; store stores one.
+	load(m Mem, x VecPhysical)
+	store(x VecPhysical, m Mem)
+	add(m Op, x, dst VecPhysical) // dst = x + m
+	// unpack interleaves 32-bit (q false) or 64-bit (q true) elements of
+	// the low (hi false) or high halves of each 128-bit block of x and y.
+	unpack(q, hi bool, x, y, dst VecPhysical)
+	// lanes128 sets dst to the even (hi false) or odd 128-bit blocks of x,
+	// followed by those of y.
+	lanes128(hi bool, x, y, dst VecPhysical)
+	// bswap byte-swaps every 32-bit element of x.
+	bswap(x VecPhysical)
+
+	// bigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3; smallSigma to
+	// x>>>r1 ^ x>>>r2 ^ x>>r3. They may use the temporaries t.
+	bigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
+	smallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
+	// ch sets dst to Ch(e, f, g); maj to Maj(a, b, c) in round i.
+	ch(e, f, g, dst VecPhysical, t []VecPhysical)
+	maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
+	// startRounds prepares what maj carries from round to round.
+	startRounds(b, c VecPhysical)
+
+	// addK sets dst to w + K[i]; k is K[i]'s address in the table kTab.
+	addK(k Mem, w, dst VecPhysical)
+	kStride() int // bytes per round in the K table
+	// addWK adds a scalar W[i]+K[i], the same for all lanes, to x.
+	addWK(m Mem, x VecPhysical, t VecPhysical)
+
+	// wRing returns where W[j mod 16] lives: a register or a stack slot.
+	wRing(j int) Op
+	// wGet returns a register holding W[j mod 16], loading it into t if
+	// it lives in memory; wPut stores x back to W[j]'s slot.
+	wGet(j int, t VecPhysical) VecPhysical
+	wPut(j int, x VecPhysical)
+
+	// state returns the register of state word k (0 = a) at round 0.
+	state(k int) VecPhysical
+	// temps returns the scratch registers of the rounds.
+	temps() []VecPhysical
+	// rows returns the registers a transpose reads (bank 0) and its
+	// ping-pong bank (bank 1).
+	rows(bank int) []VecPhysical
+	// frameBytes is the stack the kernel needs beyond the state.
+	frameBytes() int
+}
+
+var (
+	kTab     Mem // the round constants, laid out as isa.addK wants
+	flipMask Mem // byte-swaps each dword, repeated over a vector
+	zeroBlk  Mem // the block idle lanes hash
+)
+
+func main() {
+	which := flag.String("isa", "avx512", "avx2 or avx512")
+	roll := flag.Bool("roll", true, "loop over rounds 16..63 and the padding block's rounds instead of unrolling them")
+	flag.Parse()
+	var v isa
+	switch *which {
+	case "avx2":
+		v = avx2{}
+	case "avx512":
+		v = avx512{}
+	default:
+		log.Fatalf("unknown -isa %q", *which)
+	}
+
+	Package("github.com/sha256x/sha256x")
+	ConstraintExpr("!purego")
+
+	tag := v.name()
+	kTab = GLOBL(tag+"K", RODATA|NOPTR)
+	for i, k := range roundK {
+		for j := 0; j < v.kStride()/4; j++ {
+			DATA(i*v.kStride()+4*j, U32(k))
+		}
+	}
+	flipMask = GLOBL(tag+"Flip", RODATA|NOPTR)
+	for i := 0; i < v.vecBytes(); i += 16 {
+		DATA(i, U64(0x0405060700010203))
+		DATA(i+8, U64(0x0c0d0e0f08090a0b))
+	}
+	zeroBlk = GLOBL(tag+"Zero", RODATA|NOPTR)
+	for i := 0; i < 64; i += 8 {
+		DATA(i, U64(0))
+	}
+
+	kernel(v, *roll)
+	loadTest(v)
+	Generate()
+}
+
+// The stack frame, from frame (aligned to the vector size): the state,
+// word-major (st[k] holds word k of every lane), then whatever the isa needs.
+func stMem(v isa, k int) Mem { return Mem{Base: frame, Disp: v.vecBytes() * k} }
+
+func kernel(v isa, roll bool) {
+	name := v.name()
+	n := v.lanes()
+	vb := v.vecBytes()
+	TEXT(name, 0, "func(ls *laneSet, jobs []job)") // too big a frame for NOSPLIT
+	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
+	locals := AllocLocal(8*vb + v.frameBytes() + vb)
+	lbl := func(s string) string { return name + "_" + s }
+
+	Load(Param("ls"), lsReg)
+	Load(Param("jobs").Base(), jobsReg)
+	Load(Param("jobs").Len(), njobs)
+	LEAQ(locals.Offset(vb-1), frame)
+	ANDQ(I32(-vb), frame)
+
+	Comment("Every lane starts idle, about to end its last block: the advance",
+		"below hands each one a job.")
+	XORQ(next, next)
+	XORQ(busy, busy)
+	LEAQ(zeroBlk, tmp)
+	for i := 0; i < n; i++ {
+		l := Mem{Base: lsReg, Disp: lsLanes + laneSize*i}
+		MOVQ(tmp, l.Offset(laneP))
+		MOVQ(U32(1), l.Offset(laneN))
+		MOVQ(U32(0), l.Offset(laneJob))
+	}
+	JMP(LabelRef(lbl("advance")))
+
+	Label(lbl("loop"))
+	Comment("When every busy lane stands at the batch's shared padding block,",
+		"its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes",
+		"(at the zero block) may hash anything.")
+	MOVQ(Mem{Base: lsReg, Disp: lsPad}, tmp2)
+	LEAQ(zeroBlk, jp)
+	for i := 0; i < n; i++ {
+		ok := lbl(fmt.Sprintf("padok%d", i))
+		MOVQ(Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP}, tmp)
+		CMPQ(tmp, tmp2)
+		JEQ(LabelRef(ok))
+		CMPQ(tmp, jp)
+		JNE(LabelRef(lbl("full")))
+		Label(ok)
+	}
+	MOVQ(Mem{Base: lsReg, Disp: lsPadWK}, kp)
+	loadState(v)
+	Comment("Rounds 0-63 of the padding block, W+K from ls.padWK.")
+	padRounds(v, name, roll)
+	JMP(LabelRef(lbl("sum")))
+
+	Label(lbl("full"))
+	Comment("Load each lane's block, transpose to one vector per message word,",
+		"byte-swap.")
+	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP} })
+	loadState(v)
+	Comment("Rounds 0-15: W from the block.")
+	LEAQ(kTab, kp)
+	v.startRounds(v.state(1), v.state(2))
+	for i := 0; i < 16; i++ {
+		w := v.wGet(i, v.temps()[0])
+		round(v, i, func(h VecPhysical, t VecPhysical) {
+			v.addK(kMem(v, i), w, t)
+			v.add(t, h, h)
+		})
+	}
+	Comment("Rounds 16-63: each computes the next schedule word W[i] into",
+		"W[i-16]'s place.")
+	if roll {
+		ADDQ(U32(16*v.kStride()), kp)
+		Label(lbl("rounds"))
+		schedRounds(v, 16)
+		ADDQ(U32(16*v.kStride()), kp)
+		LEAQ(kTab.Offset(64*v.kStride()), tmp)
+		CMPQ(kp, tmp)
+		JNE(LabelRef(lbl("rounds")))
+	} else {
+		for g := 1; g < 4; g++ {
+			ADDQ(U32(16*v.kStride()), kp)
+			schedRounds(v, 16*g)
+		}
+	}
+
+	Label(lbl("sum"))
+	Comment("Add the block's result to the state and store it.")
+	for k := 0; k < 8; k++ {
+		v.add(stMem(v, k), v.state(k), v.state(k))
+		v.store(v.state(k), stMem(v, k))
+	}
+
+	Label(lbl("advance"))
+	Comment("Advance each lane a block; a lane at the end of a run moves to the",
+		"job's next run, or finishes its job and takes the next one.")
+	LEAQ(Mem{Base: lsReg, Disp: lsLanes}, laneReg)
+	XORQ(laneIdx, laneIdx)
+	Label(lbl("adv"))
+	ADDQ(U8(64), Mem{Base: laneReg, Disp: laneP})
+	DECQ(Mem{Base: laneReg, Disp: laneN})
+	JEQ(LabelRef(lbl("end")))
+	Label(lbl("advnext"))
+	ADDQ(U8(laneSize), laneReg)
+	INCQ(laneIdx)
+	CMPQ(laneIdx, U8(n))
+	JNE(LabelRef(lbl("adv")))
+	CMPQ(busy, Mem{Base: lsReg, Disp: lsMin})
+	JAE(LabelRef(lbl("loop")))
+
+	Comment("Return: write each busy lane's state back, words a..h.")
+	LEAQ(Mem{Base: lsReg, Disp: lsLanes}, laneReg)
+	MOVQ(frame, colReg)
+	Label(lbl("wb"))
+	CMPQ(Mem{Base: laneReg, Disp: laneJob}, U8(0))
+	JEQ(LabelRef(lbl("wbnext")))
+	for k := 0; k < 8; k++ {
+		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp.As32())
+		MOVL(tmp.As32(), Mem{Base: laneReg, Disp: laneH + 4*k})
+	}
+	Label(lbl("wbnext"))
+	ADDQ(U8(laneSize), laneReg)
+	ADDQ(U8(4), colReg)
+	LEAQ(Mem{Base: frame, Disp: 4 * n}, tmp)
+	CMPQ(colReg, tmp)
+	JNE(LabelRef(lbl("wb")))
+	VZEROUPPER()
+	RET()
+
+	advance(v, lbl)
+}
+
+// kMem is K[i]'s address for the rounds: kp points at the constants of the
+// current group of 16 rounds.
+func kMem(v isa, i int) Mem { return Mem{Base: kp, Disp: v.kStride() * (i % 16)} }
+
+// loadState loads the lanes' state from the frame into the state registers.
+func loadState(v isa) {
+	Comment("Load the state: one vector per word a..h, a lane per element.")
+	for k := 0; k < 8; k++ {
+		v.load(stMem(v, k), v.state(k))
+	}
+}
+
+// stateAt returns the register of state word k (0 = a) in round i: the
+// words move one register along per round, by renaming.
+func stateAt(v isa, k, i int) VecPhysical { return v.state(((k-i)%8 + 8) % 8) }
+
+// round emits round i; addWK adds W[i]+K[i] to h, using the temporary t.
+func round(v isa, i int, addWK func(h, t VecPhysical)) {
+	a, b, c, d := stateAt(v, 0, i), stateAt(v, 1, i), stateAt(v, 2, i), stateAt(v, 3, i)
+	e, f, g, h := stateAt(v, 4, i), stateAt(v, 5, i), stateAt(v, 6, i), stateAt(v, 7, i)
+	t := v.temps()
+	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
+	addWK(h, t[1])
+	v.ch(e, f, g, t[1], t[2:])
+	v.add(t[1], h, h)
+	v.bigSigma(e, t[1], 6, 11, 25, t[2:])
+	v.add(t[1], h, h)
+	v.add(h, d, d)
+	v.bigSigma(a, t[1], 2, 13, 22, t[2:])
+	v.add(t[1], h, h)
+	v.maj(i, a, b, c, t[1], t[2:])
+	v.add(t[1], h, h)
+}
+
+// schedRounds emits rounds i0..i0+15 (i0 >= 16), each computing its own W[i]:
+// W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16].
+func schedRounds(v isa, i0 int) {
+	t := v.temps()
+	for i := i0; i < i0+16; i++ {
+		x := v.wGet(i-15, t[0])
+		s0 := t[1]
+		v.smallSigma(x, s0, 7, 18, 3, t[2:])
+		w := v.wGet(i-16, t[0])
+		v.add(s0, w, w)
+		v.add(v.wRing(i-7), w, w)
+		x = v.wGet(i-2, t[1])
+		v.smallSigma(x, t[2], 17, 19, 10, t[3:])
+		v.add(t[2], w, w)
+		v.wPut(i, w)
+		round(v, i, func(h VecPhysical, tt VecPhysical) {
+			v.addK(kMem(v, i), w, tt)
+			v.add(tt, h, h)
+		})
+	}
+}
+
+// padRounds emits the 64 rounds of the shared padding block, W+K from kp.
+func padRounds(v isa, name string, roll bool) {
+	body := func() {
+		v.startRounds(v.state(1), v.state(2))
+		for i := 0; i < 16; i++ {
+			round(v, i, func(h, t VecPhysical) { v.addWK(Mem{Base: kp, Disp: 4 * i}, h, t) })
+		}
+	}
+	if !roll {
+		for g := 0; g < 4; g++ {
+			body()
+			ADDQ(U8(64), kp)
+		}
+		return
+	}
+	LEAQ(Mem{Base: kp, Disp: 256}, tmp)
+	Label(name + "_padrounds")
+	body()
+	ADDQ(U8(64), kp)
+	CMPQ(kp, tmp)
+	JNE(LabelRef(name + "_padrounds"))
+}
+
+// loadW loads the 64-byte block at the address in ptr(i) for each lane i,
+// transposes the blocks into W[0..15], one vector per message word, and
+// byte-swaps them, leaving them where isa.wRing says.
+func loadW(v isa, ptr func(i int) Mem) {
+	n := v.lanes()
+	a, b := v.rows(0), v.rows(1)
+	// Each lane's block is 64/vecBytes rows of the matrix of lanes by words;
+	// the matrix is transposed one square of vecBytes/4 words at a time.
+	for half := 0; half < 64/v.vecBytes(); half++ {
+		Comment(fmt.Sprintf("Load: words %d-%d of each lane's block, a row per lane.", half*n, half*n+n-1))
+		for i := 0; i < n; i++ {
+			MOVQ(ptr(i), tmp)
+			v.load(Mem{Base: tmp, Disp: half * v.vecBytes()}, a[i])
+		}
+		out := transpose(v, a, b)
+		Comment("Byte-swap to big-endian words; store to the schedule's ring.")
+		for j := 0; j < n; j++ {
+			v.bswap(out[j])
+			v.wPut(half*n+j, out[j])
+		}
+	}
+}
+
+// transpose transposes the n x n matrix of dwords in rows (row i = lane i),
+// using the bank tmp, and returns the registers holding its columns.
+func transpose(v isa, rows, tmpBank []VecPhysical) []VecPhysical {
+	n := v.lanes()
+	src, dst := rows, tmpBank
+	swap := func() { src, dst = dst, src }
+	// Stage 1: within each 128-bit block, interleave the dwords of row
+	// pairs: (r0, r1) -> (a0 b0 a1 b1), (a2 b2 a3 b3).
+	Comment(fmt.Sprintf("Transpose %dx%d: interleave dwords, then qwords, then 128-bit blocks.", n, n))
+	for j := 0; j < n; j += 2 {
+		v.unpack(false, false, src[j], src[j+1], dst[j])
+		v.unpack(false, true, src[j], src[j+1], dst[j+1])
+	}
+	swap()
+	// Stage 2: interleave qwords of pairs two apart: dst[4g+m] holds, in
+	// 128-bit block L, word 4L+m of rows 4g..4g+3.
+	for g := 0; g < n; g += 4 {
+		v.unpack(true, false, src[g], src[g+2], dst[g])
+		v.unpack(true, true, src[g], src[g+2], dst[g+1])
+		v.unpack(true, false, src[g+1], src[g+3], dst[g+2])
+		v.unpack(true, true, src[g+1], src[g+3], dst[g+3])
+	}
+	swap()
+	// Stages over 128-bit blocks: pairs (j, j+d) for d = 4, 8, .. take
+	// their even and odd blocks, until register t holds word t of every
+	// row.
+	for d := 4; d < n; d *= 2 {
+		for j := 0; j < n; j++ {
+			if j&d != 0 {
+				continue
+			}
+			v.lanes128(false, src[j], src[j+d], dst[j])
+			v.lanes128(true, src[j], src[j+d], dst[j+d])
+		}
+		swap()
+	}
+	return src
+}
+
+// advance emits the out-of-line path of lane laneIdx (at laneReg) at the end
+// of a run.
+func advance(v isa, lbl func(string) string) {
+	vb := v.vecBytes()
+	back := LabelRef(lbl("advnext"))
+	Label(lbl("end"))
+	Comment("The lane is at the end of a run.")
+	MOVQ(Mem{Base: laneReg, Disp: laneJob}, tmp)
+	TESTQ(tmp, tmp)
+	JEQ(LabelRef(lbl("take")))
+	DECQ(tmp)
+	SHLQ(U8(6), tmp)
+	LEAQ(Mem{Base: jobsReg, Index: tmp, Scale: 1}, jp)
+	MOVQ(Mem{Base: laneReg, Disp: laneSeg}, tmp2)
+	INCQ(tmp2)
+	CMPQ(tmp2, U8(3))
+	JAE(LabelRef(lbl("done")))
+	MOVQ(tmp2, tmp)
+	SHLQ(U8(4), tmp)
+	ADDQ(jp, tmp)
+	CMPQ(Mem{Base: tmp, Disp: jobRuns + 8}, U8(0))
+	JEQ(LabelRef(lbl("done")))
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneSeg})
+	MOVQ(Mem{Base: tmp, Disp: jobRuns + 8}, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneN})
+	MOVQ(Mem{Base: tmp, Disp: jobRuns}, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneP})
+	JMP(back)
+
+	Label(lbl("done"))
+	Comment("Write the digest, big-endian, from the lane's column of the state.")
+	MOVQ(Mem{Base: jp, Disp: jobOut}, tmp)
+	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
+	for k := 0; k < 8; k++ {
+		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp2.As32())
+		BSWAPL(tmp2.As32())
+		MOVL(tmp2.As32(), Mem{Base: tmp, Disp: 4 * k})
+	}
+	DECQ(busy)
+
+	Label(lbl("take"))
+	Comment("Take the next job, if any, and load its starting state into the",
+		"lane's column.")
+	CMPQ(next, njobs)
+	JAE(LabelRef(lbl("idle")))
+	MOVQ(next, jp)
+	SHLQ(U8(6), jp)
+	ADDQ(jobsReg, jp)
+	INCQ(next)
+	INCQ(busy)
+	MOVQ(next, Mem{Base: laneReg, Disp: laneJob})
+	MOVQ(U32(0), Mem{Base: laneReg, Disp: laneSeg})
+	MOVQ(Mem{Base: jp, Disp: jobRuns}, tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: laneP})
+	MOVQ(Mem{Base: jp, Disp: jobRuns + 8}, tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: laneN})
+	MOVQ(Mem{Base: jp, Disp: jobInit}, tmp)
+	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
+	for k := 0; k < 8; k++ {
+		MOVL(Mem{Base: tmp, Disp: 4 * k}, tmp2.As32())
+		MOVL(tmp2.As32(), Mem{Base: colReg, Disp: vb * k})
+	}
+	JMP(back)
+
+	Label(lbl("idle"))
+	Comment("No job left: the lane idles, hashing the zero block.")
+	MOVQ(U32(0), Mem{Base: laneReg, Disp: laneJob})
+	LEAQ(zeroBlk, tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: laneP})
+	MOVQ(U32(1), Mem{Base: laneReg, Disp: laneN})
+	JMP(back)
+}
+
+// loadTest emits a test-only entry point that runs the kernel's block load,
+// transpose and byte swap (loadW) on the blocks at p[i] and stores W[t] to
+// w[t].
+func loadTest(v isa) {
+	n := v.lanes()
+	vb := v.vecBytes()
+	name := v.name() + "LoadW"
+	TEXT(name, 0, fmt.Sprintf("func(p *[%d]*byte, w *[16][%d]uint32)", n, n))
+	Doc(fmt.Sprintf("%s runs %s's block load, transpose and byte swap, for tests.", name, v.name()))
+	locals := AllocLocal(8*vb + v.frameBytes() + vb)
+	Load(Param("p"), RSI)
+	Load(Param("w"), RDI)
+	LEAQ(locals.Offset(vb-1), frame)
+	ANDQ(I32(-vb), frame)
+	loadW(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} })
+	t := v.temps()[0]
+	for j := 0; j < 16; j++ {
+		x := v.wGet(j, t)
+		v.store(x, Mem{Base: RDI, Disp: vb * j})
+	}
+	VZEROUPPER()
+	RET()
+}
