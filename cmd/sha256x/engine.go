@@ -1,0 +1,262 @@
+package main
+
+// The file hasher behind sum, sum -c and merkle: many files at once, on
+// every core, in bounded memory.
+//
+// A batch of jobs (a window of at most a few thousand files) is stat'ed and
+// split into units that workers take from a queue:
+//
+//   - small files (regular, up to smallMax bytes) are read whole into the
+//     worker's arena, a few hundred or a few MiB at a time, and hashed in one
+//     sha256x.HashMany call;
+//   - larger files, and files that are not regular (pipes, devices), are read
+//     in chunks and hashed side by side with sha256x.WriteMany, one stream
+//     per file, up to streamsPer files per unit; the large files of a batch
+//     are dealt out to as many units as there are workers, so a few big files
+//     still keep every core busy;
+//   - standard input is one unit of its own, read in chunks.
+//
+// A worker holds at most its arena (small files) or streamsPer chunks:
+// memory is bounded whatever the files' sizes. The results land in the jobs,
+// which the caller prints in order once the batch is done.
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sha256x/sha256x"
+)
+
+const (
+	smallMax   = 1 << 20 // largest file read whole
+	arenaMax   = 4 << 20 // bytes of small files per HashMany call
+	smallFiles = 512     // files per HashMany call
+	chunkSize  = 256 << 10
+	streamsPer = 8 // files hashed side by side by one worker
+)
+
+// A job is one file to hash.
+type job struct {
+	path  string // "-" is standard input
+	sum   [sha256x.Size]byte
+	err   error // set before hashing: the job is skipped and the error kept
+	size  int64
+	small bool
+}
+
+// An engine hashes batches of jobs with its workers.
+type engine struct {
+	prefix  []byte // hashed before every file: SHA-256(prefix || contents)
+	workers int
+	units   chan func(*worker)
+	wg      sync.WaitGroup
+	bytes   atomic.Int64 // hashed so far, for the progress line
+	files   atomic.Int64
+	stdin   io.Reader
+}
+
+type worker struct {
+	arena  []byte
+	msgs   [][]byte
+	out    [][sha256x.Size]byte
+	chunks [][]byte
+	bufs   [][]byte
+	ds     []*sha256x.Digest
+	act    []*sha256x.Digest
+}
+
+func newEngine(prefix []byte, stdin io.Reader) *engine {
+	e := &engine{prefix: prefix, workers: max(1, runtime.GOMAXPROCS(0)), units: make(chan func(*worker)), stdin: stdin}
+	for range e.workers {
+		go func() {
+			w := new(worker)
+			for u := range e.units {
+				u(w)
+				e.wg.Done()
+			}
+		}()
+	}
+	return e
+}
+
+func (e *engine) close() { close(e.units) }
+
+func (e *engine) run(u func(*worker)) {
+	e.wg.Add(1)
+	e.units <- u
+}
+
+// hash hashes every job whose err is nil, and returns when all are done.
+func (e *engine) hash(jobs []*job) {
+	var stdin, stream, small []*job
+	for _, j := range jobs {
+		if j.err != nil {
+			continue
+		}
+		if j.path == "-" {
+			stdin = append(stdin, j)
+			continue
+		}
+		st, err := os.Stat(j.path)
+		switch {
+		case err != nil:
+			j.err = err
+		case st.IsDir():
+			j.err = &os.PathError{Op: "read", Path: j.path, Err: errIsDir}
+		case st.Mode().IsRegular() && st.Size() <= smallMax:
+			j.small, j.size = true, st.Size()
+			small = append(small, j)
+		default:
+			stream = append(stream, j)
+		}
+	}
+	if len(stdin) > 0 {
+		// Standard input, read once: later "-" jobs see it at EOF, as
+		// with sha256sum.
+		e.run(func(w *worker) {
+			for _, j := range stdin {
+				e.streams(w, []*job{j}, []io.Reader{e.stdin})
+			}
+		})
+	}
+	// Big files first: they are the long units.
+	groups := (len(stream) + streamsPer - 1) / streamsPer
+	groups = max(groups, min(len(stream), e.workers))
+	for g := range groups {
+		var part []*job
+		for i := g; i < len(stream); i += groups {
+			part = append(part, stream[i])
+		}
+		e.run(func(w *worker) { e.openStreams(w, part) })
+	}
+	for len(small) > 0 {
+		n, bytes := 0, int64(0)
+		for n < len(small) && n < smallFiles && (n == 0 || bytes+small[n].size <= arenaMax) {
+			bytes += small[n].size
+			n++
+		}
+		part := small[:n]
+		small = small[n:]
+		e.run(func(w *worker) { e.smalls(w, part, bytes) })
+	}
+	e.wg.Wait()
+}
+
+// smalls reads each file whole into the arena and hashes them in one call.
+// A file that grew past its stat'ed size is finished as a stream.
+func (e *engine) smalls(w *worker, jobs []*job, bytes int64) {
+	// One spare byte per file tells a file that grew.
+	need := int(bytes) + len(jobs)
+	if cap(w.arena) < need {
+		w.arena = make([]byte, need)
+	}
+	arena := w.arena[:need]
+	w.msgs = w.msgs[:0]
+	var ok []*job
+	for _, j := range jobs {
+		buf := arena[:j.size+1]
+		arena = arena[j.size+1:]
+		n, grew, err := readSmall(j.path, buf)
+		if err != nil {
+			j.err = err
+			continue
+		}
+		if grew {
+			e.growing(w, j)
+			continue
+		}
+		ok = append(ok, j)
+		w.msgs = append(w.msgs, buf[:n])
+		e.bytes.Add(int64(n))
+	}
+	if cap(w.out) < len(ok) {
+		w.out = make([][sha256x.Size]byte, len(ok))
+	}
+	out := w.out[:len(ok)]
+	sha256x.HashManyPrefixed(out, e.prefix, w.msgs)
+	for i, j := range ok {
+		j.sum = out[i]
+	}
+	e.files.Add(int64(len(jobs)))
+}
+
+// growing hashes again, as a stream, a file that was longer than its size
+// when stat'ed.
+func (e *engine) growing(w *worker, j *job) {
+	f, err := os.Open(j.path)
+	if err != nil {
+		j.err = err
+		return
+	}
+	defer f.Close()
+	e.streams(w, []*job{j}, []io.Reader{f})
+}
+
+func (e *engine) openStreams(w *worker, jobs []*job) {
+	rs := make([]io.Reader, 0, len(jobs))
+	open := jobs[:0:0]
+	for _, j := range jobs {
+		f, err := os.Open(j.path)
+		if err != nil {
+			j.err = err
+			continue
+		}
+		defer f.Close()
+		rs = append(rs, f)
+		open = append(open, j)
+	}
+	e.streams(w, open, rs)
+}
+
+// streams hashes the readers side by side, a chunk of each per WriteMany.
+func (e *engine) streams(w *worker, jobs []*job, rs []io.Reader) {
+	for len(w.bufs) < len(jobs) {
+		w.bufs = append(w.bufs, make([]byte, chunkSize))
+		w.ds = append(w.ds, new(sha256x.Digest))
+	}
+	ds := w.ds[:len(jobs)]
+	for _, d := range ds {
+		d.Reset()
+	}
+	if len(e.prefix) > 0 {
+		for _, d := range ds {
+			d.Write(e.prefix)
+		}
+	}
+	idx := make([]int, len(jobs)) // the job of each active stream
+	for i := range idx {
+		idx[i] = i
+	}
+	for len(idx) > 0 {
+		w.chunks, w.act = w.chunks[:0], w.act[:0]
+		next := idx[:0]
+		for _, i := range idx {
+			n, err := io.ReadFull(rs[i], w.bufs[i])
+			switch {
+			case err == nil:
+				next = append(next, i)
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+				err = nil
+			default:
+				jobs[i].err = err
+			}
+			if jobs[i].err == nil && n > 0 {
+				w.chunks = append(w.chunks, w.bufs[i][:n])
+				w.act = append(w.act, ds[i])
+			}
+			e.bytes.Add(int64(n))
+		}
+		sha256x.WriteMany(w.act, w.chunks)
+		idx = next
+	}
+	for i, j := range jobs {
+		if j.err == nil {
+			j.sum = ds[i].Sum256()
+		}
+	}
+	e.files.Add(int64(len(jobs)))
+}
