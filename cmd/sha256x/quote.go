@@ -129,7 +129,8 @@ func isPlain(c byte) bool {
 }
 
 // shellQuote is gnulib's shell-escape-always style: s in single quotes,
-// each ' as '\”, unprintable bytes as $'\n' or $'\ooo' segments. It also
+// a single quote as quote, backslash, quote, quote, and unprintable bytes
+// as $'\n' or $'\ooo' segments. It also
 // reports whether every character could go in a C string unchanged, and
 // whether s has a single quote.
 func shellQuote(s string) (q string, allCompat, single bool) {
