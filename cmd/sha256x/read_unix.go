@@ -5,6 +5,7 @@ package main
 import (
 	"os"
 	"syscall"
+	"time"
 )
 
 var errIsDir error = syscall.EISDIR
@@ -36,4 +37,14 @@ func readSmall(path string, buf []byte) (n int, grew bool, err error) {
 		n += m
 	}
 	return n, true, nil
+}
+
+// userTime is the process's user CPU time, which FreeBSD's time trial
+// measures.
+func userTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano())
 }
