@@ -115,4 +115,3 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	return status
 }
-
