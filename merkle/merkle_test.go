@@ -21,7 +21,7 @@ func sizes(t testing.TB) []int {
 		ns = append(ns, n)
 	}
 	ns = append(ns, 127, 128, 129, 255, 1000, 1023, 1025)
-	if !testing.Short() {
+	if !testing.Short() && !raceEnabled {
 		ns = append(ns, 4097, 1<<14+3)
 	}
 	return ns
@@ -201,7 +201,7 @@ func TestProofs(t *testing.T) {
 	for _, ts := range testSchemes {
 		t.Run(ts.name, func(t *testing.T) {
 			for _, n := range sizes(t) {
-				if n == 0 || (n > 1100 && testing.Short()) {
+				if n == 0 || (n > 1100 && (testing.Short() || raceEnabled)) {
 					continue
 				}
 				checkProofs(t, ts, n)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"encoding/hex"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -13,10 +14,12 @@ import (
 	"strings"
 )
 
-// A checksum line: the file, and the digest it should have.
+// A checksum line: the file, and the digest it should have; or the warning
+// about an improperly formatted line, printed in its turn.
 type checkLine struct {
 	job  *job
 	want [32]byte
+	warn string
 }
 
 // checkState counts one checksum file's outcomes, as sha256sum does.
@@ -79,12 +82,12 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 		case !ok:
 			st.misformatted++
 			if opts.warn {
-				out.errorf("%s: %d: improperly formatted SHA256 checksum line", quoteName(display), lineno)
+				lines = append(lines, checkLine{warn: fmt.Sprintf("%s: %d: improperly formatted SHA256 checksum line", quoteName(display), lineno)})
 			}
 		default:
 			st.formatted++
 			j := &job{path: file}
-			lines = append(lines, checkLine{j, want})
+			lines = append(lines, checkLine{job: j, want: want})
 			jobs = append(jobs, j)
 			if len(jobs) == window {
 				flush()
@@ -122,6 +125,10 @@ func plural(n int, one, many string) string {
 
 // report prints the outcome of one checksum line.
 func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
+	if l.warn != "" {
+		out.errorf("%s", l.warn)
+		return
+	}
 	j := l.job
 	name, esc := escapeName(j.path, "\n")
 	if esc {
