@@ -41,11 +41,10 @@ const (
 
 // A job is one file to hash.
 type job struct {
-	path  string // "-" is standard input
-	sum   [sha256x.Size]byte
-	err   error // set before hashing: the job is skipped and the error kept
-	size  int64
-	small bool
+	path   string // "-" is standard input
+	sum    [sha256x.Size]byte
+	err    error // set before hashing: the job is skipped and the error kept
+	stream bool  // too large to read whole, or not a regular file
 }
 
 // An engine hashes batches of jobs with its workers.
@@ -92,26 +91,14 @@ func (e *engine) run(u func(*worker)) {
 
 // hash hashes every job whose err is nil, and returns when all are done.
 func (e *engine) hash(jobs []*job) {
-	var stdin, stream, small []*job
+	var stdin, files []*job
 	for _, j := range jobs {
-		if j.err != nil {
-			continue
-		}
-		if j.path == "-" {
-			stdin = append(stdin, j)
-			continue
-		}
-		st, err := os.Stat(j.path)
 		switch {
-		case err != nil:
-			j.err = err
-		case st.IsDir():
-			j.err = &os.PathError{Op: "read", Path: j.path, Err: errIsDir}
-		case st.Mode().IsRegular() && st.Size() <= smallMax:
-			j.small, j.size = true, st.Size()
-			small = append(small, j)
+		case j.err != nil:
+		case j.path == "-":
+			stdin = append(stdin, j)
 		default:
-			stream = append(stream, j)
+			files = append(files, j)
 		}
 	}
 	if len(stdin) > 0 {
@@ -123,7 +110,21 @@ func (e *engine) hash(jobs []*job) {
 			}
 		})
 	}
-	// Big files first: they are the long units.
+	// First every file is opened by a worker, and read and hashed there
+	// if it is small; the rest are marked for streaming.
+	for len(files) > 0 {
+		part := files[:min(len(files), smallFiles)]
+		files = files[len(part):]
+		e.run(func(w *worker) { e.smalls(w, part) })
+	}
+	e.wg.Wait()
+	var stream []*job
+	for _, j := range jobs {
+		if j.stream {
+			stream = append(stream, j)
+		}
+	}
+	// Then the large files, dealt out so that every worker gets some.
 	groups := (len(stream) + streamsPer - 1) / streamsPer
 	groups = max(groups, min(len(stream), e.workers))
 	for g := range groups {
@@ -133,67 +134,52 @@ func (e *engine) hash(jobs []*job) {
 		}
 		e.run(func(w *worker) { e.openStreams(w, part) })
 	}
-	for len(small) > 0 {
-		n, bytes := 0, int64(0)
-		for n < len(small) && n < smallFiles && (n == 0 || bytes+small[n].size <= arenaMax) {
-			bytes += small[n].size
-			n++
-		}
-		part := small[:n]
-		small = small[n:]
-		e.run(func(w *worker) { e.smalls(w, part, bytes) })
-	}
 	e.wg.Wait()
 }
 
-// smalls reads each file whole into the arena and hashes them in one call.
-// A file that grew past its stat'ed size is finished as a stream.
-func (e *engine) smalls(w *worker, jobs []*job, bytes int64) {
-	// One spare byte per file tells a file that grew.
-	need := int(bytes) + len(jobs)
-	if cap(w.arena) < need {
-		w.arena = make([]byte, need)
+// smalls reads each small file whole into the arena and hashes them a few
+// MiB at a time in one call; it marks the others for streaming. A file that
+// grew past its size is finished as a stream.
+func (e *engine) smalls(w *worker, jobs []*job) {
+	if cap(w.arena) < arenaMax+smallMax+1 {
+		w.arena = make([]byte, arenaMax+smallMax+1)
 	}
-	arena := w.arena[:need]
+	arena := w.arena[:cap(w.arena)]
+	used := 0
 	w.msgs = w.msgs[:0]
-	var ok []*job
+	batch := jobs[:0:0]
+	flush := func() {
+		if cap(w.out) < len(batch) {
+			w.out = make([][sha256x.Size]byte, len(batch))
+		}
+		out := w.out[:len(batch)]
+		sha256x.HashManyPrefixed(out, e.prefix, w.msgs)
+		for i, j := range batch {
+			j.sum = out[i]
+		}
+		w.msgs, batch, used = w.msgs[:0], batch[:0], 0
+	}
 	for _, j := range jobs {
-		buf := arena[:j.size+1]
-		arena = arena[j.size+1:]
-		n, grew, err := readSmall(j.path, buf)
-		if err != nil {
+		if used > arenaMax {
+			flush()
+		}
+		n, st, err := readSmall(j.path, arena[used:used+smallMax+1])
+		switch {
+		case err != nil:
 			j.err = err
-			continue
+		case st == isDir:
+			j.err = &os.PathError{Op: "read", Path: j.path, Err: errIsDir}
+		case st != isSmall:
+			j.stream = true // large, grown or not a regular file
+		default:
+			batch = append(batch, j)
+			w.msgs = append(w.msgs, arena[used:used+n])
+			used += n
+			e.bytes.Add(int64(n))
+			e.files.Add(1)
 		}
-		if grew {
-			e.growing(w, j)
-			continue
-		}
-		ok = append(ok, j)
-		w.msgs = append(w.msgs, buf[:n])
-		e.bytes.Add(int64(n))
 	}
-	if cap(w.out) < len(ok) {
-		w.out = make([][sha256x.Size]byte, len(ok))
-	}
-	out := w.out[:len(ok)]
-	sha256x.HashManyPrefixed(out, e.prefix, w.msgs)
-	for i, j := range ok {
-		j.sum = out[i]
-	}
-	e.files.Add(int64(len(jobs)))
-}
-
-// growing hashes again, as a stream, a file that was longer than its size
-// when stat'ed.
-func (e *engine) growing(w *worker, j *job) {
-	f, err := os.Open(j.path)
-	if err != nil {
-		j.err = err
-		return
-	}
-	defer f.Close()
-	e.streams(w, []*job{j}, []io.Reader{f})
+	flush()
 }
 
 func (e *engine) openStreams(w *worker, jobs []*job) {
@@ -260,3 +246,12 @@ func (e *engine) streams(w *worker, jobs []*job, rs []io.Reader) {
 	}
 	e.files.Add(int64(len(jobs)))
 }
+
+// What readSmall found.
+type fileKind int
+
+const (
+	isSmall fileKind = iota + 1 // read whole
+	isLarge                     // to stream: large, grown, or not a regular file
+	isDir
+)

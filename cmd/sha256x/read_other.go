@@ -11,22 +11,31 @@ import (
 
 var errIsDir = errors.New("is a directory")
 
-// readSmall reads the file at path into buf, which is one byte longer than
-// the file's size when stat'ed: grew reports a file that filled buf.
-func readSmall(path string, buf []byte) (n int, grew bool, err error) {
+// readSmall opens the file at path and, if it is a regular file of at most
+// len(buf)-1 bytes, reads it into buf.
+func readSmall(path string, buf []byte) (n int, kind fileKind, err error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, false, err
+		return 0, 0, err
 	}
 	defer f.Close()
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		return 0, 0, err
+	case st.IsDir():
+		return 0, isDir, nil
+	case !st.Mode().IsRegular() || st.Size() >= int64(len(buf)):
+		return 0, isLarge, nil
+	}
 	n, err = io.ReadFull(f, buf)
 	switch err {
 	case nil:
-		return n, true, nil
+		return 0, isLarge, nil
 	case io.EOF, io.ErrUnexpectedEOF:
-		return n, false, nil
+		return n, isSmall, nil
 	}
-	return 0, false, err
+	return 0, 0, err
 }
 
 var processStart = time.Now()

@@ -175,7 +175,7 @@ const window = 4096 // files hashed, then printed, at a time
 
 func sumFiles(opts sumOpts, eng *engine, out *output) int {
 	status := 0
-	jobs := make(chan *job, window)
+	jobs := make(chan []*job, 16)
 	go walkArgs(opts.files, opts.recursive, jobs)
 	batch := make([]*job, 0, window)
 	flush := func() {
@@ -190,8 +190,8 @@ func sumFiles(opts sumOpts, eng *engine, out *output) int {
 		}
 		batch = batch[:0]
 	}
-	for j := range jobs {
-		if batch = append(batch, j); len(batch) == window {
+	for js := range jobs {
+		if batch = append(batch, js...); len(batch) >= window {
 			flush()
 		}
 	}
@@ -231,27 +231,50 @@ func writeSumLine(w *bufio.Writer, name string, sum []byte, opts sumOpts) {
 	}
 }
 
+// A walker sends jobs in slices: one channel operation per few hundred
+// files, not per file.
+type walker struct {
+	out  chan<- []*job
+	jobs []*job
+}
+
+func (w *walker) send(j *job) {
+	w.jobs = append(w.jobs, j)
+	if len(w.jobs) == 256 {
+		w.flush()
+	}
+}
+
+func (w *walker) flush() {
+	if len(w.jobs) > 0 {
+		w.out <- w.jobs
+		w.jobs = nil
+	}
+}
+
 // walkArgs sends a job for each argument, and with recursive for each file
 // under each directory argument, in order.
-func walkArgs(args []string, recursive bool, jobs chan<- *job) {
-	defer close(jobs)
+func walkArgs(args []string, recursive bool, out chan<- []*job) {
+	w := &walker{out: out}
+	defer close(out)
+	defer w.flush()
 	for _, a := range args {
 		if recursive && a != "-" {
 			if st, err := os.Stat(a); err == nil && st.IsDir() {
-				walkDir(a, jobs)
+				w.walkDir(a)
 				continue
 			}
 		}
-		jobs <- &job{path: a}
+		w.send(&job{path: a})
 	}
 }
 
 // walkDir sends the files under dir, depth first, each directory's entries
 // in the byte order of their names (os.ReadDir sorts them).
-func walkDir(dir string, jobs chan<- *job) {
+func (w *walker) walkDir(dir string) {
 	ents, err := os.ReadDir(dir)
 	if err != nil && len(ents) == 0 {
-		jobs <- &job{path: dir, err: err}
+		w.send(&job{path: dir, err: err})
 		return
 	}
 	sep := "/"
@@ -262,20 +285,20 @@ func walkDir(dir string, jobs chan<- *job) {
 		p := dir + sep + e.Name()
 		switch t := e.Type(); {
 		case t.IsDir():
-			walkDir(p, jobs)
+			w.walkDir(p)
 		case t.IsRegular():
-			jobs <- &job{path: p}
+			w.send(&job{path: p})
 		case t&os.ModeSymlink != 0:
 			st, err := os.Stat(p)
 			switch {
 			case err != nil:
-				jobs <- &job{path: p, err: err} // dangling: reported
+				w.send(&job{path: p, err: err}) // dangling: reported
 			case st.Mode().IsRegular():
-				jobs <- &job{path: p}
+				w.send(&job{path: p})
 			}
 		}
 	}
 	if err != nil {
-		jobs <- &job{path: dir, err: err}
+		w.send(&job{path: dir, err: err})
 	}
 }
