@@ -3,22 +3,23 @@ package main
 // The file hasher behind sum, sum -c and merkle: many files at once, on
 // every core, in bounded memory.
 //
-// A batch of jobs (a window of at most a few thousand files) is stat'ed and
-// split into units that workers take from a queue:
+// A batch of jobs (a window of a few thousand files) becomes units that
+// workers (one per core) take from a queue:
 //
-//   - small files (regular, up to smallMax bytes) are read whole into the
-//     worker's arena, a few hundred or a few MiB at a time, and hashed in one
-//     sha256x.HashMany call;
-//   - larger files, and files that are not regular (pipes, devices), are read
-//     in chunks and hashed side by side with sha256x.WriteMany, one stream
-//     per file, up to streamsPer files per unit; the large files of a batch
-//     are dealt out to as many units as there are workers, so a few big files
-//     still keep every core busy;
-//   - standard input is one unit of its own, read in chunks.
+//   - first, a few hundred files per unit: the worker opens each file and
+//     fstats it; a small one (regular, up to smallMax bytes) is read whole
+//     into the worker's arena, and the arena, a few MiB of files, is hashed
+//     in one sha256x.HashMany call; the others are marked for streaming;
+//   - then the large files, and files that are not regular (pipes,
+//     devices), read in chunks and hashed side by side with
+//     sha256x.WriteMany, one stream per file, up to streamsPer files per
+//     unit; they are dealt out to as many units as there are workers, so a
+//     few big files still keep every core busy;
+//   - standard input is a unit of its own, read in chunks.
 //
-// A worker holds at most its arena (small files) or streamsPer chunks:
-// memory is bounded whatever the files' sizes. The results land in the jobs,
-// which the caller prints in order once the batch is done.
+// A worker holds at most its arena or streamsPer chunks: memory is bounded
+// whatever the files' sizes. The results land in the jobs, which the caller
+// prints in order once the batch is done.
 
 import (
 	"errors"
