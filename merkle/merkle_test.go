@@ -201,7 +201,7 @@ func TestProofs(t *testing.T) {
 	for _, ts := range testSchemes {
 		t.Run(ts.name, func(t *testing.T) {
 			for _, n := range sizes(t) {
-				if n == 0 || (n > 1100 && (testing.Short() || raceEnabled)) {
+				if n == 0 || (n > 1100 && testing.Short()) || (n > 130 && raceEnabled) {
 					continue
 				}
 				checkProofs(t, ts, n)
