@@ -45,15 +45,24 @@ cd "$tmp"
 diff <("$x" sum -r small | cut -c1-64) <(xargs -0 -a list0 openssl dgst -sha256 -r | cut -c1-64)
 diff <("$x" sum large/*) <(sha256sum large/*)
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; kernel: $("$x" -t >/dev/null; echo ok)"
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sha256x -t:"; "$x" -t
-hyperfine -N --warmup 3 --runs "$runs" --export-markdown small.md \
+hyperfine -N --warmup 3 --runs "$runs" --export-json small.json \
   -n "sha256x sum -r" "$x sum -r small" \
   -n "sha256x sum (list)" "xargs -0 -a list0 $x sum" \
   -n "openssl dgst -sha256" "xargs -0 -a list0 openssl dgst -sha256" \
   -n "sha256sum" "xargs -0 -a list0 sha256sum"
-hyperfine -N --warmup 2 --runs "$runs" --export-markdown large.md \
+hyperfine -N --warmup 2 --runs "$runs" --export-json large.json \
   -n "sha256x sum" "$x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "openssl dgst -sha256" "openssl dgst -sha256 large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "sha256sum" "sha256sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8"
-cat small.md large.md
+# Medians, and each command's ratio to sha256x's first command.
+for f in small.json large.json; do
+  echo "== ${f%.json} (median of $runs runs)"
+  perl -MJSON::PP -e '
+    my $d = decode_json(do { local $/; <STDIN> });
+    my @r = @{$d->{results}};
+    my $base = $r[0]{median};
+    printf "%-24s %8.1f ms  %5.2fx\n", $_->{command}, 1000 * $_->{median}, $_->{median} / $base for @r;
+  ' < "$f"
+done

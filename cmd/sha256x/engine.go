@@ -33,9 +33,9 @@ import (
 )
 
 const (
-	smallMax   = 1 << 20 // largest file read whole
-	arenaMax   = 4 << 20 // bytes of small files per HashMany call
-	smallFiles = 512     // files per HashMany call
+	smallMax   = 256 << 10 // largest file read whole
+	arenaMax   = 1 << 20   // bytes of small files per HashMany call
+	smallFiles = 512       // files per HashMany call
 	chunkSize  = 256 << 10
 	streamsPer = 8 // files hashed side by side by one worker
 )
