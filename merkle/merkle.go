@@ -478,7 +478,10 @@ func (t *Tree) Proof(i int) Proof {
 // Verify reports whether p proves that leaf (data, hashed by LeafHash) is
 // leaf p.Index of p.Size leaves under root. It returns false for a proof
 // whose path has the wrong length for its index and size, and for a leaf of
-// the wrong size in a scheme of 32-byte leaves.
+// the wrong size in a scheme of 32-byte leaves. The root and p.Size must
+// come from where the verifier trusts them (a signed tree head, a block
+// header): a path only fixes the tree's shape along itself, so the same
+// path can prove the same leaf in trees of several sizes.
 func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) bool {
 	if s.RawLeaves && len(leaf) != Size {
 		return false
