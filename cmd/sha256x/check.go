@@ -1,0 +1,232 @@
+package main
+
+// sha256x sum -c: sha256sum -c, the listed files hashed many at once.
+
+import (
+	"bufio"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// A checksum line: the file, and the digest it should have; or the warning
+// about an improperly formatted line, printed in its turn.
+type checkLine struct {
+	job  *job
+	want [32]byte
+	warn string
+}
+
+// checkState counts one checksum file's outcomes, as sha256sum does.
+type checkState struct {
+	misformatted, formatted int
+	unreadable, mismatched  int
+	compared                bool
+	bsdReversed             int // -1 unknown, 0 no, 1 yes: set by the first line
+}
+
+func checkFiles(opts sumOpts, eng *engine, out *output, stdin io.Reader) int {
+	status := 0
+	for _, name := range opts.files {
+		if !checkFile(name, opts, eng, out, stdin) {
+			status = 1
+		}
+	}
+	return status
+}
+
+// checkFile checks one checksum file and reports whether all was well.
+func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Reader) bool {
+	display := name
+	var r io.Reader = stdin
+	if name == "-" {
+		display = "standard input"
+	} else {
+		f, err := os.Open(name)
+		if err != nil {
+			out.errorf("%s: %s", quoteName(name), errText(err))
+			return false
+		}
+		defer f.Close()
+		r = f
+	}
+	st := checkState{bsdReversed: -1}
+	br := bufio.NewReaderSize(r, 64<<10)
+	var lines []checkLine
+	var jobs []*job
+	flush := func() {
+		eng.hash(jobs)
+		for _, l := range lines {
+			st.report(l, opts, out)
+		}
+		lines, jobs = lines[:0], jobs[:0]
+	}
+	for lineno := 1; ; lineno++ {
+		line, err := br.ReadString('\n')
+		if line == "" && err != nil {
+			if err != io.EOF {
+				out.errorf("%s: read error", quoteName(display))
+				flush()
+				return false
+			}
+			break
+		}
+		file, want, ok, skip := st.parse(line)
+		switch {
+		case skip:
+		case !ok:
+			st.misformatted++
+			if opts.warn {
+				lines = append(lines, checkLine{warn: fmt.Sprintf("%s: %d: improperly formatted SHA256 checksum line", quoteName(display), lineno)})
+			}
+		default:
+			st.formatted++
+			j := &job{path: file}
+			lines = append(lines, checkLine{job: j, want: want})
+			jobs = append(jobs, j)
+			if len(jobs) == window {
+				flush()
+			}
+		}
+	}
+	flush()
+	if st.formatted == 0 {
+		out.errorf("%s: no properly formatted checksum lines found", quoteName(display))
+		return false
+	}
+	if !opts.status {
+		if st.misformatted > 0 {
+			out.errorf("WARNING: %s improperly formatted", plural(st.misformatted, "line is", "lines are"))
+		}
+		if st.unreadable > 0 {
+			out.errorf("WARNING: %s could not be read", plural(st.unreadable, "listed file", "listed files"))
+		}
+		if st.mismatched > 0 {
+			out.errorf("WARNING: %s did NOT match", plural(st.mismatched, "computed checksum", "computed checksums"))
+		}
+	}
+	if opts.ignoreMissing && !st.compared {
+		out.errorf("%s: no file was verified", quoteName(display))
+	}
+	return st.compared && st.mismatched == 0 && st.unreadable == 0 && (!opts.strict || st.misformatted == 0)
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return strconv.Itoa(n) + " " + many
+}
+
+// report prints the outcome of one checksum line.
+func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
+	if l.warn != "" {
+		out.errorf("%s", l.warn)
+		return
+	}
+	j := l.job
+	name, esc := escapeName(j.path, "\n")
+	if esc {
+		name = `\` + name
+	}
+	if j.err != nil {
+		if opts.ignoreMissing && errors.Is(j.err, fs.ErrNotExist) {
+			return
+		}
+		out.errorf("%s: %s", quoteName(j.path), errText(j.err))
+		st.unreadable++
+		if !opts.status {
+			out.out.WriteString(name + ": FAILED open or read\n")
+		}
+		return
+	}
+	st.compared = true
+	if j.sum != l.want {
+		st.mismatched++
+		if !opts.status {
+			out.out.WriteString(name + ": FAILED\n")
+		}
+		return
+	}
+	if !opts.status && !opts.quiet {
+		out.out.WriteString(name + ": OK\n")
+	}
+}
+
+// parse parses a line of a checksum file as sha256sum does: "HEX  FILE"
+// (text) or "HEX *FILE" (binary), the BSD "SHA256 (FILE) = HEX", or, when
+// the file's first line has one space after the digest, "HEX FILE"
+// throughout. A leading backslash marks an escaped name. skip is set for
+// blank lines and comments.
+func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip bool) {
+	line = strings.TrimSuffix(line, "\n")
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" || line[0] == '#' {
+		return "", want, false, true
+	}
+	i := 0
+	for i < len(line) && (line[i] == ' ' || line[i] == '\t') {
+		i++
+	}
+	escaped := false
+	if i < len(line) && line[i] == '\\' {
+		i++
+		escaped = true
+	}
+	var digest string
+	if rest, isBSD := strings.CutPrefix(line[i:], "SHA256"); isBSD {
+		rest = strings.TrimPrefix(rest, " ")
+		if !strings.HasPrefix(rest, "(") {
+			return "", want, false, false
+		}
+		rest = rest[1:]
+		end := strings.LastIndexByte(rest, ')')
+		if end < 0 {
+			return "", want, false, false
+		}
+		file = rest[:end]
+		rest = strings.TrimLeft(rest[end+1:], " \t")
+		if !strings.HasPrefix(rest, "=") {
+			return "", want, false, false
+		}
+		digest = strings.TrimLeft(rest[1:], " \t")
+	} else {
+		s := line[i:]
+		// The digest, a blank, and at least one more character.
+		if len(s) < 64+2 || (s[64] != ' ' && s[64] != '\t') {
+			return "", want, false, false
+		}
+		digest, s = s[:64], s[65:]
+		if len(s) == 1 || (s[0] != ' ' && s[0] != '*') {
+			// "HEX FILE": allowed only if the first line was so.
+			if st.bsdReversed == 0 {
+				return "", want, false, false
+			}
+			st.bsdReversed = 1
+		} else if st.bsdReversed != 1 {
+			st.bsdReversed = 0
+			s = s[1:]
+		}
+		file = s
+	}
+	if len(digest) != 64 {
+		return "", want, false, false
+	}
+	if _, err := hex.Decode(want[:], []byte(digest)); err != nil {
+		return "", want, false, false
+	}
+	if escaped {
+		if file, ok = unescapeName(file); !ok {
+			return "", want, false, false
+		}
+	}
+	if file == "" || strings.IndexByte(file, 0) >= 0 {
+		return "", want, false, false
+	}
+	return file, want, true, false
+}

@@ -1,0 +1,53 @@
+package main
+
+// sha256x -t: the time trial of FreeBSD's sha256 -t (sbin/md5/md5.c,
+// MDTimeTrial): one digest of 100,000 blocks of 10,000 bytes, block[i] =
+// i & 0xff, timed in user CPU seconds (getrusage), printed in its format.
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/sha256x/sha256x"
+)
+
+const (
+	trialBlockLen   = 10000
+	trialBlockCount = 100000
+)
+
+func init() {
+	commands["-t"] = func(args []string) int { return trialMain(args, os.Stdout, os.Stderr) }
+}
+
+func trialMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		fmt.Fprintf(stderr, "usage: sha256x -t\n")
+		return 2
+	}
+	fmt.Fprintf(stdout, "SHA256 time trial. Digesting %d %d-byte blocks ...", trialBlockCount, trialBlockLen)
+	sum, secs := trial(trialBlockCount)
+	fmt.Fprintf(stdout, " done\n")
+	fmt.Fprintf(stdout, "Digest = %x", sum)
+	fmt.Fprintf(stdout, "\nTime = %f seconds\n", secs)
+	fmt.Fprintf(stdout, "Speed = %f MiB/second\n", float32(trialBlockLen)*float32(trialBlockCount)/float32(secs)/(1<<20))
+	return 0
+}
+
+// trial digests count blocks and returns the digest and the user CPU
+// seconds it took, as a float32 as FreeBSD computes it.
+func trial(count int) ([32]byte, float32) {
+	var block [trialBlockLen]byte
+	for i := range block {
+		block[i] = byte(i & 0xff)
+	}
+	start := userTime()
+	var d sha256x.Digest
+	for range count {
+		d.Write(block[:])
+	}
+	sum := d.Sum256()
+	secs := float32((userTime() - start).Seconds())
+	return sum, secs
+}

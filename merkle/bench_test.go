@@ -1,0 +1,98 @@
+package merkle
+
+import (
+	"crypto/sha256"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/shapes"
+)
+
+// cryptoRoot is the tree built one node at a time with crypto/sha256, as
+// plain code would: a reused hash.Hash for the leaves, Sum256 over a
+// reused buffer for the nodes, levels reduced in place.
+func cryptoRoot(s *Scheme, leaves [][]byte, level [][Size]byte) [Size]byte {
+	h := sha256.New()
+	for i, l := range leaves {
+		if s.RawLeaves {
+			level[i] = [Size]byte(l)
+			continue
+		}
+		h.Reset()
+		h.Write(s.LeafPrefix)
+		h.Write(l)
+		h.Sum(level[i][:0])
+	}
+	w := s.width()
+	buf := make([]byte, 0, 192)
+	join := func(l, r *[Size]byte) [Size]byte {
+		buf = append(append(append(append(buf[:0], s.Node.Prefix...), l[:w]...), s.Node.Infix...), r[:w]...)
+		return sha256.Sum256(buf)
+	}
+	var zero [Size]byte
+	for m := len(leaves); m > 1; m = (m + 1) / 2 {
+		for i := 0; i < m/2; i++ {
+			level[i] = join(&level[2*i], &level[2*i+1])
+		}
+		if m%2 == 1 {
+			switch s.Odd {
+			case Promote:
+				level[m/2] = level[m-1]
+			case Duplicate:
+				level[m/2] = join(&level[m-1], &level[m-1])
+			case ZeroPad:
+				level[m/2] = join(&level[m-1], &zero)
+			}
+		}
+		zero = join(&zero, &zero)
+	}
+	return level[0]
+}
+
+// BenchmarkTree: a whole tree, with crypto/sha256 one node at a time and
+// with this package; compare with benchstat -col /impl. solana: the 64 shreds of ~1 KB of the "solana" shape;
+// binary-65536: 2^16 32-byte chunks.
+func BenchmarkTree(b *testing.B) {
+	var solana *shapes.Shape
+	for _, s := range shapes.All() {
+		if s.Name == "solana" {
+			solana = s
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	chunks := make([][]byte, 1<<16)
+	for i := range chunks {
+		chunks[i] = make([]byte, Size)
+		for j := range chunks[i] {
+			chunks[i][j] = byte(r.Uint32())
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		s      *Scheme
+		leaves [][]byte
+		bytes  int64
+	}{
+		{"solana", &Solana, solana.Msgs, solana.Bytes()},
+		{"binary-65536", &Binary, chunks, 32 << 16},
+	} {
+		level := make([][Size]byte, len(c.leaves))
+		if c.s.Root(c.leaves) != cryptoRoot(c.s, c.leaves, level) {
+			b.Fatalf("%s: the roots differ", c.name)
+		}
+		b.Run("tree="+c.name+"/impl=crypto", func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				cryptoRoot(c.s, c.leaves, level)
+			}
+		})
+		b.Run("tree="+c.name+"/impl=sha256x", func(b *testing.B) {
+			b.SetBytes(c.bytes)
+			b.ReportAllocs()
+			for b.Loop() {
+				c.s.Root(c.leaves)
+			}
+		})
+	}
+}

@@ -1,0 +1,516 @@
+// Package merkle builds binary Merkle trees of SHA-256 with sha256x: the
+// leaves are hashed in one batched call, and each level of interior nodes in
+// another (sha256x.Join.HashLevel), so a whole tree costs about as many
+// batched calls as it has levels and no allocation per node.
+//
+// A Scheme says how leaves and nodes are hashed and what happens to the odd
+// last node of a level. The predefined schemes are RFC6962 (Certificate
+// Transparency), Bitcoin (transaction Merkle roots), Binary (Ethereum SSZ,
+// gohashtree) and Solana (the shred Merkle tree of Solana's validator).
+//
+// Root computes a tree's root; Build keeps every level, for inclusion
+// proofs (Tree.Proof) that Verify checks.
+//
+// Programmer errors (a leaf of the wrong size for a scheme of 32-byte
+// leaves, a proof index out of range, a Solana tree of no leaves, a Scheme
+// whose fields are out of range) panic with a message that starts
+// "merkle:". A proof that does not match its root is no error: Verify
+// returns false.
+package merkle
+
+import (
+	"strconv"
+	"sync"
+
+	"github.com/sha256x/sha256x"
+)
+
+// Size is the size of a node in bytes.
+const Size = sha256x.Size
+
+// Odd says what a level of a tree does with its last node when it has an
+// odd number of nodes.
+type Odd int
+
+const (
+	// Promote carries the odd last node up to the next level unchanged, as
+	// RFC 6962 does: the tree is then the one that splits n leaves at the
+	// largest power of two below n.
+	Promote Odd = iota
+	// Duplicate joins the odd last node with itself, as Bitcoin and Solana
+	// do.
+	Duplicate
+	// ZeroPad joins the odd last node with the root of an all-zero subtree
+	// of the same height (the zero node at the leaves): the tree of the
+	// leaves padded with zero nodes to a power of two, as Ethereum's SSZ
+	// does, computed without hashing the padding.
+	ZeroPad
+)
+
+// A Scheme is one way to make a Merkle tree. The predefined schemes are
+// RFC6962, Bitcoin, Binary and Solana; a Scheme literal makes another.
+// A Scheme must not be changed while it is in use; its methods are safe
+// for concurrent use.
+type Scheme struct {
+	// LeafPrefix goes before each leaf's data: a leaf node is
+	// SHA-256(LeafPrefix || data). Unused when RawLeaves is set.
+	LeafPrefix []byte
+	// RawLeaves takes each leaf, which must then be 32 bytes long, as a
+	// node as it is, without hashing it (Bitcoin's txids, SSZ chunks).
+	RawLeaves bool
+	// Node makes an interior node from its two children:
+	// SHA-256(Node.Prefix || left[:W] || Node.Infix || right[:W]), where W
+	// is Node.Width (0 means 32).
+	Node sha256x.Join
+	// Double hashes each interior node a second time: SHA-256 of the
+	// 32-byte join, as Bitcoin does.
+	Double bool
+	// Odd is what a level does with an odd last node.
+	Odd Odd
+	// Empty is the root of a tree of no leaves, unless NoEmpty is set.
+	Empty [Size]byte
+	// NoEmpty makes a tree of no leaves a programmer error: Root and Build
+	// panic.
+	NoEmpty bool
+}
+
+var (
+	// RFC6962 is the Merkle Tree Hash of Certificate Transparency (RFC 6962
+	// section 2.1, RFC 9162 section 2.1.1): leaf SHA-256(0x00 || data),
+	// node SHA-256(0x01 || left || right), the tree split at the largest
+	// power of two below n (an odd last node is promoted), and the root of
+	// no leaves SHA-256 of nothing. Proofs are RFC 6962 audit paths.
+	RFC6962 = Scheme{
+		LeafPrefix: []byte{0},
+		Node:       sha256x.Join{Prefix: []byte{1}},
+		Odd:        Promote,
+		Empty:      sha256x.Sum256(nil),
+	}
+
+	// Bitcoin is the transaction Merkle tree of a Bitcoin block: the leaves
+	// are txids, 32 bytes each, in internal byte order (the order
+	// SHA-256d produces and the block stores them; the hex that block
+	// explorers and bitcoin-cli print is that order reversed), a node is
+	// SHA-256(SHA-256(left || right)), and the odd last node of a level is
+	// paired with itself. The root is in internal order too: reverse it for
+	// display (see Reverse). The root of no leaves is the zero hash, as
+	// Bitcoin Core's ComputeMerkleRoot returns; no block has no
+	// transaction.
+	//
+	// Duplicating the odd node makes different transaction lists share a
+	// root (CVE-2012-2459): a list whose level ends with two equal nodes
+	// has the root of the list without the repeat. Validators reject
+	// blocks with duplicate txids; this package does not.
+	Bitcoin = Scheme{
+		RawLeaves: true,
+		Double:    true,
+		Odd:       Duplicate,
+	}
+
+	// Binary is the plain binary tree of Ethereum's SSZ (hash_tree_root's
+	// merkleize) and of gohashtree: the leaves are 32-byte chunks taken as
+	// they are, a node is SHA-256(left || right), and the leaves are padded
+	// with zero chunks to a power of two. The root of no leaves is the
+	// zero chunk, and the root of one leaf is that leaf. Proofs include the
+	// zero subtrees' roots where the padding is the sibling.
+	Binary = Scheme{
+		RawLeaves: true,
+		Odd:       ZeroPad,
+	}
+
+	// Solana is the shred Merkle tree of Solana's validator (agave,
+	// ledger/src/shred/merkle_tree.rs): leaf
+	// SHA-256("\x00SOLANA_MERKLE_SHREDS_LEAF" || shred bytes), node
+	// SHA-256("\x01SOLANA_MERKLE_SHREDS_NODE" || left[:20] || right[:20]),
+	// the odd last node joined with itself, and the root the whole 32 bytes
+	// of the top node. Proof entries are the siblings' first 20 bytes, as
+	// in a shred; the rest of each entry is zero. A tree of no leaves has
+	// no root: Root and Build panic, as agave returns an error.
+	Solana = Scheme{
+		LeafPrefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF"),
+		Node:       sha256x.Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20},
+		Odd:        Duplicate,
+		NoEmpty:    true,
+	}
+)
+
+// Reverse returns h with its bytes in reverse order: how a Bitcoin txid or
+// Merkle root turns between internal order and display order.
+func Reverse(h [Size]byte) [Size]byte {
+	for i, j := 0, Size-1; i < j; i, j = i+1, j-1 {
+		h[i], h[j] = h[j], h[i]
+	}
+	return h
+}
+
+// width is how many bytes of a child go into a node.
+func (s *Scheme) width() int {
+	if s.Node.Width == 0 {
+		return Size
+	}
+	return s.Node.Width
+}
+
+func (s *Scheme) check(n int) {
+	if s.Odd < Promote || s.Odd > ZeroPad {
+		panic("merkle: Scheme.Odd = " + strconv.Itoa(int(s.Odd)) + ", not Promote, Duplicate or ZeroPad")
+	}
+	if n == 0 && s.NoEmpty {
+		panic("merkle: a tree of no leaves, which this scheme does not have")
+	}
+}
+
+// LeafHash returns the leaf node of data: SHA-256(LeafPrefix || data), or
+// data itself with RawLeaves, when it panics unless data is 32 bytes long.
+func (s *Scheme) LeafHash(data []byte) [Size]byte {
+	if s.RawLeaves {
+		if len(data) != Size {
+			panic("merkle: a leaf of " + strconv.Itoa(len(data)) + " bytes in a scheme of 32-byte leaves")
+		}
+		return [Size]byte(data)
+	}
+	var out [1][Size]byte
+	sha256x.HashManyPrefixed(out[:], s.LeafPrefix, [][]byte{data})
+	return out[0]
+}
+
+// leafNodes sets nodes[i] to the leaf node of leaves[i].
+func (s *Scheme) leafNodes(nodes [][Size]byte, leaves [][]byte) {
+	if !s.RawLeaves {
+		sha256x.HashManyPrefixed(nodes, s.LeafPrefix, leaves)
+		return
+	}
+	for i, l := range leaves {
+		if len(l) != Size {
+			panic("merkle: leaf " + strconv.Itoa(i) + " has " + strconv.Itoa(len(l)) + " bytes in a scheme of 32-byte leaves")
+		}
+		nodes[i] = [Size]byte(l)
+	}
+}
+
+// scratch is the working memory of one tree: reused through a pool by Root.
+type scratch struct {
+	nodes [][Size]byte // a level, reduced in place, with a spare slot
+	tmp   [][Size]byte // Double: the first hash of each node
+	msgs  [][]byte     // Double: tmp's entries as messages
+	zero  [][Size]byte // ZeroPad: the roots of zero subtrees, by height
+}
+
+var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
+
+func grow[T any](s []T, n int) []T {
+	if cap(s) < n {
+		return make([]T, n)
+	}
+	return s[:n]
+}
+
+// reducer hashes one level into the next, for one scheme and one tree.
+type reducer struct {
+	s    *Scheme
+	sc   *scratch
+	zero [][Size]byte
+}
+
+func (s *Scheme) reducer(sc *scratch, n int) reducer {
+	r := reducer{s: s, sc: sc}
+	if s.Double {
+		sc.tmp = grow(sc.tmp, (n+1)/2)
+		// msgs point into tmp: rebuilt only when tmp moved or grew.
+		if len(sc.msgs) < len(sc.tmp) || &sc.msgs[0][0] != &sc.tmp[0][0] {
+			sc.msgs = grow(sc.msgs, len(sc.tmp))
+			for i := range sc.tmp {
+				sc.msgs[i] = sc.tmp[i][:]
+			}
+		}
+	}
+	if s.Odd == ZeroPad {
+		r.zero = s.zeros(sc, n)
+	}
+	return r
+}
+
+// zeros returns the roots of all-zero subtrees of heights 0 up to the
+// height of a tree of n leaves.
+func (s *Scheme) zeros(sc *scratch, n int) [][Size]byte {
+	h := height(n)
+	z := grow(sc.zero, h+1)
+	sc.zero = z
+	z[0] = [Size]byte{}
+	var pair [2][Size]byte
+	for d := 1; d <= h; d++ {
+		pair[0], pair[1] = z[d-1], z[d-1]
+		z[d] = s.join(&pair)
+	}
+	return z
+}
+
+// height is the number of levels above the leaves in a tree of n leaves.
+func height(n int) int {
+	h := 0
+	for m := n; m > 1; m = (m + 1) / 2 {
+		h++
+	}
+	return h
+}
+
+// join returns the node over pair[0] and pair[1].
+func (s *Scheme) join(pair *[2][Size]byte) [Size]byte {
+	var out [1][Size]byte
+	s.Node.HashLevel(out[:], pair[:])
+	if s.Double {
+		return sha256x.Sum256(out[0][:])
+	}
+	return out[0]
+}
+
+// level hashes the m nodes of level d, in nodes[:m], into out[:(m+1)/2].
+// nodes must have a spare slot at nodes[m] when m is odd; out may be nodes
+// (in place) or must not overlap it.
+func (r *reducer) level(out, nodes [][Size]byte, m, d int) {
+	s := r.s
+	pairs := m
+	if m%2 == 1 {
+		switch s.Odd {
+		case Promote:
+			pairs = m - 1
+		case Duplicate:
+			nodes[m] = nodes[m-1]
+			pairs = m + 1
+		case ZeroPad:
+			nodes[m] = r.zero[d]
+			pairs = m + 1
+		}
+	}
+	k := pairs / 2
+	if s.Double {
+		tmp := r.sc.tmp[:k]
+		s.Node.HashLevel(tmp, nodes[:pairs])
+		sha256x.HashMany(out[:k], r.sc.msgs[:k])
+	} else {
+		s.Node.HashLevel(out[:k], nodes[:pairs])
+	}
+	if pairs < m {
+		// Promote: in place, out[k] is past every node hashed into.
+		out[k] = nodes[m-1]
+	}
+}
+
+// Root returns the root of the tree over leaves (see LeafHash for what a
+// leaf becomes). It allocates nothing once its pooled working memory has
+// grown to the tree's size.
+func (s *Scheme) Root(leaves [][]byte) [Size]byte {
+	s.check(len(leaves))
+	if len(leaves) == 0 {
+		return s.Empty
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.nodes = grow(sc.nodes, len(leaves)+1)
+	s.leafNodes(sc.nodes, leaves)
+	return s.reduce(sc, len(leaves))
+}
+
+// RootNodes returns the root of the tree whose leaf nodes are nodes: leaves
+// already hashed (or, with RawLeaves, the 32-byte leaves themselves).
+func (s *Scheme) RootNodes(nodes [][Size]byte) [Size]byte {
+	s.check(len(nodes))
+	if len(nodes) == 0 {
+		return s.Empty
+	}
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	sc.nodes = grow(sc.nodes, len(nodes)+1)
+	copy(sc.nodes, nodes)
+	return s.reduce(sc, len(nodes))
+}
+
+// reduce reduces the n leaf nodes in sc.nodes to the root, in place.
+func (s *Scheme) reduce(sc *scratch, n int) [Size]byte {
+	r := s.reducer(sc, n)
+	for m, d := n, 0; m > 1; m, d = (m+1)/2, d+1 {
+		r.level(sc.nodes, sc.nodes, m, d)
+	}
+	return sc.nodes[0]
+}
+
+// A Tree is a whole Merkle tree: every level, from the leaf nodes up to the
+// root. Its methods are safe for concurrent use.
+type Tree struct {
+	s      Scheme
+	levels [][][Size]byte
+}
+
+// Build hashes the tree over leaves and keeps every level, for proofs.
+// It allocates the tree's nodes in one piece.
+func (s *Scheme) Build(leaves [][]byte) *Tree {
+	s.check(len(leaves))
+	t := s.newTree(len(leaves))
+	if len(leaves) > 0 {
+		s.leafNodes(t.levels[0], leaves)
+		t.hash()
+	}
+	return t
+}
+
+// BuildNodes is Build over leaf nodes already hashed (or, with RawLeaves,
+// the 32-byte leaves themselves). nodes is copied.
+func (s *Scheme) BuildNodes(nodes [][Size]byte) *Tree {
+	s.check(len(nodes))
+	t := s.newTree(len(nodes))
+	if len(nodes) > 0 {
+		copy(t.levels[0], nodes)
+		t.hash()
+	}
+	return t
+}
+
+// newTree lays out the levels of a tree of n leaves in one allocation, each
+// level followed by a spare slot for the partner of an odd last node.
+func (s *Scheme) newTree(n int) *Tree {
+	t := &Tree{s: *s}
+	if n == 0 {
+		return t
+	}
+	total, count := 0, 0
+	for m := n; ; m = (m + 1) / 2 {
+		total += m + 1
+		count++
+		if m == 1 {
+			break
+		}
+	}
+	all := make([][Size]byte, total)
+	t.levels = make([][][Size]byte, 0, count)
+	for m := n; ; m = (m + 1) / 2 {
+		t.levels = append(t.levels, all[:m:m+1])
+		all = all[m+1:]
+		if m == 1 {
+			break
+		}
+	}
+	return t
+}
+
+func (t *Tree) hash() {
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	r := t.s.reducer(sc, len(t.levels[0]))
+	for d := 0; d+1 < len(t.levels); d++ {
+		lv := t.levels[d]
+		r.level(t.levels[d+1], lv[:cap(lv)], len(lv), d)
+	}
+}
+
+// Len returns the number of leaves.
+func (t *Tree) Len() int {
+	if len(t.levels) == 0 {
+		return 0
+	}
+	return len(t.levels[0])
+}
+
+// Root returns the root: the top node, or the scheme's Empty for a tree of
+// no leaves.
+func (t *Tree) Root() [Size]byte {
+	if len(t.levels) == 0 {
+		return t.s.Empty
+	}
+	return t.levels[len(t.levels)-1][0]
+}
+
+// Levels returns the tree's levels: Levels()[0] are the leaf nodes, each
+// next level has half as many nodes rounded up, and the last level is the
+// root alone. A tree of no leaves has no levels. The levels are the tree's
+// own memory: do not change them.
+func (t *Tree) Levels() [][][Size]byte {
+	return t.levels
+}
+
+// A Proof shows that a leaf is in a tree: the siblings of the nodes on the
+// path from the leaf to the root, lowest first. For a scheme whose nodes
+// join W < 32 bytes of each child (Solana), only each entry's first W bytes
+// count, and Tree.Proof leaves the rest zero.
+type Proof struct {
+	Index int          // the leaf's index, from 0
+	Size  int          // the number of leaves in the tree
+	Path  [][Size]byte // siblings, from the leaves up
+}
+
+// Proof returns the inclusion proof of leaf i. With Promote (RFC 6962), a
+// level where the path's node is promoted has no entry; with Duplicate, the
+// entry is the node itself; with ZeroPad, the root of the zero subtree.
+// Proof panics unless 0 <= i < t.Len().
+func (t *Tree) Proof(i int) Proof {
+	n := t.Len()
+	if i < 0 || i >= n {
+		panic("merkle: proof of leaf " + strconv.Itoa(i) + " in a tree of " + strconv.Itoa(n) + " leaves")
+	}
+	s := &t.s
+	var zero [][Size]byte
+	if s.Odd == ZeroPad {
+		sc := scratchPool.Get().(*scratch)
+		zero = append([][Size]byte(nil), s.zeros(sc, n)...)
+		scratchPool.Put(sc)
+	}
+	p := Proof{Index: i, Size: n, Path: make([][Size]byte, 0, len(t.levels)-1)}
+	w := s.width()
+	for d, lv := range t.levels[:len(t.levels)-1] {
+		var e [Size]byte
+		switch j := i ^ 1; {
+		case j < len(lv):
+			e = lv[j]
+		case s.Odd == Promote:
+			i >>= 1
+			continue
+		case s.Odd == Duplicate:
+			e = lv[i]
+		default:
+			e = zero[d]
+		}
+		clear(e[w:])
+		p.Path = append(p.Path, e)
+		i >>= 1
+	}
+	return p
+}
+
+// Verify reports whether p proves that leaf (data, hashed by LeafHash) is
+// leaf p.Index of p.Size leaves under root. It returns false for a proof
+// whose path has the wrong length for its index and size, and for a leaf of
+// the wrong size in a scheme of 32-byte leaves. The root and p.Size must
+// come from where the verifier trusts them (a signed tree head, a block
+// header): a path only fixes the tree's shape along itself, so the same
+// path can prove the same leaf in trees of several sizes.
+func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) bool {
+	if s.RawLeaves && len(leaf) != Size {
+		return false
+	}
+	return s.VerifyNode(root, s.LeafHash(leaf), p)
+}
+
+// VerifyNode is Verify for a leaf node already hashed.
+func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) bool {
+	s.check(1)
+	if p.Index < 0 || p.Index >= p.Size {
+		return false
+	}
+	var pair [2][Size]byte
+	k := 0
+	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, (m+1)/2 {
+		if i == m-1 && i%2 == 0 && s.Odd == Promote {
+			continue // promoted: no sibling at this level
+		}
+		if k == len(p.Path) {
+			return false
+		}
+		if i%2 == 0 {
+			pair[0], pair[1] = node, p.Path[k]
+		} else {
+			pair[0], pair[1] = p.Path[k], node
+		}
+		node = s.join(&pair)
+		k++
+	}
+	return k == len(p.Path) && node == root
+}
