@@ -86,7 +86,7 @@ GLOBL shaniZero<>(SB), RODATA|NOPTR, $64
 
 // func shani1(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani1(SB), NOSPLIT, $176-32
+TEXT ·shani1(SB), NOSPLIT, $112-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -124,33 +124,29 @@ shani1_run:
 	JEQ   shani1_digest
 
 shani1_block:
-	// Save each stream's state for the final addition; load the first two
-	// message groups. Message groups are computed two groups ahead of the
-	// rounds that use them, and their W+K stored, so that sha256rnds2 never
-	// waits for the schedule: its only input chain is the state.
-	MOVO   X1, 128(R14)
-	MOVO   X2, 144(R14)
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 64(R14)
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, 16(R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 80(R14)
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
 
-	// Rounds 0-7; load and byte-swap message groups 2 and 3.
-	MOVOU       32(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 32(R14)
-	MOVO        X13, X9
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -158,14 +154,13 @@ shani1_block:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-
-	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -174,9 +169,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -188,9 +182,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -202,9 +195,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -216,9 +208,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -230,9 +221,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -244,9 +234,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -258,9 +247,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -272,9 +260,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -286,9 +273,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -300,9 +286,8 @@ shani1_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -312,10 +297,10 @@ shani1_block:
 	PALIGNR     $0x04, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
@@ -325,25 +310,27 @@ shani1_block:
 	PALIGNR     $0x04, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
 
-	// Rounds 56-63.
-	MOVO        96(R14), X0
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
 	ADDQ        $0x40, R8
 	DECQ        R13
 	JNE         shani1_block
@@ -371,7 +358,7 @@ shani1_done:
 
 // func shani2(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani2(SB), NOSPLIT, $336-32
+TEXT ·shani2(SB), NOSPLIT, $208-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -408,10 +395,10 @@ shani2_loop:
 	CMPQ        AX, 160(DI)
 	JNE         shani2_block
 	MOVQ        16(DI), AX
-	MOVO        X1, 128(R14)
-	MOVO        X2, 144(R14)
-	MOVO        X3, 288(R14)
-	MOVO        X4, 304(R14)
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 160(R14)
+	MOVO        X4, 176(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -524,67 +511,58 @@ shani2_loop:
 	MOVO        X13, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
 	JMP         shani2_advance
 
 shani2_block:
 	MOVQ 96(DI), R8
 	MOVQ 160(DI), R9
 
-	// Save each stream's state for the final addition; load the first two
-	// message groups. Message groups are computed two groups ahead of the
-	// rounds that use them, and their W+K stored, so that sha256rnds2 never
-	// waits for the schedule: its only input chain is the state.
-	MOVO   X1, 128(R14)
-	MOVO   X2, 144(R14)
-	MOVO   X3, 288(R14)
-	MOVO   X4, 304(R14)
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 160(R14)
+	MOVO   X4, 176(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 64(R14)
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
+	MOVO   X13, 96(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 224(R14)
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, 16(R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 80(R14)
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
+	MOVO   X13, 112(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 240(R14)
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 128(R14)
+	MOVO   X13, X10
 
-	// Rounds 0-7; load and byte-swap message groups 2 and 3.
-	MOVOU       32(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 32(R14)
-	MOVO        X13, X9
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -592,24 +570,22 @@ shani2_block:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-
-	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -618,23 +594,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -646,23 +620,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -674,23 +646,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -702,23 +672,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -730,23 +698,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -758,23 +724,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -786,23 +750,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -814,23 +776,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -842,23 +802,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -870,23 +828,21 @@ shani2_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -896,23 +852,23 @@ shani2_block:
 	PALIGNR     $0x04, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, X10
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
@@ -922,48 +878,52 @@ shani2_block:
 	PALIGNR     $0x04, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $0x04, 112(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
 
-	// Rounds 56-63.
-	MOVO        96(R14), X0
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        256(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
 	MOVO        112(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        272(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
 
 shani2_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -1150,7 +1110,7 @@ shani2_idle1:
 
 // func shani3(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani3(SB), NOSPLIT, $496-32
+TEXT ·shani3(SB), NOSPLIT, $304-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -1192,12 +1152,12 @@ shani3_loop:
 	CMPQ        AX, 224(DI)
 	JNE         shani3_block
 	MOVQ        16(DI), AX
-	MOVO        X1, 128(R14)
-	MOVO        X2, 144(R14)
-	MOVO        X3, 288(R14)
-	MOVO        X4, 304(R14)
-	MOVO        X5, 448(R14)
-	MOVO        X6, 464(R14)
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 160(R14)
+	MOVO        X4, 176(R14)
+	MOVO        X5, 256(R14)
+	MOVO        X6, 272(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -1342,12 +1302,12 @@ shani3_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
-	PADDD       448(R14), X5
-	PADDD       464(R14), X6
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
 	JMP         shani3_advance
 
 shani3_block:
@@ -1355,81 +1315,67 @@ shani3_block:
 	MOVQ 160(DI), R9
 	MOVQ 224(DI), R10
 
-	// Save each stream's state for the final addition; load the first two
-	// message groups. Message groups are computed two groups ahead of the
-	// rounds that use them, and their W+K stored, so that sha256rnds2 never
-	// waits for the schedule: its only input chain is the state.
-	MOVO   X1, 128(R14)
-	MOVO   X2, 144(R14)
-	MOVO   X3, 288(R14)
-	MOVO   X4, 304(R14)
-	MOVO   X5, 448(R14)
-	MOVO   X6, 464(R14)
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 160(R14)
+	MOVO   X4, 176(R14)
+	MOVO   X5, 256(R14)
+	MOVO   X6, 272(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 64(R14)
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
+	MOVO   X13, 96(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 224(R14)
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X11
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 384(R14)
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, 16(R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 80(R14)
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
+	MOVO   X13, 112(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 240(R14)
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
+	MOVO   X13, 208(R14)
 	MOVO   X13, X11
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 400(R14)
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 128(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVO   X13, X11
 
-	// Rounds 0-7; load and byte-swap message groups 2 and 3.
-	MOVOU       32(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 32(R14)
-	MOVO        X13, X9
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVOU       32(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1437,34 +1383,31 @@ shani3_block:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
+	MOVO        X13, 240(R14)
 	MOVO        X13, X11
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-
-	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -1473,37 +1416,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1515,37 +1455,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1557,37 +1494,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1599,37 +1533,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1641,37 +1572,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1683,37 +1611,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1725,37 +1650,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1767,37 +1689,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1809,37 +1728,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1851,37 +1767,34 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1891,36 +1804,36 @@ shani3_block:
 	PALIGNR     $0x04, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, X10
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, X11
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
@@ -1930,71 +1843,77 @@ shani3_block:
 	PALIGNR     $0x04, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $0x04, 112(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
 	MOVO        X13, X11
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
 
-	// Rounds 56-63.
-	MOVO        96(R14), X0
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        256(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        416(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
 	MOVO        112(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        272(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        432(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
-	PADDD       448(R14), X5
-	PADDD       464(R14), X6
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
 
 shani3_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -2268,7 +2187,7 @@ shani3_idle2:
 
 // func shani4(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani4(SB), NOSPLIT, $656-32
+TEXT ·shani4(SB), NOSPLIT, $400-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -2315,14 +2234,14 @@ shani4_loop:
 	CMPQ        AX, 288(DI)
 	JNE         shani4_block
 	MOVQ        16(DI), AX
-	MOVO        X1, 128(R14)
-	MOVO        X2, 144(R14)
-	MOVO        X3, 288(R14)
-	MOVO        X4, 304(R14)
-	MOVO        X5, 448(R14)
-	MOVO        X6, 464(R14)
-	MOVO        X7, 608(R14)
-	MOVO        X8, 624(R14)
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 160(R14)
+	MOVO        X4, 176(R14)
+	MOVO        X5, 256(R14)
+	MOVO        X6, 272(R14)
+	MOVO        X7, 352(R14)
+	MOVO        X8, 368(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -2499,14 +2418,14 @@ shani4_loop:
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
-	PADDD       448(R14), X5
-	PADDD       464(R14), X6
-	PADDD       608(R14), X7
-	PADDD       624(R14), X8
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
 	JMP         shani4_advance
 
 shani4_block:
@@ -2515,105 +2434,86 @@ shani4_block:
 	MOVQ 224(DI), R10
 	MOVQ 288(DI), R11
 
-	// Save each stream's state for the final addition; load the first two
-	// message groups. Message groups are computed two groups ahead of the
-	// rounds that use them, and their W+K stored, so that sha256rnds2 never
-	// waits for the schedule: its only input chain is the state.
-	MOVO   X1, 128(R14)
-	MOVO   X2, 144(R14)
-	MOVO   X3, 288(R14)
-	MOVO   X4, 304(R14)
-	MOVO   X5, 448(R14)
-	MOVO   X6, 464(R14)
-	MOVO   X7, 608(R14)
-	MOVO   X8, 624(R14)
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 160(R14)
+	MOVO   X4, 176(R14)
+	MOVO   X5, 256(R14)
+	MOVO   X6, 272(R14)
+	MOVO   X7, 352(R14)
+	MOVO   X8, 368(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 64(R14)
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
+	MOVO   X13, 96(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 224(R14)
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X11
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 384(R14)
 	MOVOU  (R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
+	MOVO   X13, 288(R14)
 	MOVO   X13, X12
-	PADDD  shaniK<>+0(SB), X13
-	MOVO   X13, 544(R14)
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, 16(R14)
 	MOVO   X13, X9
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 80(R14)
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
+	MOVO   X13, 112(R14)
 	MOVO   X13, X10
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 240(R14)
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
+	MOVO   X13, 208(R14)
 	MOVO   X13, X11
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 400(R14)
 	MOVOU  16(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
+	MOVO   X13, 304(R14)
 	MOVO   X13, X12
-	PADDD  shaniK<>+16(SB), X13
-	MOVO   X13, 560(R14)
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 128(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X12
 
-	// Rounds 0-7; load and byte-swap message groups 2 and 3.
-	MOVOU       32(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 32(R14)
-	MOVO        X13, X9
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVOU       32(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       32(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 512(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+32(SB), X13
-	MOVO        X13, 576(R14)
-	MOVO        544(R14), X0
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2621,44 +2521,40 @@ shani4_block:
 	PSHUFB      shaniFlip<>+0(SB), X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
+	MOVO        X13, 240(R14)
 	MOVO        X13, X11
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X12
-	PADDD       shaniK<>+48(SB), X13
-	MOVO        X13, 592(R14)
-	MOVO        560(R14), X0
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-
-	// Rounds 8-55; schedule message groups 4-15.
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
@@ -2667,51 +2563,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        480(R14), X13
-	SHA256MSG1  496(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 480(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+64(SB), X13
-	MOVO        X13, 544(R14)
-	MOVO        576(R14), X0
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2723,51 +2615,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        496(R14), X13
-	SHA256MSG1  512(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 496(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+80(SB), X13
-	MOVO        X13, 560(R14)
-	MOVO        592(R14), X0
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2779,51 +2667,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        512(R14), X13
-	SHA256MSG1  528(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 512(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+96(SB), X13
-	MOVO        X13, 576(R14)
-	MOVO        544(R14), X0
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2835,51 +2719,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        528(R14), X13
-	SHA256MSG1  480(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+112(SB), X13
-	MOVO        X13, 592(R14)
-	MOVO        560(R14), X0
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2891,51 +2771,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        480(R14), X13
-	SHA256MSG1  496(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 480(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+128(SB), X13
-	MOVO        X13, 544(R14)
-	MOVO        576(R14), X0
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -2947,51 +2823,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        496(R14), X13
-	SHA256MSG1  512(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 496(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+144(SB), X13
-	MOVO        X13, 560(R14)
-	MOVO        592(R14), X0
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3003,51 +2875,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 192(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 352(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        512(R14), X13
-	SHA256MSG1  528(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 512(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+160(SB), X13
-	MOVO        X13, 576(R14)
-	MOVO        544(R14), X0
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3059,51 +2927,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        528(R14), X13
-	SHA256MSG1  480(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+176(SB), X13
-	MOVO        X13, 592(R14)
-	MOVO        560(R14), X0
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3115,51 +2979,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 64(R14)
-	MOVO        96(R14), X0
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X13
-	SHA256MSG1  176(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 160(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 224(R14)
-	MOVO        256(R14), X0
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 320(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 384(R14)
-	MOVO        416(R14), X0
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        480(R14), X13
-	SHA256MSG1  496(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 480(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+192(SB), X13
-	MOVO        X13, 544(R14)
-	MOVO        576(R14), X0
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3171,51 +3031,47 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 80(R14)
-	MOVO        112(R14), X0
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        176(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, 176(R14)
-	MOVO        X13, X10
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 240(R14)
-	MOVO        272(R14), X0
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        336(R14), X13
-	SHA256MSG1  352(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, 336(R14)
-	MOVO        X13, X11
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 400(R14)
-	MOVO        432(R14), X0
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        496(R14), X13
-	SHA256MSG1  512(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, 496(R14)
-	MOVO        X13, X12
-	PADDD       shaniK<>+208(SB), X13
-	MOVO        X13, 560(R14)
-	MOVO        592(R14), X0
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3225,49 +3081,49 @@ shani4_block:
 	PALIGNR     $0x04, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        64(R14), X0
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X10, X13
-	MOVO        X13, X10
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 256(R14)
-	MOVO        224(R14), X0
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        352(R14), X13
-	SHA256MSG1  368(R14), X13
-	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X11, X13
-	MOVO        X13, X11
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 416(R14)
-	MOVO        384(R14), X0
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        512(R14), X13
-	SHA256MSG1  528(R14), X13
-	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
-	PADDD       X14, X13
-	SHA256MSG2  X12, X13
-	MOVO        X13, X12
-	PADDD       shaniK<>+224(SB), X13
-	MOVO        X13, 576(R14)
-	MOVO        544(R14), X0
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
@@ -3277,94 +3133,102 @@ shani4_block:
 	PALIGNR     $0x04, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 112(R14)
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        208(R14), X13
-	SHA256MSG1  160(R14), X13
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $0x04, 112(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
 	MOVO        X13, X10
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 272(R14)
-	MOVO        240(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        368(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
 	MOVO        X13, X11
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 432(R14)
-	MOVO        400(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        528(R14), X13
-	SHA256MSG1  480(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $0x04, 304(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
 	MOVO        X13, X12
-	PADDD       shaniK<>+240(SB), X13
-	MOVO        X13, 592(R14)
-	MOVO        560(R14), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X8, X7
 
-	// Rounds 56-63.
-	MOVO        96(R14), X0
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        256(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        416(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        576(R14), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X8, X7
 	MOVO        112(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        272(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        432(R14), X0
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        592(R14), X0
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       128(R14), X1
-	PADDD       144(R14), X2
-	PADDD       288(R14), X3
-	PADDD       304(R14), X4
-	PADDD       448(R14), X5
-	PADDD       464(R14), X6
-	PADDD       608(R14), X7
-	PADDD       624(R14), X8
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
 
 shani4_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the

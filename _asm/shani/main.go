@@ -117,12 +117,11 @@ type stream struct {
 	abef, cdgh VecPhysical
 	prev       VecPhysical // the last message group computed
 	ring       Mem         // the last four message groups W[4g..4g+3], 16 bytes each
-	wk         Mem         // W+K of the last four groups, 16 bytes each
 	save       Mem         // state at the start of the block
 	lane       Mem         // &ls.lanes[i]
 }
 
-const streamFrame = 160 // bytes of stack per stream, 16-byte aligned
+const streamFrame = 96 // bytes of stack per stream, 16-byte aligned
 
 func kernel(n int) {
 	name := fmt.Sprintf("shani%d", n)
@@ -201,8 +200,7 @@ func prologue(name string, n int) []stream {
 			i:    i,
 			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
 			ring: Mem{Base: frame, Disp: streamFrame * i},
-			wk:   Mem{Base: frame, Disp: streamFrame*i + 64},
-			save: Mem{Base: frame, Disp: streamFrame*i + 128},
+			save: Mem{Base: frame, Disp: streamFrame*i + 64},
 			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
 		}
 	}
@@ -223,15 +221,16 @@ func prologue(name string, n int) []stream {
 // compress hashes the block at blockP[i] into stream i's state, for every
 // stream.
 func compress(ss []stream) {
-	Comment("Save each stream's state for the final addition; load the first two",
-		"message groups. Message groups are computed two groups ahead of the",
-		"rounds that use them, and their W+K stored, so that sha256rnds2 never",
-		"waits for the schedule: its only input chain is the state.")
+	Comment("Save each stream's state for the final addition; load the first three",
+		"message groups. Each group is scheduled three groups ahead of the rounds",
+		"that use it, so that sha256rnds2 never waits for the schedule: its only",
+		"input chain is the state. (Measured on Zen 4 against one and two groups",
+		"ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)")
 	for _, s := range ss {
 		MOVO(s.abef, s.save)
 		MOVO(s.cdgh, s.save.Offset(16))
 	}
-	for g := 0; g < 2; g++ {
+	for g := 0; g < 3; g++ {
 		for _, s := range ss {
 			schedule(s, g)
 		}
@@ -239,24 +238,25 @@ func compress(ss []stream) {
 	for g := 0; g < 16; g++ {
 		switch g {
 		case 0:
-			Comment("Rounds 0-7; load and byte-swap message groups 2 and 3.")
-		case 2:
-			Comment("Rounds 8-55; schedule message groups 4-15.")
-		case 14:
-			Comment("Rounds 56-63.")
+			Comment("Rounds 0-3; load and byte-swap message group 3.")
+		case 1:
+			Comment("Rounds 4-51; schedule message groups 4-15.")
+		case 13:
+			Comment("Rounds 52-63.")
 		}
 		for _, s := range ss {
-			if g+2 < 16 {
-				schedule(s, g+2)
-			}
 			rounds(s, g)
+		}
+		for _, s := range ss {
+			if g+3 < 16 {
+				schedule(s, g+3)
+			}
 		}
 	}
 	for _, s := range ss {
 		PADDD(s.save, s.abef)
 		PADDD(s.save.Offset(16), s.cdgh)
 	}
-
 }
 
 // sequential emits shani1, one stream that runs each job to completion in
@@ -350,7 +350,7 @@ func padBlock(name string, ss []stream) {
 	JMP(LabelRef(name + "_advance"))
 }
 
-// schedule computes message group g of stream s, W[4g..4g+3], and its W+K.
+// schedule computes message group g of stream s, W[4g..4g+3], into its ring.
 func schedule(s stream, g int) {
 	slot := func(i int) Mem { return s.ring.Offset(16 * (i % 4)) }
 	if g < 4 {
@@ -365,18 +365,15 @@ func schedule(s stream, g int) {
 		PADDD(t2, t1)
 		SHA256MSG2(s.prev, t1)
 	}
-	if g <= 13 {
-		MOVO(t1, slot(g))
-	}
+	MOVO(t1, slot(g))
 	MOVO(t1, s.prev)
-	PADDD(k256.Offset(16*g), t1)
-	MOVO(t1, s.wk.Offset(16*(g%4)))
 }
 
-// rounds emits rounds 4g..4g+3 of stream s.
+// rounds emits rounds 4g..4g+3 of stream s, adding K to message group g on
+// the way into X0.
 func rounds(s stream, g int) {
-	wk := s.wk.Offset(16 * (g % 4))
-	MOVO(wk, X0)
+	MOVO(s.ring.Offset(16*(g%4)), X0)
+	PADDD(k256.Offset(16*g), X0)
 	SHA256RNDS2(X0, s.abef, s.cdgh)
 	PSHUFD(U8(0x0e), X0, X0)
 	SHA256RNDS2(X0, s.cdgh, s.abef)
