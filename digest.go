@@ -56,9 +56,7 @@ func (d *Digest) Sum256() [Size]byte {
 	var out [Size]byte
 	t := s.blk[:]
 	jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t, d.x[:d.nx], nil, 8*d.len))}}, out: &out}}
-	var ls laneSet
-	ls.minActive = 1
-	active.one[len(active.one)-1].run(&ls, jobs[:])
+	runOne(active.one, &jobs)
 	return out
 }
 

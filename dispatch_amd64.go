@@ -194,6 +194,16 @@ func routedPlans() []*plan {
 	return ps
 }
 
+// runJob hashes one job on kernel k's entry for a single job, and reports
+// whether k has one.
+func runJob(k kernelID, j *job) bool {
+	if k == kShani1 {
+		shaniJob(j)
+		return true
+	}
+	return false
+}
+
 func runArch(k kernelID, ls *laneSet, jobs []job) {
 	switch k {
 	case kShani1:

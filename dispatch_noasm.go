@@ -11,6 +11,8 @@ func archKernels() []kernel { return []kernel{genericKernel, stdlibKernel} }
 
 func variants() []variant { return nil }
 
+func runJob(kernelID, *job) bool { return false }
+
 func runArch(k kernelID, ls *laneSet, jobs []job) { panic("sha256x: no assembly kernels" + buildNote) }
 
 // bestPlan: crypto/sha256 where it has assembly for this architecture, else

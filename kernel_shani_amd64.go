@@ -18,3 +18,6 @@ func shani3(ls *laneSet, jobs []job)
 
 //go:noescape
 func shani4(ls *laneSet, jobs []job)
+
+//go:noescape
+func shaniJob(j *job)

@@ -356,6 +356,274 @@ shani1_digest:
 shani1_done:
 	RET
 
+// func shaniJob(j *job)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniJob(SB), NOSPLIT, $112-8
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniJob_init
+	VZEROUPPER
+
+shaniJob_init:
+	MOVQ j+0(FP), SI
+	LEAQ 64(SI), DX
+
+shaniJob_job:
+	CMPQ    SI, DX
+	JAE     shaniJob_done
+	MOVQ    (SI), AX
+	MOVOU   (AX), X1
+	MOVOU   16(AX), X2
+	PSHUFD  $0xb1, X1, X1
+	PSHUFD  $0x1b, X2, X2
+	MOVO    X1, X13
+	PALIGNR $0x08, X2, X1
+	PBLENDW $0xf0, X13, X2
+	LEAQ    8(SI), R9
+	LEAQ    56(SI), R10
+
+shaniJob_run:
+	MOVQ  (R9), R8
+	MOVQ  8(R9), R13
+	TESTQ R13, R13
+	JEQ   shaniJob_digest
+
+shaniJob_block:
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	ADDQ        $0x40, R8
+	DECQ        R13
+	JNE         shaniJob_block
+	ADDQ        $0x10, R9
+	CMPQ        R9, R10
+	JB          shaniJob_run
+
+shaniJob_digest:
+	// Write the digest, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVQ    56(SI), AX
+	MOVOU   X13, (AX)
+	MOVOU   X14, 16(AX)
+	ADDQ    $0x40, SI
+	JMP     shaniJob_job
+
+shaniJob_done:
+	RET
+
 // func shani2(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shani2(SB), NOSPLIT, $208-32

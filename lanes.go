@@ -463,11 +463,9 @@ func (b *batch) carry(jobs []job, width int) (carried [maxLanes]job, c int) {
 
 // midstate returns the hash state after the whole blocks in prefix.
 func midstate(stages []stage, prefix []byte) (h [8]uint32) {
-	var ls laneSet
 	var d [Size]byte
 	jobs := [1]job{{init: &iv, runs: [3]run{{&prefix[0], uintptr(len(prefix) / BlockSize)}}, out: &d}}
-	ls.minActive = 1
-	stages[len(stages)-1].run(&ls, jobs[:])
+	runOne(stages, &jobs)
 	for i := range h {
 		h[i] = binary.BigEndian.Uint32(d[4*i:])
 	}
@@ -480,12 +478,22 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 	if pl.stdlib {
 		return sha256.Sum256(msg)
 	}
-	var ls laneSet
 	var s slot
 	b := batch{init: &iv} // no scratch: no shared padding
 	r0, r1, r2 := b.stage(&s, msg)
 	jobs := [1]job{{init: &iv, runs: [3]run{r0, r1, r2}, out: &d}}
-	ls.minActive = 1
-	pl.one[len(pl.one)-1].run(&ls, jobs[:])
+	runOne(pl.one, &jobs)
 	return d
+}
+
+// runOne hashes one job on the last of stages, through the kernel's entry
+// for a single job if it has one.
+func runOne(stages []stage, j *[1]job) {
+	st := stages[len(stages)-1]
+	if runJob(st.k, &j[0]) {
+		return
+	}
+	var ls laneSet
+	ls.minActive = 1
+	st.run(&ls, j[:])
 }

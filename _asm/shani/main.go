@@ -73,7 +73,8 @@ func main() {
 	}
 	hasAVX = NewDataAddr(Symbol{Name: "·useVZEROUPPER"}, 0)
 
-	sequential()
+	sequential(false)
+	sequential(true)
 	for _, n := range []int{2, 3, 4} {
 		kernel(n)
 	}
@@ -128,7 +129,7 @@ func kernel(n int) {
 	TEXT(name, NOSPLIT, "func(ls *laneSet, jobs []job)")
 	Doc(fmt.Sprintf("%s hashes jobs on %d interleaved SHA-NI streams.", name, n))
 
-	ss := prologue(name, n)
+	ss := prologue(name, n, true)
 
 	Comment("Every stream starts idle, about to end its last block: the advance",
 		"below hands each one a job.")
@@ -190,8 +191,8 @@ func kernel(n int) {
 }
 
 // prologue allocates n streams' registers and stack, loads the arguments
-// and clears upper AVX state.
-func prologue(name string, n int) []stream {
+// (if laneArgs, those of a lane-set kernel) and clears upper AVX state.
+func prologue(name string, n int, laneArgs bool) []stream {
 	xs := []VecPhysical{X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12}
 	locals := AllocLocal(streamFrame*n + 16)
 	ss := make([]stream, n)
@@ -204,9 +205,11 @@ func prologue(name string, n int) []stream {
 			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
 		}
 	}
-	Load(Param("ls"), lsReg)
-	Load(Param("jobs").Base(), jobsReg)
-	Load(Param("jobs").Len(), njobs)
+	if laneArgs {
+		Load(Param("ls"), lsReg)
+		Load(Param("jobs").Base(), jobsReg)
+		Load(Param("jobs").Len(), njobs)
+	}
 	LEAQ(locals.Offset(15), frame)
 	ANDQ(I8(-16), frame)
 
@@ -262,17 +265,30 @@ func compress(ss []stream) {
 // sequential emits shani1, one stream that runs each job to completion in
 // turn: a one-lane kernel whose lanes never stay busy, which meets the
 // kernel contract for any minActive, with the least work around the block.
-// It serves single messages, midstates and the last lanes of a batch.
-func sequential() {
-	const name = "shani1"
-	TEXT(name, NOSPLIT, "func(ls *laneSet, jobs []job)")
-	Doc(name + " hashes jobs one after another on one SHA-NI stream.")
-	ss := prologue(name, 1)
+// It serves the last lanes of a batch and prefix midstates. With single, it
+// emits shaniJob instead, the same for one job and no lane set: Sum256's
+// path, which should not pay for clearing a lane set it does not need.
+func sequential(single bool) {
+	name := "shani1"
+	if single {
+		name = "shaniJob"
+		TEXT(name, NOSPLIT, "func(j *job)")
+		Doc(name + " hashes one job on one SHA-NI stream.")
+	} else {
+		TEXT(name, NOSPLIT, "func(ls *laneSet, jobs []job)")
+		Doc(name + " hashes jobs one after another on one SHA-NI stream.")
+	}
+	ss := prologue(name, 1, !single)
 	s := ss[0]
 	run, runsEnd := R9, R10
-	MOVQ(U32(0), s.lane.Offset(laneJob))
-	SHLQ(U8(6), njobs)
-	ADDQ(jobsReg, njobs)
+	if single {
+		Load(Param("j"), jobsReg)
+		LEAQ(Mem{Base: jobsReg, Disp: jobSize}, njobs)
+	} else {
+		MOVQ(U32(0), s.lane.Offset(laneJob))
+		SHLQ(U8(6), njobs)
+		ADDQ(jobsReg, njobs)
+	}
 
 	Label(name + "_job")
 	CMPQ(jobsReg, njobs)
