@@ -94,12 +94,17 @@ func blockGeneric(h *[8]uint32, p *[BlockSize]byte) {
 	var w [64]uint32
 	schedule(&w, p)
 	a, b, c, d, e, f, g, hh := h[0], h[1], h[2], h[3], h[4], h[5], h[6], h[7]
-	for i := range 64 {
-		t1 := hh + (bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)) +
-			(e&f ^ ^e&g) + k256[i] + w[i]
-		t2 := (bits.RotateLeft32(a, -2) ^ bits.RotateLeft32(a, -13) ^ bits.RotateLeft32(a, -22)) +
-			(a&b ^ a&c ^ b&c)
-		hh, g, f, e, d, c, b, a = g, f, e, d+t1, c, b, a, t1+t2
+	// Eight rounds a turn, the variables taking each other's roles, so that
+	// no round moves the state along.
+	for i := 0; i < 64; i += 8 {
+		d, hh = round(a, b, c, d, e, f, g, hh, k256[i]+w[i])
+		c, g = round(hh, a, b, c, d, e, f, g, k256[i+1]+w[i+1])
+		b, f = round(g, hh, a, b, c, d, e, f, k256[i+2]+w[i+2])
+		a, e = round(f, g, hh, a, b, c, d, e, k256[i+3]+w[i+3])
+		hh, d = round(e, f, g, hh, a, b, c, d, k256[i+4]+w[i+4])
+		g, c = round(d, e, f, g, hh, a, b, c, k256[i+5]+w[i+5])
+		f, b = round(c, d, e, f, g, hh, a, b, k256[i+6]+w[i+6])
+		e, a = round(b, c, d, e, f, g, hh, a, k256[i+7]+w[i+7])
 	}
 	h[0] += a
 	h[1] += b
@@ -109,4 +114,12 @@ func blockGeneric(h *[8]uint32, p *[BlockSize]byte) {
 	h[5] += f
 	h[6] += g
 	h[7] += hh
+}
+
+// round is one SHA-256 round: it returns the new d and h (which become e and
+// a as the roles turn).
+func round(a, b, c, d, e, f, g, h, wk uint32) (uint32, uint32) {
+	t1 := h + (bits.RotateLeft32(e, -6) ^ bits.RotateLeft32(e, -11) ^ bits.RotateLeft32(e, -25)) + (e&f ^ ^e&g) + wk
+	t2 := (bits.RotateLeft32(a, -2) ^ bits.RotateLeft32(a, -13) ^ bits.RotateLeft32(a, -22)) + (a&b ^ a&c ^ b&c)
+	return d + t1, t1 + t2
 }
