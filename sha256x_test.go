@@ -378,8 +378,8 @@ func TestForce(t *testing.T) {
 			t.Errorf("sha256x_%s chose %q", name, pl.name)
 		}
 	}
-	if pl := choose("", ""); pl.name != active.name && os.Getenv("SHA256X_KERNEL") == "" {
-		t.Errorf("no forcing chose %q, but init chose %q", pl.name, active.name)
+	if pl := choose("", pinned); pl.name != active.name && os.Getenv("SHA256X_KERNEL") == "" {
+		t.Errorf("no SHA256X_KERNEL chose %q, but init chose %q", pl.name, active.name)
 	}
 	panics := func(env, pin, want string) {
 		t.Helper()

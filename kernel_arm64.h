@@ -1,0 +1,123 @@
+// Shared by the arm64 kernels (kernel_neon_arm64.s, kernel_sha2_arm64.s):
+// the kernel ABI's layouts and the lane bookkeeping, which follows
+// runGeneric (kernel_generic.go) step for step.
+
+// Layouts shared with lanes.go; TestLayout checks them.
+#define JOB_INIT 0	// job.init
+#define JOB_RUN_P 8	// job.runs[0].p; runs[i] is 16*i further
+#define JOB_RUN_N 16	// job.runs[0].n
+#define JOB_OUT 56	// job.out
+#define LANE_H 0	// lane.h: kernels address it as (RL)
+#define LANE_P 32	// lane.p: the lane's next block
+#define LANE_N 40	// lane.n
+#define LANE_SEG 48	// lane.seg
+#define LANE_JOB 56	// lane.job
+#define LS_MIN 0	// laneSet.minActive
+#define LS_LANES 64	// laneSet.lanes
+
+// General registers, the same in every kernel. R18 (platform), R26-R30
+// (closure, assembler temporary, g, frame pointer, link) stay untouched.
+#define LS R0	// *laneSet
+#define JOBS R1	// &jobs[0]
+#define NJOBS R2	// len(jobs)
+#define NEXT R3	// index of the next job to take
+#define BUSY R4	// lanes with a job
+#define KP R5	// the round constants of the next round (group)
+#define JP R6	// the job of the lane being advanced
+#define RT0 R7
+#define RT1 R8
+#define RT2 R9
+#define LANE0 R19	// &ls.lanes[0]
+#define LANE1 R20
+#define LANE2 R21
+#define LANE3 R22
+
+// LANE_ENTER, once LS, JOBS and NJOBS hold the arguments, sets up the lane
+// addresses; no job is taken yet, no lane is busy.
+#define LANE_ENTER \
+	MOVD	ZR, NEXT \
+	MOVD	ZR, BUSY \
+	ADD	$(LS_LANES+0*64), LS, LANE0 \
+	ADD	$(LS_LANES+1*64), LS, LANE1 \
+	ADD	$(LS_LANES+2*64), LS, LANE2 \
+	ADD	$(LS_LANES+3*64), LS, LANE3
+
+// LANE_START makes lane RL idle, about to end its last block: the first
+// advance hands it a job.
+#define LANE_START(RL, ZERO) \
+	MOVD	$ZERO, RT0 \
+	MOVD	$1, RT1 \
+	MOVD	RT0, LANE_P(RL) \
+	MOVD	RT1, LANE_N(RL) \
+	MOVD	ZR, LANE_JOB(RL)
+
+// LANE_STEP advances lane RL past the block it just hashed; at the end of a
+// run it leaves for the lane's out-of-line path (LANE_END), which comes back
+// to next.
+#define LANE_STEP(RL, end, next) \
+	MOVD	LANE_P(RL), RT0 \
+	MOVD	LANE_N(RL), RT1 \
+	ADD	$64, RT0 \
+	MOVD	RT0, LANE_P(RL) \
+	SUBS	$1, RT1 \
+	MOVD	RT1, LANE_N(RL) \
+	BEQ	end \
+next:
+
+// LANE_LOOP goes back to loop while at least ls.minActive lanes, and at
+// least one, are busy; else on to ret.
+#define LANE_LOOP(loop, ret) \
+	CBZ	BUSY, ret \
+	MOVD	LS_MIN(LS), RT0 \
+	CMP	RT0, BUSY \
+	BHS	loop \
+	B	ret
+
+// LANE_END is the out-of-line path of lane RL at the end of a run: the lane
+// moves to its job's next run; or its job is done, DIGEST(L) writes the
+// digest to JOB_OUT(JP), and it takes the next job, LOAD(L) loading the
+// job's starting state from (RT0); or, with no job left, it idles on the
+// zero block.
+#define LANE_END(L, RL, end, next, done, take, idle, DIGEST, LOAD, ZERO) \
+end: \
+	MOVD	LANE_JOB(RL), RT0 \
+	CBZ	RT0, take \
+	SUB	$1, RT0 \
+	ADD	RT0<<6, JOBS, JP \
+	MOVD	LANE_SEG(RL), RT1 \
+	ADD	$1, RT1 \
+	CMP	$3, RT1 \
+	BHS	done \
+	ADD	RT1<<4, JP, RT0 \
+	MOVD	JOB_RUN_N(RT0), RT2 \
+	CBZ	RT2, done \
+	MOVD	RT1, LANE_SEG(RL) \
+	MOVD	RT2, LANE_N(RL) \
+	MOVD	JOB_RUN_P(RT0), RT2 \
+	MOVD	RT2, LANE_P(RL) \
+	B	next \
+done: \
+	DIGEST(L) \
+	SUB	$1, BUSY \
+take: \
+	CMP	NJOBS, NEXT \
+	BHS	idle \
+	ADD	NEXT<<6, JOBS, JP \
+	ADD	$1, NEXT \
+	ADD	$1, BUSY \
+	MOVD	NEXT, LANE_JOB(RL) \
+	MOVD	ZR, LANE_SEG(RL) \
+	MOVD	JOB_RUN_P(JP), RT0 \
+	MOVD	RT0, LANE_P(RL) \
+	MOVD	JOB_RUN_N(JP), RT0 \
+	MOVD	RT0, LANE_N(RL) \
+	MOVD	JOB_INIT(JP), RT0 \
+	LOAD(L) \
+	B	next \
+idle: \
+	MOVD	ZR, LANE_JOB(RL) \
+	MOVD	$ZERO, RT0 \
+	MOVD	RT0, LANE_P(RL) \
+	MOVD	$1, RT0 \
+	MOVD	RT0, LANE_N(RL) \
+	B	next
