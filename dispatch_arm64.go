@@ -91,3 +91,11 @@ func runArch(k kernelID, ls *laneSet, jobs []job) {
 		sha2x4(ls, jobs)
 	}
 }
+
+// routedPlans lists the mixed plans this CPU can run, for tests and
+// benchmarks: on arm64 every plan is a kernel's own.
+func routedPlans() []*plan { return nil }
+
+// runJob reports whether kernel k has an entry for a single job: none on
+// arm64 yet, so single messages take the lane-set entry of sha2x1.
+func runJob(kernelID, *job) bool { return false }

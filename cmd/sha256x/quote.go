@@ -3,10 +3,8 @@ package main
 // How names are written, as GNU coreutils 9.1 sha256sum writes them.
 
 import (
-	"errors"
 	"os"
 	"strings"
-	"syscall"
 	"unicode"
 	"unicode/utf8"
 )
@@ -193,21 +191,4 @@ func shellQuote(s string) (q string, allCompat, single bool) {
 	}
 	b.WriteByte('\'')
 	return b.String(), allCompat, single
-}
-
-// errText is the text of a system error as strerror words it: Go's text
-// with its first letter capitalized ("No such file or directory").
-func errText(err error) string {
-	var pe *os.PathError
-	if errors.As(err, &pe) {
-		err = pe.Err
-	}
-	var errno syscall.Errno
-	if errors.As(err, &errno) {
-		s := errno.Error()
-		if s != "" {
-			return strings.ToUpper(s[:1]) + s[1:]
-		}
-	}
-	return err.Error()
 }
