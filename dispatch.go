@@ -16,6 +16,7 @@ type kernelID uint8
 
 const (
 	kGeneric kernelID = iota
+	kStdlib1          // crypto/sha256's block function, one job at a time
 	kArch             // the first of the architecture's own kernels
 )
 
@@ -41,6 +42,10 @@ type variant struct {
 	name   string // such as "x4": four streams
 	st     stage
 }
+
+// stdlibVariant is crypto/sha256's block function as a one-lane kernel,
+// which every architecture has.
+var stdlibVariant = variant{"stdlib", "x1", stage{k: kStdlib1, width: 1, minActive: 1}}
 
 var (
 	genericKernel = kernel{name: "generic", plan: plan{

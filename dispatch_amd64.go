@@ -61,6 +61,7 @@ func variants() []variant {
 		{"shani", "x4", stage{k: kShani4, width: 4, minActive: 1}},
 		{"avx2", "x8", stage{k: kAVX2, width: 8, minActive: 1}},
 		{"avx512", "x16", stage{k: kAVX512, width: 16, minActive: 1}},
+		stdlibVariant,
 	}
 }
 
@@ -79,6 +80,29 @@ var mixedPlans = []plan{
 			{k: kShani2, width: 2, minActive: 1},
 		},
 		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+	{
+		// Without SHA-NI, the best single stream is crypto/sha256's own (its
+		// AVX2 code): 8 AVX2 lanes hash one long message at 0.45x its speed,
+		// 8 busy lanes 3.0-4.1x (BENCHMARKS.md, "AVX2 without SHA-NI"). So
+		// single messages go to it, and a batch's last lanes once fewer than
+		// 3 are busy (8 lanes' per-lane speed, about 213 MB/s, times 2 busy
+		// is below one stream's 512 MB/s on Zen 4).
+		name: "avx2+stdlib",
+		stages: []stage{
+			{k: kAVX2, width: 8, minActive: 3},
+			{k: kStdlib1, width: 1, minActive: 1},
+		},
+		one: []stage{{k: kStdlib1, width: 1, minActive: 1}},
+	},
+	{
+		// The same for AVX-512 without SHA-NI (Skylake-SP and kin).
+		name: "avx512+stdlib",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 7},
+			{k: kStdlib1, width: 1, minActive: 1},
+		},
+		one: []stage{{k: kStdlib1, width: 1, minActive: 1}},
 	},
 	{
 		// For Intel server cores, whose sha256rnds2 streams do not overlap:
@@ -123,11 +147,12 @@ var routes = []route{
 	// Intel with AVX-512 (server cores): not measured here; published
 	// measurements (tape-sha256, Intel ISA-L) put 16-lane AVX-512 ahead,
 	// since their sha256rnds2 streams do not overlap; without SHA-NI
-	// (Skylake-SP) avx512 alone.
+	// (Skylake-SP) the last lanes and single messages go to crypto/sha256.
 	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani1"},
-	{cpuid.Intel, anyFamily, 0, 0xff, "avx512"},
-	// Everything else: SHA-NI streams where present, else 8-lane AVX2
-	// (Haswell-class), else the generic kernel: without SHA-NI and AVX2,
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+stdlib"},
+	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
+	// crypto/sha256's single stream for the rest (Haswell-class), else the
+	// generic kernel: without SHA-NI and AVX2,
 	// crypto/sha256 runs its own Go code, which the generic kernel beats by
 	// 4-10% (BENCHMARKS.md, "Portable kernels").
 }
@@ -142,7 +167,7 @@ func bestPlan() *plan {
 			}
 		}
 	}
-	for _, name := range []string{"shani", "avx2"} {
+	for _, name := range []string{"shani", "avx2+stdlib"} {
 		if pl := runnable(name); pl != nil {
 			return pl
 		}

@@ -63,6 +63,7 @@ func variants() []variant {
 		{"sha2", "x2", stage{k: kSha2x2, width: 2, minActive: 1}},
 		{"sha2", "x3", stage{k: kSha2x3, width: 3, minActive: 1}},
 		{"sha2", "x4", stage{k: kSha2x4, width: 4, minActive: 1}},
+		stdlibVariant,
 	}
 }
 

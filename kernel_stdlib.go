@@ -3,8 +3,10 @@ package sha256x
 import (
 	"crypto/sha256"
 	"encoding"
+	"encoding/binary"
 	"hash"
 	"sync"
+	"unsafe"
 )
 
 // The stdlib kernel is crypto/sha256, one message after another. It is the
@@ -54,5 +56,41 @@ func (sc *stdlibScratch) write(b []byte) {
 		n := copy(sc.buf[:], b)
 		sc.h.Write(sc.buf[:n])
 		b = b[n:]
+	}
+}
+
+// runStdlib1 is a one-lane kernel on crypto/sha256's block function, which
+// has assembly of its own where this package may have none (its single AVX2
+// stream on Haswell-class CPUs, say). crypto/sha256 exports no block
+// function, so each job resumes a digest from a marshaled state holding the
+// job's starting state and no length, writes the job's blocks (padding
+// included, already staged) and reads the state back. Each job runs to
+// completion, which meets the kernel contract for any minActive.
+func runStdlib1(ls *laneSet, jobs []job) {
+	ls.lanes[0].job = 0
+	sc := stdlibPool.Get().(*stdlibScratch)
+	defer stdlibPool.Put(sc)
+	for i := range jobs {
+		j := &jobs[i]
+		st := append(sc.state[:0], "sha\x03"...)
+		for _, v := range j.init {
+			st = binary.BigEndian.AppendUint32(st, v)
+		}
+		st = append(st, make([]byte, BlockSize+8)...) // no partial block, length 0
+		if err := sc.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+			panic("sha256x: " + err.Error())
+		}
+		for _, r := range j.runs {
+			if r.n == 0 {
+				break
+			}
+			sc.write(unsafe.Slice(r.p, r.n*BlockSize))
+		}
+		st, err := sc.h.(encoding.BinaryAppender).AppendBinary(st[:0])
+		if err != nil {
+			panic("sha256x: " + err.Error())
+		}
+		sc.state = st
+		copy(j.out[:], st[4:4+Size]) // the state, big-endian: the digest
 	}
 }

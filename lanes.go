@@ -149,11 +149,14 @@ type stage struct {
 // run calls the stage's kernel. Kernels are called directly, never through a
 // func value, so that the compiler can see the caller's slices do not escape.
 func (st stage) run(ls *laneSet, jobs []job) {
-	if st.k == kGeneric {
+	switch st.k {
+	case kGeneric:
 		runGeneric(ls, jobs, st.width)
-		return
+	case kStdlib1:
+		runStdlib1(ls, jobs)
+	default:
+		runArch(st.k, ls, jobs)
 	}
-	runArch(st.k, ls, jobs)
 }
 
 // A batch is the state of one call.
@@ -475,7 +478,7 @@ func midstate(stages []stage, prefix []byte) (h [8]uint32) {
 // sum256 hashes one message on the plan's single-message kernel, with
 // nothing but the stack for scratch.
 func (pl *plan) sum256(msg []byte) (d [Size]byte) {
-	if pl.stdlib {
+	if pl.stdlib || pl.one[len(pl.one)-1].k == kStdlib1 {
 		return sha256.Sum256(msg)
 	}
 	var s slot
