@@ -21,40 +21,13 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/sha256x/sha256x/_asm/abi"
 	"log"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
 )
-
-// Layouts shared with lanes.go; TestLayout checks them.
-const (
-	jobInit  = 0  // job.init
-	jobRuns  = 8  // job.runs[i].p at jobRuns+16*i, .n at jobRuns+16*i+8
-	jobOut   = 56 // job.out
-	laneH    = 0  // lane.h
-	laneP    = 32
-	laneN    = 40
-	laneSeg  = 48
-	laneJob  = 56
-	laneSize = 64
-	lsMin    = 0  // laneSet.minActive
-	lsPad    = 8  // laneSet.pad
-	lsPadWK  = 16 // laneSet.padWK
-	lsLanes  = 64 // laneSet.lanes
-)
-
-var roundK = [64]uint32{
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-}
 
 // General-purpose registers. R15 is left alone: the dynamic linker's.
 var (
@@ -154,7 +127,7 @@ func main() {
 
 	tag := v.name()
 	kTab = GLOBL(tag+"K", RODATA|NOPTR)
-	for i, k := range roundK {
+	for i, k := range abi.K {
 		for j := 0; j < v.kStride()/4; j++ {
 			DATA(i*v.kStride()+4*j, U32(k))
 		}
@@ -199,10 +172,10 @@ func kernel(v isa, roll bool) {
 	XORQ(busy, busy)
 	LEAQ(zeroBlk, tmp)
 	for i := 0; i < n; i++ {
-		l := Mem{Base: lsReg, Disp: lsLanes + laneSize*i}
-		MOVQ(tmp, l.Offset(laneP))
-		MOVQ(U32(1), l.Offset(laneN))
-		MOVQ(U32(0), l.Offset(laneJob))
+		l := Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i}
+		MOVQ(tmp, l.Offset(abi.LaneP))
+		MOVQ(U32(1), l.Offset(abi.LaneN))
+		MOVQ(U32(0), l.Offset(abi.LaneJob))
 	}
 	JMP(LabelRef(lbl("advance")))
 
@@ -210,18 +183,18 @@ func kernel(v isa, roll bool) {
 	Comment("When every busy lane stands at the batch's shared padding block,",
 		"its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes",
 		"(at the zero block) may hash anything.")
-	MOVQ(Mem{Base: lsReg, Disp: lsPad}, tmp2)
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsPad}, tmp2)
 	LEAQ(zeroBlk, jp)
 	for i := 0; i < n; i++ {
 		ok := lbl(fmt.Sprintf("padok%d", i))
-		MOVQ(Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP}, tmp)
+		MOVQ(Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP}, tmp)
 		CMPQ(tmp, tmp2)
 		JEQ(LabelRef(ok))
 		CMPQ(tmp, jp)
 		JNE(LabelRef(lbl("full")))
 		Label(ok)
 	}
-	MOVQ(Mem{Base: lsReg, Disp: lsPadWK}, kp)
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, kp)
 	loadState(v)
 	Comment("Rounds 0-63 of the padding block, W+K from ls.padWK.")
 	padRounds(v, name, roll)
@@ -230,7 +203,7 @@ func kernel(v isa, roll bool) {
 	Label(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
-	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: lsLanes + laneSize*i + laneP} })
+	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} })
 	loadState(v)
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
@@ -269,32 +242,32 @@ func kernel(v isa, roll bool) {
 	Label(lbl("advance"))
 	Comment("Advance each lane a block; a lane at the end of a run moves to the",
 		"job's next run, or finishes its job and takes the next one.")
-	LEAQ(Mem{Base: lsReg, Disp: lsLanes}, laneReg)
+	LEAQ(Mem{Base: lsReg, Disp: abi.LsLanes}, laneReg)
 	XORQ(laneIdx, laneIdx)
 	Label(lbl("adv"))
-	ADDQ(U8(64), Mem{Base: laneReg, Disp: laneP})
-	DECQ(Mem{Base: laneReg, Disp: laneN})
+	ADDQ(U8(64), Mem{Base: laneReg, Disp: abi.LaneP})
+	DECQ(Mem{Base: laneReg, Disp: abi.LaneN})
 	JEQ(LabelRef(lbl("end")))
 	Label(lbl("advnext"))
-	ADDQ(U8(laneSize), laneReg)
+	ADDQ(U8(abi.LaneSize), laneReg)
 	INCQ(laneIdx)
 	CMPQ(laneIdx, U8(n))
 	JNE(LabelRef(lbl("adv")))
-	CMPQ(busy, Mem{Base: lsReg, Disp: lsMin})
+	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
 	JAE(LabelRef(lbl("loop")))
 
 	Comment("Return: write each busy lane's state back, words a..h.")
-	LEAQ(Mem{Base: lsReg, Disp: lsLanes}, laneReg)
+	LEAQ(Mem{Base: lsReg, Disp: abi.LsLanes}, laneReg)
 	MOVQ(frame, colReg)
 	Label(lbl("wb"))
-	CMPQ(Mem{Base: laneReg, Disp: laneJob}, U8(0))
+	CMPQ(Mem{Base: laneReg, Disp: abi.LaneJob}, U8(0))
 	JEQ(LabelRef(lbl("wbnext")))
 	for k := 0; k < 8; k++ {
 		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp.As32())
-		MOVL(tmp.As32(), Mem{Base: laneReg, Disp: laneH + 4*k})
+		MOVL(tmp.As32(), Mem{Base: laneReg, Disp: abi.LaneH + 4*k})
 	}
 	Label(lbl("wbnext"))
-	ADDQ(U8(laneSize), laneReg)
+	ADDQ(U8(abi.LaneSize), laneReg)
 	ADDQ(U8(4), colReg)
 	LEAQ(Mem{Base: frame, Disp: 4 * n}, tmp)
 	CMPQ(colReg, tmp)
@@ -453,31 +426,31 @@ func advance(v isa, lbl func(string) string) {
 	back := LabelRef(lbl("advnext"))
 	Label(lbl("end"))
 	Comment("The lane is at the end of a run.")
-	MOVQ(Mem{Base: laneReg, Disp: laneJob}, tmp)
+	MOVQ(Mem{Base: laneReg, Disp: abi.LaneJob}, tmp)
 	TESTQ(tmp, tmp)
 	JEQ(LabelRef(lbl("take")))
 	DECQ(tmp)
 	SHLQ(U8(6), tmp)
 	LEAQ(Mem{Base: jobsReg, Index: tmp, Scale: 1}, jp)
-	MOVQ(Mem{Base: laneReg, Disp: laneSeg}, tmp2)
+	MOVQ(Mem{Base: laneReg, Disp: abi.LaneSeg}, tmp2)
 	INCQ(tmp2)
 	CMPQ(tmp2, U8(3))
 	JAE(LabelRef(lbl("done")))
 	MOVQ(tmp2, tmp)
 	SHLQ(U8(4), tmp)
 	ADDQ(jp, tmp)
-	CMPQ(Mem{Base: tmp, Disp: jobRuns + 8}, U8(0))
+	CMPQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, U8(0))
 	JEQ(LabelRef(lbl("done")))
-	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneSeg})
-	MOVQ(Mem{Base: tmp, Disp: jobRuns + 8}, tmp2)
-	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneN})
-	MOVQ(Mem{Base: tmp, Disp: jobRuns}, tmp2)
-	MOVQ(tmp2, Mem{Base: laneReg, Disp: laneP})
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneSeg})
+	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneN})
+	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns}, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneP})
 	JMP(back)
 
 	Label(lbl("done"))
 	Comment("Write the digest, big-endian, from the lane's column of the state.")
-	MOVQ(Mem{Base: jp, Disp: jobOut}, tmp)
+	MOVQ(Mem{Base: jp, Disp: abi.JobOut}, tmp)
 	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
 	for k := 0; k < 8; k++ {
 		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp2.As32())
@@ -496,13 +469,13 @@ func advance(v isa, lbl func(string) string) {
 	ADDQ(jobsReg, jp)
 	INCQ(next)
 	INCQ(busy)
-	MOVQ(next, Mem{Base: laneReg, Disp: laneJob})
-	MOVQ(U32(0), Mem{Base: laneReg, Disp: laneSeg})
-	MOVQ(Mem{Base: jp, Disp: jobRuns}, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: laneP})
-	MOVQ(Mem{Base: jp, Disp: jobRuns + 8}, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: laneN})
-	MOVQ(Mem{Base: jp, Disp: jobInit}, tmp)
+	MOVQ(next, Mem{Base: laneReg, Disp: abi.LaneJob})
+	MOVQ(U32(0), Mem{Base: laneReg, Disp: abi.LaneSeg})
+	MOVQ(Mem{Base: jp, Disp: abi.JobRuns}, tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneP})
+	MOVQ(Mem{Base: jp, Disp: abi.JobRuns + 8}, tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneN})
+	MOVQ(Mem{Base: jp, Disp: abi.JobInit}, tmp)
 	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
 	for k := 0; k < 8; k++ {
 		MOVL(Mem{Base: tmp, Disp: 4 * k}, tmp2.As32())
@@ -512,10 +485,10 @@ func advance(v isa, lbl func(string) string) {
 
 	Label(lbl("idle"))
 	Comment("No job left: the lane idles, hashing the zero block.")
-	MOVQ(U32(0), Mem{Base: laneReg, Disp: laneJob})
+	MOVQ(U32(0), Mem{Base: laneReg, Disp: abi.LaneJob})
 	LEAQ(zeroBlk, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: laneP})
-	MOVQ(U32(1), Mem{Base: laneReg, Disp: laneN})
+	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneP})
+	MOVQ(U32(1), Mem{Base: laneReg, Disp: abi.LaneN})
 	JMP(back)
 }
 

@@ -11,6 +11,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"github.com/sha256x/sha256x/_asm/abi"
 	"log"
 	"os"
 	"strings"
@@ -20,24 +21,6 @@ import (
 	. "github.com/mmcloughlin/avo/reg"
 )
 
-// Layouts shared with lanes.go; TestLayout checks them.
-const (
-	jobInit  = 0  // job.init
-	jobRuns  = 8  // job.runs[i].p at jobRuns+16*i, .n at jobRuns+16*i+8
-	jobOut   = 56 // job.out
-	jobSize  = 64 // sizeof(job)
-	laneH    = 0  // lane.h
-	laneP    = 32
-	laneN    = 40
-	laneSeg  = 48
-	laneJob  = 56
-	laneSize = 64
-	lsMin    = 0  // laneSet.minActive
-	lsPad    = 8  // laneSet.pad
-	lsPadWK  = 16 // laneSet.padWK
-	lsLanes  = 64 // laneSet.lanes
-)
-
 var (
 	k256     Mem // the round constants, 16 bytes per group of four rounds
 	flipMask Mem // byte-swaps each dword
@@ -45,23 +28,12 @@ var (
 	hasAVX   Mem // ·useVZEROUPPER
 )
 
-var roundK = [64]uint32{
-	0x428a2f98, 0x71374491, 0xb5c0fbcf, 0xe9b5dba5, 0x3956c25b, 0x59f111f1, 0x923f82a4, 0xab1c5ed5,
-	0xd807aa98, 0x12835b01, 0x243185be, 0x550c7dc3, 0x72be5d74, 0x80deb1fe, 0x9bdc06a7, 0xc19bf174,
-	0xe49b69c1, 0xefbe4786, 0x0fc19dc6, 0x240ca1cc, 0x2de92c6f, 0x4a7484aa, 0x5cb0a9dc, 0x76f988da,
-	0x983e5152, 0xa831c66d, 0xb00327c8, 0xbf597fc7, 0xc6e00bf3, 0xd5a79147, 0x06ca6351, 0x14292967,
-	0x27b70a85, 0x2e1b2138, 0x4d2c6dfc, 0x53380d13, 0x650a7354, 0x766a0abb, 0x81c2c92e, 0x92722c85,
-	0xa2bfe8a1, 0xa81a664b, 0xc24b8b70, 0xc76c51a3, 0xd192e819, 0xd6990624, 0xf40e3585, 0x106aa070,
-	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
-	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
-}
-
 func main() {
 	Package("github.com/sha256x/sha256x")
 	ConstraintExpr("!purego")
 
 	k256 = GLOBL("shaniK", RODATA|NOPTR)
-	for i, k := range roundK {
+	for i, k := range abi.K {
 		DATA(4*i, U32(k))
 	}
 	flipMask = GLOBL("shaniFlip", RODATA|NOPTR)
@@ -137,27 +109,27 @@ func kernel(n int) {
 	XORQ(busy, busy)
 	LEAQ(zeroBlk, tmp)
 	for _, s := range ss {
-		MOVQ(tmp, s.lane.Offset(laneP))
-		MOVQ(U32(1), s.lane.Offset(laneN))
-		MOVQ(U32(0), s.lane.Offset(laneJob))
+		MOVQ(tmp, s.lane.Offset(abi.LaneP))
+		MOVQ(U32(1), s.lane.Offset(abi.LaneN))
+		MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
 	}
 	JMP(LabelRef(name + "_advance"))
 
 	Label(name + "_loop")
 	Comment("When every stream stands at the batch's shared padding block, its W+K",
 		"is known: skip the schedule.")
-	MOVQ(Mem{Base: lsReg, Disp: lsPad}, tmp)
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsPad}, tmp)
 	TESTQ(tmp, tmp)
 	JEQ(LabelRef(name + "_block"))
 	for _, s := range ss {
-		CMPQ(tmp, s.lane.Offset(laneP))
+		CMPQ(tmp, s.lane.Offset(abi.LaneP))
 		JNE(LabelRef(name + "_block"))
 	}
 	padBlock(name, ss)
 
 	Label(name + "_block")
 	for _, s := range ss {
-		MOVQ(s.lane.Offset(laneP), blockP[s.i])
+		MOVQ(s.lane.Offset(abi.LaneP), blockP[s.i])
 	}
 	compress(ss)
 
@@ -165,22 +137,22 @@ func kernel(n int) {
 	Comment("Advance each stream a block; a stream at the end of a run moves to the",
 		"job's next run, or finishes its job and takes the next one.")
 	for _, s := range ss {
-		ADDQ(U8(64), s.lane.Offset(laneP))
-		DECQ(s.lane.Offset(laneN))
+		ADDQ(U8(64), s.lane.Offset(abi.LaneP))
+		DECQ(s.lane.Offset(abi.LaneN))
 		JEQ(LabelRef(fmt.Sprintf("%s_end%d", name, s.i)))
 		Label(fmt.Sprintf("%s_next%d", name, s.i))
 	}
-	CMPQ(busy, Mem{Base: lsReg, Disp: lsMin})
+	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
 	JAE(LabelRef(name + "_loop"))
 
 	Comment("Return: write each busy stream's state back, words a..h.")
 	for _, s := range ss {
 		skip := fmt.Sprintf("%s_out%d", name, s.i)
-		CMPQ(s.lane.Offset(laneJob), U8(0))
+		CMPQ(s.lane.Offset(abi.LaneJob), U8(0))
 		JEQ(LabelRef(skip))
 		unshuffle(s)
-		MOVOU(t1, s.lane.Offset(laneH))
-		MOVOU(t2, s.lane.Offset(laneH+16))
+		MOVOU(t1, s.lane.Offset(abi.LaneH))
+		MOVOU(t2, s.lane.Offset(abi.LaneH+16))
 		Label(skip)
 	}
 	RET()
@@ -202,7 +174,7 @@ func prologue(name string, n int, laneArgs bool) []stream {
 			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
 			ring: Mem{Base: frame, Disp: streamFrame * i},
 			save: Mem{Base: frame, Disp: streamFrame*i + 64},
-			lane: Mem{Base: lsReg, Disp: lsLanes + laneSize*i},
+			lane: Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i},
 		}
 	}
 	if laneArgs {
@@ -283,9 +255,9 @@ func sequential(single bool) {
 	run, runsEnd := R9, R10
 	if single {
 		Load(Param("j"), jobsReg)
-		LEAQ(Mem{Base: jobsReg, Disp: jobSize}, njobs)
+		LEAQ(Mem{Base: jobsReg, Disp: abi.JobSize}, njobs)
 	} else {
-		MOVQ(U32(0), s.lane.Offset(laneJob))
+		MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
 		SHLQ(U8(6), njobs)
 		ADDQ(jobsReg, njobs)
 	}
@@ -293,10 +265,10 @@ func sequential(single bool) {
 	Label(name + "_job")
 	CMPQ(jobsReg, njobs)
 	JAE(LabelRef(name + "_done"))
-	MOVQ(Mem{Base: jobsReg, Disp: jobInit}, tmp)
+	MOVQ(Mem{Base: jobsReg, Disp: abi.JobInit}, tmp)
 	loadState(s, tmp)
-	LEAQ(Mem{Base: jobsReg, Disp: jobRuns}, run)
-	LEAQ(Mem{Base: jobsReg, Disp: jobRuns + 48}, runsEnd)
+	LEAQ(Mem{Base: jobsReg, Disp: abi.JobRuns}, run)
+	LEAQ(Mem{Base: jobsReg, Disp: abi.JobRuns + 48}, runsEnd)
 
 	Label(name + "_run")
 	MOVQ(Mem{Base: run}, blockP[0])
@@ -318,10 +290,10 @@ func sequential(single bool) {
 	unshuffle(s)
 	PSHUFB(flipMask, t1)
 	PSHUFB(flipMask, t2)
-	MOVQ(Mem{Base: jobsReg, Disp: jobOut}, tmp)
+	MOVQ(Mem{Base: jobsReg, Disp: abi.JobOut}, tmp)
 	MOVOU(t1, Mem{Base: tmp})
 	MOVOU(t2, Mem{Base: tmp, Disp: 16})
-	ADDQ(U8(jobSize), jobsReg)
+	ADDQ(U8(abi.JobSize), jobsReg)
 	JMP(LabelRef(name + "_job"))
 
 	Label(name + "_done")
@@ -343,7 +315,7 @@ func loadState(s stream, ptr GPPhysical) {
 // padBlock emits the rounds of one block of every stream with W+K taken from
 // ls.padWK, then jumps to the advance.
 func padBlock(name string, ss []stream) {
-	MOVQ(Mem{Base: lsReg, Disp: lsPadWK}, tmp)
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, tmp)
 	for _, s := range ss {
 		MOVO(s.abef, s.save)
 		MOVO(s.cdgh, s.save.Offset(16))
@@ -413,26 +385,26 @@ func advance(name string, s stream) {
 
 	Label(fmt.Sprintf("%send%d", pre, s.i))
 	Comment(fmt.Sprintf("Stream %d is at the end of a run.", s.i))
-	MOVQ(s.lane.Offset(laneJob), tmp)
+	MOVQ(s.lane.Offset(abi.LaneJob), tmp)
 	TESTQ(tmp, tmp)
 	JEQ(LabelRef(take))
 	DECQ(tmp)
 	SHLQ(U8(6), tmp)
 	LEAQ(Mem{Base: jobsReg, Index: tmp, Scale: 1}, jp)
-	MOVQ(s.lane.Offset(laneSeg), tmp2)
+	MOVQ(s.lane.Offset(abi.LaneSeg), tmp2)
 	INCQ(tmp2)
 	CMPQ(tmp2, U8(3))
 	JAE(LabelRef(done))
 	MOVQ(tmp2, tmp)
 	SHLQ(U8(4), tmp)
 	ADDQ(jp, tmp)
-	CMPQ(Mem{Base: tmp, Disp: jobRuns + 8}, U8(0))
+	CMPQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, U8(0))
 	JEQ(LabelRef(done))
-	MOVQ(tmp2, s.lane.Offset(laneSeg))
-	MOVQ(Mem{Base: tmp, Disp: jobRuns + 8}, tmp2)
-	MOVQ(tmp2, s.lane.Offset(laneN))
-	MOVQ(Mem{Base: tmp, Disp: jobRuns}, tmp2)
-	MOVQ(tmp2, s.lane.Offset(laneP))
+	MOVQ(tmp2, s.lane.Offset(abi.LaneSeg))
+	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, tmp2)
+	MOVQ(tmp2, s.lane.Offset(abi.LaneN))
+	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns}, tmp2)
+	MOVQ(tmp2, s.lane.Offset(abi.LaneP))
 	JMP(back)
 
 	Label(done)
@@ -440,7 +412,7 @@ func advance(name string, s stream) {
 	unshuffle(s)
 	PSHUFB(flipMask, t1)
 	PSHUFB(flipMask, t2)
-	MOVQ(Mem{Base: jp, Disp: jobOut}, tmp)
+	MOVQ(Mem{Base: jp, Disp: abi.JobOut}, tmp)
 	MOVOU(t1, Mem{Base: tmp})
 	MOVOU(t2, Mem{Base: tmp, Disp: 16})
 	DECQ(busy)
@@ -454,21 +426,21 @@ func advance(name string, s stream) {
 	ADDQ(jobsReg, jp)
 	INCQ(next)
 	INCQ(busy)
-	MOVQ(next, s.lane.Offset(laneJob))
-	MOVQ(U32(0), s.lane.Offset(laneSeg))
-	MOVQ(Mem{Base: jp, Disp: jobRuns}, tmp)
-	MOVQ(tmp, s.lane.Offset(laneP))
-	MOVQ(Mem{Base: jp, Disp: jobRuns + 8}, tmp)
-	MOVQ(tmp, s.lane.Offset(laneN))
-	MOVQ(Mem{Base: jp, Disp: jobInit}, tmp)
+	MOVQ(next, s.lane.Offset(abi.LaneJob))
+	MOVQ(U32(0), s.lane.Offset(abi.LaneSeg))
+	MOVQ(Mem{Base: jp, Disp: abi.JobRuns}, tmp)
+	MOVQ(tmp, s.lane.Offset(abi.LaneP))
+	MOVQ(Mem{Base: jp, Disp: abi.JobRuns + 8}, tmp)
+	MOVQ(tmp, s.lane.Offset(abi.LaneN))
+	MOVQ(Mem{Base: jp, Disp: abi.JobInit}, tmp)
 	loadState(s, tmp)
 	JMP(back)
 
 	Label(fmt.Sprintf("%sidle%d", pre, s.i))
 	Comment("No job left: the stream idles, hashing a zero block.")
-	MOVQ(U32(0), s.lane.Offset(laneJob))
+	MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
 	LEAQ(zeroBlk, tmp)
-	MOVQ(tmp, s.lane.Offset(laneP))
-	MOVQ(U32(1), s.lane.Offset(laneN))
+	MOVQ(tmp, s.lane.Offset(abi.LaneP))
+	MOVQ(U32(1), s.lane.Offset(abi.LaneN))
 	JMP(back)
 }
