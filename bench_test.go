@@ -19,16 +19,7 @@ func BenchmarkShapes(b *testing.B) {
 				b.SetBytes(s.Bytes())
 				h := sha256.New()
 				for b.Loop() {
-					for i, m := range s.Msgs {
-						if s.Prefix == nil {
-							out[i] = sha256.Sum256(m)
-							continue
-						}
-						h.Reset()
-						h.Write(s.Prefix)
-						h.Write(m)
-						h.Sum(out[i][:0])
-					}
+					s.HashCrypto(out, h)
 				}
 			})
 			for _, p := range testPlans() {

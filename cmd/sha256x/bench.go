@@ -118,17 +118,8 @@ func measure(s *shapes.Shape, d time.Duration, crypto bool) float64 {
 			out[0] = sha256x.Sum256(s.Msgs[0])
 		case !crypto:
 			sha256x.HashManyPrefixed(out, s.Prefix, s.Msgs)
-		case s.Prefix == nil:
-			for i, m := range s.Msgs {
-				out[i] = sha256.Sum256(m)
-			}
 		default:
-			for i, m := range s.Msgs {
-				h.Reset()
-				h.Write(s.Prefix)
-				h.Write(m)
-				h.Sum(out[i][:0])
-			}
+			s.HashCrypto(out, h)
 		}
 	}
 	op() // warm up

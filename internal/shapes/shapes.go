@@ -2,7 +2,11 @@
 // of Merkle trees and file hashing, and the extremes around them.
 package shapes
 
-import "math/rand/v2"
+import (
+	"crypto/sha256"
+	"hash"
+	"math/rand/v2"
+)
 
 // A Shape is one benchmark operation: hash every message of Msgs, each
 // after Prefix. Single shapes hash one message at a time with Sum256.
@@ -69,5 +73,24 @@ func All() []*Shape {
 		{Name: "stream", Msgs: many(16 << 20)},
 		{Name: "single-64", Msgs: many(64), Single: true},
 		{Name: "single-1k", Msgs: many(1024), Single: true},
+	}
+}
+
+// HashCrypto hashes the shape with crypto/sha256 one message after another,
+// its fastest honest use and every benchmark's baseline: sha256.Sum256
+// without a prefix; with one, h (a crypto/sha256 hash, reused) doing Reset,
+// Write(prefix), Write(msg), Sum.
+func (s *Shape) HashCrypto(out [][32]byte, h hash.Hash) {
+	if s.Prefix == nil {
+		for i, m := range s.Msgs {
+			out[i] = sha256.Sum256(m)
+		}
+		return
+	}
+	for i, m := range s.Msgs {
+		h.Reset()
+		h.Write(s.Prefix)
+		h.Write(m)
+		h.Sum(out[i][:0])
 	}
 }
