@@ -1,7 +1,6 @@
 package sha256x
 
 import (
-	"encoding"
 	"encoding/binary"
 	"strconv"
 )
@@ -169,34 +168,15 @@ func (d *Digest) stage(s *slot, c []byte) (r0, r1 run) {
 func (d *Digest) stdlib(c []byte, sum *[Size]byte) {
 	sc := stdlibPool.Get().(*stdlibScratch)
 	defer stdlibPool.Put(sc)
-	// crypto/sha256's marshaled state: magic, h, the partial block, length.
-	st := append(sc.state[:0], "sha\x03"...)
 	h := d.state()
-	for _, v := range h {
-		st = binary.BigEndian.AppendUint32(st, v)
-	}
-	st = append(st, d.x[:]...)
-	st = binary.BigEndian.AppendUint64(st, d.len)
-	sc.state = st
-	if err := sc.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
-		panic("sha256x: " + err.Error())
-	}
+	sc.resume(&h, &d.x, d.len)
 	sc.write(c)
 	if sum != nil {
 		sc.h.Sum(sc.buf[:0])
 		copy(sum[:], sc.buf[:Size])
 		return
 	}
-	st, err := sc.h.(encoding.BinaryAppender).AppendBinary(st[:0])
-	if err != nil {
-		panic("sha256x: " + err.Error())
-	}
-	sc.state = st
-	for i := range d.h {
-		d.h[i] = binary.BigEndian.Uint32(st[4+4*i:])
-	}
-	copy(d.x[:], st[4+Size:])
-	d.len = binary.BigEndian.Uint64(st[4+Size+BlockSize:])
+	d.len = sc.suspend(&d.h, &d.x)
 	d.nx = int(d.len % BlockSize)
 	d.init = true
 }

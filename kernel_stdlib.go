@@ -70,27 +70,49 @@ func runStdlib1(ls *laneSet, jobs []job) {
 	ls.lanes[0].job = 0
 	sc := stdlibPool.Get().(*stdlibScratch)
 	defer stdlibPool.Put(sc)
+	var h [8]uint32
+	var x [BlockSize]byte // stays empty: jobs are whole blocks
 	for i := range jobs {
 		j := &jobs[i]
-		st := append(sc.state[:0], "sha\x03"...)
-		for _, v := range j.init {
-			st = binary.BigEndian.AppendUint32(st, v)
-		}
-		st = append(st, make([]byte, BlockSize+8)...) // no partial block, length 0
-		if err := sc.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
-			panic("sha256x: " + err.Error())
-		}
+		sc.resume(j.init, &x, 0)
 		for _, r := range j.runs {
 			if r.n == 0 {
 				break
 			}
 			sc.write(unsafe.Slice(r.p, r.n*BlockSize))
 		}
-		st, err := sc.h.(encoding.BinaryAppender).AppendBinary(st[:0])
-		if err != nil {
-			panic("sha256x: " + err.Error())
-		}
-		sc.state = st
-		copy(j.out[:], st[4:4+Size]) // the state, big-endian: the digest
+		sc.suspend(&h, &x)
+		putDigest(j.out, &h)
 	}
+}
+
+// resume sets sc.h to crypto/sha256 in state h, with the partial block x and
+// n bytes written so far, through its marshaled form: magic, h, the partial
+// block, the length.
+func (sc *stdlibScratch) resume(h *[8]uint32, x *[BlockSize]byte, n uint64) {
+	st := append(sc.state[:0], "sha\x03"...)
+	for _, v := range h {
+		st = binary.BigEndian.AppendUint32(st, v)
+	}
+	st = append(st, x[:]...)
+	st = binary.BigEndian.AppendUint64(st, n)
+	sc.state = st
+	if err := sc.h.(encoding.BinaryUnmarshaler).UnmarshalBinary(st); err != nil {
+		panic("sha256x: " + err.Error())
+	}
+}
+
+// suspend reads sc.h's state back into h and x and returns the number of
+// bytes written.
+func (sc *stdlibScratch) suspend(h *[8]uint32, x *[BlockSize]byte) uint64 {
+	st, err := sc.h.(encoding.BinaryAppender).AppendBinary(sc.state[:0])
+	if err != nil {
+		panic("sha256x: " + err.Error())
+	}
+	sc.state = st
+	for i := range h {
+		h[i] = binary.BigEndian.Uint32(st[4+4*i:])
+	}
+	copy(x[:], st[4+Size:])
+	return binary.BigEndian.Uint64(st[4+Size+BlockSize:])
 }
