@@ -2,6 +2,7 @@ package sha256x
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -62,4 +63,54 @@ func BenchmarkKernels(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSmall is the small batches a proof check or a tree's top levels
+// make: 1 to 8 messages of 32 to 1024 bytes, through HashMany and
+// HashManyPrefixed on the dispatched plan, beside crypto/sha256 one message
+// after another.
+func BenchmarkSmall(b *testing.B) {
+	for _, size := range []int{32, 64, 200, 1024} {
+		for _, count := range []int{1, 2, 3, 4, 8} {
+			s := &shapes.Shape{Msgs: make([][]byte, count)}
+			for i := range s.Msgs {
+				s.Msgs[i] = pattern(size, i)
+			}
+			out := make([][Size]byte, count)
+			h := sha256.New()
+			for _, prefix := range [][]byte{nil, []byte("LEAF")} {
+				kind := "plain"
+				if prefix != nil {
+					kind = "prefixed"
+				}
+				s.Prefix = prefix
+				name := fmt.Sprintf("%s/size=%d/n=%d", kind, size, count)
+				b.Run(name+"/impl=crypto", func(b *testing.B) {
+					b.SetBytes(s.Bytes())
+					for b.Loop() {
+						s.HashCrypto(out, h)
+					}
+				})
+				b.Run(name+"/impl=sha256x", func(b *testing.B) {
+					b.SetBytes(s.Bytes())
+					for b.Loop() {
+						HashManyPrefixed(out, prefix, s.Msgs)
+					}
+				})
+			}
+		}
+	}
+	msg := pattern(64, 1)
+	var d [Size]byte
+	b.Run("sum256/size=64/impl=crypto", func(b *testing.B) {
+		for b.Loop() {
+			d = sha256.Sum256(msg)
+		}
+	})
+	b.Run("sum256/size=64/impl=sha256x", func(b *testing.B) {
+		for b.Loop() {
+			d = Sum256(msg)
+		}
+	})
+	_ = d
 }

@@ -1,9 +1,6 @@
 package sha256x
 
-import (
-	"encoding/binary"
-	"strconv"
-)
+import "strconv"
 
 // A Digest is one SHA-256 computation that takes its input piece by piece:
 // a file read in chunks, say. It implements hash.Hash. WriteMany advances
@@ -105,12 +102,59 @@ func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.resetPad()
 	b := batch{stages: stages, sc: sc}
+	if !b.writePart(ds, chunks, nil, 0) {
+		return
+	}
+	// The chunks longer than a part go on a group at a time, a part of each
+	// per window, as hashParts does for messages.
+	var group [maxLanes]int
+	g := 0
+	for i := 0; i <= len(chunks); i++ {
+		if i < len(chunks) {
+			if len(chunks[i]) > partBytes {
+				group[g] = i
+				g++
+			}
+			if g < stages[0].width {
+				continue
+			}
+		}
+		for part := 1; g > 0 && b.writePart(ds, chunks, group[:g], part); part++ {
+		}
+		g = 0
+	}
+}
+
+// partBytes is how much of one chunk one job takes (with up to 63 bytes
+// the Digest buffered before): at most partBlocks+1 blocks.
+const partBytes = partBlocks * BlockSize
+
+// writePart writes part number part (partBytes each) of chunks[i] to ds[i],
+// for each i in which, or in all of ds if which is nil, and reports whether
+// any of those chunks has more parts.
+func (b *batch) writePart(ds []*Digest, chunks [][]byte, which []int, part int) (more bool) {
+	count := len(ds)
+	if which != nil {
+		count = len(which)
+	}
 	var jobs [window]job
-	n := 0
-	for i, d := range ds {
-		c := chunks[i]
+	n, nb := 0, 0
+	for k := range count {
+		i := k
+		if which != nil {
+			i = which[k]
+		}
+		d, c := ds[i], chunks[i]
+		off := part * partBytes
+		if part > 0 && off >= len(c) {
+			continue
+		}
+		c = c[off:]
+		if len(c) > partBytes {
+			c = c[:partBytes]
+			more = true
+		}
 		if d.nx+len(c) < BlockSize {
 			d.nx += copy(d.x[d.nx:], c)
 			d.len += uint64(len(c))
@@ -119,25 +163,29 @@ func (pl *plan) writeMany(ds []*Digest, chunks [][]byte, single bool) {
 		if !d.init {
 			d.h, d.init = iv, true
 		}
-		if n == window {
-			carried, nc := b.flush(jobs[:])
+		if n == window || nb >= b.limit() {
+			carried, nc := b.flush(jobs[:n])
 			for k := range nc {
 				jobs[k] = carried[k]
 			}
-			n = nc
+			n, nb = nc, 0
 		}
-		jobs[n].runs[0], jobs[n].runs[1] = d.stage(&sc.slots[b.half][n], c)
+		jobs[n].runs[0], jobs[n].runs[1] = d.stage(&b.sc.slots[b.half][n], c)
 		jobs[n].runs[2], jobs[n].init, jobs[n].out = run{}, &d.h, &d.sum
+		nb += int(jobs[n].runs[0].n + jobs[n].runs[1].n)
 		n++
 	}
 	b.finish(jobs[:n])
-	for _, d := range ds {
+	for k := range count {
+		d := ds[k]
+		if which != nil {
+			d = ds[which[k]]
+		}
 		if d.init {
-			for i := range d.h {
-				d.h[i] = binary.BigEndian.Uint32(d.sum[4*i:])
-			}
+			d.h = stateOf(&d.sum)
 		}
 	}
+	return more
 }
 
 // stage returns the runs of the job that hashes d's buffered bytes and c's

@@ -51,8 +51,17 @@ import (
 )
 
 const (
-	window   = 64 // jobs per kernel call
+	window   = 64 // jobs per kernel call, at most
 	maxLanes = 16 // the widest kernel's lanes
+
+	// partBlocks bounds the blocks of one message that one job hashes. Go
+	// cannot preempt assembly, so a kernel call must be bounded work (as
+	// crypto/sha256 hands its assembly at most 64 KiB at a time): a message
+	// with more whole blocks is hashed a part at a time, its state carried
+	// between parts, and a window closes once its jobs hold widthParts parts
+	// per lane. A kernel call then hashes at most 2*width*(partBlocks+3)
+	// blocks (TestBoundedCalls).
+	partBlocks = 1024
 )
 
 // A run is n consecutive 64-byte blocks starting at p.
@@ -109,13 +118,10 @@ type scratch struct {
 // noPad marks scratch.pad unused: no message is 2^64-1 bits long.
 const noPad = ^uint64(0)
 
-var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
-
-// resetPad forgets the shared padding block of the last batch.
-func (sc *scratch) resetPad() {
-	sc.padBits = noPad
-	sc.ls.pad, sc.ls.padWK = 0, 0
-}
+// The scratch areas keep their shared padding block from one batch to the
+// next: a batch of the same length (every level of a Merkle tree) reuses its
+// schedule.
+var scratchPool = sync.Pool{New: func() any { return &scratch{padBits: noPad} }}
 
 // setPad makes the shared padding block the one for messages of the given
 // length in bits, and tells the kernels where it and its schedule are.
@@ -149,6 +155,9 @@ type stage struct {
 // run calls the stage's kernel. Kernels are called directly, never through a
 // func value, so that the compiler can see the caller's slices do not escape.
 func (st stage) run(ls *laneSet, jobs []job) {
+	if callBlocks.on {
+		callBlocks.note(jobs)
+	}
 	switch st.k {
 	case kGeneric:
 		runGeneric(ls, jobs, st.width)
@@ -159,6 +168,25 @@ func (st stage) run(ls *laneSet, jobs []job) {
 	}
 }
 
+// callBlocks, when on (in tests), records the most blocks a kernel call's
+// queue held.
+var callBlocks callCounter
+
+type callCounter struct {
+	on   bool
+	most uintptr
+}
+
+func (c *callCounter) note(jobs []job) {
+	var n uintptr
+	for i := range jobs {
+		for _, r := range jobs[i].runs {
+			n += r.n
+		}
+	}
+	c.most = max(c.most, n)
+}
+
 // A batch is the state of one call.
 type batch struct {
 	stages []stage
@@ -167,7 +195,11 @@ type batch struct {
 	init   *[8]uint32 // every job's starting state
 	pre    []byte     // the prefix's bytes after its last whole block
 	bits   uint64     // 8 * len(prefix)
+	padSet bool       // sc.pad is this batch's: its jobs may point at it
 }
+
+// limit is how many blocks a window's jobs may hold before it is flushed.
+func (b *batch) limit() int { return b.stages[0].width * partBlocks }
 
 func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if len(out) < len(msgs) {
@@ -197,14 +229,14 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		hashStdlib(out, prefix, msgs)
 		return
 	}
+	if len(msgs) == 1 {
+		pl.hashOne(&out[0], prefix, msgs[0])
+		return
+	}
 
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.resetPad()
 	b := batch{stages: pl.stages, sc: sc, init: &iv, pre: pre, bits: 8 * uint64(len(prefix))}
-	if len(msgs) == 1 {
-		b.stages = pl.one
-	}
 	if whole > 0 {
 		sc.mid = midstate(pl.one, prefix[:whole])
 		b.init = &sc.mid
@@ -214,7 +246,7 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 	// pointer, so that the compiler keeps it and the caller's slices on the
 	// stack.
 	var jobs [window]job
-	n := 0
+	n, nb, long := 0, 0, false
 	cmax, cmin := bits.Len64(classes)-1, bits.TrailingZeros64(classes)
 	ragged := cmax-cmin > 3
 	for c := cmax; c >= cmin; c-- {
@@ -225,17 +257,20 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 			if ragged && blockClass(len(pre)+len(msgs[i])) != c {
 				continue
 			}
-			if n == window {
-				carried, nc := b.flush(jobs[:])
+			if n == window || nb >= b.limit() {
+				carried, nc := b.flush(jobs[:n])
 				for k := range nc {
 					jobs[k] = carried[k]
 				}
-				n = nc
+				n, nb = nc, 0
 			}
 			// Field by field: a job built whole is copied through a
 			// temporary, with the same stall.
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = b.stage(&sc.slots[b.half][n], msgs[i])
+			var more bool
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], more = b.stage(&sc.slots[b.half][n], msgs[i], 0)
 			jobs[n].init, jobs[n].out = b.init, &out[i]
+			nb += int(jobs[n].runs[0].n + jobs[n].runs[1].n + jobs[n].runs[2].n)
+			long = long || more
 			n++
 		}
 		if !ragged {
@@ -243,6 +278,57 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		}
 	}
 	b.finish(jobs[:n])
+	if long {
+		b.hashParts(out, msgs)
+	}
+}
+
+// hashParts hashes the parts after the first of every message longer than
+// one part. Their states wait in out between parts. They go a group at a
+// time, as many as the first kernel has lanes, all of a group's next parts
+// in one window, so that the lanes stay busy and nothing is allocated.
+func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
+	var group [maxLanes]int
+	var jobs [window]job
+	width := b.stages[0].width
+	g := 0
+	for i := 0; i <= len(msgs); i++ {
+		if i < len(msgs) {
+			if b.parts(msgs[i]) > 1 {
+				group[g] = i
+				g++
+			}
+			if g < width {
+				continue
+			}
+		}
+		for part := 1; g > 0; part++ {
+			n := 0
+			for _, k := range group[:g] {
+				if b.parts(msgs[k]) <= part {
+					continue
+				}
+				s := &b.sc.slots[b.half][n]
+				s.h = stateOf(&out[k])
+				jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(s, msgs[k], part)
+				jobs[n].init, jobs[n].out = &s.h, &out[k]
+				n++
+			}
+			if n == 0 {
+				break
+			}
+			b.finish(jobs[:n])
+		}
+		g = 0
+	}
+}
+
+// stateOf reads a state back from its big-endian digest.
+func stateOf(d *[Size]byte) (h [8]uint32) {
+	for i := range h {
+		h[i] = binary.BigEndian.Uint32(d[4*i:])
+	}
+	return h
 }
 
 func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
@@ -285,7 +371,6 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// are read, and lies before every node read after it.
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.resetPad()
 	b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
 	if n2 == 1 {
 		b.stages = pl.one
@@ -310,7 +395,7 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			n = nc
 		}
 		if contiguous {
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size])
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size], 0)
 		} else {
 			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1]), run{}, run{}
 		}
@@ -345,41 +430,64 @@ func overlaps(lo, hi uintptr, b []byte) bool {
 	return p < hi && lo < p+uintptr(len(b))
 }
 
-// stage stages the head and tail of prefix || msg in s and returns the runs
-// of its job. The runs come back in registers, not as a job: copying a
+// parts is how many parts prefix || msg is hashed in: one per partBlocks
+// of its whole blocks after the block it shares with the prefix.
+func (b *batch) parts(msg []byte) int {
+	whole := (len(b.pre) + len(msg)) / BlockSize
+	if len(b.pre) > 0 && whole > 0 {
+		whole-- // the staged head
+	}
+	return max(1, (whole+partBlocks-1)/partBlocks)
+}
+
+// stage stages the blocks of one part of prefix || msg in s and returns
+// the part's runs, and whether more parts follow. Part 0 has the staged head;
+// each part up to partBlocks of the whole blocks, read in place; the last
+// the staged tail. The runs come back in registers, not as a job: copying a
 // returned job into the queue stalled on store forwarding.
-func (b *batch) stage(s *slot, msg []byte) (r0, r1, r2 run) {
+func (b *batch) stage(s *slot, msg []byte, part int) (r0, r1, r2 run, more bool) {
 	pre := b.pre
 	total := b.bits + 8*uint64(len(msg))
 	var rs [3]run
 	k := 0
 	whole := (len(pre) + len(msg)) / BlockSize
 	if len(pre) > 0 && whole > 0 {
-		copy(s.blk[copy(s.blk[:BlockSize], pre):BlockSize], msg)
+		if part == 0 {
+			copy(s.blk[copy(s.blk[:BlockSize], pre):BlockSize], msg)
+			rs[k] = run{&s.blk[0], 1}
+			k++
+		}
 		msg = msg[BlockSize-len(pre):]
 		pre = nil
 		whole--
-		rs[k] = run{&s.blk[0], 1}
-		k++
 	}
 	if len(pre) == 0 && whole > 0 {
-		rs[k] = run{&msg[0], uintptr(whole)}
+		skip := part * partBlocks
+		if whole-skip > partBlocks {
+			rs[k] = run{&msg[skip*BlockSize], partBlocks}
+			return rs[0], rs[1], rs[2], true
+		}
+		rs[k] = run{&msg[skip*BlockSize], uintptr(whole - skip)}
 		k++
 		msg = msg[whole*BlockSize:]
 	}
 	if len(pre)+len(msg) == 0 && b.sc != nil {
 		// A tail of padding only depends on nothing but the length: share
-		// one for a batch of whole-block messages (Merkle joins).
-		if b.sc.padBits == noPad {
-			b.sc.setPad(total)
+		// one for a batch of whole-block messages (Merkle joins), the first
+		// such message's length.
+		if !b.padSet {
+			if b.sc.padBits != total {
+				b.sc.setPad(total)
+			}
+			b.padSet = true
 		}
 		if b.sc.padBits == total {
 			rs[k] = run{&b.sc.pad[0], 1}
-			return rs[0], rs[1], rs[2]
+			return rs[0], rs[1], rs[2], false
 		}
 	}
 	rs[k] = run{&s.blk[BlockSize], uintptr(pad(s.blk[BlockSize:], pre, msg, total))}
-	return rs[0], rs[1], rs[2]
+	return rs[0], rs[1], rs[2], false
 }
 
 // pad writes a || b, the padding and the length in bits into t and returns
@@ -410,6 +518,9 @@ func (b *batch) finish(jobs []job) {
 	var carried [maxLanes]job
 	for i, st := range b.stages {
 		last := i == len(b.stages)-1
+		if !last && len(jobs) < st.minActive {
+			continue // too few jobs to be worth this kernel
+		}
 		b.sc.ls.minActive = 1
 		if !last {
 			b.sc.ls.minActive = uintptr(st.minActive)
@@ -464,35 +575,58 @@ func (b *batch) carry(jobs []job, width int) (carried [maxLanes]job, c int) {
 	return carried, c
 }
 
-// midstate returns the hash state after the whole blocks in prefix.
-func midstate(stages []stage, prefix []byte) (h [8]uint32) {
-	var d [Size]byte
-	jobs := [1]job{{init: &iv, runs: [3]run{{&prefix[0], uintptr(len(prefix) / BlockSize)}}, out: &d}}
-	runOne(stages, &jobs)
-	for i := range h {
-		h[i] = binary.BigEndian.Uint32(d[4*i:])
+// midstate returns the hash state after the whole blocks in prefix, a part
+// at a time.
+func midstate(stages []stage, prefix []byte) [8]uint32 {
+	h := iv
+	for len(prefix) >= BlockSize {
+		nb := min(len(prefix)/BlockSize, partBlocks)
+		var d [Size]byte
+		jobs := [1]job{{init: &h, runs: [3]run{{&prefix[0], uintptr(nb)}}, out: &d}}
+		runOne(stages, &jobs)
+		h = stateOf(&d)
+		prefix = prefix[nb*BlockSize:]
 	}
 	return h
 }
 
-// sum256 hashes one message on the plan's single-message kernel, with
-// nothing but the stack for scratch.
+// sum256 hashes one message on the plan's single-message kernel.
 func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 	if pl.stdlib || pl.one[len(pl.one)-1].k == kStdlib1 {
 		return sha256.Sum256(msg)
 	}
-	var s slot
-	b := batch{init: &iv} // no scratch: no shared padding
-	r0, r1, r2 := b.stage(&s, msg)
-	jobs := [1]job{{init: &iv, runs: [3]run{r0, r1, r2}, out: &d}}
-	runOne(pl.one, &jobs)
+	pl.hashOne(&d, nil, msg)
 	return d
+}
+
+// hashOne hashes prefix || msg on the plan's single-message kernel, a part
+// at a time, with nothing but the stack for scratch.
+func (pl *plan) hashOne(out *[Size]byte, prefix, msg []byte) {
+	whole := len(prefix) &^ (BlockSize - 1)
+	b := batch{init: &iv, pre: prefix[whole:], bits: 8 * uint64(len(prefix))} // no scratch: no shared padding
+	h := iv
+	if whole > 0 {
+		h = midstate(pl.one, prefix[:whole])
+	}
+	var s slot
+	for part := 0; ; part++ {
+		r0, r1, r2, more := b.stage(&s, msg, part)
+		jobs := [1]job{{init: &h, runs: [3]run{r0, r1, r2}, out: out}}
+		runOne(pl.one, &jobs)
+		if !more {
+			return
+		}
+		h = stateOf(out)
+	}
 }
 
 // runOne hashes one job on the last of stages, through the kernel's entry
 // for a single job if it has one.
 func runOne(stages []stage, j *[1]job) {
 	st := stages[len(stages)-1]
+	if callBlocks.on {
+		callBlocks.note(j[:])
+	}
 	if runJob(st.k, &j[0]) {
 		return
 	}

@@ -1,0 +1,250 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"hash"
+	"math/rand/v2"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"testing"
+	"time"
+	"unsafe"
+)
+
+// Long messages are hashed a part of partBlocks blocks at a time, so that
+// no kernel call runs unbounded work. These tests check the digests around
+// part boundaries, the bound itself on every entry point, and what it is
+// for: the runtime stops the world quickly while a long message is hashed.
+
+// TestParts checks messages, prefixes and chunks around the part boundaries,
+// on every plan: alone, with short messages among them, and more of them than
+// a kernel has lanes.
+func TestParts(t *testing.T) {
+	const pb = partBlocks * BlockSize
+	big := pattern(3*pb+200, 4)
+	var lens []int
+	for _, k := range []int{1, 2, 3} {
+		for d := -65; d <= 65; d += 13 {
+			lens = append(lens, k*pb+d)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for _, pn := range []int{0, 1, 63, 64, 100, pb + 5} {
+			prefix := pattern(pn, pn)
+			var msgs [][]byte
+			for _, n := range lens {
+				msgs = append(msgs, big[:n])
+				check(t, pl, prefix, [][]byte{big[:n]}, nil)
+			}
+			// Ragged: more long messages than lanes, short ones between.
+			for range 40 {
+				msgs = append(msgs, big[r.IntN(100):][:r.IntN(3000)])
+			}
+			r.Shuffle(len(msgs), func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+			check(t, pl, prefix, msgs, nil)
+		}
+		for _, n := range lens {
+			if got, w := pl.sum256(big[:n]), sha256.Sum256(big[:n]); got != w {
+				t.Fatalf("sum256 of %d bytes: got %x, want %x", n, got, w)
+			}
+		}
+		// Streams written in chunks across part boundaries, after odd
+		// buffered bytes.
+		ds := make([]*Digest, 20)
+		refs := make([]hash.Hash, len(ds))
+		for i := range ds {
+			ds[i], refs[i] = new(Digest), sha256.New()
+		}
+		for round := range 4 {
+			chunks := make([][]byte, len(ds))
+			for i := range chunks {
+				n := r.IntN(50)
+				if (i+round)%3 != 0 {
+					n = lens[r.IntN(len(lens))]
+				}
+				chunks[i] = big[r.IntN(100):][:n]
+				refs[i].Write(chunks[i])
+			}
+			pl.writeMany(ds, chunks, false)
+			for i, d := range ds {
+				if got, want := d.Sum(nil), refs[i].Sum(nil); string(got) != string(want) {
+					t.Fatalf("round %d, stream %d: got %x, want %x", round, i, got, want)
+				}
+			}
+		}
+	})
+}
+
+// TestBoundedCalls records the blocks of every kernel call's queue while
+// every entry point hashes long input, and checks the bound lanes.go states:
+// at most 2*width*(partBlocks+3) blocks, width the lanes of the plan's first
+// kernel, with partBlocks no more than 64 KiB of blocks.
+func TestBoundedCalls(t *testing.T) {
+	const mib = 1 << 20
+	buf := pattern(9*mib+100, 5)
+	var many [][]byte
+	for i := range 9 {
+		many = append(many, buf[i*mib+i:][:mib-i])
+	}
+	for i := range 50 {
+		many = append(many, buf[i:][:i*37])
+	}
+	var nodes [][Size]byte = make([][Size]byte, 4096)
+	for _, p := range testPlans() {
+		if p.pl.stdlib {
+			continue // crypto/sha256 bounds its own calls
+		}
+		t.Run(p.name, func(t *testing.T) {
+			pl := p.pl
+			callBlocks.on = true
+			defer func() { callBlocks.on = false }()
+			out := make([][Size]byte, len(nodes)/2)
+			for name, f := range map[string]func(){
+				"sum256":         func() { pl.sum256(buf) },
+				"one message":    func() { pl.hashMany(out, nil, [][]byte{buf}) },
+				"many":           func() { pl.hashMany(out, nil, many) },
+				"long prefix":    func() { pl.hashMany(out, buf[:5*mib+3], many[9:]) },
+				"prefixed many":  func() { pl.hashMany(out, buf[:7], many) },
+				"level":          func() { pl.hashLevel(out, &Join{}, nodes) },
+				"solana level":   func() { pl.hashLevel(out, &Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}, nodes[:64]) },
+				"one stream":     func() { pl.writeMany([]*Digest{new(Digest)}, [][]byte{buf}, true) },
+				"many streams":   func() { pl.writeMany(digests(len(many)), many, false) },
+				"buffered first": func() { d := digests(2); d[1].Write(buf[:5]); pl.writeMany(d, [][]byte{buf, buf[1:]}, false) },
+			} {
+				callBlocks.most = 0
+				f()
+				if bound := uintptr(2 * pl.stages[0].width * (min(partBlocks, 1024) + 3)); callBlocks.most > bound {
+					t.Errorf("%s: a kernel call had %d blocks, more than %d", name, callBlocks.most, bound)
+				}
+			}
+		})
+	}
+}
+
+func digests(n int) []*Digest {
+	ds := make([]*Digest, n)
+	for i := range ds {
+		ds[i] = new(Digest)
+	}
+	return ds
+}
+
+// TestPauses hashes 512 MiB through each entry point on the dispatched plan
+// while another goroutine forces garbage collections and a third sleeps
+// 100 us at a time, and checks the worst time the runtime took to stop the
+// world for a GC (/sched/pauses/stopping/gc:seconds) and the worst oversleep.
+// Without bounded kernel calls they were hundreds of milliseconds. A host
+// can stall a whole process now and then, so a case that misses the bounds
+// is measured three times, and then beside crypto/sha256, before it fails.
+// go test -run Pauses -v prints the figures.
+func TestPauses(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("hashes 512 MiB per case")
+	}
+	if runtime.GOMAXPROCS(0) < 2 {
+		t.Skip("needs GOMAXPROCS >= 2")
+	}
+	const mib = 1 << 20
+	buf := make([]byte, 512*mib)
+	for i := range buf {
+		buf[i] = byte(i * 7)
+	}
+	var eight [][]byte
+	for i := range 8 {
+		eight = append(eight, buf[i*64*mib:][:64*mib])
+	}
+	out := make([][Size]byte, 8)
+	nodes := unsafe.Slice((*[Size]byte)(unsafe.Pointer(&buf[0])), len(buf)/Size) // 512 MiB of nodes
+	cases := []struct {
+		name string
+		f    func()
+	}{
+		{"Sum256", func() { Sum256(buf) }},
+		{"HashMany 1 x 512 MiB", func() { HashMany(out, [][]byte{buf}) }},
+		{"HashMany 8 x 64 MiB", func() { HashMany(out, eight) }},
+		{"HashManyPrefixed 8 x 64 MiB", func() { HashManyPrefixed(out, buf[:100], eight) }},
+		{"Digest.Write", func() { new(Digest).Write(buf) }},
+		{"WriteMany 8 x 64 MiB", func() { WriteMany(digests(8), eight) }},
+		{"HashLevel of 512 MiB", func() { Join{}.HashLevel(make([][Size]byte, len(nodes)/2), nodes) }},
+	}
+	const maxStop, maxStall = 2 * time.Millisecond, 25 * time.Millisecond
+	for _, c := range cases {
+		for try := 1; ; try++ {
+			stop, stall, gcs := pauses(c.f)
+			t.Logf("%s on %s: worst GC stop %v, worst oversleep %v, %d GCs", c.name, Kernel(), stop, stall, gcs)
+			if stop <= maxStop && stall <= maxStall {
+				break
+			}
+			if try < 3 {
+				continue
+			}
+			// A busy host stalls every goroutine now and then: if
+			// crypto/sha256, whose assembly calls are bounded, misses the
+			// bounds too, the host is too busy to tell.
+			bstop, bstall, _ := pauses(func() { sha256.Sum256(buf) })
+			if bstop > maxStop || bstall > maxStall {
+				t.Logf("%s: crypto/sha256 on this host: worst GC stop %v, worst oversleep %v: too busy to judge", c.name, bstop, bstall)
+				break
+			}
+			t.Errorf("%s: worst GC stop %v (bound %v), worst oversleep %v (bound %v); crypto/sha256 %v, %v", c.name, stop, maxStop, stall, maxStall, bstop, bstall)
+			break
+		}
+	}
+}
+
+// pauses runs f while forcing GCs and sleeping 100 us at a time in other
+// goroutines, and returns the worst stop-the-world stopping time of a GC
+// during f (the upper edge of its histogram bucket), the worst oversleep, and
+// how many GCs ran.
+func pauses(f func()) (stop, stall time.Duration, gcs int) {
+	const name = "/sched/pauses/stopping/gc:seconds"
+	sample := []metrics.Sample{{Name: name}}
+	metrics.Read(sample)
+	before := sample[0].Value.Float64Histogram()
+	before = &metrics.Float64Histogram{Counts: append([]uint64(nil), before.Counts...), Buckets: before.Buckets}
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			runtime.GC()
+			gcs++
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			t0 := time.Now()
+			time.Sleep(100 * time.Microsecond)
+			stall = max(stall, time.Since(t0)-100*time.Microsecond)
+		}
+	}()
+	time.Sleep(5 * time.Millisecond)
+	f()
+	close(done)
+	wg.Wait()
+
+	metrics.Read(sample)
+	after := sample[0].Value.Float64Histogram()
+	for i := range after.Counts {
+		if after.Counts[i] > before.Counts[i] {
+			stop = time.Duration(after.Buckets[i+1] * float64(time.Second))
+		}
+	}
+	return stop, stall, gcs
+}
