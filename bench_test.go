@@ -3,6 +3,7 @@ package sha256x
 import (
 	"crypto/sha256"
 	"fmt"
+	"os"
 	"strings"
 	"testing"
 
@@ -65,6 +66,19 @@ func BenchmarkKernels(b *testing.B) {
 	}
 }
 
+// smallPlans are the plans BenchmarkSmall also runs, with SMALLPLANS=1:
+// every mixed plan this CPU can run and the shani kernel's, to choose among.
+func smallPlans() []*plan {
+	if os.Getenv("SMALLPLANS") == "" {
+		return nil
+	}
+	ps := routedPlans()
+	if k := find("shani"); k != nil && k.missing == "" {
+		ps = append(ps, &k.plan)
+	}
+	return ps
+}
+
 // BenchmarkSmall is the small batches a proof check or a tree's top levels
 // make: 1 to 8 messages of 32 to 1024 bytes, through HashMany and
 // HashManyPrefixed on the dispatched plan, beside crypto/sha256 one message
@@ -97,6 +111,14 @@ func BenchmarkSmall(b *testing.B) {
 						HashManyPrefixed(out, prefix, s.Msgs)
 					}
 				})
+				for _, pl := range smallPlans() {
+					b.Run(name+"/impl=plan-"+pl.name, func(b *testing.B) {
+						b.SetBytes(s.Bytes())
+						for b.Loop() {
+							pl.hashMany(out, prefix, s.Msgs)
+						}
+					})
+				}
 			}
 		}
 	}

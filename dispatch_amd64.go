@@ -105,6 +105,18 @@ var mixedPlans = []plan{
 		one: []stage{{k: kStdlib1, width: 1, minActive: 1}},
 	},
 	{
+		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
+		// as fast as 11 busy AVX-512 lanes, so the wide lanes hand over below
+		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon").
+		name: "avx512+shani2",
+		stages: []stage{
+			{k: kAVX512, width: 16, minActive: 11},
+			{k: kShani2, width: 2, minActive: 2},
+			{k: kShani1, width: 1, minActive: 1},
+		},
+		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+	},
+	{
 		// For Intel server cores, whose sha256rnds2 streams do not overlap:
 		// wide lanes down to 6 busy, as Intel ISA-L's AVX-512 manager.
 		name: "avx512+shani1",

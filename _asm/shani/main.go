@@ -83,15 +83,18 @@ var (
 	t3      = X15
 )
 
-// stream is one interleaved SHA-NI stream: its state registers, the register
-// holding its latest message group, and its stack slots.
+// stream is one interleaved SHA-NI stream: its state registers, where its
+// last four message groups live, and its stack slots. With one or two
+// streams the four groups fit in registers (regs); with three or four they
+// are a ring on the stack, and prev holds the latest.
 type stream struct {
 	i          int
 	abef, cdgh VecPhysical
-	prev       VecPhysical // the last message group computed
-	ring       Mem         // the last four message groups W[4g..4g+3], 16 bytes each
-	save       Mem         // state at the start of the block
-	lane       Mem         // &ls.lanes[i]
+	regs       []VecPhysical // the last four message groups, W[4g..4g+3] in regs[g%4]; nil: on the stack
+	prev       VecPhysical   // the last message group computed (stack ring only)
+	ring       Mem           // the last four message groups, 16 bytes each (stack ring only)
+	save       Mem           // state at the start of the block
+	lane       Mem           // &ls.lanes[i]
 }
 
 const streamFrame = 96 // bytes of stack per stream, 16-byte aligned
@@ -175,6 +178,10 @@ func prologue(name string, n int, laneArgs bool) []stream {
 			ring: Mem{Base: frame, Disp: streamFrame * i},
 			save: Mem{Base: frame, Disp: streamFrame*i + 64},
 			lane: Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i},
+		}
+		if n <= 2 {
+			// Everything in registers: no load or store per message group.
+			ss[i].abef, ss[i].cdgh, ss[i].regs = xs[6*i], xs[6*i+1], xs[6*i+2:6*i+6]
 		}
 	}
 	if laneArgs {
@@ -340,6 +347,10 @@ func padBlock(name string, ss []stream) {
 
 // schedule computes message group g of stream s, W[4g..4g+3], into its ring.
 func schedule(s stream, g int) {
+	if s.regs != nil {
+		scheduleRegs(s, g)
+		return
+	}
 	slot := func(i int) Mem { return s.ring.Offset(16 * (i % 4)) }
 	if g < 4 {
 		MOVOU(Mem{Base: blockP[s.i], Disp: 16 * g}, t1)
@@ -357,10 +368,31 @@ func schedule(s stream, g int) {
 	MOVO(t1, s.prev)
 }
 
+// scheduleRegs is schedule for a stream whose groups are in registers: group
+// g replaces group g-4 in place.
+func scheduleRegs(s stream, g int) {
+	r := func(i int) VecPhysical { return s.regs[i%4] }
+	if g < 4 {
+		MOVOU(Mem{Base: blockP[s.i], Disp: 16 * g}, r(g))
+		PSHUFB(flipMask, r(g))
+		return
+	}
+	// W[4g..4g+3] = msg2(msg1(G[g-4], G[g-3]) + W[4g-7..4g-4], G[g-1])
+	MOVO(r(g-1), t1)
+	PALIGNR(U8(4), r(g-2), t1)
+	SHA256MSG1(r(g-3), r(g-4))
+	PADDD(t1, r(g-4))
+	SHA256MSG2(r(g-1), r(g-4))
+}
+
 // rounds emits rounds 4g..4g+3 of stream s, adding K to message group g on
 // the way into X0.
 func rounds(s stream, g int) {
-	MOVO(s.ring.Offset(16*(g%4)), X0)
+	if s.regs != nil {
+		MOVO(s.regs[g%4], X0)
+	} else {
+		MOVO(s.ring.Offset(16*(g%4)), X0)
+	}
 	PADDD(k256.Offset(16*g), X0)
 	SHA256RNDS2(X0, s.abef, s.cdgh)
 	PSHUFD(U8(0x0e), X0, X0)
