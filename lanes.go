@@ -230,7 +230,11 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		return
 	}
 	if len(msgs) == 1 {
-		pl.hashOne(&out[0], prefix, msgs[0])
+		if len(prefix) == 0 {
+			out[0] = pl.sum256(msgs[0])
+		} else {
+			pl.hashOne(&out[0], prefix, msgs[0])
+		}
 		return
 	}
 
@@ -590,12 +594,31 @@ func midstate(stages []stage, prefix []byte) [8]uint32 {
 	return h
 }
 
-// sum256 hashes one message on the plan's single-message kernel.
+// sum256 hashes one message on the plan's single-message kernel: its whole
+// blocks in place, a part at a time, and its padded tail from the stack.
 func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 	if pl.stdlib || pl.one[len(pl.one)-1].k == kStdlib1 {
 		return sha256.Sum256(msg)
 	}
-	pl.hashOne(&d, nil, msg)
+	var t [2 * BlockSize]byte
+	bits := 8 * uint64(len(msg))
+	h := iv
+	for len(msg) > partBlocks*BlockSize {
+		jobs := [1]job{{init: &h, runs: [3]run{{&msg[0], partBlocks}}, out: &d}}
+		runOne(pl.one, &jobs)
+		h = stateOf(&d)
+		msg = msg[partBlocks*BlockSize:]
+	}
+	var jobs [1]job
+	jobs[0].init, jobs[0].out = &h, &d
+	k := 0
+	if whole := len(msg) / BlockSize; whole > 0 {
+		jobs[0].runs[0] = run{&msg[0], uintptr(whole)}
+		msg = msg[whole*BlockSize:]
+		k++
+	}
+	jobs[0].runs[k] = run{&t[0], uintptr(pad(t[:], msg, nil, bits))}
+	runOne(pl.one, &jobs)
 	return d
 }
 
