@@ -271,7 +271,7 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 			// Field by field: a job built whole is copied through a
 			// temporary, with the same stall.
 			var more bool
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], more = b.stage(&sc.slots[b.half][n], msgs[i], 0)
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], more = b.stage(&sc.slots[b.half][n].blk, msgs[i], 0)
 			jobs[n].init, jobs[n].out = b.init, &out[i]
 			nb += int(jobs[n].runs[0].n + jobs[n].runs[1].n + jobs[n].runs[2].n)
 			long = long || more
@@ -314,7 +314,7 @@ func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
 				}
 				s := &b.sc.slots[b.half][n]
 				s.h = stateOf(&out[k])
-				jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(s, msgs[k], part)
+				jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&s.blk, msgs[k], part)
 				jobs[n].init, jobs[n].out = &s.h, &out[k]
 				n++
 			}
@@ -399,7 +399,7 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			n = nc
 		}
 		if contiguous {
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&sc.slots[b.half][n], nodeBytes[2*i*Size:(2*i+2)*Size], 0)
+			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&sc.slots[b.half][n].blk, nodeBytes[2*i*Size:(2*i+2)*Size], 0)
 		} else {
 			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1]), run{}, run{}
 		}
@@ -449,7 +449,7 @@ func (b *batch) parts(msg []byte) int {
 // each part up to partBlocks of the whole blocks, read in place; the last
 // the staged tail. The runs come back in registers, not as a job: copying a
 // returned job into the queue stalled on store forwarding.
-func (b *batch) stage(s *slot, msg []byte, part int) (r0, r1, r2 run, more bool) {
+func (b *batch) stage(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r2 run, more bool) {
 	pre := b.pre
 	total := b.bits + 8*uint64(len(msg))
 	var rs [3]run
@@ -457,8 +457,8 @@ func (b *batch) stage(s *slot, msg []byte, part int) (r0, r1, r2 run, more bool)
 	whole := (len(pre) + len(msg)) / BlockSize
 	if len(pre) > 0 && whole > 0 {
 		if part == 0 {
-			copy(s.blk[copy(s.blk[:BlockSize], pre):BlockSize], msg)
-			rs[k] = run{&s.blk[0], 1}
+			copy(blk[copy(blk[:BlockSize], pre):BlockSize], msg)
+			rs[k] = run{&blk[0], 1}
 			k++
 		}
 		msg = msg[BlockSize-len(pre):]
@@ -490,7 +490,7 @@ func (b *batch) stage(s *slot, msg []byte, part int) (r0, r1, r2 run, more bool)
 			return rs[0], rs[1], rs[2], false
 		}
 	}
-	rs[k] = run{&s.blk[BlockSize], uintptr(pad(s.blk[BlockSize:], pre, msg, total))}
+	rs[k] = run{&blk[BlockSize], uintptr(pad(blk[BlockSize:], pre, msg, total))}
 	return rs[0], rs[1], rs[2], false
 }
 
@@ -626,14 +626,22 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 // at a time, with nothing but the stack for scratch.
 func (pl *plan) hashOne(out *[Size]byte, prefix, msg []byte) {
 	whole := len(prefix) &^ (BlockSize - 1)
-	b := batch{init: &iv, pre: prefix[whole:], bits: 8 * uint64(len(prefix))} // no scratch: no shared padding
 	h := iv
 	if whole > 0 {
 		h = midstate(pl.one, prefix[:whole])
 	}
-	var s slot
+	pre := prefix[whole:]
+	if len(pre)+len(msg) < 2*BlockSize-8 {
+		// What is left is one or two padded blocks.
+		var t [2 * BlockSize]byte
+		jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t[:], pre, msg, 8*uint64(len(prefix)+len(msg))))}}, out: out}}
+		runOne(pl.one, &jobs)
+		return
+	}
+	b := batch{pre: pre, bits: 8 * uint64(len(prefix))} // no scratch: no shared padding
+	var t [3 * BlockSize]byte
 	for part := 0; ; part++ {
-		r0, r1, r2, more := b.stage(&s, msg, part)
+		r0, r1, r2, more := b.stage(&t, msg, part)
 		jobs := [1]job{{init: &h, runs: [3]run{r0, r1, r2}, out: out}}
 		runOne(pl.one, &jobs)
 		if !more {
