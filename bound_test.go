@@ -102,13 +102,15 @@ func TestBoundedCalls(t *testing.T) {
 			defer func() { callBlocks.on = false }()
 			out := make([][Size]byte, len(nodes)/2)
 			for name, f := range map[string]func(){
-				"sum256":         func() { pl.sum256(buf) },
-				"one message":    func() { pl.hashMany(out, nil, [][]byte{buf}) },
-				"many":           func() { pl.hashMany(out, nil, many) },
-				"long prefix":    func() { pl.hashMany(out, buf[:5*mib+3], many[9:]) },
-				"prefixed many":  func() { pl.hashMany(out, buf[:7], many) },
-				"level":          func() { pl.hashLevel(out, &Join{}, nodes) },
-				"solana level":   func() { pl.hashLevel(out, &Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}, nodes[:64]) },
+				"sum256":        func() { pl.sum256(buf) },
+				"one message":   func() { pl.hashMany(out, nil, [][]byte{buf}) },
+				"many":          func() { pl.hashMany(out, nil, many) },
+				"long prefix":   func() { pl.hashMany(out, buf[:5*mib+3], many[9:]) },
+				"prefixed many": func() { pl.hashMany(out, buf[:7], many) },
+				"level":         func() { pl.hashLevel(out, &Join{}, nodes) },
+				"solana level": func() {
+					pl.hashLevel(out, &Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}, nodes[:64])
+				},
 				"one stream":     func() { pl.writeMany([]*Digest{new(Digest)}, [][]byte{buf}, true) },
 				"many streams":   func() { pl.writeMany(digests(len(many)), many, false) },
 				"buffered first": func() { d := digests(2); d[1].Write(buf[:5]); pl.writeMany(d, [][]byte{buf, buf[1:]}, false) },
