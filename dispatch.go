@@ -27,6 +27,9 @@ type plan struct {
 	stages []stage
 	one    []stage
 	stdlib bool // crypto/sha256, one message after another
+	// pairs is a kernel for 64-byte messages (Merkle pairs) with no job
+	// queue (runPairs), lanes at a time; width 0 if the plan has none.
+	pairs stage
 }
 
 // A kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.

@@ -37,6 +37,7 @@ func archKernels() []kernel {
 		name:   "avx2",
 		stages: []stage{{k: kAVX2, width: 8, minActive: 1}},
 		one:    []stage{{k: kAVX2, width: 8, minActive: 1}},
+		pairs:  avx2Pairs8,
 	}}
 	if !cpu.X86.HasAVX2 {
 		avx2.missing = "AVX2"
@@ -45,6 +46,7 @@ func archKernels() []kernel {
 		name:   "avx512",
 		stages: []stage{{k: kAVX512, width: 16, minActive: 1}},
 		one:    []stage{{k: kAVX512, width: 16, minActive: 1}},
+		pairs:  avx512Pairs16,
 	}}
 	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
 		avx512.missing = "AVX-512 F+BW"
@@ -79,7 +81,8 @@ var mixedPlans = []plan{
 			{k: kShani4, width: 4, minActive: 3},
 			{k: kShani2, width: 2, minActive: 1},
 		},
-		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
+		pairs: avx512Pairs16,
 	},
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its
@@ -93,7 +96,8 @@ var mixedPlans = []plan{
 			{k: kAVX2, width: 8, minActive: 3},
 			{k: kStdlib1, width: 1, minActive: 1},
 		},
-		one: []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		one:   []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		pairs: avx2Pairs8,
 	},
 	{
 		// The same for AVX-512 without SHA-NI (Skylake-SP and kin).
@@ -102,7 +106,8 @@ var mixedPlans = []plan{
 			{k: kAVX512, width: 16, minActive: 7},
 			{k: kStdlib1, width: 1, minActive: 1},
 		},
-		one: []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		one:   []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		pairs: avx512Pairs16,
 	},
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
@@ -114,7 +119,8 @@ var mixedPlans = []plan{
 			{k: kShani2, width: 2, minActive: 2},
 			{k: kShani1, width: 1, minActive: 1},
 		},
-		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
+		pairs: avx512Pairs16,
 	},
 	{
 		// For Intel server cores, whose sha256rnds2 streams do not overlap:
@@ -124,7 +130,8 @@ var mixedPlans = []plan{
 			{k: kAVX512, width: 16, minActive: 7},
 			{k: kShani1, width: 1, minActive: 1},
 		},
-		one: []stage{{k: kShani1, width: 1, minActive: 1}},
+		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
+		pairs: avx512Pairs16,
 	},
 }
 
@@ -231,6 +238,27 @@ func routedPlans() []*plan {
 		}
 	}
 	return ps
+}
+
+// The pairs kernels, for plans whose wide lanes are AVX2 or AVX-512.
+var (
+	avx2Pairs8    = stage{k: kAVX2, width: 8}
+	avx512Pairs16 = stage{k: kAVX512, width: 16}
+)
+
+// runPairs hashes n 64-byte messages on a pairs kernel: one after another
+// from in, or, with msgs, the messages of msgs.
+func runPairs(k kernelID, out *[Size]byte, in *byte, msgs *[]byte, n int) {
+	switch {
+	case k == kAVX512 && msgs == nil:
+		avx512Pairs(out, in, n)
+	case k == kAVX512:
+		avx512Many64(out, msgs, n)
+	case k == kAVX2 && msgs == nil:
+		avx2Pairs(out, in, n)
+	case k == kAVX2:
+		avx2Many64(out, msgs, n)
+	}
 }
 
 // runJob hashes one job on kernel k's entry for a single job, and reports

@@ -100,3 +100,8 @@ func routedPlans() []*plan { return nil }
 // runJob reports whether kernel k has an entry for a single job: none on
 // arm64 yet, so single messages take the lane-set entry of sha2x1.
 func runJob(kernelID, *job) bool { return false }
+
+// runPairs is never called: no plan here has a pairs kernel.
+func runPairs(kernelID, *[Size]byte, *byte, *[]byte, int) {
+	panic("sha256x: internal error: no pairs kernel")
+}

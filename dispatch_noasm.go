@@ -13,6 +13,11 @@ func variants() []variant { return []variant{stdlibVariant} }
 
 func runJob(kernelID, *job) bool { return false }
 
+// runPairs is never called: no plan here has a pairs kernel.
+func runPairs(kernelID, *[Size]byte, *byte, *[]byte, int) {
+	panic("sha256x: internal error: no pairs kernel")
+}
+
 func runArch(k kernelID, ls *laneSet, jobs []job) { panic("sha256x: no assembly kernels" + buildNote) }
 
 // bestPlan: crypto/sha256 where it has assembly for this architecture, else

@@ -15,6 +15,24 @@ func avx2(ls *laneSet, jobs []job)
 //go:noescape
 func avx512(ls *laneSet, jobs []job)
 
+// avx2Pairs and avx512Pairs hash n 64-byte messages lying one after another
+// (a Merkle level's pairs), n a multiple of their lanes, with no job queue:
+// the second block of each is the constant padding block, whose W+K is a
+// table. avx2Many64 and avx512Many64 do the same for the messages of a
+// [][]byte.
+//
+//go:noescape
+func avx2Pairs(out *[32]byte, in *byte, n int)
+
+//go:noescape
+func avx512Pairs(out *[32]byte, in *byte, n int)
+
+//go:noescape
+func avx2Many64(out *[32]byte, msgs *[]byte, n int)
+
+//go:noescape
+func avx512Many64(out *[32]byte, msgs *[]byte, n int)
+
 // avx2LoadW and avx512LoadW run the kernels' block load, transpose and byte
 // swap alone, for tests: w[t][i] is word t of the block at p[i].
 //

@@ -62,6 +62,10 @@ const (
 	// per lane. A kernel call then hashes at most 2*width*(partBlocks+3)
 	// blocks (TestBoundedCalls).
 	partBlocks = 1024
+
+	// pairChunk bounds the 64-byte messages of one pairs kernel call (two
+	// blocks each, as partBlocks).
+	pairChunk = partBlocks / 2
 )
 
 // A run is n consecutive 64-byte blocks starting at p.
@@ -219,15 +223,28 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		panic("sha256x: out overlaps prefix")
 	}
 	var classes uint64
+	all64 := len(prefix) == 0
 	for _, m := range msgs {
 		if overlaps(lo, hi, m) {
 			panic("sha256x: out overlaps msgs")
 		}
 		classes |= 1 << blockClass(len(pre)+len(m))
+		all64 = all64 && len(m) == 2*Size
 	}
 	if pl.stdlib {
 		hashStdlib(out, prefix, msgs)
 		return
+	}
+	if all64 && pl.pairs.width > 0 && len(msgs) >= pl.pairs.width {
+		// 64-byte messages (Merkle pairs): the pairs kernel, whole groups of
+		// its lanes at a time; the rest as any batch.
+		done := len(msgs) - len(msgs)%pl.pairs.width
+		for i := 0; i < done; i += pairChunk {
+			runPairs(pl.pairs.k, &out[i], nil, &msgs[i], min(pairChunk, done-i))
+		}
+		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
+			return
+		}
 	}
 	if len(msgs) == 1 {
 		if len(prefix) == 0 {
@@ -369,6 +386,20 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 		}
 		return
 	}
+	contiguous := w == Size && len(jn.Infix) == 0
+	first := 0
+	if contiguous && len(jn.Prefix) == 0 && pl.pairs.width > 0 {
+		// Merkle pairs: the pairs kernel, whole groups of its lanes at a
+		// time, the rest below. In place is safe: each call writes its
+		// digests after reading its nodes, before the nodes of the next.
+		first = n2 - n2%pl.pairs.width
+		for i := 0; i < first; i += pairChunk {
+			runPairs(pl.pairs.k, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first-i))
+		}
+		if first == n2 {
+			return
+		}
+	}
 	// When left || right lies whole in nodes (Width 32, no Infix), each node
 	// is a prefixed message read in place; otherwise it is staged whole. In
 	// place is safe either way: out[i] is written after nodes 2i and 2i+1
@@ -376,10 +407,9 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
-	if n2 == 1 {
+	if n2-first == 1 {
 		b.stages = pl.one
 	}
-	contiguous := w == Size && len(jn.Infix) == 0
 	if contiguous {
 		whole := len(jn.Prefix) &^ (BlockSize - 1)
 		if whole > 0 {
@@ -390,7 +420,7 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	}
 	var jobs [window]job
 	n := 0
-	for i := range n2 {
+	for i := first; i < n2; i++ {
 		if n == window {
 			carried, nc := b.flush(jobs[:])
 			for k := range nc {

@@ -32,3 +32,27 @@ var K = [64]uint32{
 	0x19a4c116, 0x1e376c08, 0x2748774c, 0x34b0bcb5, 0x391c0cb3, 0x4ed8aa4a, 0x5b9cca4f, 0x682e6ff3,
 	0x748f82ee, 0x78a5636f, 0x84c87814, 0x8cc70208, 0x90befffa, 0xa4506ceb, 0xbef9a3f7, 0xc67178f2,
 }
+
+// IV is SHA-256's initial state.
+var IV = [8]uint32{
+	0x6a09e667, 0xbb67ae85, 0x3c6ef372, 0xa54ff53a,
+	0x510e527f, 0x9b05688c, 0x1f83d9ab, 0x5be0cd19,
+}
+
+// PadWK returns W[t]+K[t] for the padding block of a message of n bytes,
+// n a multiple of 64: the block is 0x80, zeros, and the length in bits.
+func PadWK(n int) [64]uint32 {
+	var w [64]uint32
+	w[0] = 0x80000000
+	w[14], w[15] = uint32(uint64(8*n)>>32), uint32(8*n)
+	rotr := func(x uint32, r uint) uint32 { return x>>r | x<<(32-r) }
+	for t := 16; t < 64; t++ {
+		s0 := rotr(w[t-15], 7) ^ rotr(w[t-15], 18) ^ w[t-15]>>3
+		s1 := rotr(w[t-2], 17) ^ rotr(w[t-2], 19) ^ w[t-2]>>10
+		w[t] = w[t-16] + s0 + w[t-7] + s1
+	}
+	for t := range w {
+		w[t] += K[t]
+	}
+	return w
+}

@@ -103,6 +103,8 @@ type isa interface {
 }
 
 var (
+	ivTab    Mem // SHA-256's initial state, word k broadcast to every lane of vector k
+	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
 	kTab     Mem // the round constants, laid out as isa.addK wants
 	flipMask Mem // byte-swaps each dword, repeated over a vector
 	zeroBlk  Mem // the block idle lanes hash
@@ -142,7 +144,20 @@ func main() {
 		DATA(i, U64(0))
 	}
 
+	ivTab = GLOBL(tag+"IV", RODATA|NOPTR)
+	for k, h := range abi.IV {
+		for j := 0; j < v.lanes(); j++ {
+			DATA(k*v.vecBytes()+4*j, U32(h))
+		}
+	}
+	padWK64 = GLOBL(tag+"Pad64WK", RODATA|NOPTR)
+	for i, wk := range abi.PadWK(64) {
+		DATA(4*i, U32(wk))
+	}
+
 	kernel(v, *roll)
+	pairs(v, *roll, false)
+	pairs(v, *roll, true)
 	loadTest(v)
 	Generate()
 }
@@ -203,7 +218,7 @@ func kernel(v isa, roll bool) {
 	Label(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
-	loadW(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} })
+	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }))
 	loadState(v)
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
@@ -357,10 +372,19 @@ func padRounds(v isa, name string, roll bool) {
 	JNE(LabelRef(name + "_padrounds"))
 }
 
-// loadW loads the 64-byte block at the address in ptr(i) for each lane i,
-// transposes the blocks into W[0..15], one vector per message word, and
-// byte-swaps them, leaving them where isa.wRing says.
-func loadW(v isa, ptr func(i int) Mem) {
+// atPtr is loadW's row for a block whose address is stored at ptr(i): it
+// loads the address into tmp.
+func atPtr(v isa, ptr func(i int) Mem) func(i, half int) Mem {
+	return func(i, half int) Mem {
+		MOVQ(ptr(i), tmp)
+		return Mem{Base: tmp, Disp: half * v.vecBytes()}
+	}
+}
+
+// loadW loads lane i's 64-byte block, a vector at a time at row(i, half),
+// for each lane i, transposes the blocks into W[0..15], one vector per
+// message word, and byte-swaps them, leaving them where isa.wRing says.
+func loadW(v isa, row func(i, half int) Mem) {
 	n := v.lanes()
 	a, b := v.rows(0), v.rows(1)
 	// Each lane's block is 64/vecBytes rows of the matrix of lanes by words;
@@ -368,8 +392,7 @@ func loadW(v isa, ptr func(i int) Mem) {
 	for half := 0; half < 64/v.vecBytes(); half++ {
 		Comment(fmt.Sprintf("Load: words %d-%d of each lane's block, a row per lane.", half*n, half*n+n-1))
 		for i := 0; i < n; i++ {
-			MOVQ(ptr(i), tmp)
-			v.load(Mem{Base: tmp, Disp: half * v.vecBytes()}, a[i])
+			v.load(row(i, half), a[i])
 		}
 		out := transpose(v, a, b)
 		Comment("Byte-swap to big-endian words; store to the schedule's ring.")
@@ -506,12 +529,119 @@ func loadTest(v isa) {
 	Load(Param("w"), RDI)
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
-	loadW(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} })
+	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} }))
 	t := v.temps()[0]
 	for j := 0; j < 16; j++ {
 		x := v.wGet(j, t)
 		v.store(x, Mem{Base: RDI, Disp: vb * j})
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// pairs emits the kernel for 64-byte messages (Merkle pairs): n messages,
+// lanes() at a time, with no job queue. Each message is two blocks: its own,
+// and the padding block of a 64-byte message, whose W+K is a constant table.
+// With headers, the messages are the []byte at msgs (slice headers, 24
+// bytes each); otherwise they lie one after another from in.
+func pairs(v isa, roll, headers bool) {
+	name := v.name() + "Pairs"
+	sig := "func(out *[32]byte, in *byte, n int)"
+	if headers {
+		name = v.name() + "Many64"
+		sig = "func(out *[32]byte, msgs *[]byte, n int)"
+	}
+	n := v.lanes()
+	vb := v.vecBytes()
+	TEXT(name, 0, sig)
+	if headers {
+		Doc(fmt.Sprintf("%s sets out[i] to SHA-256(msgs[i]) for n 64-byte messages, n a multiple of %d.", name, n))
+	} else {
+		Doc(fmt.Sprintf("%s sets out[i] to SHA-256(in[64i:64i+64]) for i < n, n a multiple of %d.", name, n))
+	}
+	outReg, inReg, nReg := RDI, RSI, RDX
+	locals := AllocLocal(8*vb + v.frameBytes() + vb)
+	Load(Param("out"), outReg)
+	if headers {
+		Load(Param("msgs"), inReg)
+	} else {
+		Load(Param("in"), inReg)
+	}
+	Load(Param("n"), nReg)
+	LEAQ(locals.Offset(vb-1), frame)
+	ANDQ(I32(-vb), frame)
+	lbl := func(s string) string { return name + "_" + s }
+
+	Label(lbl("loop"))
+	TESTQ(nReg, nReg)
+	JEQ(LabelRef(lbl("done")))
+	Comment(fmt.Sprintf("Load %d messages, transpose to one vector per message word, byte-swap.", n))
+	if headers {
+		loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * i} }))
+	} else {
+		loadW(v, func(i, half int) Mem { return Mem{Base: inReg, Disp: 64*i + half*vb} })
+	}
+	Comment("The state starts at the IV.")
+	for k := 0; k < 8; k++ {
+		v.load(ivTab.Offset(vb*k), v.state(k))
+	}
+	Comment("Rounds 0-15 of the message block: W from the block.")
+	LEAQ(kTab, kp)
+	v.startRounds(v.state(1), v.state(2))
+	for i := 0; i < 16; i++ {
+		w := v.wGet(i, v.temps()[0])
+		round(v, i, func(h VecPhysical, t VecPhysical) {
+			v.addK(kMem(v, i), w, t)
+			v.add(t, h, h)
+		})
+	}
+	Comment("Rounds 16-63: each computes the next schedule word.")
+	if roll {
+		ADDQ(U32(16*v.kStride()), kp)
+		Label(lbl("rounds"))
+		schedRounds(v, 16)
+		ADDQ(U32(16*v.kStride()), kp)
+		LEAQ(kTab.Offset(64*v.kStride()), tmp)
+		CMPQ(kp, tmp)
+		JNE(LabelRef(lbl("rounds")))
+	} else {
+		for g := 1; g < 4; g++ {
+			ADDQ(U32(16*v.kStride()), kp)
+			schedRounds(v, 16*g)
+		}
+	}
+	Comment("Add the IV; keep the state for the padding block's final addition.")
+	for k := 0; k < 8; k++ {
+		v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
+		v.store(v.state(k), stMem(v, k))
+	}
+	Comment("Rounds 0-63 of the padding block, W+K constant.")
+	LEAQ(padWK64, kp)
+	padRounds(v, name, roll)
+	Comment("Add, byte-swap and store the state; then each lane's digest from its",
+		"column.")
+	for k := 0; k < 8; k++ {
+		v.add(stMem(v, k), v.state(k), v.state(k))
+		v.bswap(v.state(k))
+		v.store(v.state(k), stMem(v, k))
+	}
+	for i := 0; i < n; i++ {
+		for k := 0; k < 8; k++ {
+			MOVL(Mem{Base: frame, Disp: vb*k + 4*i}, tmp.As32())
+			MOVL(tmp.As32(), Mem{Base: outReg, Disp: 32*i + 4*k})
+		}
+	}
+	Comment("Next messages.")
+	if headers {
+		ADDQ(U32(24*n), inReg)
+	} else {
+		ADDQ(U32(64*n), inReg)
+	}
+	ADDQ(U32(32*n), outReg)
+	SUBQ(U8(n), nReg)
+	JMP(LabelRef(lbl("loop")))
+
+	Label(lbl("done"))
 	VZEROUPPER()
 	RET()
 }
