@@ -119,6 +119,10 @@ type scratch struct {
 	padWK   [64]uint32      // pad's message schedule plus the round constants
 }
 
+// pad64 is the padding block of a 64-byte message (a Merkle pair), which
+// single messages point their last run at instead of staging it.
+var pad64 = [BlockSize]byte{0: 0x80, BlockSize - 2: 2}
+
 // noPad marks scratch.pad unused: no message is 2^64-1 bits long.
 const noPad = ^uint64(0)
 
@@ -505,6 +509,10 @@ func (b *batch) stage(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r
 		k++
 		msg = msg[whole*BlockSize:]
 	}
+	if len(pre)+len(msg) == 0 && b.sc == nil && total == 8*64 {
+		rs[k] = run{&pad64[0], 1}
+		return rs[0], rs[1], rs[2], false
+	}
 	if len(pre)+len(msg) == 0 && b.sc != nil {
 		// A tail of padding only depends on nothing but the length: share
 		// one for a batch of whole-block messages (Merkle joins), the first
@@ -647,7 +655,11 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 		msg = msg[whole*BlockSize:]
 		k++
 	}
-	jobs[0].runs[k] = run{&t[0], uintptr(pad(t[:], msg, nil, bits))}
+	if len(msg) == 0 && bits == 8*64 {
+		jobs[0].runs[k] = run{&pad64[0], 1}
+	} else {
+		jobs[0].runs[k] = run{&t[0], uintptr(pad(t[:], msg, nil, bits))}
+	}
 	runOne(pl.one, &jobs)
 	return d
 }
