@@ -136,3 +136,58 @@ func BenchmarkSmall(b *testing.B) {
 	})
 	_ = d
 }
+
+// BenchmarkLevels hashes one level of 1024 nodes of each scheme's join on
+// the dispatched plan, beside crypto/sha256 node by node: SSZ pairs, RFC 6962
+// (0x01 prefix), Solana (26-byte prefix, 20-byte children), Bitcoin
+// (SHA-256d).
+func BenchmarkLevels(b *testing.B) {
+	joins := []struct {
+		name string
+		j    Join
+	}{
+		{"ssz", Join{}},
+		{"rfc6962", Join{Prefix: []byte{1}}},
+		{"solana", Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
+		{"bitcoin", Join{Double: true}},
+	}
+	for _, n := range []int{2, 16, 1024} {
+		nodes := make([][Size]byte, 2*n)
+		for i := range nodes {
+			copy(nodes[i][:], pattern(Size, i))
+		}
+		out := make([][Size]byte, n)
+		for _, j := range joins {
+			name := fmt.Sprintf("join=%s/pairs=%d", j.name, n)
+			b.Run(name+"/impl=crypto", func(b *testing.B) {
+				w := j.j.Width
+				if w == 0 {
+					w = Size
+				}
+				var buf [maxJoin]byte
+				b.SetBytes(int64(n * (len(j.j.Prefix) + 2*w)))
+				for b.Loop() {
+					for i := range n {
+						m := copy(buf[:], j.j.Prefix)
+						m += copy(buf[m:], nodes[2*i][:w])
+						m += copy(buf[m:], nodes[2*i+1][:w])
+						out[i] = sha256.Sum256(buf[:m])
+						if j.j.Double {
+							out[i] = sha256.Sum256(out[i][:])
+						}
+					}
+				}
+			})
+			b.Run(name+"/impl=sha256x", func(b *testing.B) {
+				w := j.j.Width
+				if w == 0 {
+					w = Size
+				}
+				b.SetBytes(int64(n * (len(j.j.Prefix) + 2*w)))
+				for b.Loop() {
+					j.j.HashLevel(out, nodes)
+				}
+			})
+		}
+	}
+}

@@ -32,6 +32,18 @@ type plan struct {
 	pairs stage
 }
 
+// A pairsCall is what a pairs kernel reads: 64-byte messages one after
+// another, the 64-byte messages of a [][]byte, the same hashed twice
+// (SHA-256d), or messages of nb padded blocks one after another.
+type pairsCall uint8
+
+const (
+	pairsContig pairsCall = iota
+	pairsHeaders
+	pairsDouble
+	pairsStaged
+)
+
 // A kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
 type kernel struct {
 	name    string

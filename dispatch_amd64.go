@@ -246,18 +246,30 @@ var (
 	avx512Pairs16 = stage{k: kAVX512, width: 16}
 )
 
-// runPairs hashes n 64-byte messages on a pairs kernel: one after another
-// from in, or, with msgs, the messages of msgs.
-func runPairs(k kernelID, out *[Size]byte, in *byte, msgs *[]byte, n int) {
-	switch {
-	case k == kAVX512 && msgs == nil:
-		avx512Pairs(out, in, n)
-	case k == kAVX512:
-		avx512Many64(out, msgs, n)
-	case k == kAVX2 && msgs == nil:
+// runPairs hashes n messages on the pairs kernel of kernel k (see pairsCall).
+func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, nb int) {
+	if k == kAVX512 {
+		switch c {
+		case pairsContig:
+			avx512Pairs(out, in, n)
+		case pairsHeaders:
+			avx512Many64(out, msgs, n)
+		case pairsDouble:
+			avx512Pairs2(out, in, n)
+		case pairsStaged:
+			avx512Staged(out, in, n, nb)
+		}
+		return
+	}
+	switch c {
+	case pairsContig:
 		avx2Pairs(out, in, n)
-	case k == kAVX2:
+	case pairsHeaders:
 		avx2Many64(out, msgs, n)
+	case pairsDouble:
+		avx2Pairs2(out, in, n)
+	case pairsStaged:
+		avx2Staged(out, in, n, nb)
 	}
 }
 

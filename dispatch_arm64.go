@@ -102,6 +102,6 @@ func routedPlans() []*plan { return nil }
 func runJob(kernelID, *job) bool { return false }
 
 // runPairs is never called: no plan here has a pairs kernel.
-func runPairs(kernelID, *[Size]byte, *byte, *[]byte, int) {
+func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 	panic("sha256x: internal error: no pairs kernel")
 }

@@ -17,6 +17,9 @@ func joinWant(j Join, l, r [Size]byte) [Size]byte {
 	h.Write(r[:w])
 	var d [Size]byte
 	h.Sum(d[:0])
+	if j.Double {
+		d = sha256.Sum256(d[:])
+	}
 	return d
 }
 
@@ -31,6 +34,9 @@ var testJoins = []Join{
 	{Width: 1},
 	{Width: 31, Infix: []byte{0}},
 	{Prefix: pattern(55, 5), Width: 32},
+	{Double: true},
+	{Prefix: []byte{1}, Double: true},
+	{Width: 20, Infix: []byte{7}, Double: true},
 }
 
 func TestHashLevel(t *testing.T) {

@@ -19,7 +19,9 @@ func avx512(ls *laneSet, jobs []job)
 // (a Merkle level's pairs), n a multiple of their lanes, with no job queue:
 // the second block of each is the constant padding block, whose W+K is a
 // table. avx2Many64 and avx512Many64 do the same for the messages of a
-// [][]byte.
+// [][]byte; avx2Pairs2 and avx512Pairs2 hash each digest once more
+// (SHA-256d); avx2Staged and avx512Staged hash messages of nb padded blocks
+// lying one after another (Merkle nodes staged whole).
 //
 //go:noescape
 func avx2Pairs(out *[32]byte, in *byte, n int)
@@ -29,6 +31,18 @@ func avx512Pairs(out *[32]byte, in *byte, n int)
 
 //go:noescape
 func avx2Many64(out *[32]byte, msgs *[]byte, n int)
+
+//go:noescape
+func avx2Pairs2(out *[32]byte, in *byte, n int)
+
+//go:noescape
+func avx512Pairs2(out *[32]byte, in *byte, n int)
+
+//go:noescape
+func avx2Staged(out *[32]byte, in *byte, n int, nb int)
+
+//go:noescape
+func avx512Staged(out *[32]byte, in *byte, n int, nb int)
 
 //go:noescape
 func avx512Many64(out *[32]byte, msgs *[]byte, n int)

@@ -66,6 +66,9 @@ const (
 	// pairChunk bounds the 64-byte messages of one pairs kernel call (two
 	// blocks each, as partBlocks).
 	pairChunk = partBlocks / 2
+
+	// levelChunk is how many nodes a level stages for one pairs kernel call.
+	levelChunk = 64
 )
 
 // A run is n consecutive 64-byte blocks starting at p.
@@ -113,10 +116,11 @@ type slot struct {
 type scratch struct {
 	ls      laneSet
 	slots   [2][window]slot
-	mid     [8]uint32       // the prefix's midstate
-	pad     [BlockSize]byte // a tail block of padding only, shared by the jobs of one length
-	padBits uint64          // the length in bits pad is for; noPad if none yet
-	padWK   [64]uint32      // pad's message schedule plus the round constants
+	mid     [8]uint32                        // the prefix's midstate
+	pad     [BlockSize]byte                  // a tail block of padding only, shared by the jobs of one length
+	padBits uint64                           // the length in bits pad is for; noPad if none yet
+	padWK   [64]uint32                       // pad's message schedule plus the round constants
+	lvl     [levelChunk * 3 * BlockSize]byte // a level's nodes staged whole, for a pairs kernel
 }
 
 // pad64 is the padding block of a 64-byte message (a Merkle pair), which
@@ -244,7 +248,7 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		// its lanes at a time; the rest as any batch.
 		done := len(msgs) - len(msgs)%pl.pairs.width
 		for i := 0; i < done; i += pairChunk {
-			runPairs(pl.pairs.k, &out[i], nil, &msgs[i], min(pairChunk, done-i))
+			runPairs(pl.pairs.k, pairsHeaders, &out[i], nil, &msgs[i], min(pairChunk, done-i), 0)
 		}
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
@@ -387,44 +391,98 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			m += copy(buf[m:], jn.Infix)
 			m += copy(buf[m:], nodes[2*i+1][:w])
 			out[i] = sha256.Sum256(buf[:m])
+			if jn.Double {
+				out[i] = sha256.Sum256(out[i][:])
+			}
 		}
 		return
 	}
+	// In place is safe on every path: a node's digest is written after its
+	// children are read (staged or in registers), and lies before every
+	// child read after it.
 	contiguous := w == Size && len(jn.Infix) == 0
-	first := 0
-	if contiguous && len(jn.Prefix) == 0 && pl.pairs.width > 0 {
-		// Merkle pairs: the pairs kernel, whole groups of its lanes at a
-		// time, the rest below. In place is safe: each call writes its
-		// digests after reading its nodes, before the nodes of the next.
-		first = n2 - n2%pl.pairs.width
-		for i := 0; i < first; i += pairChunk {
-			runPairs(pl.pairs.k, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first-i))
-		}
-		if first == n2 {
-			return
-		}
-	}
-	// When left || right lies whole in nodes (Width 32, no Infix), each node
-	// is a prefixed message read in place; otherwise it is staged whole. In
-	// place is safe either way: out[i] is written after nodes 2i and 2i+1
-	// are read, and lies before every node read after it.
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
-	if n2-first == 1 {
-		b.stages = pl.one
-	}
-	if contiguous {
-		whole := len(jn.Prefix) &^ (BlockSize - 1)
-		if whole > 0 {
-			sc.mid = midstate(pl.one, jn.Prefix[:whole])
-			b.init = &sc.mid
+	first, again := 0, n2 // out[first:] is left to the job queue; out[again:] wants its second hash
+	if width := pl.pairs.width; width > 0 && n2 >= width {
+		// The pairs kernels, whole groups of their lanes at a time.
+		first = n2 - n2%width
+		if contiguous && len(jn.Prefix) == 0 {
+			// Merkle pairs, read in place.
+			call := pairsContig
+			if jn.Double {
+				call = pairsDouble
+			}
+			for i := 0; i < first; i += pairChunk {
+				runPairs(pl.pairs.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first-i), 0)
+			}
+		} else {
+			// Other joins, staged whole, a chunk at a time.
+			nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
+			for i := 0; i < first; i += levelChunk {
+				k := min(levelChunk, first-i)
+				for j := range k {
+					stageJoin(sc.lvl[j*nb*BlockSize:][:nb*BlockSize], jn, w, &nodes[2*(i+j)], &nodes[2*(i+j)+1])
+				}
+				runPairs(pl.pairs.k, pairsStaged, &out[i], &sc.lvl[0], nil, k, nb)
+			}
+			if jn.Double {
+				again = 0
+			}
 		}
-		b.pre = jn.Prefix[whole:]
 	}
+	if first < n2 {
+		// When left || right lies whole in nodes (Width 32, no Infix), each
+		// node is a prefixed message read in place; otherwise it is staged
+		// whole.
+		b := batch{stages: pl.stages, sc: sc, init: &iv, bits: 8 * uint64(len(jn.Prefix))}
+		if n2-first == 1 {
+			b.stages = pl.one
+		}
+		if contiguous {
+			whole := len(jn.Prefix) &^ (BlockSize - 1)
+			if whole > 0 {
+				sc.mid = midstate(pl.one, jn.Prefix[:whole])
+				b.init = &sc.mid
+			}
+			b.pre = jn.Prefix[whole:]
+		}
+		var jobs [window]job
+		n := 0
+		for i := first; i < n2; i++ {
+			if n == window {
+				carried, nc := b.flush(jobs[:])
+				for k := range nc {
+					jobs[k] = carried[k]
+				}
+				n = nc
+			}
+			s := &sc.slots[b.half][n]
+			if contiguous {
+				jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&s.blk, nodeBytes[2*i*Size:(2*i+2)*Size], 0)
+			} else {
+				jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = run{&s.blk[0], uintptr(stageJoin(s.blk[:], jn, w, &nodes[2*i], &nodes[2*i+1]))}, run{}, run{}
+			}
+			jobs[n].init, jobs[n].out = b.init, &out[i]
+			n++
+		}
+		b.finish(jobs[:n])
+		if jn.Double {
+			again = min(again, first)
+		}
+	}
+	if again < n2 {
+		b := batch{stages: pl.stages, sc: sc, init: &iv}
+		b.rehash(out[again:n2])
+	}
+}
+
+// rehash sets each digest in out to its own SHA-256 (the second hash of
+// SHA-256d), in place: each is staged before its digest is written.
+func (b *batch) rehash(out [][Size]byte) {
 	var jobs [window]job
 	n := 0
-	for i := first; i < n2; i++ {
+	for i := range out {
 		if n == window {
 			carried, nc := b.flush(jobs[:])
 			for k := range nc {
@@ -432,25 +490,21 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			}
 			n = nc
 		}
-		if contiguous {
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&sc.slots[b.half][n].blk, nodeBytes[2*i*Size:(2*i+2)*Size], 0)
-		} else {
-			jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2] = stageJoin(&sc.slots[b.half][n], jn, w, &nodes[2*i], &nodes[2*i+1]), run{}, run{}
-		}
+		s := &b.sc.slots[b.half][n]
+		jobs[n].runs[0], jobs[n].runs[1], jobs[n].runs[2], _ = b.stage(&s.blk, out[i][:], 0)
 		jobs[n].init, jobs[n].out = b.init, &out[i]
 		n++
 	}
 	b.finish(jobs[:n])
 }
 
-// stageJoin stages a whole node whose children are not contiguous in s, and
-// returns its one run.
-func stageJoin(s *slot, jn *Join, w int, l, r *[Size]byte) run {
-	m := copy(s.blk[:], jn.Prefix)
-	m += copy(s.blk[m:], l[:w])
-	m += copy(s.blk[m:], jn.Infix)
-	m += copy(s.blk[m:], r[:w])
-	return run{&s.blk[0], uintptr(pad(s.blk[:], s.blk[:m], nil, 8*uint64(m)))}
+// stageJoin stages a whole node, padded, in t and returns its blocks.
+func stageJoin(t []byte, jn *Join, w int, l, r *[Size]byte) int {
+	m := copy(t, jn.Prefix)
+	m += copy(t[m:], l[:w])
+	m += copy(t[m:], jn.Infix)
+	m += copy(t[m:], r[:w])
+	return pad(t, t[:m], nil, 8*uint64(m))
 }
 
 // blockClass is the power-of-two class of the number of blocks that n bytes

@@ -77,11 +77,15 @@ func Kernels() []string {
 // SHA-256(Prefix || left[:Width] || Infix || right[:Width]). The zero Join is
 // SHA-256(left || right), the tree of Ethereum's SSZ and of gohashtree;
 // Certificate Transparency (RFC 6962) has Prefix 0x01; Solana's shred tree
-// has a 26-byte Prefix and Width 20.
+// has a 26-byte Prefix and Width 20; Bitcoin's transaction tree is
+// Join{Double: true}.
 type Join struct {
 	Prefix []byte // before the left child
 	Infix  []byte // between the children
 	Width  int    // bytes of each child that go in, 1 to 32; 0 means 32
+	// Double makes the node SHA-256 of that digest (SHA-256d), as Bitcoin's
+	// transaction tree, in the same pass.
+	Double bool
 }
 
 // maxJoin bounds len(Prefix) + len(Infix) + 2*Width: a node is staged

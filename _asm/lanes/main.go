@@ -105,6 +105,7 @@ type isa interface {
 var (
 	ivTab    Mem // SHA-256's initial state, word k broadcast to every lane of vector k
 	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
+	pad32W   Mem // W[8..15] of a 32-byte message's block, broadcast
 	kTab     Mem // the round constants, laid out as isa.addK wants
 	flipMask Mem // byte-swaps each dword, repeated over a vector
 	zeroBlk  Mem // the block idle lanes hash
@@ -156,8 +157,15 @@ func main() {
 	}
 
 	kernel(v, *roll)
-	pairs(v, *roll, false)
-	pairs(v, *roll, true)
+	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
+	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
+		for j := 0; j < v.lanes(); j++ {
+			DATA(k*v.vecBytes()+4*j, U32(w))
+		}
+	}
+	for _, m := range []pairsMode{contiguous, headers, double, staged} {
+		pairs(v, *roll, m)
+	}
 	loadTest(v)
 	Generate()
 }
@@ -539,35 +547,54 @@ func loadTest(v isa) {
 	RET()
 }
 
-// pairs emits the kernel for 64-byte messages (Merkle pairs): n messages,
-// lanes() at a time, with no job queue. Each message is two blocks: its own,
-// and the padding block of a 64-byte message, whose W+K is a constant table.
-// With headers, the messages are the []byte at msgs (slice headers, 24
-// bytes each); otherwise they lie one after another from in.
-func pairs(v isa, roll, headers bool) {
-	name := v.name() + "Pairs"
-	sig := "func(out *[32]byte, in *byte, n int)"
-	if headers {
-		name = v.name() + "Many64"
-		sig = "func(out *[32]byte, msgs *[]byte, n int)"
-	}
+// A pairsMode is what a pairs kernel reads.
+type pairsMode int
+
+const (
+	contiguous pairsMode = iota // 64-byte messages one after another
+	headers                     // the 64-byte messages of a [][]byte
+	double                      // as contiguous, then SHA-256 of each digest (SHA-256d)
+	staged                      // messages of nb whole blocks (padded), one after another
+)
+
+// pairs emits a kernel for n messages of one length, lanes() at a time,
+// with no job queue. In the first three modes each message is 64 bytes: two
+// blocks, its own and the padding block of a 64-byte message, whose W+K is
+// a constant table. In staged mode each message is nb blocks, padded by
+// the caller.
+func pairs(v isa, roll bool, mode pairsMode) {
 	n := v.lanes()
 	vb := v.vecBytes()
-	TEXT(name, 0, sig)
-	if headers {
-		Doc(fmt.Sprintf("%s sets out[i] to SHA-256(msgs[i]) for n 64-byte messages, n a multiple of %d.", name, n))
-	} else {
-		Doc(fmt.Sprintf("%s sets out[i] to SHA-256(in[64i:64i+64]) for i < n, n a multiple of %d.", name, n))
+	name, sig, doc := "", "", ""
+	switch mode {
+	case contiguous:
+		name, sig = v.name()+"Pairs", "func(out *[32]byte, in *byte, n int)"
+		doc = "sets out[i] to SHA-256(in[64i:64i+64]) for i < n"
+	case headers:
+		name, sig = v.name()+"Many64", "func(out *[32]byte, msgs *[]byte, n int)"
+		doc = "sets out[i] to SHA-256(msgs[i]) for n 64-byte messages"
+	case double:
+		name, sig = v.name()+"Pairs2", "func(out *[32]byte, in *byte, n int)"
+		doc = "sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n"
+	case staged:
+		name, sig = v.name()+"Staged", "func(out *[32]byte, in *byte, n int, nb int)"
+		doc = "sets out[i] to the hash of the nb padded blocks at in[64nb*i:] for i < n"
 	}
-	outReg, inReg, nReg := RDI, RSI, RDX
+	TEXT(name, 0, sig)
+	Doc(fmt.Sprintf("%s %s, n a multiple of %d.", name, doc, n))
+	outReg, inReg, nReg, strideReg, blkReg := RDI, RSI, RDX, RBX, RCX
 	locals := AllocLocal(8*vb + v.frameBytes() + vb)
 	Load(Param("out"), outReg)
-	if headers {
+	if mode == headers {
 		Load(Param("msgs"), inReg)
 	} else {
 		Load(Param("in"), inReg)
 	}
 	Load(Param("n"), nReg)
+	if mode == staged {
+		Load(Param("nb"), strideReg)
+		SHLQ(U8(6), strideReg)
+	}
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
 	lbl := func(s string) string { return name + "_" + s }
@@ -575,53 +602,86 @@ func pairs(v isa, roll, headers bool) {
 	Label(lbl("loop"))
 	TESTQ(nReg, nReg)
 	JEQ(LabelRef(lbl("done")))
-	Comment(fmt.Sprintf("Load %d messages, transpose to one vector per message word, byte-swap.", n))
-	if headers {
+	if mode == staged {
+		Comment("The state starts at the IV, kept on the stack while a block loads",
+			"(the transpose needs the state's registers).")
+		for k := 0; k < 8; k++ {
+			v.load(ivTab.Offset(vb*k), v.state(0))
+			v.store(v.state(0), stMem(v, k))
+		}
+		XORQ(blkReg, blkReg)
+		Label(lbl("block"))
+	}
+	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
+	switch mode {
+	case headers:
 		loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * i} }))
-	} else {
+	case staged:
+		// Lane i's block is at in + blk + i*stride.
+		loadW(v, func(i, half int) Mem {
+			if i == 0 {
+				LEAQ(Mem{Base: inReg, Index: blkReg, Scale: 1}, tmp)
+			} else {
+				ADDQ(strideReg, tmp)
+			}
+			return Mem{Base: tmp, Disp: half * vb}
+		})
+	default:
 		loadW(v, func(i, half int) Mem { return Mem{Base: inReg, Disp: 64*i + half*vb} })
 	}
-	Comment("The state starts at the IV.")
+	Comment("Load the state.")
 	for k := 0; k < 8; k++ {
-		v.load(ivTab.Offset(vb*k), v.state(k))
-	}
-	Comment("Rounds 0-15 of the message block: W from the block.")
-	LEAQ(kTab, kp)
-	v.startRounds(v.state(1), v.state(2))
-	for i := 0; i < 16; i++ {
-		w := v.wGet(i, v.temps()[0])
-		round(v, i, func(h VecPhysical, t VecPhysical) {
-			v.addK(kMem(v, i), w, t)
-			v.add(t, h, h)
-		})
-	}
-	Comment("Rounds 16-63: each computes the next schedule word.")
-	if roll {
-		ADDQ(U32(16*v.kStride()), kp)
-		Label(lbl("rounds"))
-		schedRounds(v, 16)
-		ADDQ(U32(16*v.kStride()), kp)
-		LEAQ(kTab.Offset(64*v.kStride()), tmp)
-		CMPQ(kp, tmp)
-		JNE(LabelRef(lbl("rounds")))
-	} else {
-		for g := 1; g < 4; g++ {
-			ADDQ(U32(16*v.kStride()), kp)
-			schedRounds(v, 16*g)
+		if mode == staged {
+			v.load(stMem(v, k), v.state(k))
+		} else {
+			v.load(ivTab.Offset(vb*k), v.state(k))
 		}
 	}
-	Comment("Add the IV; keep the state for the padding block's final addition.")
-	for k := 0; k < 8; k++ {
-		v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
-		v.store(v.state(k), stMem(v, k))
+	compressW(v, lbl)
+	switch mode {
+	case staged:
+		Comment("Add the state at the block's start; next block.")
+		for k := 0; k < 8; k++ {
+			v.add(stMem(v, k), v.state(k), v.state(k))
+			v.store(v.state(k), stMem(v, k))
+		}
+		ADDQ(U8(64), blkReg)
+		CMPQ(blkReg, strideReg)
+		JNE(LabelRef(lbl("block")))
+	default:
+		Comment("Add the IV; keep the state for the padding block's final addition.")
+		for k := 0; k < 8; k++ {
+			v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
+			v.store(v.state(k), stMem(v, k))
+		}
+		Comment("Rounds 0-63 of the padding block, W+K constant.")
+		LEAQ(padWK64, kp)
+		padRounds(v, name, roll)
+		for k := 0; k < 8; k++ {
+			v.add(stMem(v, k), v.state(k), v.state(k))
+		}
 	}
-	Comment("Rounds 0-63 of the padding block, W+K constant.")
-	LEAQ(padWK64, kp)
-	padRounds(v, name, roll)
-	Comment("Add, byte-swap and store the state; then each lane's digest from its",
-		"column.")
+	if mode == double {
+		Comment("SHA-256 of the digest: its words are the state's, W[0..7]; W[8..15]",
+			"are its padding, constants.")
+		for k := 0; k < 8; k++ {
+			v.wPut(k, v.state(k))
+		}
+		for k := 8; k < 16; k++ {
+			x := v.temps()[0]
+			v.load(pad32W.Offset(vb*(k-8)), x)
+			v.wPut(k, x)
+		}
+		for k := 0; k < 8; k++ {
+			v.load(ivTab.Offset(vb*k), v.state(k))
+		}
+		compressW(v, func(s string) string { return lbl("d" + s) })
+		for k := 0; k < 8; k++ {
+			v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
+		}
+	}
+	Comment("Byte-swap and store the state; then each lane's digest from its column.")
 	for k := 0; k < 8; k++ {
-		v.add(stMem(v, k), v.state(k), v.state(k))
 		v.bswap(v.state(k))
 		v.store(v.state(k), stMem(v, k))
 	}
@@ -632,9 +692,14 @@ func pairs(v isa, roll, headers bool) {
 		}
 	}
 	Comment("Next messages.")
-	if headers {
+	switch mode {
+	case headers:
 		ADDQ(U32(24*n), inReg)
-	} else {
+	case staged:
+		for i := 0; i < n; i++ {
+			ADDQ(strideReg, inReg)
+		}
+	default:
 		ADDQ(U32(64*n), inReg)
 	}
 	ADDQ(U32(32*n), outReg)
@@ -644,4 +709,27 @@ func pairs(v isa, roll, headers bool) {
 	Label(lbl("done"))
 	VZEROUPPER()
 	RET()
+}
+
+// compressW emits the 64 rounds of a block whose W[0..15] are in place,
+// into the state registers (without the final addition).
+func compressW(v isa, lbl func(string) string) {
+	Comment("Rounds 0-15: W from the block.")
+	LEAQ(kTab, kp)
+	v.startRounds(v.state(1), v.state(2))
+	for i := 0; i < 16; i++ {
+		w := v.wGet(i, v.temps()[0])
+		round(v, i, func(h VecPhysical, t VecPhysical) {
+			v.addK(kMem(v, i), w, t)
+			v.add(t, h, h)
+		})
+	}
+	Comment("Rounds 16-63: each computes the next schedule word.")
+	ADDQ(U32(16*v.kStride()), kp)
+	Label(lbl("rounds"))
+	schedRounds(v, 16)
+	ADDQ(U32(16*v.kStride()), kp)
+	LEAQ(kTab.Offset(64*v.kStride()), tmp)
+	CMPQ(kp, tmp)
+	JNE(LabelRef(lbl("rounds")))
 }
