@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"runtime"
@@ -18,18 +19,35 @@ import (
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
-func init() { commands["bench"] = runBench }
+func init() {
+	commands["bench"] = func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runBench(args, stdout, stderr) }
+}
+
+const benchUsage = `usage: sha256x bench [-rounds N] [-time D]
+
+Measures crypto/sha256 (one message after another) and sha256x as
+dispatched and on every kernel this CPU runs, on every benchmark shape
+(Solana shreds, Merkle joins, short and mixed messages, one long stream,
+single messages), on one core; each kernel runs in a child process with
+SHA256X_KERNEL set. Prints MB/s medians and each one's ratio to
+crypto/sha256.
+
+  -rounds N  measurements of each kernel and shape, interleaved (default 3)
+  -time D    time per measurement (default 100ms)
+`
 
 // runBench measures crypto/sha256 and every kernel this CPU can run on every
 // shape, and prints the medians and each kernel's ratio to crypto/sha256.
 // A kernel is chosen once per process (SHA256X_KERNEL), so each kernel runs
 // in a child process; rounds interleave them so that drift hits all alike.
-func runBench(args []string) int {
-	fs := flag.NewFlagSet("bench", flag.ExitOnError)
+func runBench(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("sha256x bench", flag.ContinueOnError)
 	rounds := fs.Int("rounds", 3, "measurements of each kernel and shape; the table shows medians")
 	each := fs.Duration("time", 100*time.Millisecond, "time per measurement")
 	child := fs.Bool("child", false, "measure the kernel SHA256X_KERNEL names and print raw results (used by bench itself)")
-	fs.Parse(args)
+	if status, ok := parseFlags(fs, benchUsage, args, stdout, stderr); !ok {
+		return status
+	}
 
 	ss := shapes.All()
 	if *child {

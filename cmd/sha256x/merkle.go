@@ -7,17 +7,12 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/sha256x/sha256x"
 	"github.com/sha256x/sha256x/merkle"
 )
 
-func init() {
-	commands["merkle"] = func(args []string) int {
-		return merkleMain(args, os.Stdin, os.Stdout, os.Stderr)
-	}
-}
+func init() { commands["merkle"] = merkleMain }
 
 const merkleUsage = `usage: sha256x merkle -scheme rfc6962|bitcoin|binary|solana [-proof I] FILE...
 
@@ -45,12 +40,10 @@ var schemes = map[string]*merkle.Scheme{
 
 func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x merkle", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	fs.Usage = func() { io.WriteString(stderr, merkleUsage) }
 	name := fs.String("scheme", "", "rfc6962, bitcoin, binary or solana")
 	proof := fs.Int("proof", -1, "print the inclusion proof of file `I`")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if status, ok := parseFlags(fs, merkleUsage, args, stdout, stderr); !ok {
+		return status
 	}
 	s := schemes[*name]
 	if s == nil {

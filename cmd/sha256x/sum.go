@@ -11,11 +11,7 @@ import (
 	"strings"
 )
 
-func init() {
-	commands["sum"] = func(args []string) int {
-		return sumMain(args, os.Stdin, os.Stdout, os.Stderr)
-	}
-}
+func init() { commands["sum"] = sumMain }
 
 const sumUsage = `usage: sha256x sum [OPTION]... [FILE|DIR]...
 Print or check SHA-256 checksums, as sha256sum does, many files at once.
@@ -70,7 +66,7 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 		case a == "--":
 			o.files = append(o.files, args[i+1:]...)
 			i = len(args)
-		case a == "--help":
+		case a == "--help" || a == "-h": // -h, which sha256sum lacks, as every sha256x command has it
 			io.WriteString(stdout, sumUsage)
 			return o, 0, true
 		case a == "--text":

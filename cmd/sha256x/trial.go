@@ -7,7 +7,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/sha256x/sha256x"
 )
@@ -18,12 +17,23 @@ const (
 )
 
 func init() {
-	commands["-t"] = func(args []string) int { return trialMain(args, os.Stdout, os.Stderr) }
+	commands["-t"] = func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return trialMain(args, stdout, stderr) }
 }
 
+const trialUsage = `usage: sha256x -t
+
+A time trial, as FreeBSD's sha256 -t: one digest of 100,000 blocks of
+10,000 bytes (byte i of a block is i & 0xff) written to a sha256x.Digest,
+timed in user CPU seconds, and printed in FreeBSD's format.
+`
+
 func trialMain(args []string, stdout, stderr io.Writer) int {
+	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+		io.WriteString(stdout, trialUsage)
+		return 0
+	}
 	if len(args) > 0 {
-		fmt.Fprintf(stderr, "usage: sha256x -t\n")
+		io.WriteString(stderr, trialUsage)
 		return 2
 	}
 	fmt.Fprintf(stdout, "SHA256 time trial. Digesting %d %d-byte blocks ...", trialBlockCount, trialBlockLen)

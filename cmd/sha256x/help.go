@@ -1,0 +1,211 @@
+package main
+
+// The command's front door: what it is, its subcommands, its version.
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"runtime"
+	"runtime/debug"
+	"strings"
+
+	"github.com/sha256x/sha256x"
+)
+
+// A doc describes a subcommand for help: a line of what it does, an example
+// or two, and the usage that "sha256x help NAME" and "sha256x NAME -h" print.
+type doc struct {
+	name, summary string
+	examples      []string
+	usage         string
+}
+
+// docs lists the subcommands in the order help shows them.
+var docs = []doc{
+	{"sum", "print or check SHA-256 checksums, as sha256sum does, many files at once",
+		[]string{"sha256x sum a.iso b.iso c.iso", "sha256x sum -r dir > SUMS && sha256x sum -c SUMS"}, sumUsage},
+	{"merkle", "the Merkle root over files as leaves, and inclusion proofs",
+		[]string{"sha256x merkle -scheme rfc6962 e1 e2 e3", "sha256x merkle -scheme solana -proof 3 shred*"}, merkleUsage},
+	{"bench", "measure every kernel of this CPU on every shape, against crypto/sha256",
+		[]string{"sha256x bench", "sha256x bench -rounds 6 -time 200ms"}, benchUsage},
+	{"-t", "a time trial, as FreeBSD's sha256 -t",
+		[]string{"sha256x -t"}, trialUsage},
+	{"help", "this text, or a command's usage (as does COMMAND -h)",
+		[]string{"sha256x help sum"}, helpUsage},
+	{"version", "the version, Go's version and the kernel this CPU runs (also --version)",
+		[]string{"sha256x --version"}, versionUsage},
+}
+
+const helpText = `sha256x hashes files and Merkle trees with SHA-256, many messages at once:
+each gets its own SIMD lane or SHA-NI / ARMv8 SHA2 stream of this CPU
+(package github.com/sha256x/sha256x). Every digest is crypto/sha256's.
+
+usage: sha256x COMMAND [ARGUMENT]...
+
+`
+
+const helpUsage = `usage: sha256x help [COMMAND]
+
+Prints what sha256x is and its commands, or, given a COMMAND, its usage
+(as "sha256x COMMAND -h" does). Also: sha256x -h, sha256x --help.
+`
+
+const versionUsage = `usage: sha256x version   (or sha256x --version)
+
+Prints the module version of this build ("(devel)" when built from a
+checkout), the Go version it was built with, and the kernel sha256x runs on
+this CPU, with every kernel the CPU can run.
+`
+
+func init() {
+	commands["help"] = helpMain
+	commands["version"] = versionMain
+}
+
+// run is the command, less os.Exit: it picks the subcommand.
+func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		writeHelp(stderr) // no command is misuse, but still the help a person needs
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "--version", "-version":
+		name = "version"
+	}
+	f := commands[name]
+	if f == nil {
+		return unknown(stderr, args[0])
+	}
+	return f(args[1:], stdin, stdout, stderr)
+}
+
+func helpMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	switch {
+	case len(args) == 0:
+		writeHelp(stdout)
+		return 0
+	case len(args) > 1:
+		io.WriteString(stderr, helpUsage)
+		return 2
+	}
+	name := args[0]
+	switch name {
+	case "-h", "-help", "--help":
+		name = "help"
+	case "--version", "-version":
+		name = "version"
+	}
+	for _, d := range docs {
+		if d.name == name {
+			io.WriteString(stdout, d.usage)
+			return 0
+		}
+	}
+	return unknown(stderr, args[0])
+}
+
+func writeHelp(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(helpText)
+	b.WriteString("commands:\n")
+	for _, d := range docs {
+		fmt.Fprintf(&b, "  %-8s %s\n", d.name, d.summary)
+		for _, e := range d.examples {
+			fmt.Fprintf(&b, "             %s\n", e)
+		}
+	}
+	b.WriteString("\n\"sha256x help COMMAND\" or \"sha256x COMMAND -h\" prints a command's usage.\n")
+	io.WriteString(w, b.String())
+}
+
+// unknown reports a command that does not exist, with the ones that do.
+func unknown(stderr io.Writer, name string) int {
+	fmt.Fprintf(stderr, "sha256x: unknown command %q\n", name)
+	fmt.Fprintf(stderr, "commands: %s\n", strings.Join(docNames(), ", "))
+	fmt.Fprintf(stderr, "Run 'sha256x help' for usage.\n")
+	return 2
+}
+
+func docNames() []string {
+	var names []string
+	for _, d := range docs {
+		names = append(names, d.name)
+	}
+	return names
+}
+
+func versionMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
+	if len(args) > 0 {
+		if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
+			io.WriteString(stdout, versionUsage)
+			return 0
+		}
+		io.WriteString(stderr, versionUsage)
+		return 2
+	}
+	fmt.Fprintf(stdout, "sha256x %s\n", moduleVersion())
+	fmt.Fprintf(stdout, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
+	fmt.Fprintf(stdout, "kernel %s on %s; this CPU runs %s\n", sha256x.Kernel(), cpuName(), strings.Join(sha256x.Kernels(), ", "))
+	return 0
+}
+
+// moduleVersion is the sha256x module's version in the build info: a
+// release, a pseudo-version, or "(devel)" from a checkout; with the commit
+// when the build recorded one.
+func moduleVersion() string {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(no build info)"
+	}
+	v := bi.Main.Version
+	if bi.Main.Path != "github.com/sha256x/sha256x" {
+		// Built into another module's binary: the dependency's version.
+		for _, m := range bi.Deps {
+			if m.Path == "github.com/sha256x/sha256x" {
+				v = m.Version
+			}
+		}
+	}
+	if v == "" {
+		v = "(devel)"
+	}
+	var rev, modified string
+	for _, s := range bi.Settings {
+		switch s.Key {
+		case "vcs.revision":
+			rev = s.Value
+		case "vcs.modified":
+			if s.Value == "true" {
+				modified = ", modified"
+			}
+		}
+	}
+	if rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]) {
+		v += " (commit " + rev[:min(12, len(rev))] + modified + ")"
+	}
+	return v
+}
+
+// parseFlags parses a subcommand's flags with fs. -h and -help print usage
+// to stdout and stop with status 0; a bad flag prints the complaint and
+// usage to stderr and stops with status 2.
+func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (status int, ok bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	err := fs.Parse(args)
+	switch {
+	case err == nil:
+		return 0, true
+	case errors.Is(err, flag.ErrHelp):
+		io.WriteString(stdout, usage)
+		return 0, false
+	default:
+		io.WriteString(stderr, usage)
+		return 2, false
+	}
+}
