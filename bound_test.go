@@ -112,6 +112,7 @@ func TestBoundedCalls(t *testing.T) {
 					pl.hashLevel(out, &Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}, nodes[:64])
 				},
 				"one stream":     func() { pl.writeMany([]*Digest{new(Digest)}, [][]byte{buf}, true) },
+				"write":          func() { pl.write(new(Digest), buf) },
 				"many streams":   func() { pl.writeMany(digests(len(many)), many, false) },
 				"buffered first": func() { d := digests(2); d[1].Write(buf[:5]); pl.writeMany(d, [][]byte{buf, buf[1:]}, false) },
 			} {

@@ -29,8 +29,53 @@ func (d *Digest) BlockSize() int { return BlockSize }
 
 // Write adds p to the input. It never returns an error.
 func (d *Digest) Write(p []byte) (int, error) {
-	active.writeMany([]*Digest{d}, [][]byte{p}, true)
+	switch {
+	case d.nx+len(p) < BlockSize:
+		d.nx += copy(d.x[d.nx:], p)
+		d.len += uint64(len(p))
+	case active.stdlib:
+		d.stdlib(p, nil)
+	default:
+		active.write(d, p)
+	}
 	return len(p), nil
+}
+
+// write adds p, which completes at least one block, to d on the plan's
+// single-message kernel: the block it shares with d's buffered bytes from
+// the stack, its whole blocks in place, a part at a time.
+func (pl *plan) write(d *Digest, p []byte) {
+	if !d.init {
+		d.h, d.init = iv, true
+	}
+	d.len += uint64(len(p))
+	var head [BlockSize]byte
+	var jobs [1]job
+	jobs[0].init, jobs[0].out = &d.h, &d.sum
+	k := 0
+	if d.nx > 0 {
+		copy(head[copy(head[:], d.x[:d.nx]):], p)
+		p = p[BlockSize-d.nx:]
+		d.nx = 0
+		jobs[0].runs[0] = run{&head[0], 1}
+		k = 1
+	}
+	for {
+		if whole := min(len(p)/BlockSize, partBlocks); whole > 0 {
+			jobs[0].runs[k] = run{&p[0], uintptr(whole)}
+			p = p[whole*BlockSize:]
+			k++
+		}
+		if k > 0 {
+			runOne(pl.one, &jobs)
+			d.h = stateOf(&d.sum)
+		}
+		if len(p) < BlockSize {
+			break
+		}
+		jobs[0].runs, k = [3]run{}, 0
+	}
+	d.nx = copy(d.x[:], p)
 }
 
 // Sum appends the digest of the input so far to b; d is not changed.

@@ -110,3 +110,36 @@ func TestWriteManyAllocs(t *testing.T) {
 		}
 	})
 }
+
+// TestWrite writes one stream in chunks of random sizes, across part
+// boundaries, through each plan's single-stream path, checking the digest
+// after every write against crypto/sha256.
+func TestWrite(t *testing.T) {
+	big := pattern(3*partBlocks*BlockSize+500, 3)
+	forPlans(t, func(t *testing.T, pl *plan) {
+		if pl.stdlib {
+			return
+		}
+		r := rand.New(rand.NewPCG(9, 10))
+		var d Digest
+		ref := sha256.New()
+		for off := 0; off < len(big); {
+			n := r.IntN(300)
+			if r.IntN(8) == 0 {
+				n = r.IntN(2 * partBlocks * BlockSize)
+			}
+			n = min(n, len(big)-off)
+			c := big[off : off+n]
+			off += n
+			if d.nx+len(c) < BlockSize {
+				d.Write(c)
+			} else {
+				pl.write(&d, c)
+			}
+			ref.Write(c)
+			if got, want := d.Sum(nil), ref.Sum(nil); string(got) != string(want) {
+				t.Fatalf("after %d bytes: got %x, want %x", off, got, want)
+			}
+		}
+	})
+}
