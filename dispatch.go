@@ -27,9 +27,10 @@ type plan struct {
 	stages []stage
 	one    []stage
 	stdlib bool // crypto/sha256, one message after another
-	// pairs is a kernel for 64-byte messages (Merkle pairs) with no job
-	// queue (runPairs), lanes at a time; width 0 if the plan has none.
-	pairs stage
+	// pairs are kernels for 64-byte messages (Merkle pairs) with no job
+	// queue (runPairs), widest first, each taking whole groups of its lanes;
+	// the job queue takes what is left.
+	pairs []stage
 }
 
 // A pairsCall is what a pairs kernel reads: 64-byte messages one after

@@ -26,6 +26,7 @@ func archKernels() []kernel {
 		name:   "shani",
 		stages: []stage{{k: kShani4, width: 4, minActive: 3}, {k: kShani2, width: 2, minActive: 1}},
 		one:    []stage{{k: kShani1, width: 1, minActive: 1}},
+		pairs:  shaniPairs,
 	}}
 	switch {
 	case !cpuid.CPU.Supports(cpuid.SHA):
@@ -82,7 +83,7 @@ var mixedPlans = []plan{
 			{k: kShani2, width: 2, minActive: 1},
 		},
 		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
-		pairs: avx512Pairs16,
+		pairs: avx512Shani,
 	},
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its
@@ -120,7 +121,7 @@ var mixedPlans = []plan{
 			{k: kShani1, width: 1, minActive: 1},
 		},
 		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
-		pairs: avx512Pairs16,
+		pairs: avx512Shani,
 	},
 	{
 		// For Intel server cores, whose sha256rnds2 streams do not overlap:
@@ -131,7 +132,7 @@ var mixedPlans = []plan{
 			{k: kShani1, width: 1, minActive: 1},
 		},
 		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
-		pairs: avx512Pairs16,
+		pairs: avx512Shani,
 	},
 }
 
@@ -240,15 +241,25 @@ func routedPlans() []*plan {
 	return ps
 }
 
-// The pairs kernels, for plans whose wide lanes are AVX2 or AVX-512.
+// The pairs kernels of the plans: AVX2 or AVX-512 lanes where they lead,
+// then SHA-NI streams.
 var (
-	avx2Pairs8    = stage{k: kAVX2, width: 8}
-	avx512Pairs16 = stage{k: kAVX512, width: 16}
+	shaniPairs    = []stage{{k: kShani4, width: 4}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
+	avx2Pairs8    = []stage{{k: kAVX2, width: 8}}
+	avx512Pairs16 = []stage{{k: kAVX512, width: 16}}
+	avx512Shani   = []stage{{k: kAVX512, width: 16}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
 )
+
+// pairsCan reports whether kernel k's pairs kernel reads what c says: the
+// SHA-NI ones take only 64-byte messages hashed once.
+func pairsCan(k kernelID, c pairsCall) bool {
+	return k == kAVX2 || k == kAVX512 || c == pairsContig || c == pairsHeaders
+}
 
 // runPairs hashes n messages on the pairs kernel of kernel k (see pairsCall).
 func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, nb int) {
-	if k == kAVX512 {
+	switch k {
+	case kAVX512:
 		switch c {
 		case pairsContig:
 			avx512Pairs(out, in, n)
@@ -259,17 +270,35 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 		case pairsStaged:
 			avx512Staged(out, in, n, nb)
 		}
-		return
-	}
-	switch c {
-	case pairsContig:
-		avx2Pairs(out, in, n)
-	case pairsHeaders:
-		avx2Many64(out, msgs, n)
-	case pairsDouble:
-		avx2Pairs2(out, in, n)
-	case pairsStaged:
-		avx2Staged(out, in, n, nb)
+	case kAVX2:
+		switch c {
+		case pairsContig:
+			avx2Pairs(out, in, n)
+		case pairsHeaders:
+			avx2Many64(out, msgs, n)
+		case pairsDouble:
+			avx2Pairs2(out, in, n)
+		case pairsStaged:
+			avx2Staged(out, in, n, nb)
+		}
+	case kShani4:
+		if c == pairsContig {
+			shaniPairs4(out, in, n)
+		} else {
+			shaniMany64x4(out, msgs, n)
+		}
+	case kShani2:
+		if c == pairsContig {
+			shaniPairs2(out, in, n)
+		} else {
+			shaniMany64x2(out, msgs, n)
+		}
+	case kShani1:
+		if c == pairsContig {
+			shaniPairs1(out, in, n)
+		} else {
+			shaniMany64x1(out, msgs, n)
+		}
 	}
 }
 

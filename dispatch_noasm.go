@@ -13,7 +13,9 @@ func variants() []variant { return []variant{stdlibVariant} }
 
 func runJob(kernelID, *job) bool { return false }
 
-// runPairs is never called: no plan here has a pairs kernel.
+// pairsCan and runPairs are never called: no plan here has a pairs kernel.
+func pairsCan(kernelID, pairsCall) bool { return false }
+
 func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 	panic("sha256x: internal error: no pairs kernel")
 }

@@ -21,3 +21,25 @@ func shani4(ls *laneSet, jobs []job)
 
 //go:noescape
 func shaniJob(j *job)
+
+// shaniPairsN and shaniMany64xN hash 64-byte messages (Merkle pairs) on N
+// streams with no job queue, the padding block's W+K a table: one after
+// another from in, or the messages of a [][]byte. count is a multiple of N.
+//
+//go:noescape
+func shaniPairs1(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniPairs2(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniPairs4(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniMany64x1(out *[32]byte, msgs *[]byte, count int)
+
+//go:noescape
+func shaniMany64x2(out *[32]byte, msgs *[]byte, count int)
+
+//go:noescape
+func shaniMany64x4(out *[32]byte, msgs *[]byte, count int)

@@ -84,6 +84,82 @@ DATA shaniZero<>+48(SB)/8, $0x0000000000000000
 DATA shaniZero<>+56(SB)/8, $0x0000000000000000
 GLOBL shaniZero<>(SB), RODATA|NOPTR, $64
 
+DATA shaniIV<>+0(SB)/4, $0x9b05688c
+DATA shaniIV<>+4(SB)/4, $0x510e527f
+DATA shaniIV<>+8(SB)/4, $0xbb67ae85
+DATA shaniIV<>+12(SB)/4, $0x6a09e667
+DATA shaniIV<>+16(SB)/4, $0x5be0cd19
+DATA shaniIV<>+20(SB)/4, $0x1f83d9ab
+DATA shaniIV<>+24(SB)/4, $0xa54ff53a
+DATA shaniIV<>+28(SB)/4, $0x3c6ef372
+GLOBL shaniIV<>(SB), RODATA|NOPTR, $32
+
+DATA shaniPad64WK<>+0(SB)/4, $0xc28a2f98
+DATA shaniPad64WK<>+4(SB)/4, $0x71374491
+DATA shaniPad64WK<>+8(SB)/4, $0xb5c0fbcf
+DATA shaniPad64WK<>+12(SB)/4, $0xe9b5dba5
+DATA shaniPad64WK<>+16(SB)/4, $0x3956c25b
+DATA shaniPad64WK<>+20(SB)/4, $0x59f111f1
+DATA shaniPad64WK<>+24(SB)/4, $0x923f82a4
+DATA shaniPad64WK<>+28(SB)/4, $0xab1c5ed5
+DATA shaniPad64WK<>+32(SB)/4, $0xd807aa98
+DATA shaniPad64WK<>+36(SB)/4, $0x12835b01
+DATA shaniPad64WK<>+40(SB)/4, $0x243185be
+DATA shaniPad64WK<>+44(SB)/4, $0x550c7dc3
+DATA shaniPad64WK<>+48(SB)/4, $0x72be5d74
+DATA shaniPad64WK<>+52(SB)/4, $0x80deb1fe
+DATA shaniPad64WK<>+56(SB)/4, $0x9bdc06a7
+DATA shaniPad64WK<>+60(SB)/4, $0xc19bf374
+DATA shaniPad64WK<>+64(SB)/4, $0x649b69c1
+DATA shaniPad64WK<>+68(SB)/4, $0xf0fe4786
+DATA shaniPad64WK<>+72(SB)/4, $0x0fe1edc6
+DATA shaniPad64WK<>+76(SB)/4, $0x240cf254
+DATA shaniPad64WK<>+80(SB)/4, $0x4fe9346f
+DATA shaniPad64WK<>+84(SB)/4, $0x6cc984be
+DATA shaniPad64WK<>+88(SB)/4, $0x61b9411e
+DATA shaniPad64WK<>+92(SB)/4, $0x16f988fa
+DATA shaniPad64WK<>+96(SB)/4, $0xf2c65152
+DATA shaniPad64WK<>+100(SB)/4, $0xa88e5a6d
+DATA shaniPad64WK<>+104(SB)/4, $0xb019fc65
+DATA shaniPad64WK<>+108(SB)/4, $0xb9d99ec7
+DATA shaniPad64WK<>+112(SB)/4, $0x9a1231c3
+DATA shaniPad64WK<>+116(SB)/4, $0xe70eeaa0
+DATA shaniPad64WK<>+120(SB)/4, $0xfdb1232b
+DATA shaniPad64WK<>+124(SB)/4, $0xc7353eb0
+DATA shaniPad64WK<>+128(SB)/4, $0x3069bad5
+DATA shaniPad64WK<>+132(SB)/4, $0xcb976d5f
+DATA shaniPad64WK<>+136(SB)/4, $0x5a0f118f
+DATA shaniPad64WK<>+140(SB)/4, $0xdc1eeefd
+DATA shaniPad64WK<>+144(SB)/4, $0x0a35b689
+DATA shaniPad64WK<>+148(SB)/4, $0xde0b7a04
+DATA shaniPad64WK<>+152(SB)/4, $0x58f4ca9d
+DATA shaniPad64WK<>+156(SB)/4, $0xe15d5b16
+DATA shaniPad64WK<>+160(SB)/4, $0x007f3e86
+DATA shaniPad64WK<>+164(SB)/4, $0x37088980
+DATA shaniPad64WK<>+168(SB)/4, $0xa507ea32
+DATA shaniPad64WK<>+172(SB)/4, $0x6fab9537
+DATA shaniPad64WK<>+176(SB)/4, $0x17406110
+DATA shaniPad64WK<>+180(SB)/4, $0x0d8cd6f1
+DATA shaniPad64WK<>+184(SB)/4, $0xcdaa3b6d
+DATA shaniPad64WK<>+188(SB)/4, $0xc0bbbe37
+DATA shaniPad64WK<>+192(SB)/4, $0x83613bda
+DATA shaniPad64WK<>+196(SB)/4, $0xdb48a363
+DATA shaniPad64WK<>+200(SB)/4, $0x0b02e931
+DATA shaniPad64WK<>+204(SB)/4, $0x6fd15ca7
+DATA shaniPad64WK<>+208(SB)/4, $0x521afaca
+DATA shaniPad64WK<>+212(SB)/4, $0x31338431
+DATA shaniPad64WK<>+216(SB)/4, $0x6ed41a95
+DATA shaniPad64WK<>+220(SB)/4, $0x6d437890
+DATA shaniPad64WK<>+224(SB)/4, $0xc39c91f2
+DATA shaniPad64WK<>+228(SB)/4, $0x9eccabbd
+DATA shaniPad64WK<>+232(SB)/4, $0xb5c9a0e6
+DATA shaniPad64WK<>+236(SB)/4, $0x532fb63c
+DATA shaniPad64WK<>+240(SB)/4, $0xd2c741c6
+DATA shaniPad64WK<>+244(SB)/4, $0x07237ea3
+DATA shaniPad64WK<>+248(SB)/4, $0xa4954b68
+DATA shaniPad64WK<>+252(SB)/4, $0x4c191d76
+GLOBL shaniPad64WK<>(SB), RODATA|NOPTR, $256
+
 // func shani1(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shani1(SB), NOSPLIT, $112-32
@@ -3678,3 +3754,3719 @@ shani4_idle3:
 	MOVQ AX, 288(DI)
 	MOVQ $0x00000001, 296(DI)
 	JMP  shani4_next3
+
+// func shaniPairs1(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs1(SB), NOSPLIT, $112-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs1_init
+	VZEROUPPER
+
+shaniPairs1_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniPairs1_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs1_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	ADDQ    $0x00000040, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x01, DX
+	JMP     shaniPairs1_loop
+
+shaniPairs1_done:
+	RET
+
+// func shaniMany64x1(out *[32]byte, msgs *[]byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniMany64x1(SB), NOSPLIT, $112-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniMany64x1_init
+	VZEROUPPER
+
+shaniMany64x1_init:
+	MOVQ out+0(FP), DI
+	MOVQ msgs+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniMany64x1_loop:
+	TESTQ DX, DX
+	JEQ   shaniMany64x1_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  (SI), R8
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	ADDQ    $0x00000018, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x01, DX
+	JMP     shaniMany64x1_loop
+
+shaniMany64x1_done:
+	RET
+
+// func shaniPairs2(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs2(SB), NOSPLIT, $208-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs2_init
+	VZEROUPPER
+
+shaniPairs2_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniPairs2_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs2_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  64(SI), R9
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X7, 160(R14)
+	MOVO   X8, 176(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  (R9), X9
+	PSHUFB shaniFlip<>+0(SB), X9
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  16(R9), X10
+	PSHUFB shaniFlip<>+0(SB), X10
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+	MOVOU  32(R9), X11
+	PSHUFB shaniFlip<>+0(SB), X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+	MOVOU       48(R9), X12
+	PSHUFB      shaniFlip<>+0(SB), X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X7
+	PADDD       176(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X7, 160(R14)
+	MOVO        X8, 176(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X7
+	PADDD       176(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000040, DI
+	SUBQ    $0x02, DX
+	JMP     shaniPairs2_loop
+
+shaniPairs2_done:
+	RET
+
+// func shaniMany64x2(out *[32]byte, msgs *[]byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniMany64x2(SB), NOSPLIT, $208-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniMany64x2_init
+	VZEROUPPER
+
+shaniMany64x2_init:
+	MOVQ out+0(FP), DI
+	MOVQ msgs+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniMany64x2_loop:
+	TESTQ DX, DX
+	JEQ   shaniMany64x2_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	MOVQ  24(SI), R9
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X7, 160(R14)
+	MOVO   X8, 176(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  (R9), X9
+	PSHUFB shaniFlip<>+0(SB), X9
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  16(R9), X10
+	PSHUFB shaniFlip<>+0(SB), X10
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+	MOVOU  32(R9), X11
+	PSHUFB shaniFlip<>+0(SB), X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+	MOVOU       48(R9), X12
+	PSHUFB      shaniFlip<>+0(SB), X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X7
+	PADDD       176(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X7, 160(R14)
+	MOVO        X8, 176(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X7
+	PADDD       176(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	ADDQ    $0x00000030, SI
+	ADDQ    $0x00000040, DI
+	SUBQ    $0x02, DX
+	JMP     shaniMany64x2_loop
+
+shaniMany64x2_done:
+	RET
+
+// func shaniPairs4(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs4(SB), NOSPLIT, $400-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs4_init
+	VZEROUPPER
+
+shaniPairs4_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniPairs4_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs4_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  64(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  128(SI), R10
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  192(SI), R11
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 160(R14)
+	MOVO   X4, 176(R14)
+	MOVO   X5, 256(R14)
+	MOVO   X6, 272(R14)
+	MOVO   X7, 352(R14)
+	MOVO   X8, 368(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 96(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X11
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 288(R14)
+	MOVO   X13, X12
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 112(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 208(R14)
+	MOVO   X13, X11
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 304(R14)
+	MOVO   X13, X12
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 128(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X12
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVOU       48(R11), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 160(R14)
+	MOVO        X4, 176(R14)
+	MOVO        X5, 256(R14)
+	MOVO        X6, 272(R14)
+	MOVO        X7, 352(R14)
+	MOVO        X8, 368(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(DI)
+	MOVOU   X14, 112(DI)
+	ADDQ    $0x00000100, SI
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x04, DX
+	JMP     shaniPairs4_loop
+
+shaniPairs4_done:
+	RET
+
+// func shaniMany64x4(out *[32]byte, msgs *[]byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniMany64x4(SB), NOSPLIT, $400-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniMany64x4_init
+	VZEROUPPER
+
+shaniMany64x4_init:
+	MOVQ out+0(FP), DI
+	MOVQ msgs+8(FP), SI
+	MOVQ count+16(FP), DX
+
+shaniMany64x4_loop:
+	TESTQ DX, DX
+	JEQ   shaniMany64x4_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	MOVQ  24(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	MOVQ  48(SI), R10
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	MOVQ  72(SI), R11
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 160(R14)
+	MOVO   X4, 176(R14)
+	MOVO   X5, 256(R14)
+	MOVO   X6, 272(R14)
+	MOVO   X7, 352(R14)
+	MOVO   X8, 368(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 96(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X11
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 288(R14)
+	MOVO   X13, X12
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 112(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 208(R14)
+	MOVO   X13, X11
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 304(R14)
+	MOVO   X13, X12
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 128(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 224(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X12
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVOU       48(R11), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        96(R14), X13
+	SHA256MSG1  112(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 128(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 96(R14)
+	MOVO        X13, X10
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 224(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X11
+	MOVO        288(R14), X13
+	SHA256MSG1  304(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 288(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        112(R14), X13
+	SHA256MSG1  128(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 144(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 112(R14)
+	MOVO        X13, X10
+	MOVO        208(R14), X13
+	SHA256MSG1  224(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 240(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X11
+	MOVO        304(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 304(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        128(R14), X13
+	SHA256MSG1  144(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 96(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 128(R14)
+	MOVO        X13, X10
+	MOVO        224(R14), X13
+	SHA256MSG1  240(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 224(R14)
+	MOVO        X13, X11
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 288(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        96(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        288(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        144(R14), X13
+	SHA256MSG1  96(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 112(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 144(R14)
+	MOVO        X13, X10
+	MOVO        240(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 240(R14)
+	MOVO        X13, X11
+	MOVO        336(R14), X13
+	SHA256MSG1  288(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 304(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        112(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        304(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        128(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        224(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        144(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        240(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 160(R14)
+	MOVO        X4, 176(R14)
+	MOVO        X5, 256(R14)
+	MOVO        X6, 272(R14)
+	MOVO        X7, 352(R14)
+	MOVO        X8, 368(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       160(R14), X3
+	PADDD       176(R14), X4
+	PADDD       256(R14), X5
+	PADDD       272(R14), X6
+	PADDD       352(R14), X7
+	PADDD       368(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(DI)
+	MOVOU   X14, 112(DI)
+	ADDQ    $0x00000060, SI
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x04, DX
+	JMP     shaniMany64x4_loop
+
+shaniMany64x4_done:
+	RET

@@ -243,12 +243,16 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		hashStdlib(out, prefix, msgs)
 		return
 	}
-	if all64 && pl.pairs.width > 0 && len(msgs) >= pl.pairs.width {
-		// 64-byte messages (Merkle pairs): the pairs kernel, whole groups of
-		// its lanes at a time; the rest as any batch.
-		done := len(msgs) - len(msgs)%pl.pairs.width
-		for i := 0; i < done; i += pairChunk {
-			runPairs(pl.pairs.k, pairsHeaders, &out[i], nil, &msgs[i], min(pairChunk, done-i), 0)
+	if all64 && len(pl.pairs) > 0 {
+		// 64-byte messages (Merkle pairs): the pairs kernels, whole groups
+		// of their lanes at a time; the rest as any batch.
+		done := 0
+		for _, ps := range pl.pairs {
+			k := (len(msgs) - done) &^ (ps.width - 1) // widths are powers of two
+			for i := done; i < done+k; i += pairChunk {
+				runPairs(ps.k, pairsHeaders, &out[i], nil, &msgs[i], min(pairChunk, done+k-i), 0)
+			}
+			done += k
 		}
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
@@ -401,35 +405,57 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// children are read (staged or in registers), and lies before every
 	// child read after it.
 	contiguous := w == Size && len(jn.Infix) == 0
-	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
+	if n2 == 1 && contiguous && len(jn.Prefix) == 0 && !jn.Double && len(pl.pairs) > 0 && pl.pairs[len(pl.pairs)-1].width == 1 {
+		// One pair, the top of every tree: straight to the one-stream
+		// pairs kernel.
+		runPairs(pl.pairs[len(pl.pairs)-1].k, pairsContig, &out[0], &nodes[0][0], nil, 1, 0)
+		return
+	}
+	call := pairsStaged
+	if contiguous && len(jn.Prefix) == 0 {
+		call = pairsContig // Merkle pairs, read in place
+		if jn.Double {
+			call = pairsDouble
+		}
+	}
+	var sc *scratch
+	if call == pairsStaged {
+		sc = scratchPool.Get().(*scratch)
+		defer scratchPool.Put(sc)
+	}
+	// The pairs kernels, whole groups of their lanes at a time; other joins
+	// than pairs are staged whole, a chunk at a time.
 	first, again := 0, n2 // out[first:] is left to the job queue; out[again:] wants its second hash
-	if width := pl.pairs.width; width > 0 && n2 >= width {
-		// The pairs kernels, whole groups of their lanes at a time.
-		first = n2 - n2%width
-		if contiguous && len(jn.Prefix) == 0 {
-			// Merkle pairs, read in place.
-			call := pairsContig
-			if jn.Double {
-				call = pairsDouble
-			}
-			for i := 0; i < first; i += pairChunk {
-				runPairs(pl.pairs.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first-i), 0)
+	nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
+	for _, ps := range pl.pairs {
+		if !pairsCan(ps.k, call) {
+			break
+		}
+		k := (n2 - first) &^ (ps.width - 1) // widths are powers of two
+		if call != pairsStaged {
+			for i := first; i < first+k; i += pairChunk {
+				runPairs(ps.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first+k-i), 0)
 			}
 		} else {
-			// Other joins, staged whole, a chunk at a time.
-			nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
-			for i := 0; i < first; i += levelChunk {
-				k := min(levelChunk, first-i)
-				for j := range k {
+			for i := first; i < first+k; i += levelChunk {
+				c := min(levelChunk, first+k-i)
+				for j := range c {
 					stageJoin(sc.lvl[j*nb*BlockSize:][:nb*BlockSize], jn, w, &nodes[2*(i+j)], &nodes[2*(i+j)+1])
 				}
-				runPairs(pl.pairs.k, pairsStaged, &out[i], &sc.lvl[0], nil, k, nb)
-			}
-			if jn.Double {
-				again = 0
+				runPairs(ps.k, call, &out[i], &sc.lvl[0], nil, c, nb)
 			}
 		}
+		first += k
+	}
+	if jn.Double {
+		again = first
+		if call == pairsStaged {
+			again = 0
+		}
+	}
+	if (first < n2 || again < n2) && sc == nil {
+		sc = scratchPool.Get().(*scratch)
+		defer scratchPool.Put(sc)
 	}
 	if first < n2 {
 		// When left || right lies whole in nodes (Width 32, no Infix), each
@@ -467,9 +493,6 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			n++
 		}
 		b.finish(jobs[:n])
-		if jn.Double {
-			again = min(again, first)
-		}
 	}
 	if again < n2 {
 		b := batch{stages: pl.stages, sc: sc, init: &iv}

@@ -26,6 +26,8 @@ var (
 	flipMask Mem // byte-swaps each dword
 	zeroBlk  Mem // the block idle streams hash
 	hasAVX   Mem // ·useVZEROUPPER
+	ivData   Mem // SHA-256's initial state, as ABEF and CDGH
+	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
 )
 
 func main() {
@@ -45,10 +47,25 @@ func main() {
 	}
 	hasAVX = NewDataAddr(Symbol{Name: "·useVZEROUPPER"}, 0)
 
+	// The IV as loadState leaves it: ABEF = (f, e, b, a), CDGH = (h, g, d, c),
+	// low dword first.
+	ivData = GLOBL("shaniIV", RODATA|NOPTR)
+	for i, k := range []int{5, 4, 1, 0, 7, 6, 3, 2} {
+		DATA(4*i, U32(abi.IV[k]))
+	}
+	padWK64 = GLOBL("shaniPad64WK", RODATA|NOPTR)
+	for i, wk := range abi.PadWK(64) {
+		DATA(4*i, U32(wk))
+	}
+
 	sequential(false)
 	sequential(true)
 	for _, n := range []int{2, 3, 4} {
 		kernel(n)
+	}
+	for _, n := range []int{1, 2, 4} {
+		pairs(n, false)
+		pairs(n, true)
 	}
 	Generate()
 	header(flag.Lookup("out").Value.String())
@@ -323,6 +340,13 @@ func loadState(s stream, ptr GPPhysical) {
 // ls.padWK, then jumps to the advance.
 func padBlock(name string, ss []stream) {
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, tmp)
+	wkRounds(ss)
+	JMP(LabelRef(name + "_advance"))
+}
+
+// wkRounds emits the rounds of one block of every stream with W+K taken
+// from the table at tmp, the final addition included.
+func wkRounds(ss []stream) {
 	for _, s := range ss {
 		MOVO(s.abef, s.save)
 		MOVO(s.cdgh, s.save.Offset(16))
@@ -342,7 +366,6 @@ func padBlock(name string, ss []stream) {
 		PADDD(s.save, s.abef)
 		PADDD(s.save.Offset(16), s.cdgh)
 	}
-	JMP(LabelRef(name + "_advance"))
 }
 
 // schedule computes message group g of stream s, W[4g..4g+3], into its ring.
@@ -475,4 +498,68 @@ func advance(name string, s stream) {
 	MOVQ(tmp, s.lane.Offset(abi.LaneP))
 	MOVQ(U32(1), s.lane.Offset(abi.LaneN))
 	JMP(back)
+}
+
+// pairs emits a kernel for 64-byte messages (Merkle pairs) on n interleaved
+// streams, n messages at a time, with no job queue: each message's own block,
+// then the padding block of a 64-byte message, whose W+K is a constant table
+// and needs no schedule. With headers the messages are the []byte at msgs
+// (slice headers, 24 bytes each); otherwise they lie one after another.
+func pairs(n int, headers bool) {
+	name := fmt.Sprintf("shaniPairs%d", n)
+	sig := "func(out *[32]byte, in *byte, count int)"
+	doc := "sets out[i] to SHA-256(in[64i:64i+64]) for i < count"
+	if headers {
+		name = fmt.Sprintf("shaniMany64x%d", n)
+		sig = "func(out *[32]byte, msgs *[]byte, count int)"
+		doc = "sets out[i] to SHA-256(msgs[i]) for count 64-byte messages"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s %s, count a multiple of %d, on %d SHA-NI streams.", name, doc, n, n))
+	ss := prologue(name, n, false)
+	outReg, inReg, count := RDI, RSI, RDX
+	Load(Param("out"), outReg)
+	if headers {
+		Load(Param("msgs"), inReg)
+	} else {
+		Load(Param("in"), inReg)
+	}
+	Load(Param("count"), count)
+
+	Label(name + "_loop")
+	TESTQ(count, count)
+	JEQ(LabelRef(name + "_done"))
+	Comment("Each stream starts at the IV, on its message.")
+	for _, s := range ss {
+		MOVOU(ivData, s.abef)
+		MOVOU(ivData.Offset(16), s.cdgh)
+		if headers {
+			MOVQ(Mem{Base: inReg, Disp: 24 * s.i}, blockP[s.i])
+		} else {
+			LEAQ(Mem{Base: inReg, Disp: 64 * s.i}, blockP[s.i])
+		}
+	}
+	compress(ss)
+	Comment("The padding block: W+K from the table.")
+	LEAQ(padWK64, tmp)
+	wkRounds(ss)
+	Comment("Write the digests, big-endian.")
+	for _, s := range ss {
+		unshuffle(s)
+		PSHUFB(flipMask, t1)
+		PSHUFB(flipMask, t2)
+		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
+		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
+	}
+	if headers {
+		ADDQ(U32(24*n), inReg)
+	} else {
+		ADDQ(U32(64*n), inReg)
+	}
+	ADDQ(U32(32*n), outReg)
+	SUBQ(U8(n), count)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	RET()
 }
