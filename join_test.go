@@ -126,3 +126,34 @@ func TestMany64(t *testing.T) {
 		check(t, pl, nil, edge, nil)
 	})
 }
+
+// TestHashLevelTemplates alternates joins whose nodes have the same length
+// but different prefixes, infixes and widths, which staged levels lay out
+// from a template kept between calls.
+func TestHashLevelTemplates(t *testing.T) {
+	joins := []Join{
+		{Prefix: []byte{1}},
+		{Prefix: []byte{2}},
+		{Infix: []byte{1}},
+		{Prefix: []byte{1}, Width: 31, Infix: []byte{3, 4}},
+		{Prefix: []byte{1}, Width: 31, Infix: []byte{3, 5}},
+		{Prefix: []byte{1, 2, 3}, Width: 31},
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		nodes := make([][Size]byte, 2*40)
+		for i := range nodes {
+			copy(nodes[i][:], pattern(Size, i))
+		}
+		out := make([][Size]byte, 40)
+		for round := range 3 {
+			for _, j := range joins {
+				pl.hashLevel(out, &j, nodes)
+				for i := range out {
+					if w := joinWant(j, nodes[2*i], nodes[2*i+1]); out[i] != w {
+						t.Fatalf("round %d, join %+v, pair %d: got %x, want %x", round, j, i, out[i], w)
+					}
+				}
+			}
+		}
+	})
+}

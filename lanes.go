@@ -121,6 +121,7 @@ type scratch struct {
 	padBits uint64                           // the length in bits pad is for; noPad if none yet
 	padWK   [64]uint32                       // pad's message schedule plus the round constants
 	lvl     [levelChunk * 3 * BlockSize]byte // a level's nodes staged whole, for a pairs kernel
+	lvlLen  int                              // the length of the nodes lvl is laid out for (lvlTemplate), 0 if none
 }
 
 // pad64 is the padding block of a 64-byte message (a Merkle pair), which
@@ -437,10 +438,14 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 				runPairs(ps.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first+k-i), 0)
 			}
 		} else {
+			sc.lvlTemplate(jn, w, nb)
+			l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
 			for i := first; i < first+k; i += levelChunk {
 				c := min(levelChunk, first+k-i)
 				for j := range c {
-					stageJoin(sc.lvl[j*nb*BlockSize:][:nb*BlockSize], jn, w, &nodes[2*(i+j)], &nodes[2*(i+j)+1])
+					t := sc.lvl[j*nb*BlockSize:]
+					copy(t[l:l+w], nodes[2*(i+j)][:w])
+					copy(t[r:r+w], nodes[2*(i+j)+1][:w])
 				}
 				runPairs(ps.k, call, &out[i], &sc.lvl[0], nil, c, nb)
 			}
@@ -519,6 +524,25 @@ func (b *batch) rehash(out [][Size]byte) {
 		n++
 	}
 	b.finish(jobs[:n])
+}
+
+// lvlTemplate makes every node of sc.lvl, at nb blocks each, a node of join
+// jn with its children still to be copied in: prefix, infix and padding in
+// place. Consecutive levels of one tree find it made.
+func (sc *scratch) lvlTemplate(jn *Join, w, nb int) {
+	m := len(jn.Prefix) + len(jn.Infix) + 2*w
+	t := sc.lvl[:nb*BlockSize]
+	if sc.lvlLen == m && string(t[:len(jn.Prefix)]) == string(jn.Prefix) &&
+		string(t[len(jn.Prefix)+w:][:len(jn.Infix)]) == string(jn.Infix) {
+		return
+	}
+	for j := range levelChunk {
+		t := sc.lvl[j*nb*BlockSize:][:nb*BlockSize]
+		copy(t, jn.Prefix)
+		copy(t[len(jn.Prefix)+w:], jn.Infix)
+		pad(t, t[:m], nil, 8*uint64(m))
+	}
+	sc.lvlLen = m
 }
 
 // stageJoin stages a whole node, padded, in t and returns its blocks.
