@@ -48,8 +48,13 @@ func TestGuardPages(t *testing.T) {
 		msgs = append(msgs, mem[len(mem)-n:], mem[:n])
 	}
 	nodes := unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[len(mem)-64*Size])), 64)
+	var edge64 [][]byte // 64-byte messages, for the pairs kernels
+	for i := range 40 {
+		edge64 = append(edge64, mem[len(mem)-64*(i%3+1):][:64], mem[64*(i%5):][:64])
+	}
 	forPlans(t, func(t *testing.T, pl *plan) {
 		check(t, pl, nil, msgs, nil)
+		check(t, pl, nil, edge64, nil)
 		for _, pn := range []int{0, 1, 26, 55, 56, 63, 64, 65, 130, 4096} {
 			check(t, pl, mem[len(mem)-pn:], msgs[:40], nil)
 			check(t, pl, mem[:pn], msgs[len(msgs)-40:], nil)
