@@ -93,10 +93,9 @@ func (d *Digest) Sum256() [Size]byte {
 		return sum
 	}
 	h := d.state()
-	var s slot
+	var t [2 * BlockSize]byte
 	var out [Size]byte
-	t := s.blk[:]
-	jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t, d.x[:d.nx], nil, 8*d.len))}}, out: &out}}
+	jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t[:], d.x[:d.nx], nil, 8*d.len))}}, out: &out}}
 	runOne(active.one, &jobs)
 	return out
 }
