@@ -242,9 +242,9 @@ var (
 )
 
 // pairsCan reports whether kernel k's pairs kernel reads what c says: the
-// SHA-NI ones take only 64-byte messages hashed once.
+// SHA-NI ones take only 64-byte messages.
 func pairsCan(k kernelID, c pairsCall) bool {
-	return k == kAVX2 || k == kAVX512 || c == pairsContig || c == pairsHeaders
+	return k == kAVX2 || k == kAVX512 || c != pairsStaged
 }
 
 // runPairs hashes n messages on the pairs kernel of kernel k (see pairsCall).
@@ -273,22 +273,31 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 			avx2Staged(out, in, n, nb)
 		}
 	case kShani4:
-		if c == pairsContig {
+		switch c {
+		case pairsContig:
 			shaniPairs4(out, in, n)
-		} else {
+		case pairsHeaders:
 			shaniMany64x4(out, msgs, n)
+		case pairsDouble:
+			shaniPairs4Double(out, in, n)
 		}
 	case kShani2:
-		if c == pairsContig {
+		switch c {
+		case pairsContig:
 			shaniPairs2(out, in, n)
-		} else {
+		case pairsHeaders:
 			shaniMany64x2(out, msgs, n)
+		case pairsDouble:
+			shaniPairs2Double(out, in, n)
 		}
 	case kShani1:
-		if c == pairsContig {
+		switch c {
+		case pairsContig:
 			shaniPairs1(out, in, n)
-		} else {
+		case pairsHeaders:
 			shaniMany64x1(out, msgs, n)
+		case pairsDouble:
+			shaniPairs1Double(out, in, n)
 		}
 	}
 }

@@ -24,7 +24,8 @@ func shaniJob(j *job)
 
 // shaniPairsN and shaniMany64xN hash 64-byte messages (Merkle pairs) on N
 // streams with no job queue, the padding block's W+K a table: one after
-// another from in, or the messages of a [][]byte. count is a multiple of N.
+// another from in, or the messages of a [][]byte; shaniPairsNDouble hashes
+// each digest again (SHA-256d). count is a multiple of N.
 //
 //go:noescape
 func shaniPairs1(out *[32]byte, in *byte, count int)
@@ -43,3 +44,12 @@ func shaniMany64x2(out *[32]byte, msgs *[]byte, count int)
 
 //go:noescape
 func shaniMany64x4(out *[32]byte, msgs *[]byte, count int)
+
+//go:noescape
+func shaniPairs1Double(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniPairs2Double(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniPairs4Double(out *[32]byte, in *byte, count int)

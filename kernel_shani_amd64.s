@@ -162,7 +162,7 @@ GLOBL shaniPad64WK<>(SB), RODATA|NOPTR, $256
 
 // func shani1(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani1(SB), NOSPLIT, $112-32
+TEXT ·shani1(SB), NOSPLIT, $176-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -390,7 +390,7 @@ shani1_done:
 
 // func shaniJob(j *job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniJob(SB), NOSPLIT, $112-8
+TEXT ·shaniJob(SB), NOSPLIT, $176-8
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -614,7 +614,7 @@ shaniJob_done:
 
 // func shani2(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani2(SB), NOSPLIT, $208-32
+TEXT ·shani2(SB), NOSPLIT, $336-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -653,8 +653,8 @@ shani2_loop:
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X7, 160(R14)
-	MOVO        X8, 176(R14)
+	MOVO        X7, 224(R14)
+	MOVO        X8, 240(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -769,8 +769,8 @@ shani2_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 	JMP         shani2_advance
 
 shani2_block:
@@ -784,8 +784,8 @@ shani2_block:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X7, 160(R14)
-	MOVO   X8, 176(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB shaniFlip<>+0(SB), X3
 	MOVOU  (R9), X9
@@ -1090,8 +1090,8 @@ shani2_block:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 
 shani2_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -1278,7 +1278,7 @@ shani2_idle1:
 
 // func shani3(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani3(SB), NOSPLIT, $304-32
+TEXT ·shani3(SB), NOSPLIT, $496-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -1322,10 +1322,10 @@ shani3_loop:
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X3, 160(R14)
-	MOVO        X4, 176(R14)
-	MOVO        X5, 256(R14)
-	MOVO        X6, 272(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -1472,10 +1472,10 @@ shani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
 	JMP         shani3_advance
 
 shani3_block:
@@ -1490,21 +1490,21 @@ shani3_block:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X3, 160(R14)
-	MOVO   X4, 176(R14)
-	MOVO   X5, 256(R14)
-	MOVO   X6, 272(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 96(R14)
+	MOVO   X13, 160(R14)
 	MOVO   X13, X10
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
+	MOVO   X13, 320(R14)
 	MOVO   X13, X11
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -1512,11 +1512,11 @@ shani3_block:
 	MOVO   X13, X9
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 112(R14)
+	MOVO   X13, 176(R14)
 	MOVO   X13, X10
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 208(R14)
+	MOVO   X13, 336(R14)
 	MOVO   X13, X11
 	MOVOU  32(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -1524,11 +1524,11 @@ shani3_block:
 	MOVO   X13, X9
 	MOVOU  32(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 128(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X10
 	MOVOU  32(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 224(R14)
+	MOVO   X13, 352(R14)
 	MOVO   X13, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
@@ -1537,12 +1537,12 @@ shani3_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1553,11 +1553,11 @@ shani3_block:
 	MOVO        X13, X9
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 
 	// Rounds 4-51; schedule message groups 4-15.
@@ -1566,12 +1566,12 @@ shani3_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1584,33 +1584,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1623,33 +1623,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1662,33 +1662,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1701,33 +1701,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1740,33 +1740,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1779,33 +1779,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1818,33 +1818,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1857,33 +1857,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1896,33 +1896,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1935,33 +1935,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -1974,33 +1974,33 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -2013,21 +2013,21 @@ shani3_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 
 	// Rounds 52-63.
@@ -2036,12 +2036,12 @@ shani3_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -2051,12 +2051,12 @@ shani3_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
@@ -2066,22 +2066,22 @@ shani3_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
 
 shani3_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -2355,7 +2355,7 @@ shani3_idle2:
 
 // func shani4(ls *laneSet, jobs []job)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shani4(SB), NOSPLIT, $400-32
+TEXT ·shani4(SB), NOSPLIT, $656-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	MOVQ jobs_len+16(FP), DX
@@ -2404,12 +2404,12 @@ shani4_loop:
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X3, 160(R14)
-	MOVO        X4, 176(R14)
-	MOVO        X5, 256(R14)
-	MOVO        X6, 272(R14)
-	MOVO        X7, 352(R14)
-	MOVO        X8, 368(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVO        X7, 544(R14)
+	MOVO        X8, 560(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -2588,12 +2588,12 @@ shani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 	JMP         shani4_advance
 
 shani4_block:
@@ -2609,27 +2609,27 @@ shani4_block:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X3, 160(R14)
-	MOVO   X4, 176(R14)
-	MOVO   X5, 256(R14)
-	MOVO   X6, 272(R14)
-	MOVO   X7, 352(R14)
-	MOVO   X8, 368(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 96(R14)
+	MOVO   X13, 160(R14)
 	MOVO   X13, X10
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
+	MOVO   X13, 320(R14)
 	MOVO   X13, X11
 	MOVOU  (R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 288(R14)
+	MOVO   X13, 480(R14)
 	MOVO   X13, X12
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -2637,15 +2637,15 @@ shani4_block:
 	MOVO   X13, X9
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 112(R14)
+	MOVO   X13, 176(R14)
 	MOVO   X13, X10
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 208(R14)
+	MOVO   X13, 336(R14)
 	MOVO   X13, X11
 	MOVOU  16(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 304(R14)
+	MOVO   X13, 496(R14)
 	MOVO   X13, X12
 	MOVOU  32(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -2653,15 +2653,15 @@ shani4_block:
 	MOVO   X13, X9
 	MOVOU  32(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 128(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X10
 	MOVOU  32(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 224(R14)
+	MOVO   X13, 352(R14)
 	MOVO   X13, X11
 	MOVOU  32(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
+	MOVO   X13, 512(R14)
 	MOVO   X13, X12
 
 	// Rounds 0-3; load and byte-swap message group 3.
@@ -2670,17 +2670,17 @@ shani4_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2691,15 +2691,15 @@ shani4_block:
 	MOVO        X13, X9
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 	MOVOU       48(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
@@ -2708,17 +2708,17 @@ shani4_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2731,46 +2731,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2783,46 +2783,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2835,46 +2835,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2887,46 +2887,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2939,46 +2939,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -2991,46 +2991,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3043,46 +3043,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3095,46 +3095,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3147,46 +3147,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3199,46 +3199,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3251,46 +3251,46 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3303,29 +3303,29 @@ shani4_block:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 52-63.
@@ -3334,17 +3334,17 @@ shani4_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3354,17 +3354,17 @@ shani4_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -3374,29 +3374,29 @@ shani4_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 
 shani4_advance:
 	// Advance each stream a block; a stream at the end of a run moves to the
@@ -3755,9 +3755,15 @@ shani4_idle3:
 	MOVQ $0x00000001, 296(DI)
 	JMP  shani4_next3
 
+DATA shaniPad32<>+0(SB)/8, $0x0000000000000080
+DATA shaniPad32<>+8(SB)/8, $0x0000000000000000
+DATA shaniPad32<>+16(SB)/8, $0x0000000000000000
+DATA shaniPad32<>+24(SB)/8, $0x0001000000000000
+GLOBL shaniPad32<>(SB), RODATA|NOPTR, $32
+
 // func shaniPairs1(out *[32]byte, in *byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniPairs1(SB), NOSPLIT, $112-24
+TEXT ·shaniPairs1(SB), NOSPLIT, $176-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -4051,7 +4057,7 @@ shaniPairs1_done:
 
 // func shaniMany64x1(out *[32]byte, msgs *[]byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniMany64x1(SB), NOSPLIT, $112-24
+TEXT ·shaniMany64x1(SB), NOSPLIT, $176-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -4343,9 +4349,488 @@ shaniMany64x1_loop:
 shaniMany64x1_done:
 	RET
 
+// func shaniPairs1Double(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs1Double(SB), NOSPLIT, $176-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs1Double_init
+	VZEROUPPER
+
+shaniPairs1Double_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+	// The second half of each digest's block is its padding, constant.
+	MOVOU shaniPad32<>+0(SB), X13
+	MOVOU shaniPad32<>+16(SB), X14
+	MOVOU X13, 128(R14)
+	MOVOU X14, 144(R14)
+
+shaniPairs1Double_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs1Double_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// SHA-256 of each digest: the digest, big-endian, is its block's first
+	// half.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(R14)
+	MOVOU   X14, 112(R14)
+	LEAQ    96(R14), R8
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	ADDQ    $0x00000040, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x01, DX
+	JMP     shaniPairs1Double_loop
+
+shaniPairs1Double_done:
+	RET
+
 // func shaniPairs2(out *[32]byte, in *byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniPairs2(SB), NOSPLIT, $208-24
+TEXT ·shaniPairs2(SB), NOSPLIT, $336-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -4378,8 +4863,8 @@ shaniPairs2_loop:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X7, 160(R14)
-	MOVO   X8, 176(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB shaniFlip<>+0(SB), X3
 	MOVOU  (R9), X9
@@ -4684,15 +5169,15 @@ shaniPairs2_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X7, 160(R14)
-	MOVO        X8, 176(R14)
+	MOVO        X7, 224(R14)
+	MOVO        X8, 240(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -4807,8 +5292,8 @@ shaniPairs2_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -4839,7 +5324,7 @@ shaniPairs2_done:
 
 // func shaniMany64x2(out *[32]byte, msgs *[]byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniMany64x2(SB), NOSPLIT, $208-24
+TEXT ·shaniMany64x2(SB), NOSPLIT, $336-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -4872,8 +5357,8 @@ shaniMany64x2_loop:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X7, 160(R14)
-	MOVO   X8, 176(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB shaniFlip<>+0(SB), X3
 	MOVOU  (R9), X9
@@ -5178,15 +5663,15 @@ shaniMany64x2_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X7, 160(R14)
-	MOVO        X8, 176(R14)
+	MOVO        X7, 224(R14)
+	MOVO        X8, 240(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -5301,8 +5786,8 @@ shaniMany64x2_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X7
-	PADDD       176(R14), X8
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -5331,9 +5816,854 @@ shaniMany64x2_loop:
 shaniMany64x2_done:
 	RET
 
+// func shaniPairs2Double(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs2Double(SB), NOSPLIT, $336-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs2Double_init
+	VZEROUPPER
+
+shaniPairs2Double_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+	// The second half of each digest's block is its padding, constant.
+	MOVOU shaniPad32<>+0(SB), X13
+	MOVOU shaniPad32<>+16(SB), X14
+	MOVOU X13, 128(R14)
+	MOVOU X14, 144(R14)
+	MOVOU X13, 288(R14)
+	MOVOU X14, 304(R14)
+
+shaniPairs2Double_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs2Double_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  64(SI), R9
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  (R9), X9
+	PSHUFB shaniFlip<>+0(SB), X9
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  16(R9), X10
+	PSHUFB shaniFlip<>+0(SB), X10
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+	MOVOU  32(R9), X11
+	PSHUFB shaniFlip<>+0(SB), X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+	MOVOU       48(R9), X12
+	PSHUFB      shaniFlip<>+0(SB), X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X7, 224(R14)
+	MOVO        X8, 240(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
+
+	// SHA-256 of each digest: the digest, big-endian, is its block's first
+	// half.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(R14)
+	MOVOU   X14, 112(R14)
+	LEAQ    96(R14), R8
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 256(R14)
+	MOVOU   X14, 272(R14)
+	LEAQ    256(R14), R9
+	MOVOU   shaniIV<>+0(SB), X7
+	MOVOU   shaniIV<>+16(SB), X8
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  (R9), X9
+	PSHUFB shaniFlip<>+0(SB), X9
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  16(R9), X10
+	PSHUFB shaniFlip<>+0(SB), X10
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+	MOVOU  32(R9), X11
+	PSHUFB shaniFlip<>+0(SB), X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+	MOVOU       48(R9), X12
+	PSHUFB      shaniFlip<>+0(SB), X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000040, DI
+	SUBQ    $0x02, DX
+	JMP     shaniPairs2Double_loop
+
+shaniPairs2Double_done:
+	RET
+
 // func shaniPairs4(out *[32]byte, in *byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniPairs4(SB), NOSPLIT, $400-24
+TEXT ·shaniPairs4(SB), NOSPLIT, $656-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -5372,27 +6702,27 @@ shaniPairs4_loop:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X3, 160(R14)
-	MOVO   X4, 176(R14)
-	MOVO   X5, 256(R14)
-	MOVO   X6, 272(R14)
-	MOVO   X7, 352(R14)
-	MOVO   X8, 368(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 96(R14)
+	MOVO   X13, 160(R14)
 	MOVO   X13, X10
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
+	MOVO   X13, 320(R14)
 	MOVO   X13, X11
 	MOVOU  (R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 288(R14)
+	MOVO   X13, 480(R14)
 	MOVO   X13, X12
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -5400,15 +6730,15 @@ shaniPairs4_loop:
 	MOVO   X13, X9
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 112(R14)
+	MOVO   X13, 176(R14)
 	MOVO   X13, X10
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 208(R14)
+	MOVO   X13, 336(R14)
 	MOVO   X13, X11
 	MOVOU  16(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 304(R14)
+	MOVO   X13, 496(R14)
 	MOVO   X13, X12
 	MOVOU  32(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -5416,15 +6746,15 @@ shaniPairs4_loop:
 	MOVO   X13, X9
 	MOVOU  32(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 128(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X10
 	MOVOU  32(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 224(R14)
+	MOVO   X13, 352(R14)
 	MOVO   X13, X11
 	MOVOU  32(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
+	MOVO   X13, 512(R14)
 	MOVO   X13, X12
 
 	// Rounds 0-3; load and byte-swap message group 3.
@@ -5433,17 +6763,17 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5454,15 +6784,15 @@ shaniPairs4_loop:
 	MOVO        X13, X9
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 	MOVOU       48(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
@@ -5471,17 +6801,17 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5494,46 +6824,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5546,46 +6876,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5598,46 +6928,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5650,46 +6980,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5702,46 +7032,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5754,46 +7084,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5806,46 +7136,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5858,46 +7188,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5910,46 +7240,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -5962,46 +7292,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6014,46 +7344,46 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6066,29 +7396,29 @@ shaniPairs4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 52-63.
@@ -6097,17 +7427,17 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6117,17 +7447,17 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6137,40 +7467,40 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X3, 160(R14)
-	MOVO        X4, 176(R14)
-	MOVO        X5, 256(R14)
-	MOVO        X6, 272(R14)
-	MOVO        X7, 352(R14)
-	MOVO        X8, 368(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVO        X7, 544(R14)
+	MOVO        X8, 560(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -6349,12 +7679,12 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -6403,7 +7733,7 @@ shaniPairs4_done:
 
 // func shaniMany64x4(out *[32]byte, msgs *[]byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniMany64x4(SB), NOSPLIT, $400-24
+TEXT ·shaniMany64x4(SB), NOSPLIT, $656-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -6442,27 +7772,27 @@ shaniMany64x4_loop:
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
-	MOVO   X3, 160(R14)
-	MOVO   X4, 176(R14)
-	MOVO   X5, 256(R14)
-	MOVO   X6, 272(R14)
-	MOVO   X7, 352(R14)
-	MOVO   X8, 368(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
 	MOVOU  (R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
 	MOVO   X13, (R14)
 	MOVO   X13, X9
 	MOVOU  (R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 96(R14)
+	MOVO   X13, 160(R14)
 	MOVO   X13, X10
 	MOVOU  (R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
+	MOVO   X13, 320(R14)
 	MOVO   X13, X11
 	MOVOU  (R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 288(R14)
+	MOVO   X13, 480(R14)
 	MOVO   X13, X12
 	MOVOU  16(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -6470,15 +7800,15 @@ shaniMany64x4_loop:
 	MOVO   X13, X9
 	MOVOU  16(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 112(R14)
+	MOVO   X13, 176(R14)
 	MOVO   X13, X10
 	MOVOU  16(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 208(R14)
+	MOVO   X13, 336(R14)
 	MOVO   X13, X11
 	MOVOU  16(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 304(R14)
+	MOVO   X13, 496(R14)
 	MOVO   X13, X12
 	MOVOU  32(R8), X13
 	PSHUFB shaniFlip<>+0(SB), X13
@@ -6486,15 +7816,15 @@ shaniMany64x4_loop:
 	MOVO   X13, X9
 	MOVOU  32(R9), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 128(R14)
+	MOVO   X13, 192(R14)
 	MOVO   X13, X10
 	MOVOU  32(R10), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 224(R14)
+	MOVO   X13, 352(R14)
 	MOVO   X13, X11
 	MOVOU  32(R11), X13
 	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
+	MOVO   X13, 512(R14)
 	MOVO   X13, X12
 
 	// Rounds 0-3; load and byte-swap message group 3.
@@ -6503,17 +7833,17 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6524,15 +7854,15 @@ shaniMany64x4_loop:
 	MOVO        X13, X9
 	MOVOU       48(R9), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
 	MOVOU       48(R10), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
 	MOVOU       48(R11), X13
 	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
@@ -6541,17 +7871,17 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6564,46 +7894,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6616,46 +7946,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6668,46 +7998,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6720,46 +8050,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6772,46 +8102,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6824,46 +8154,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6876,46 +8206,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6928,46 +8258,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -6980,46 +8310,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
 	MOVO        X13, X9
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 128(R14), X14
+	PALIGNR     $0x04, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 96(R14)
+	MOVO        X13, 160(R14)
 	MOVO        X13, X10
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 224(R14), X14
+	PALIGNR     $0x04, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 192(R14)
+	MOVO        X13, 320(R14)
 	MOVO        X13, X11
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $0x04, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 288(R14)
+	MOVO        X13, 480(R14)
 	MOVO        X13, X12
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -7032,46 +8362,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
 	MOVO        X13, X9
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 144(R14), X14
+	PALIGNR     $0x04, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 112(R14)
+	MOVO        X13, 176(R14)
 	MOVO        X13, X10
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 240(R14), X14
+	PALIGNR     $0x04, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 208(R14)
+	MOVO        X13, 336(R14)
 	MOVO        X13, X11
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $0x04, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 304(R14)
+	MOVO        X13, 496(R14)
 	MOVO        X13, X12
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -7084,46 +8414,46 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
 	MOVO        X13, X9
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 96(R14), X14
+	PALIGNR     $0x04, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 128(R14)
+	MOVO        X13, 192(R14)
 	MOVO        X13, X10
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $0x04, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 224(R14)
+	MOVO        X13, 352(R14)
 	MOVO        X13, X11
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 288(R14), X14
+	PALIGNR     $0x04, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 320(R14)
+	MOVO        X13, 512(R14)
 	MOVO        X13, X12
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
+	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
+	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
+	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -7136,29 +8466,29 @@ shaniMany64x4_loop:
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
 	MOVO        X13, X9
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 112(R14), X14
+	PALIGNR     $0x04, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
-	MOVO        X13, 144(R14)
+	MOVO        X13, 208(R14)
 	MOVO        X13, X10
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $0x04, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
-	MOVO        X13, 240(R14)
+	MOVO        X13, 368(R14)
 	MOVO        X13, X11
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 304(R14), X14
+	PALIGNR     $0x04, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
-	MOVO        X13, 336(R14)
+	MOVO        X13, 528(R14)
 	MOVO        X13, X12
 
 	// Rounds 52-63.
@@ -7167,17 +8497,17 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
+	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
+	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
+	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -7187,17 +8517,17 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
+	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
+	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
+	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
@@ -7207,40 +8537,40 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
+	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
+	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
+	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
-	MOVO        X3, 160(R14)
-	MOVO        X4, 176(R14)
-	MOVO        X5, 256(R14)
-	MOVO        X6, 272(R14)
-	MOVO        X7, 352(R14)
-	MOVO        X8, 368(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVO        X7, 544(R14)
+	MOVO        X8, 560(R14)
 	MOVOU       (AX), X0
 	PSHUFD      $0x0e, X0, X13
 	SHA256RNDS2 X0, X1, X2
@@ -7419,12 +8749,12 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
-	PADDD       160(R14), X3
-	PADDD       176(R14), X4
-	PADDD       256(R14), X5
-	PADDD       272(R14), X6
-	PADDD       352(R14), X7
-	PADDD       368(R14), X8
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -7469,4 +8799,1933 @@ shaniMany64x4_loop:
 	JMP     shaniMany64x4_loop
 
 shaniMany64x4_done:
+	RET
+
+// func shaniPairs4Double(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs4Double(SB), NOSPLIT, $656-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs4Double_init
+	VZEROUPPER
+
+shaniPairs4Double_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+	// The second half of each digest's block is its padding, constant.
+	MOVOU shaniPad32<>+0(SB), X13
+	MOVOU shaniPad32<>+16(SB), X14
+	MOVOU X13, 128(R14)
+	MOVOU X14, 144(R14)
+	MOVOU X13, 288(R14)
+	MOVOU X14, 304(R14)
+	MOVOU X13, 448(R14)
+	MOVOU X14, 464(R14)
+	MOVOU X13, 608(R14)
+	MOVOU X14, 624(R14)
+
+shaniPairs4Double_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs4Double_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  64(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  128(SI), R10
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  192(SI), R11
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 480(R14)
+	MOVO   X13, X12
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 496(R14)
+	MOVO   X13, X12
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 512(R14)
+	MOVO   X13, X12
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVOU       48(R11), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVO        X7, 544(R14)
+	MOVO        X8, 560(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	SHA256RNDS2 X0, X7, X8
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
+
+	// SHA-256 of each digest: the digest, big-endian, is its block's first
+	// half.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(R14)
+	MOVOU   X14, 112(R14)
+	LEAQ    96(R14), R8
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 256(R14)
+	MOVOU   X14, 272(R14)
+	LEAQ    256(R14), R9
+	MOVOU   shaniIV<>+0(SB), X3
+	MOVOU   shaniIV<>+16(SB), X4
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 416(R14)
+	MOVOU   X14, 432(R14)
+	LEAQ    416(R14), R10
+	MOVOU   shaniIV<>+0(SB), X5
+	MOVOU   shaniIV<>+16(SB), X6
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 576(R14)
+	MOVOU   X14, 592(R14)
+	LEAQ    576(R14), R11
+	MOVOU   shaniIV<>+0(SB), X7
+	MOVOU   shaniIV<>+16(SB), X8
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 480(R14)
+	MOVO   X13, X12
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 496(R14)
+	MOVO   X13, X12
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 512(R14)
+	MOVO   X13, X12
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVOU       48(R11), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(DI)
+	MOVOU   X14, 112(DI)
+	ADDQ    $0x00000100, SI
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x04, DX
+	JMP     shaniPairs4Double_loop
+
+shaniPairs4Double_done:
 	RET

@@ -28,6 +28,7 @@ var (
 	hasAVX   Mem // ·useVZEROUPPER
 	ivData   Mem // SHA-256's initial state, as ABEF and CDGH
 	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
+	pad32    Mem // the second half of a 32-byte message's block: its padding
 )
 
 func main() {
@@ -63,9 +64,15 @@ func main() {
 	for _, n := range []int{2, 3, 4} {
 		kernel(n)
 	}
+	pad32 = GLOBL("shaniPad32", RODATA|NOPTR)
+	DATA(0, U64(0x80))                // 0x80, then zeros
+	DATA(8, U64(0))                   //
+	DATA(16, U64(0))                  //
+	DATA(24, U64(0x0001000000000000)) // the length, 256 bits, big-endian
 	for _, n := range []int{1, 2, 4} {
-		pairs(n, false)
-		pairs(n, true)
+		pairs(n, false, false)
+		pairs(n, true, false)
+		pairs(n, false, true)
 	}
 	Generate()
 	header(flag.Lookup("out").Value.String())
@@ -114,7 +121,9 @@ type stream struct {
 	lane       Mem           // &ls.lanes[i]
 }
 
-const streamFrame = 96 // bytes of stack per stream, 16-byte aligned
+// streamFrame is the bytes of stack per stream, 16-byte aligned: the ring,
+// the saved state, and a block for a digest to be hashed again (pairs).
+const streamFrame = 160
 
 func kernel(n int) {
 	name := fmt.Sprintf("shani%d", n)
@@ -504,19 +513,25 @@ func advance(name string, s stream) {
 // streams, n messages at a time, with no job queue: each message's own block,
 // then the padding block of a 64-byte message, whose W+K is a constant table
 // and needs no schedule. With headers the messages are the []byte at msgs
-// (slice headers, 24 bytes each); otherwise they lie one after another.
-func pairs(n int, headers bool) {
+// (slice headers, 24 bytes each); otherwise they lie one after another. With
+// double each digest is hashed once more (SHA-256d) before it is written.
+func pairs(n int, headers, double bool) {
 	name := fmt.Sprintf("shaniPairs%d", n)
 	sig := "func(out *[32]byte, in *byte, count int)"
 	doc := "sets out[i] to SHA-256(in[64i:64i+64]) for i < count"
-	if headers {
+	switch {
+	case headers:
 		name = fmt.Sprintf("shaniMany64x%d", n)
 		sig = "func(out *[32]byte, msgs *[]byte, count int)"
 		doc = "sets out[i] to SHA-256(msgs[i]) for count 64-byte messages"
+	case double:
+		name = fmt.Sprintf("shaniPairs%dDouble", n)
+		doc = "sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < count"
 	}
 	TEXT(name, NOSPLIT, sig)
 	Doc(fmt.Sprintf("%s %s, count a multiple of %d, on %d SHA-NI streams.", name, doc, n, n))
 	ss := prologue(name, n, false)
+	digestBlk := func(s stream) Mem { return Mem{Base: frame, Disp: streamFrame*s.i + 96} }
 	outReg, inReg, count := RDI, RSI, RDX
 	Load(Param("out"), outReg)
 	if headers {
@@ -525,6 +540,15 @@ func pairs(n int, headers bool) {
 		Load(Param("in"), inReg)
 	}
 	Load(Param("count"), count)
+	if double {
+		Comment("The second half of each digest's block is its padding, constant.")
+		MOVOU(pad32, t1)
+		MOVOU(pad32.Offset(16), t2)
+		for _, s := range ss {
+			MOVOU(t1, digestBlk(s).Offset(32))
+			MOVOU(t2, digestBlk(s).Offset(48))
+		}
+	}
 
 	Label(name + "_loop")
 	TESTQ(count, count)
@@ -543,6 +567,21 @@ func pairs(n int, headers bool) {
 	Comment("The padding block: W+K from the table.")
 	LEAQ(padWK64, tmp)
 	wkRounds(ss)
+	if double {
+		Comment("SHA-256 of each digest: the digest, big-endian, is its block's first",
+			"half.")
+		for _, s := range ss {
+			unshuffle(s)
+			PSHUFB(flipMask, t1)
+			PSHUFB(flipMask, t2)
+			MOVOU(t1, digestBlk(s))
+			MOVOU(t2, digestBlk(s).Offset(16))
+			LEAQ(digestBlk(s), blockP[s.i])
+			MOVOU(ivData, s.abef)
+			MOVOU(ivData.Offset(16), s.cdgh)
+		}
+		compress(ss)
+	}
 	Comment("Write the digests, big-endian.")
 	for _, s := range ss {
 		unshuffle(s)
