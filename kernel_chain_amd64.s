@@ -1337,6 +1337,8 @@ chainShani1_loop:
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
+	PSHUFD     $0x1b, X1, X0
+	PADDD      chainShaniIVK<>+0(SB), X0
 	PSHUFD     $0x1b, X1, X13
 	MOVO       X13, X7
 	PADDD      chainShaniIVK<>+0(SB), X7
@@ -1353,7 +1355,6 @@ chainShani1_loop:
 	MOVO       X12, X2
 
 	// Rounds 0-7: W+K from the last digest.
-	MOVO        X7, X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X8, X0
 	SHA256RNDS2 X0, X2, X1

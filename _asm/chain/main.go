@@ -253,7 +253,7 @@ func shaniKernel(n int) {
 		"so that the next step's first rounds wait for two instructions only);",
 		"message groups 0 and 1. The state restarts at the IV.")
 	for _, s := range ss {
-		digestGroups(s, t1, t2, t3)
+		digestGroups(s, n, t1, t2, t3)
 		MOVO(ivABEF, s.abef)
 		MOVO(ivCDGH, s.cdgh)
 	}
@@ -268,7 +268,7 @@ func shaniKernel(n int) {
 			Comment("Rounds 16-63.")
 		}
 		for _, s := range ss {
-			shaniRounds(s, g)
+			shaniRounds(s, g, n == 1)
 		}
 		if g >= 1 && g+3 < 16 {
 			for _, s := range ss {
@@ -302,11 +302,17 @@ func digestWords(s stream, t1, t2, t3 VecPhysical) {
 }
 
 // digestGroups sets stream s's W+K of rounds 0-7 (tk, uk) and its message
-// groups 0 and 1 from the state of the step it finished.
-func digestGroups(s stream, t1, t2, t3 VecPhysical) {
+// groups 0 and 1 from the state of the step it finished; with one stream
+// (n == 1), also X0 for rounds 0-1.
+func digestGroups(s stream, n int, t1, t2, t3 VecPhysical) {
 	tk, tkReg := s.tk, t3
 	if r, ok := s.tk.(VecPhysical); ok {
 		tkReg = r
+	}
+	if n == 1 {
+		// Rounds 0-1 wait for these two instructions only: straight into X0.
+		PSHUFD(U8(0x1b), s.abef, X0)
+		PADDD(shIVK, X0)
 	}
 	PSHUFD(U8(0x1b), s.abef, t1) // a b e f, less the IV
 	MOVO(t1, tkReg)
@@ -345,9 +351,11 @@ func digestGroups(s stream, t1, t2, t3 VecPhysical) {
 	}
 }
 
-// shaniRounds emits rounds 4g..4g+3 of stream s.
-func shaniRounds(s stream, g int) {
+// shaniRounds emits rounds 4g..4g+3 of stream s; x0Ready says that X0
+// holds W+K of rounds 0-1 already.
+func shaniRounds(s stream, g int, x0Ready bool) {
 	switch {
+	case g == 0 && x0Ready:
 	case g == 0:
 		MOVO(s.tk, X0)
 	case g == 1:
