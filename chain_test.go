@@ -322,3 +322,40 @@ func TestChainPreempt(t *testing.T) {
 		})
 	}
 }
+
+// FuzzChains runs a batch cut from the fuzzer's input on every chain plan:
+// seeds gives the chains' starting states (cyclically), counts their
+// lengths (each byte times 3).
+func FuzzChains(f *testing.F) {
+	f.Add([]byte("seed"), []byte{0, 1, 2, 3})
+	f.Add(pattern(100, 1), []byte{255, 0, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 17, 1})
+	f.Add([]byte{}, []byte{200})
+	f.Add(pattern(7, 2), []byte{9, 8, 7, 6, 5, 4, 3, 2, 1, 0, 0, 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 100, 50, 25, 12, 6, 3, 1})
+	plans := testChainPlans()
+	f.Fuzz(func(t *testing.T, seeds, cs []byte) {
+		if len(cs) > 70 {
+			cs = cs[:70]
+		}
+		init := make([][Size]byte, len(cs))
+		counts := make([]uint64, len(cs))
+		wants := make([][Size]byte, len(cs))
+		for i, c := range cs {
+			for j := range init[i] {
+				if len(seeds) > 0 {
+					init[i][j] = seeds[(i*Size+j)%len(seeds)]
+				}
+			}
+			counts[i] = 3 * uint64(c)
+			wants[i] = chainWant(init[i], counts[i])
+		}
+		for _, p := range plans {
+			states := append([][Size]byte(nil), init...)
+			p.cp.chains(states, counts)
+			for i := range states {
+				if states[i] != wants[i] {
+					t.Fatalf("%s: chain %d of %d (%d steps): got %x, want %x", p.name, i, len(states), counts[i], states[i], wants[i])
+				}
+			}
+		}
+	})
+}
