@@ -6,6 +6,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"runtime"
+	"runtime/metrics"
 	"strings"
 	"sync"
 	"testing"
@@ -285,10 +286,10 @@ func TestChainPreempt(t *testing.T) {
 			continue // each assembly kernel alone
 		}
 		t.Run(p.name, func(t *testing.T) {
-			// Steps for about 0.5 s.
+			// Steps for about 0.3 s.
 			start := time.Now()
 			p.cp.chain(seedOf(1), 20000)
-			steps := uint64(20000 * float64(500*time.Millisecond) / float64(time.Since(start)+1))
+			steps := uint64(20000 * float64(300*time.Millisecond) / float64(time.Since(start)+1))
 			var states [2][Size]byte
 			done := make(chan time.Duration)
 			go func() {
@@ -318,6 +319,33 @@ func TestChainPreempt(t *testing.T) {
 			t.Logf("%d steps in %v; the sleeper overslept by %v at most", steps, took, worst)
 			if worst > 100*time.Millisecond && worst > took/4 {
 				t.Errorf("a sleeper overslept by %v during a chain of %v: the kernel is not preemptible", worst, took)
+			}
+
+			// With two Ps, garbage collections during the chain: the world
+			// stops once the chain's goroutine leaves its kernel call.
+			runtime.GOMAXPROCS(2)
+			defer runtime.GOMAXPROCS(1)
+			stop := make(chan bool)
+			go func() {
+				for {
+					select {
+					case <-stop:
+						stop <- true
+						return
+					default:
+						runtime.GC()
+						time.Sleep(time.Millisecond)
+					}
+				}
+			}()
+			before := stoppingPauses()
+			p.cp.chains(states[:], []uint64{steps / 2, steps / 2})
+			stop <- true
+			<-stop
+			gcs, longest := stoppingPauses().since(before)
+			t.Logf("%d collections during the chain; the longest stop took %v at most (/sched/pauses/stopping/gc:seconds)", gcs, longest)
+			if gcs > 0 && longest > 100*time.Millisecond && longest > took/8 {
+				t.Errorf("stopping the world for a GC took up to %v during a chain", longest)
 			}
 		})
 	}
@@ -358,4 +386,30 @@ func FuzzChains(f *testing.F) {
 			}
 		}
 	})
+}
+
+// pauseHist is a snapshot of /sched/pauses/stopping/gc:seconds: how long
+// stopping the world for the garbage collector took, as a histogram.
+type pauseHist struct {
+	counts  []uint64
+	buckets []float64
+}
+
+func stoppingPauses() pauseHist {
+	s := []metrics.Sample{{Name: "/sched/pauses/stopping/gc:seconds"}}
+	metrics.Read(s)
+	h := s[0].Value.Float64Histogram()
+	return pauseHist{append([]uint64(nil), h.Counts...), h.Buckets}
+}
+
+// since returns how many stops the histogram gained since before, and the
+// upper bound of the highest bucket that gained one.
+func (h pauseHist) since(before pauseHist) (n uint64, longest time.Duration) {
+	for i := range h.counts {
+		if d := h.counts[i] - before.counts[i]; d > 0 {
+			n += d
+			longest = time.Duration(h.buckets[i+1] * 1e9)
+		}
+	}
+	return n, longest
 }
