@@ -2,18 +2,19 @@
 
 package sha256x
 
-// The arm64 chain kernels: one to three interleaved ARMv8 SHA2 streams.
+// The arm64 chain kernels: one to three interleaved ARMv8 SHA2 streams, 4
+// NEON lanes.
 const (
 	cSha2x1 chainKernel = cArch + iota
 	cSha2x2
 	cSha2x3
+	cNeon4
 )
 
 // archChainStage maps a kernel function of a message plan to the chain
 // kernel of the same family and width. sha2x4 has no chain counterpart (four
 // streams and the constants do not fit in 32 vector registers): three
-// streams stand in. The NEON lanes have none yet: their plan's chains run
-// on the generic kernel, which the NEON plan gives single messages to.
+// streams stand in.
 func archChainStage(st stage) chainStage {
 	switch st.k {
 	case kSha2x1:
@@ -23,7 +24,7 @@ func archChainStage(st stage) chainStage {
 	case kSha2x3, kSha2x4:
 		return chainStage{k: cSha2x3, width: 3, minActive: st.minActive}
 	case kNeon4:
-		return chainStage{k: cGeneric, width: 1, minActive: 1}
+		return chainStage{k: cNeon4, width: 4, minActive: st.minActive, wordMajor: true}
 	}
 	panic("sha256x: internal error: a kernel function without a chain kernel")
 }
@@ -49,6 +50,7 @@ func chainVariants() []chainVariant {
 		{"sha2", "x1", chainStage{k: cSha2x1, width: 1, minActive: 1}},
 		{"sha2", "x2", chainStage{k: cSha2x2, width: 2, minActive: 1}},
 		{"sha2", "x3", chainStage{k: cSha2x3, width: 3, minActive: 1}},
+		{"neon", "x4", chainStage{k: cNeon4, width: 4, minActive: 1, wordMajor: true}},
 	}
 }
 
@@ -60,5 +62,7 @@ func runChainArch(k chainKernel, ls *chainLanes, n uint64) {
 		chainSha2x2(ls, n)
 	case cSha2x3:
 		chainSha2x3(ls, n)
+	case cNeon4:
+		chainNeon4(ls, n)
 	}
 }
