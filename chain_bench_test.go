@@ -68,7 +68,7 @@ func benchChainPlans(batch bool) []namedChainPlan {
 	}
 	for _, v := range chainVariants() {
 		if find(v.kernel).missing == "" && (batch || v.st.width == 1) {
-			ps = append(ps, namedChainPlan{"chain-" + v.kernel + "-" + v.name, &chainPlan{name: v.name, one: v.st, stages: []chainStage{v.st}}})
+			ps = append(ps, namedChainPlan{v.kernel + "-chain-" + v.name, &chainPlan{name: v.name, one: v.st, stages: []chainStage{v.st}}})
 		}
 	}
 	return ps
