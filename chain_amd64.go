@@ -14,7 +14,13 @@ const (
 )
 
 // archChainStage maps a kernel function of a message plan to the chain
-// kernel of the same family and width.
+// kernel of the same family and width. A wide stage hands its last chains
+// to the next stage where the plan hands its last messages: a chain step
+// and a message block cost the same on either kernel, so the busy lanes at
+// which the wide kernel's speed per lane falls below the next one's are the
+// same (on this project's Intel Xeon, 16 AVX-512 lanes take about 5.7
+// single SHA-NI steps, BENCHMARKS.md "Hash chains"; the plan hands over
+// below 7).
 func archChainStage(st stage) chainStage {
 	switch st.k {
 	case kShani1:
@@ -26,18 +32,11 @@ func archChainStage(st stage) chainStage {
 	case kShani4:
 		return chainStage{k: cShani4, width: 4, minActive: st.minActive}
 	case kAVX2:
-		return chainStage{k: cAVX2, width: 8, minActive: chainMinActive(st, cAVX2), wordMajor: true}
+		return chainStage{k: cAVX2, width: 8, minActive: st.minActive, wordMajor: true}
 	case kAVX512:
-		return chainStage{k: cAVX512, width: 16, minActive: chainMinActive(st, cAVX512), wordMajor: true}
+		return chainStage{k: cAVX512, width: 16, minActive: st.minActive, wordMajor: true}
 	}
 	panic("sha256x: internal error: a kernel function without a chain kernel")
-}
-
-// chainMinActive is where a wide chain stage hands its last chains to the
-// next stage: the message plan's threshold, unless chains measured
-// otherwise (BENCHMARKS.md, "Hash chains").
-func chainMinActive(st stage, k chainKernel) int {
-	return st.minActive
 }
 
 // archChainStages expands one chain stage into the stages a plan runs for
