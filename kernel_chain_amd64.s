@@ -128,6 +128,18 @@ DATA chainShaniPad<>+24(SB)/4, $0x00000000
 DATA chainShaniPad<>+28(SB)/4, $0x00000100
 GLOBL chainShaniPad<>(SB), RODATA|NOPTR, $32
 
+DATA chainShaniW13<>+0(SB)/4, $0x00000000
+DATA chainShaniW13<>+4(SB)/4, $0x00000000
+DATA chainShaniW13<>+8(SB)/4, $0x00000100
+DATA chainShaniW13<>+12(SB)/4, $0x00000000
+GLOBL chainShaniW13<>(SB), RODATA|NOPTR, $16
+
+DATA chainShaniCDGH1<>+0(SB)/4, $0x0ad5e018
+DATA chainShaniCDGH1<>+4(SB)/4, $0x4c22ccc1
+DATA chainShaniCDGH1<>+8(SB)/4, $0xa54ff53a
+DATA chainShaniCDGH1<>+12(SB)/4, $0x3c6ef372
+GLOBL chainShaniCDGH1<>(SB), RODATA|NOPTR, $16
+
 DATA chainLaneC<>+0(SB)/4, $0x428a2f98
 DATA chainLaneC<>+4(SB)/4, $0x71374491
 DATA chainLaneC<>+8(SB)/4, $0xb5c0fbcf
@@ -1303,7 +1315,7 @@ DATA chainLaneCV<>+4156(SB)/4, $0x00000000
 GLOBL chainLaneCV<>(SB), RODATA|NOPTR, $4160
 
 // func chainShani1(ls *chainLanes, n uint64)
-// Requires: AVX, SHA, SSE2, SSSE3
+// Requires: AVX, SHA, SSE2
 TEXT ·chainShani1(SB), NOSPLIT, $0-16
 	MOVQ ls+0(FP), DI
 	MOVQ n+8(FP), SI
@@ -1317,7 +1329,7 @@ chainShani1_init:
 	TESTQ SI, SI
 	JEQ   chainShani1_ret
 	MOVOU chainShaniIV<>+0(SB), X11
-	MOVOU chainShaniIV<>+16(SB), X12
+	MOVOU chainShaniCDGH1<>+0(SB), X12
 
 	// Load each chain's digest, words a..h, and turn it into the state a
 	// step leaves before the IV is added back, as ABEF and CDGH: the loop
@@ -1338,7 +1350,6 @@ chainShani1_loop:
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
 	PSHUFD     $0x1b, X1, X0
-	PADDD      chainShaniIVK<>+0(SB), X0
 	PSHUFD     $0x1b, X1, X13
 	MOVO       X13, X7
 	PADDD      chainShaniIVK<>+0(SB), X7
@@ -1362,29 +1373,25 @@ chainShani1_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X8, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	SHA256MSG2  chainShaniPad<>+16(SB), X3
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
-	// three groups ahead of the rounds that use them.
+	// 2 groups ahead of the rounds that use them.
 	MOVQ        chainShaniWK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVQ        chainShaniWK<>+16(SB), X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  chainShaniPad<>+0(SB), X4
-	MOVO        X3, X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X4
-	SHA256MSG2  X3, X4
+	SHA256MSG1  X4, X3
+	SHA256MSG2  chainShaniPad<>+16(SB), X3
 	MOVQ        chainShaniWK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVQ        chainShaniWK<>+48(SB), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        chainShaniPad<>+0(SB), X5
-	MOVO        X4, X14
-	PALIGNR     $0x04, X3, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
+	SHA256MSG1  chainShaniPad<>+0(SB), X4
+	PADDD       chainShaniW13<>+0(SB), X4
+	SHA256MSG2  X3, X4
+	MOVO        X3, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X4
 
 	// Rounds 16-63.
 	MOVO        X3, X0
@@ -1392,97 +1399,132 @@ chainShani1_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        chainShaniPad<>+16(SB), X6
-	SHA256MSG1  X3, X6
-	MOVO        X5, X14
-	PALIGNR     $0x04, X4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
+	MOVO        chainShaniPad<>+0(SB), X5
+	MOVO        X3, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X5
+	SHA256MSG2  X4, X5
+	MOVO        X4, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	MOVO        X6, X14
-	PALIGNR     $0x04, X5, X14
-	PADDD       X14, X3
-	SHA256MSG2  X6, X3
+	MOVO        chainShaniPad<>+16(SB), X6
+	SHA256MSG1  X3, X6
+	MOVO        X4, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X6
+	SHA256MSG2  X5, X6
+	MOVO        X5, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X5, X4
-	MOVO        X3, X14
-	PALIGNR     $0x04, X6, X14
-	PADDD       X14, X4
-	SHA256MSG2  X3, X4
+	SHA256MSG1  X4, X3
+	MOVO        X5, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X3
+	SHA256MSG2  X6, X3
+	MOVO        X6, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X3
 	MOVO        X6, X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X6, X5
-	MOVO        X4, X14
-	PALIGNR     $0x04, X3, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
+	SHA256MSG1  X5, X4
+	MOVO        X6, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X4
+	SHA256MSG2  X3, X4
+	MOVO        X3, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X4
 	MOVO        X3, X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X3, X6
-	MOVO        X5, X14
-	PALIGNR     $0x04, X4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
+	SHA256MSG1  X6, X5
+	MOVO        X3, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X5
+	SHA256MSG2  X4, X5
+	MOVO        X4, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	MOVO        X6, X14
-	PALIGNR     $0x04, X5, X14
-	PADDD       X14, X3
-	SHA256MSG2  X6, X3
+	SHA256MSG1  X3, X6
+	MOVO        X4, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X6
+	SHA256MSG2  X5, X6
+	MOVO        X5, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X5, X4
-	MOVO        X3, X14
-	PALIGNR     $0x04, X6, X14
-	PADDD       X14, X4
-	SHA256MSG2  X3, X4
+	SHA256MSG1  X4, X3
+	MOVO        X5, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X3
+	SHA256MSG2  X6, X3
+	MOVO        X6, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X3
 	MOVO        X6, X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X6, X5
-	MOVO        X4, X14
-	PALIGNR     $0x04, X3, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
+	SHA256MSG1  X5, X4
+	MOVO        X6, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X4
+	SHA256MSG2  X3, X4
+	MOVO        X3, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X4
 	MOVO        X3, X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X3, X6
-	MOVO        X5, X14
-	PALIGNR     $0x04, X4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
+	SHA256MSG1  X6, X5
+	MOVO        X3, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X5
+	SHA256MSG2  X4, X5
+	MOVO        X4, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X3, X6
+	MOVO        X4, X14
+	PSRLDQ      $0x04, X14
+	PADDD       X14, X6
+	SHA256MSG2  X5, X6
+	MOVO        X5, X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -1511,7 +1553,7 @@ chainShani1_ret:
 	RET
 
 // func chainShani2(ls *chainLanes, n uint64)
-// Requires: AVX, SHA, SSE2, SSSE3
+// Requires: AVX, SHA, SSE2
 TEXT ·chainShani2(SB), NOSPLIT, $208-16
 	MOVQ ls+0(FP), DI
 	MOVQ n+8(FP), SI
@@ -1620,7 +1662,7 @@ chainShani2_loop:
 	MOVO        X13, 96(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
-	// three groups ahead of the rounds that use them.
+	// 3 groups ahead of the rounds that use them.
 	MOVQ        chainShaniWK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVQ        chainShaniWK<>+16(SB), X0
@@ -1631,17 +1673,19 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        16(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -1652,16 +1696,22 @@ chainShani2_loop:
 	MOVQ        chainShaniWK<>+48(SB), X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 
 	// Rounds 16-63.
@@ -1677,17 +1727,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
@@ -1701,17 +1757,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
@@ -1725,17 +1787,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
@@ -1749,17 +1817,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
@@ -1773,17 +1847,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
@@ -1797,17 +1877,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
@@ -1821,17 +1907,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
@@ -1845,17 +1937,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
@@ -1869,17 +1967,23 @@ chainShani2_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
@@ -1938,7 +2042,7 @@ chainShani2_ret:
 	RET
 
 // func chainShani3(ls *chainLanes, n uint64)
-// Requires: AVX, SHA, SSE2, SSSE3
+// Requires: AVX, SHA, SSE2
 TEXT ·chainShani3(SB), NOSPLIT, $304-16
 	MOVQ ls+0(FP), DI
 	MOVQ n+8(FP), SI
@@ -2086,7 +2190,7 @@ chainShani3_loop:
 	MOVO        X13, 192(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
-	// three groups ahead of the rounds that use them.
+	// 3 groups ahead of the rounds that use them.
 	MOVQ        chainShaniWK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVQ        chainShaniWK<>+16(SB), X0
@@ -2101,24 +2205,27 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -2133,22 +2240,31 @@ chainShani3_loop:
 	MOVQ        chainShaniWK<>+48(SB), X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 
 	// Rounds 16-63.
@@ -2169,24 +2285,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
@@ -2205,24 +2330,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
-	MOVO        240(R14), X14
-	PALIGNR     $0x04, 224(R14), X14
+	MOVO        224(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
+	MOVO        240(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
@@ -2241,24 +2375,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, 240(R14), X14
+	MOVO        240(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
@@ -2277,24 +2420,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
@@ -2313,24 +2465,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
@@ -2349,24 +2510,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
-	MOVO        240(R14), X14
-	PALIGNR     $0x04, 224(R14), X14
+	MOVO        224(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
+	MOVO        240(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
@@ -2385,24 +2555,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, 240(R14), X14
+	MOVO        240(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
@@ -2421,24 +2600,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
@@ -2457,24 +2645,33 @@ chainShani3_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
@@ -2557,7 +2754,7 @@ chainShani3_ret:
 	RET
 
 // func chainShani4(ls *chainLanes, n uint64)
-// Requires: AVX, SHA, SSE2, SSSE3
+// Requires: AVX, SHA, SSE2
 TEXT ·chainShani4(SB), NOSPLIT, $400-16
 	MOVQ ls+0(FP), DI
 	MOVQ n+8(FP), SI
@@ -2744,7 +2941,7 @@ chainShani4_loop:
 	MOVO        X13, 288(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
-	// three groups ahead of the rounds that use them.
+	// 3 groups ahead of the rounds that use them.
 	MOVQ        chainShaniWK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVQ        chainShaniWK<>+16(SB), X0
@@ -2763,31 +2960,35 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
 	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	MOVO        288(R14), X14
-	PALIGNR     $0x04, chainShaniPad<>+16(SB), X14
-	PADDD       X14, X13
+	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  288(R14), X13
+	MOVO        288(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -2806,28 +3007,40 @@ chainShani4_loop:
 	MOVQ        chainShaniWK<>+48(SB), X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        304(R14), X14
-	PALIGNR     $0x04, 288(R14), X14
+	MOVO        288(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
+	MOVO        304(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 
 	// Rounds 16-63.
@@ -2853,31 +3066,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  288(R14), X13
-	MOVO        320(R14), X14
-	PALIGNR     $0x04, 304(R14), X14
+	MOVO        304(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
+	MOVO        320(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
@@ -2901,31 +3126,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
-	MOVO        240(R14), X14
-	PALIGNR     $0x04, 224(R14), X14
+	MOVO        224(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
+	MOVO        240(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        288(R14), X13
 	SHA256MSG1  304(R14), X13
-	MOVO        336(R14), X14
-	PALIGNR     $0x04, 320(R14), X14
+	MOVO        320(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  336(R14), X13
+	MOVO        336(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 288(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
@@ -2949,31 +3186,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, 240(R14), X14
+	MOVO        240(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
 	SHA256MSG1  320(R14), X13
-	MOVO        288(R14), X14
-	PALIGNR     $0x04, 336(R14), X14
+	MOVO        336(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  288(R14), X13
+	MOVO        288(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
@@ -2997,31 +3246,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
-	MOVO        304(R14), X14
-	PALIGNR     $0x04, 288(R14), X14
+	MOVO        288(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
+	MOVO        304(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
@@ -3045,31 +3306,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        336(R14), X13
 	SHA256MSG1  288(R14), X13
-	MOVO        320(R14), X14
-	PALIGNR     $0x04, 304(R14), X14
+	MOVO        304(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
+	MOVO        320(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
@@ -3093,31 +3366,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
-	MOVO        48(R14), X14
-	PALIGNR     $0x04, 32(R14), X14
+	MOVO        32(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
+	MOVO        48(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
-	MOVO        144(R14), X14
-	PALIGNR     $0x04, 128(R14), X14
+	MOVO        128(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
+	MOVO        144(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
-	MOVO        240(R14), X14
-	PALIGNR     $0x04, 224(R14), X14
+	MOVO        224(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
+	MOVO        240(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        288(R14), X13
 	SHA256MSG1  304(R14), X13
-	MOVO        336(R14), X14
-	PALIGNR     $0x04, 320(R14), X14
+	MOVO        320(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  336(R14), X13
+	MOVO        336(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 288(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
@@ -3141,31 +3426,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
-	MOVO        (R14), X14
-	PALIGNR     $0x04, 48(R14), X14
+	MOVO        48(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
+	MOVO        (R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
-	MOVO        96(R14), X14
-	PALIGNR     $0x04, 144(R14), X14
+	MOVO        144(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
+	MOVO        96(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
-	MOVO        192(R14), X14
-	PALIGNR     $0x04, 240(R14), X14
+	MOVO        240(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
+	MOVO        192(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
 	SHA256MSG1  320(R14), X13
-	MOVO        288(R14), X14
-	PALIGNR     $0x04, 336(R14), X14
+	MOVO        336(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  288(R14), X13
+	MOVO        288(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
@@ -3189,31 +3486,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
-	MOVO        16(R14), X14
-	PALIGNR     $0x04, (R14), X14
+	MOVO        (R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
+	MOVO        16(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
-	MOVO        112(R14), X14
-	PALIGNR     $0x04, 96(R14), X14
+	MOVO        96(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
+	MOVO        112(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
-	MOVO        208(R14), X14
-	PALIGNR     $0x04, 192(R14), X14
+	MOVO        192(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
+	MOVO        208(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
-	MOVO        304(R14), X14
-	PALIGNR     $0x04, 288(R14), X14
+	MOVO        288(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
+	MOVO        304(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
@@ -3237,31 +3546,43 @@ chainShani4_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
-	MOVO        32(R14), X14
-	PALIGNR     $0x04, 16(R14), X14
+	MOVO        16(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
+	MOVO        32(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
-	MOVO        128(R14), X14
-	PALIGNR     $0x04, 112(R14), X14
+	MOVO        112(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
+	MOVO        128(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
-	MOVO        224(R14), X14
-	PALIGNR     $0x04, 208(R14), X14
+	MOVO        208(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
+	MOVO        224(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        336(R14), X13
 	SHA256MSG1  288(R14), X13
-	MOVO        320(R14), X14
-	PALIGNR     $0x04, 304(R14), X14
+	MOVO        304(R14), X14
+	PSRLDQ      $0x04, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
+	MOVO        320(R14), X14
+	PSLLDQ      $0x0c, X14
+	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0

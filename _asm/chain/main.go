@@ -148,7 +148,25 @@ var (
 	shIVK  Mem // the same plus K[0,1,4,5], then plus K[2,3,6,7]
 	shWK   Mem // W+K of rounds 8-9, 10-11, 12-13, 14-15, 16 bytes apart
 	shPad  Mem // W[8..11], then W[12..15]
+	shW13  Mem // W[13..15] and a zero
+	// shCDGH1 is the starting CDGH of one stream: IV words c and d, and g
+	// and h changed so that rounds 0 and 1 take W+K without the IV and K
+	// added: the last digest's a and b, less the IV (see startGH).
+	shCDGH1 Mem
 )
+
+// startGH returns the g and h a step can start from instead of the IV's so
+// that rounds 0 and 1 take as W+K the last state's a and b, before the IV
+// is added back, rather than W[0]+K[0] = a+IV[0]+K[0] and W[1]+K[1]. Round
+// 1's T1 adds h1 = g0 and W[1]+K[1], and g0 is not used after it: g0 takes
+// IV[1]+K[1]. Round 0's T1 adds h0 and Ch(e0, f0, g0), and h0 is not used
+// elsewhere: h0 takes IV[0]+K[0], less what the new g0 changes Ch by.
+func startGH() (g, h uint32) {
+	ch := func(e, f, g uint32) uint32 { return e&f ^ ^e&g }
+	g = iv[6] + iv[1] + abi.K[1]
+	h = iv[7] + iv[0] + abi.K[0] - (ch(iv[4], iv[5], g) - ch(iv[4], iv[5], iv[6]))
+	return g, h
+}
 
 func shaniConsts() {
 	u32s := func(name string, ws ...uint32) Mem {
@@ -169,6 +187,9 @@ func shaniConsts() {
 	}
 	shWK = u32s("chainShaniWK", wk...)
 	shPad = u32s("chainShaniPad", pad[:]...)
+	shW13 = u32s("chainShaniW13", pad[5], pad[6], pad[7], 0)
+	g, h := startGH()
+	shCDGH1 = u32s("chainShaniCDGH1", h, g, iv[3], iv[2])
 }
 
 // A stream is one chain on SHA-NI: its state registers and where its
@@ -230,7 +251,11 @@ func shaniKernel(n int) {
 	TESTQ(cnt, cnt)
 	JEQ(LabelRef(name + "_ret"))
 	MOVOU(shIV, ivABEF)
-	MOVOU(shIV.Offset(16), ivCDGH)
+	if n == 1 {
+		MOVOU(shCDGH1, ivCDGH)
+	} else {
+		MOVOU(shIV.Offset(16), ivCDGH)
+	}
 
 	Comment("Load each chain's digest, words a..h, and turn it into the state a",
 		"step leaves before the IV is added back, as ABEF and CDGH: the loop",
@@ -257,22 +282,32 @@ func shaniKernel(n int) {
 		MOVO(ivABEF, s.abef)
 		MOVO(ivCDGH, s.cdgh)
 	}
+	// Each message group is computed ahead groups before the rounds that use
+	// it, right after the rounds of the group before: one stream, two
+	// groups (its step is 132 cycles on Intel Golden Cove against 136 with
+	// three: the schedule's instructions, younger than the rounds they
+	// follow, yield the ports to them); several streams, three, as the
+	// message kernels (_asm/shani, measured on Zen 4).
+	ahead := 3
+	if n == 1 {
+		ahead = 2
+	}
 	for g := range 16 {
 		switch g {
 		case 0:
 			Comment("Rounds 0-7: W+K from the last digest.")
 		case 2:
 			Comment("Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,",
-				"three groups ahead of the rounds that use them.")
+				fmt.Sprintf("%d groups ahead of the rounds that use them.", ahead))
 		case 4:
 			Comment("Rounds 16-63.")
 		}
 		for _, s := range ss {
 			shaniRounds(s, g, n == 1)
 		}
-		if g >= 1 && g+3 < 16 {
+		if j := g + ahead; j >= 4 && j < 16 {
 			for _, s := range ss {
-				shaniSchedule(s, g+3, t1, t2)
+				shaniSchedule(s, j, t1, t2)
 			}
 		}
 	}
@@ -310,9 +345,9 @@ func digestGroups(s stream, n int, t1, t2, t3 VecPhysical) {
 		tkReg = r
 	}
 	if n == 1 {
-		// Rounds 0-1 wait for these two instructions only: straight into X0.
+		// Rounds 0-1 wait for this one instruction only: straight into X0,
+		// the IV and K added through the starting state (shCDGH1).
 		PSHUFD(U8(0x1b), s.abef, X0)
-		PADDD(shIVK, X0)
 	}
 	PSHUFD(U8(0x1b), s.abef, t1) // a b e f, less the IV
 	MOVO(t1, tkReg)
@@ -401,12 +436,28 @@ func shaniSchedule(s stream, g int, t1, t2 VecPhysical) {
 		}
 		SHA256MSG1(s.group(g-3), dst)
 	}
-	if g != 4 { // W[9..12] are zero
-		MOVO(s.group(g-1), t2)
-		PALIGNR(U8(4), s.group(g-2), t2)
+	// W[4g-7..4g-4] is G[g-2]'s last three words and G[g-1]'s first. The
+	// schedule's only chain runs from G[g-1] to G[g], and sha256msg2 takes
+	// 6 cycles on Intel Golden Cove: adding G[g-1]'s word before it made
+	// the chain 8 cycles a group, as long as the four rounds that use a
+	// group, so any delay held up the rounds (11 cycles a step, measured).
+	// That word only adds into the last word of G[g], so it is added after
+	// sha256msg2: 7 cycles a group.
+	switch g {
+	case 4: // W[9..12] are zero
+	case 5:
+		PADDD(shW13, dst) // W[13..15] = 0, 0, 256
+	default:
+		MOVO(s.group(g-2), t2)
+		PSRLDQ(U8(4), t2)
 		PADDD(t2, dst)
 	}
 	SHA256MSG2(s.group(g-1), dst)
+	if g != 4 {
+		MOVO(s.group(g-1), t2)
+		PSLLDQ(U8(12), t2)
+		PADDD(t2, dst)
+	}
 	if dst != s.ring[g%4] {
 		MOVO(dst, s.ring[g%4])
 	}
