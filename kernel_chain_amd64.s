@@ -4259,8 +4259,8 @@ chainAvx2_loop:
 	VPXOR  Y2, Y9, Y9
 	VPADDD Y9, Y0, Y0
 
-	// Rounds 16-63: each computes W[i] into W[i-16]'s place, leaving out
-	// the padding's share, which is constant.
+	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
+	// that vary, the padding's share of the others added as one constant.
 	VMOVDQA (R14), Y9
 	VMOVDQA 32(R14), Y10
 	VPSRLD  $0x03, Y10, Y11
@@ -7410,8 +7410,8 @@ chainAvx512_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes W[i] into W[i-16]'s place, leaving out
-	// the padding's share, which is constant.
+	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
+	// that vary, the padding's share of the others added as one constant.
 	VPRORD      $0x07, Z17, Z11
 	VPRORD      $0x12, Z17, Z12
 	VPSRLD      $0x03, Z17, Z13

@@ -1,7 +1,7 @@
 // Command chain generates kernel_chain_amd64.s: hash chains, SHA-256 applied
 // to its own 32-byte output n times, on one or several SHA-NI streams
 // (chainShani1..4) or on the 8 lanes of AVX2 and 16 lanes of AVX-512
-// (chainAVX2, chainAVX512).
+// (chainAvx2, chainAvx512).
 //
 // Every chain step hashes one block: the previous digest (W[0..7]) and the
 // constant padding W[8..15] = 0x80000000, 0, .., 0, 256, from the IV. So the
@@ -563,8 +563,8 @@ func laneKernel(v isa) {
 		case 8:
 			Comment("Rounds 8-15: the padding's W+K, constant.")
 		case 16:
-			Comment("Rounds 16-63: each computes W[i] into W[i-16]'s place, leaving out",
-				"the padding's share, which is constant.")
+			Comment("Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms",
+				"that vary, the padding's share of the others added as one constant.")
 		}
 		var wk func(h, tt VecPhysical)
 		switch {
