@@ -15,10 +15,12 @@ import (
 //
 // The chain kernels follow the plan the dispatcher chose for messages
 // (chainPlanOf): each kernel function of a plan has a chain counterpart of
-// the same family and width, so SHA256X_KERNEL, the sha256x_<name> build
-// tags and purego choose the chain code too. Where a family has no chain
-// kernel of its own (none at present), its plan's single-message kernel
-// stands in, as for messages.
+// the same family and width (arm64's four SHA2 streams excepted: three
+// stand in), so SHA256X_KERNEL, the sha256x_<name> build tags and purego
+// choose the chain code too. Chain runs on the plan's single-message kernel
+// (one SHA-NI stream in avx512+shani1, crypto/sha256 in avx2+stdlib, all 16
+// lanes when avx512 is forced), Chains on its stages, widest first; SHA-NI
+// and SHA2 streams drain through fewer streams down to one.
 
 // Chain returns the hash chain of n steps from seed: seed itself if n is 0,
 // else SHA-256(Chain(seed, n-1)). It runs on the fastest single stream of
@@ -83,8 +85,7 @@ var activeChain = chainPlanOf(active)
 
 // chainPlanOf returns the chain plan that follows plan pl: each of its
 // stages on the chain kernel of the same family and width, and the
-// single-message stage for Chain. Stages of a family that has no chain
-// kernel of that width map to the nearest one archChainStage knows.
+// single-message stage for Chain.
 func chainPlanOf(pl *plan) *chainPlan {
 	cp := &chainPlan{name: pl.name}
 	if pl.stdlib {
