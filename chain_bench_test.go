@@ -1,0 +1,75 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"testing"
+)
+
+// BenchmarkChain times one chain, 4096 steps a call, on a crypto/sha256.Sum256
+// loop and on the chain plan of every plan and the single-chain kernel
+// functions this machine can run, side by side; ns/op / 4096 is the time of
+// a step. Compare with benchstat:
+//
+//	go test -run '^$' -bench 'Chain' -count 8 . | tee chain.txt; benchstat -col /impl chain.txt
+func BenchmarkChain(b *testing.B) {
+	const steps = 4096
+	b.Run("impl=crypto", func(b *testing.B) {
+		var d [Size]byte
+		for b.Loop() {
+			for range steps {
+				d = sha256.Sum256(d[:])
+			}
+		}
+		b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+	})
+	for _, p := range benchChainPlans(false) {
+		b.Run("impl="+p.name, func(b *testing.B) {
+			var d [Size]byte
+			for b.Loop() {
+				d = p.cp.chain(d, steps)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
+		})
+	}
+}
+
+// BenchmarkChains times 64 chains of 4096 steps on every chain plan and
+// chain kernel function; ns/step is the time per step of all chains, to
+// compare with BenchmarkChain's.
+func BenchmarkChains(b *testing.B) {
+	const chains, steps = 64, 4096
+	states := make([][Size]byte, chains)
+	counts := make([]uint64, chains)
+	for i := range counts {
+		counts[i] = steps
+	}
+	for _, p := range benchChainPlans(true) {
+		b.Run("impl="+p.name, func(b *testing.B) {
+			for b.Loop() {
+				p.cp.chains(states, counts)
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chains*steps), "ns/step")
+		})
+	}
+}
+
+// benchChainPlans: the dispatched chain plan, each kernel's, and each chain
+// kernel function alone (for Chain only the single-stream ones, unless
+// batch).
+func benchChainPlans(batch bool) []namedChainPlan {
+	ps := []namedChainPlan{{"dispatch", activeChain}}
+	for _, k := range kernels {
+		if k.missing == "" {
+			ps = append(ps, namedChainPlan{k.name, chainPlanOf(&k.plan)})
+		}
+	}
+	for _, pl := range routedPlans() {
+		ps = append(ps, namedChainPlan{pl.name, chainPlanOf(pl)})
+	}
+	for _, v := range chainVariants() {
+		if find(v.kernel).missing == "" && (batch || v.st.width == 1) {
+			ps = append(ps, namedChainPlan{v.kernel + "-chain-" + v.name, &chainPlan{name: v.name, one: v.st, stages: []chainStage{v.st}}})
+		}
+	}
+	return ps
+}

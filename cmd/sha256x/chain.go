@@ -1,0 +1,87 @@
+package main
+
+// sha256x chain: times hash chains (SHA-256 applied to its own output, as
+// in proof of history) in steps per second: one serial chain with
+// sha256x.Chain, optionally a crypto/sha256.Sum256 loop beside it, and
+// optionally many chains side by side with sha256x.Chains.
+
+import (
+	"crypto/sha256"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"runtime"
+	"time"
+
+	"github.com/sha256x/sha256x"
+)
+
+func init() {
+	commands["chain"] = func(args []string) int { return chainMain(args, os.Stdout, os.Stderr) }
+}
+
+func chainMain(args []string, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("chain", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	n := fs.Uint64("n", 10_000_000, "steps of the serial chain")
+	seed := fs.String("seed", "", "the chain starts at SHA-256 of this text")
+	crypto := fs.Bool("crypto", false, "also time the same chain on a crypto/sha256.Sum256 loop")
+	chains := fs.Int("chains", 0, "also time this many chains of n/chains steps each, side by side (sha256x.Chains)")
+	fs.Usage = func() {
+		fmt.Fprintf(stderr, "usage: sha256x chain [-n STEPS] [-seed TEXT] [-crypto] [-chains C]\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		return 2
+	}
+	if fs.NArg() > 0 || *chains < 0 {
+		fs.Usage()
+		return 2
+	}
+	start := sha256.Sum256([]byte(*seed))
+	fmt.Fprintf(stdout, "CPU: %s; kernel %s; one core\n", cpuName(), sha256x.Kernel())
+
+	t0 := time.Now()
+	d := sha256x.Chain(start, *n)
+	report(stdout, "sha256x.Chain", *n, time.Since(t0))
+	fmt.Fprintf(stdout, "  chain of %d steps from SHA-256(%q): %x\n", *n, *seed, d)
+
+	if *crypto {
+		t0 := time.Now()
+		c := start
+		for range *n {
+			c = sha256.Sum256(c[:])
+		}
+		report(stdout, "crypto/sha256 loop", *n, time.Since(t0))
+		if c != d {
+			fmt.Fprintf(stderr, "sha256x chain: crypto/sha256 gives %x, sha256x %x\n", c, d)
+			return 1
+		}
+	}
+
+	if *chains > 0 {
+		per := *n / uint64(*chains)
+		states := make([][sha256x.Size]byte, *chains)
+		counts := make([]uint64, *chains)
+		for i := range states {
+			states[i] = sha256.Sum256(fmt.Appendf(nil, "%s/%d", *seed, i))
+			counts[i] = per
+		}
+		runtime.GC()
+		t0 := time.Now()
+		sha256x.Chains(states, counts)
+		report(stdout, fmt.Sprintf("sha256x.Chains, %d x %d", *chains, per), per*uint64(*chains), time.Since(t0))
+	}
+	return 0
+}
+
+// report prints a timing as steps per second and nanoseconds per step.
+func report(w io.Writer, what string, steps uint64, d time.Duration) {
+	s := d.Seconds()
+	if s <= 0 || steps == 0 {
+		fmt.Fprintf(w, "%-32s %d steps in %v\n", what+":", steps, d)
+		return
+	}
+	fmt.Fprintf(w, "%-32s %d steps in %.3f s: %.2f M steps/s, %.2f ns/step\n", what+":", steps, s, float64(steps)/s/1e6, 1e9*s/float64(steps))
+}
