@@ -18,7 +18,7 @@ import (
 // the same family and width (arm64's four SHA2 streams excepted: three
 // stand in), so SHA256X_KERNEL, the sha256x_<name> build tags and purego
 // choose the chain code too. Chain runs on the plan's single-message kernel
-// (one SHA-NI stream in avx512+shani1, crypto/sha256 in avx2+stdlib, all 16
+// (one SHA-NI stream in avx512+shani2, crypto/sha256 in avx2+stdlib, all 16
 // lanes when avx512 is forced), Chains on its stages, widest first; SHA-NI
 // and SHA2 streams drain through fewer streams down to one.
 

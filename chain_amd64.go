@@ -16,11 +16,11 @@ const (
 // archChainStage maps a kernel function of a message plan to the chain
 // kernel of the same family and width. A wide stage hands its last chains
 // to the next stage where the plan hands its last messages: a chain step
-// and a message block cost the same on either kernel, so the busy lanes at
-// which the wide kernel's speed per lane falls below the next one's are the
-// same (on this project's Intel Xeon, 16 AVX-512 lanes take about 5.7
-// single SHA-NI steps, BENCHMARKS.md "Hash chains"; the plan hands over
-// below 7).
+// and a message block cost about the same on either kernel, so the busy
+// lanes at which the wide kernel's speed per lane falls below the next
+// one's are about the same (on this project's Intel Xeon, 16 AVX-512 lanes
+// take about 5.7 single SHA-NI steps, BENCHMARKS.md "Hash chains"; the
+// avx512+shani2 plan hands over below 11 busy lanes).
 func archChainStage(st stage) chainStage {
 	switch st.k {
 	case kShani1:

@@ -10,7 +10,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"runtime"
 	"time"
 
@@ -18,25 +17,32 @@ import (
 )
 
 func init() {
-	commands["chain"] = func(args []string) int { return chainMain(args, os.Stdout, os.Stderr) }
+	commands["chain"] = func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return chainMain(args, stdout, stderr) }
 }
 
+const chainUsage = `usage: sha256x chain [-n STEPS] [-seed TEXT] [-crypto] [-chains C]
+
+Times a hash chain (SHA-256 applied to its own 32-byte output, as in proof
+of history) on one core with sha256x.Chain, and prints steps per second and
+nanoseconds per step.
+
+  -n STEPS    steps of the serial chain (default 10000000)
+  -seed TEXT  the chain starts at SHA-256 of TEXT (default "")
+  -crypto     also time the same chain on a crypto/sha256.Sum256 loop
+  -chains C   also time C chains of STEPS/C steps each, side by side (sha256x.Chains)
+`
+
 func chainMain(args []string, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("chain", flag.ContinueOnError)
-	fs.SetOutput(stderr)
+	fs := flag.NewFlagSet("sha256x chain", flag.ContinueOnError)
 	n := fs.Uint64("n", 10_000_000, "steps of the serial chain")
 	seed := fs.String("seed", "", "the chain starts at SHA-256 of this text")
 	crypto := fs.Bool("crypto", false, "also time the same chain on a crypto/sha256.Sum256 loop")
 	chains := fs.Int("chains", 0, "also time this many chains of n/chains steps each, side by side (sha256x.Chains)")
-	fs.Usage = func() {
-		fmt.Fprintf(stderr, "usage: sha256x chain [-n STEPS] [-seed TEXT] [-crypto] [-chains C]\n")
-		fs.PrintDefaults()
-	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	if status, ok := parseFlags(fs, chainUsage, args, stdout, stderr); !ok {
+		return status
 	}
 	if fs.NArg() > 0 || *chains < 0 {
-		fs.Usage()
+		io.WriteString(stderr, chainUsage)
 		return 2
 	}
 	start := sha256.Sum256([]byte(*seed))

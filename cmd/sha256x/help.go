@@ -30,6 +30,8 @@ var docs = []doc{
 		[]string{"sha256x merkle -scheme rfc6962 e1 e2 e3", "sha256x merkle -scheme solana -proof 3 shred*"}, merkleUsage},
 	{"bench", "measure every kernel of this CPU on every shape, against crypto/sha256",
 		[]string{"sha256x bench", "sha256x bench -rounds 6 -time 200ms"}, benchUsage},
+	{"chain", "time a hash chain (proof of history) in steps per second",
+		[]string{"sha256x chain -n 10000000 -crypto", "sha256x chain -chains 64"}, chainUsage},
 	{"-t", "a time trial, as FreeBSD's sha256 -t",
 		[]string{"sha256x -t"}, trialUsage},
 	{"help", "this text, or a command's usage (as does COMMAND -h)",
