@@ -3,6 +3,7 @@ package sha256x
 import (
 	"crypto/sha256"
 	"fmt"
+	"hash"
 	"os"
 	"strings"
 	"testing"
@@ -186,6 +187,28 @@ func BenchmarkLevels(b *testing.B) {
 				b.SetBytes(int64(n * (len(j.j.Prefix) + 2*w)))
 				for b.Loop() {
 					j.j.HashLevel(out, nodes)
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkDigest is one message through New, Write and Sum, as code written
+// for crypto/sha256's hash.Hash does it, beside crypto/sha256.
+func BenchmarkDigest(b *testing.B) {
+	for _, size := range []int{64, 1024, 64 << 10} {
+		msg := pattern(size, 1)
+		var sum [Size]byte
+		for _, impl := range []struct {
+			name string
+			new  func() hash.Hash
+		}{{"crypto", sha256.New}, {"sha256x", New}} {
+			b.Run(fmt.Sprintf("size=%d/impl=%s", size, impl.name), func(b *testing.B) {
+				b.SetBytes(int64(size))
+				for b.Loop() {
+					h := impl.new()
+					h.Write(msg)
+					h.Sum(sum[:0])
 				}
 			})
 		}
