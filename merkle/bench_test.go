@@ -2,6 +2,7 @@ package merkle
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -92,6 +93,39 @@ func BenchmarkTree(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				c.s.Root(c.leaves)
+			}
+		})
+	}
+}
+
+// BenchmarkSplit: the SSZ tree of n chunks (RootNodes) on the calling
+// goroutine alone (impl=serial, Workers 1) and cut into subtrees for
+// GOMAXPROCS goroutines whatever its size (impl=split): where split wins
+// is splitMin. Run with -cpu 2 (or more) and compare with benchstat -col
+// /impl.
+func BenchmarkSplit(b *testing.B) {
+	for lg := 11; lg <= 20; lg++ {
+		n := 1 << lg
+		if n > 1<<16 && testing.Short() {
+			break
+		}
+		nodes := nodesOf(chunks(n))
+		b.Run(fmt.Sprintf("chunks=%d/impl=serial", n), func(b *testing.B) {
+			s := serialOf(&Binary)
+			b.SetBytes(int64(32 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.RootNodes(nodes)
+			}
+		})
+		b.Run(fmt.Sprintf("chunks=%d/impl=split", n), func(b *testing.B) {
+			a := splitMin
+			splitMin = 2
+			defer func() { splitMin = a }()
+			b.SetBytes(int64(32 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				Binary.RootNodes(nodes)
 			}
 		})
 	}

@@ -1,0 +1,235 @@
+package merkle
+
+import (
+	"fmt"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+)
+
+// forceSplit makes every tree of at least 2 leaves split into subtrees of
+// sub leaves (or more: perWorker per worker) for the rest of the test.
+func forceSplit(t testing.TB, sub, perWorker int) {
+	a, b, c := splitMin, minSubtree, subtreesPerWorker
+	splitMin, minSubtree, subtreesPerWorker = 2, sub, perWorker
+	t.Cleanup(func() { splitMin, minSubtree, subtreesPerWorker = a, b, c })
+}
+
+// serialOf returns s with one worker: the path every tree took before
+// trees were split.
+func serialOf(s *Scheme) *Scheme {
+	c := *s
+	c.Workers = 1
+	return &c
+}
+
+// TestSplit: split trees, in subtrees of 2 to 64 leaves on 2 to 7
+// workers, have the roots, levels and proofs of the serial code and of the
+// reference implementations, for every scheme and every size 0..70 and
+// some ragged larger ones.
+func TestSplit(t *testing.T) {
+	ns := []int{}
+	for n := range 71 {
+		ns = append(ns, n)
+	}
+	ns = append(ns, 127, 129, 255, 1000, 1025)
+	if !testing.Short() && !raceEnabled {
+		ns = append(ns, 4097, 1<<14+3)
+	}
+	for _, ts := range testSchemes {
+		t.Run(ts.name, func(t *testing.T) {
+			serial := serialOf(ts.s)
+			type want struct {
+				root   [Size]byte
+				levels [][][Size]byte
+			}
+			wants := map[int]want{}
+			for _, n := range ns {
+				if n == 0 && ts.s.NoEmpty {
+					continue
+				}
+				leaves := ts.leaves(n)
+				root := ts.ref(leaves)
+				if got := serial.Root(leaves); got != root {
+					t.Fatalf("%d leaves: serial root %x, reference %x", n, got, root)
+				}
+				wants[n] = want{root, serial.Build(leaves).Levels()}
+			}
+			for _, sub := range []int{2, 4, 8, 64} {
+				for _, workers := range []int{2, 3, 7} {
+					forceSplit(t, sub, 1)
+					s := *ts.s
+					s.Workers = workers
+					for _, n := range ns {
+						w, ok := wants[n]
+						if !ok {
+							continue
+						}
+						leaves := ts.leaves(n)
+						nodes := make([][Size]byte, n)
+						for i, l := range leaves {
+							nodes[i] = s.LeafHash(l)
+						}
+						where := fmt.Sprintf("%d leaves, subtrees of %d, %d workers", n, sub, workers)
+						for name, got := range map[string][Size]byte{
+							"Root":      s.Root(leaves),
+							"RootNodes": s.RootNodes(nodes),
+						} {
+							if got != w.root {
+								t.Fatalf("%s: %s %x, want %x", where, name, got, w.root)
+							}
+						}
+						tree, treeNodes := s.Build(leaves), s.BuildNodes(nodes)
+						for name, lv := range map[string][][][Size]byte{
+							"Build":      tree.Levels(),
+							"BuildNodes": treeNodes.Levels(),
+						} {
+							if !slices.EqualFunc(lv, w.levels, slices.Equal) {
+								t.Fatalf("%s: %s's levels differ from the serial tree's", where, name)
+							}
+						}
+						if n > 0 {
+							serialTree := &Tree{s: *serial, levels: w.levels}
+							for _, i := range []int{0, n / 2, n - 1} {
+								p, q := tree.Proof(i), serialTree.Proof(i)
+								if !slices.Equal(p.Path, q.Path) || !s.Verify(w.root, leaves[i], p) {
+									t.Fatalf("%s: the proof of leaf %d differs from the serial one's", where, i)
+								}
+							}
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestSplitDefault: with the real thresholds, the default Workers splits a
+// large tree on a machine of several cores and not a small one, and
+// Workers = 1 never splits.
+func TestSplitDefault(t *testing.T) {
+	procs := runtime.GOMAXPROCS(0)
+	if w, _ := Binary.plan(1 << 20); w != min(procs, w) || (procs > 1 && w < 2) {
+		t.Errorf("a tree of 2^20 leaves on GOMAXPROCS %d: %d workers", procs, w)
+	}
+	if w, _ := Binary.plan(splitMin - 1); w != 1 {
+		t.Errorf("a tree of %d leaves: %d workers", splitMin-1, w)
+	}
+	if w, _ := serialOf(&Binary).plan(1 << 20); w != 1 {
+		t.Errorf("Workers = 1: %d workers", w)
+	}
+	s := Binary
+	s.Workers = 3
+	if w, k := s.plan(1 << 20); w != 3 || 1<<k < minSubtree || (1<<20)>>k < 3 {
+		t.Errorf("Workers = 3, 2^20 leaves: %d workers, subtrees of 2^%d", w, k)
+	}
+}
+
+// TestSplitPanics: a bad leaf, or a bad Scheme, panics in the caller with
+// the serial code's message, even when the helper goroutines meet it; with
+// several bad leaves, the first one's.
+func TestSplitPanics(t *testing.T) {
+	forceSplit(t, 4, 4)
+	leaves := chunks(100)
+	leaves[37] = leaves[37][:31]
+	leaves[90] = leaves[90][:30]
+	bad := Bitcoin
+	bad.Workers = 4
+	wide := RFC6962
+	wide.Node.Width = 33
+	wide.Workers = 3
+	for _, c := range []struct {
+		name, msg string
+		f         func()
+	}{
+		{"Root", "merkle: leaf 37 has 31 bytes in a scheme of 32-byte leaves", func() { bad.Root(leaves) }},
+		{"Build", "merkle: leaf 37 has 31 bytes in a scheme of 32-byte leaves", func() { bad.Build(leaves) }},
+		{"width", "sha256x: Join.Width = 33, not in 0..32", func() { wide.Root(data(50)) }},
+		{"workers", "merkle: Scheme.Workers = -1, less than 0", func() { (&Scheme{Workers: -1}).Root(data(50)) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != c.msg {
+					t.Errorf("panic %q, want %q", r, c.msg)
+				}
+			}()
+			c.f()
+		})
+	}
+	// The pooled scratch still works after a panic.
+	if got, want := bad.Root(chunks(100)), refBitcoin(nodesOf(chunks(100))); got != want {
+		t.Errorf("after a panic: root %x, want %x", got, want)
+	}
+}
+
+// TestSplitAllocs: a split tree allocates only for the goroutines it
+// starts, a few times each; a small tree not at all.
+func TestSplitAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	leaves := chunks(1 << 12)
+	nodes := nodesOf(leaves)
+	for _, workers := range []int{2, 4, 8} {
+		forceSplit(t, 64, 2)
+		for _, ts := range testSchemes {
+			s := *ts.s
+			s.Workers = workers
+			l := leaves
+			if !s.RawLeaves {
+				l = data(1 << 12)
+			}
+			for name, f := range map[string]func(){
+				"Root":      func() { s.Root(l) },
+				"RootNodes": func() { s.RootNodes(nodes) },
+			} {
+				f()
+				a := testing.AllocsPerRun(50, f)
+				t.Logf("%s %s, %d workers: %v allocations per call", ts.name, name, workers, a)
+				if a > float64(2*(workers-1)) {
+					t.Errorf("%s %s, %d workers: %v allocations per call, more than 2 per helper", ts.name, name, workers, a)
+				}
+			}
+		}
+	}
+}
+
+// TestSplitConcurrent: split trees built from several goroutines at once
+// (for -race), each its own size.
+func TestSplitConcurrent(t *testing.T) {
+	forceSplit(t, 8, 2)
+	var wg sync.WaitGroup
+	errs := make(chan string, 16)
+	for g := range 6 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			n := 200 + 37*g
+			leaves := data(n)
+			want := refRFC6962(leaves)
+			s := RFC6962
+			s.Workers = 2 + g%3
+			for range 10 {
+				if r := s.Root(leaves); r != want {
+					errs <- fmt.Sprintf("%d leaves: root %x, want %x", n, r, want)
+					return
+				}
+				if r := s.Build(leaves).Root(); r != want {
+					errs <- fmt.Sprintf("%d leaves: Build root %x, want %x", n, r, want)
+					return
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(errs)
+	var msgs []string
+	for e := range errs {
+		msgs = append(msgs, e)
+	}
+	if len(msgs) > 0 {
+		t.Fatal(strings.Join(msgs, "\n"))
+	}
+}
