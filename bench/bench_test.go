@@ -13,6 +13,7 @@ import (
 	"testing"
 
 	simd "github.com/minio/sha256-simd"
+	hashtree "github.com/pk910/hashtree-bindings"
 	"github.com/prysmaticlabs/gohashtree"
 	"github.com/sha256x/sha256x"
 	"github.com/sha256x/sha256x/internal/shapes"
@@ -68,6 +69,11 @@ func BenchmarkShapes(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
+			run(HashtreeName, func() {
+				if err := hashtree.Hash(out, chunks); err != nil {
+					b.Fatal(err)
+				}
+			})
 		}
 	}
 }
@@ -98,13 +104,18 @@ func TestSameDigests(t *testing.T) {
 				copy(chunks[2*i][:], m[:32])
 				copy(chunks[2*i+1][:], m[32:])
 			}
-			out := make([][32]byte, len(s.Msgs))
-			if err := gohashtree.Hash(out, chunks); err != nil {
-				t.Fatal(err)
-			}
-			for i := range out {
-				if out[i] != got[i] {
-					t.Fatalf("gohashtree: pair %d differs", i)
+			for name, hash := range map[string]func(out, chunks [][32]byte) error{
+				"gohashtree": gohashtree.Hash,
+				HashtreeName: hashtree.Hash,
+			} {
+				out := make([][32]byte, len(s.Msgs))
+				if err := hash(out, chunks); err != nil {
+					t.Fatal(err)
+				}
+				for i := range out {
+					if out[i] != got[i] {
+						t.Fatalf("%s: pair %d differs", name, i)
+					}
 				}
 			}
 		}
