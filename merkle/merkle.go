@@ -345,7 +345,7 @@ func (s *Scheme) Root(leaves [][]byte) [Size]byte {
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
 	sc.nodes = grow(sc.nodes, n+1)
-	if w, k := s.plan(n); w > 1 {
+	if w, k := s.plan(n, leaves); w > 1 {
 		return s.splitRoot(sc, w, k, leaves, nil)
 	}
 	s.leafNodes(sc.nodes, leaves, 0)
@@ -369,7 +369,7 @@ func (s *Scheme) RootNodes(nodes [][Size]byte) [Size]byte {
 	defer scratchPool.Put(sc)
 	// The first level is hashed from nodes, not from a copy of them.
 	sc.nodes = grow(sc.nodes, (n+1)/2+1)
-	if w, k := s.plan(n); w > 1 {
+	if w, k := s.plan(n, nil); w > 1 {
 		return s.splitRoot(sc, w, k, nil, nodes)
 	}
 	r := s.reducer(sc, n)
@@ -451,7 +451,7 @@ func (t *Tree) hash(leaves [][]byte, nodes [][Size]byte) {
 	defer scratchPool.Put(sc)
 	var r reducer
 	d := 0
-	if w, k := s.plan(n); w > 1 {
+	if w, k := s.plan(n, leaves); w > 1 {
 		r = s.splitBuild(sc, w, k, t.levels, leaves, nodes)
 		d = k
 	} else {

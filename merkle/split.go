@@ -16,11 +16,13 @@ import (
 // it every Odd rule, only ever falls in the last subtree, where the serial
 // code meets it too: the nodes are the same, bit for bit.
 //
-// The split pays for itself above splitMin leaves (BenchmarkSplit); each
-// worker gets about subtreesPerWorker subtrees, so that a worker whose core
-// is busy with something else leaves its share to the others, but never
-// fewer than minSubtree leaves, so that the small top levels of each
-// subtree stay few. Tests lower them to split small trees.
+// Work is counted in 64-byte blocks, about one per node (a pair, or
+// two blocks of a join with a prefix) and one per 64 bytes of a hashed
+// leaf. The split pays for itself above splitMin blocks (BenchmarkSplit);
+// each worker gets about subtreesPerWorker subtrees, so that a worker whose
+// core is busy with something else leaves its share to the others, but no
+// subtree has less than minSubtree blocks, so that the small top levels of
+// each subtree stay few. Tests lower them to split small trees.
 var (
 	splitMin          = 1 << 13
 	minSubtree        = 1 << 11
@@ -28,9 +30,22 @@ var (
 )
 
 // plan returns how many goroutines hash a tree of n leaves, and the height
-// k of its subtrees when there are more than one.
-func (s *Scheme) plan(n int) (workers, k int) {
-	if n < splitMin || s.Workers == 1 {
+// k of its subtrees when there are more than one. leaves are the leaves
+// Root or Build hash, or nil.
+func (s *Scheme) plan(n int, leaves [][]byte) (workers, k int) {
+	if n < 2 || s.Workers == 1 {
+		return 1, 0
+	}
+	work := n
+	if n < splitMin && leaves != nil && !s.RawLeaves {
+		// Few leaves, perhaps long: a tree of 1,000 leaves of 1 MiB is
+		// worth splitting. A larger tree splits whatever its leaves, and
+		// its leaves need not be scanned.
+		for _, l := range leaves {
+			work += (len(s.LeafPrefix) + len(l) + 8) / 64
+		}
+	}
+	if work < splitMin {
 		return 1, 0
 	}
 	w := s.Workers
@@ -40,9 +55,11 @@ func (s *Scheme) plan(n int) (workers, k int) {
 	if w < 2 {
 		return 1, 0
 	}
-	// 2^k is n / (subtreesPerWorker * w), rounded to powers of two.
+	// 2^k is n / (subtreesPerWorker * w), rounded to powers of two, and at
+	// least 2 (RootNodes hashes a subtree's first level apart) and
+	// minSubtree blocks.
 	k = bits.Len(uint(n-1)) - bits.Len(uint(subtreesPerWorker*w-1))
-	k = max(k, bits.Len(uint(minSubtree-1)))
+	k = max(k, 1, bits.Len(uint((minSubtree*n-1)/work)))
 	subtrees := (n-1)>>k + 1
 	w = min(w, subtrees)
 	if w < 2 {

@@ -111,18 +111,28 @@ func TestSplit(t *testing.T) {
 // Workers = 1 never splits.
 func TestSplitDefault(t *testing.T) {
 	procs := runtime.GOMAXPROCS(0)
-	if w, _ := Binary.plan(1 << 20); w != min(procs, w) || (procs > 1 && w < 2) {
+	if w, _ := Binary.plan(1<<20, nil); w != min(procs, w) || (procs > 1 && w < 2) {
 		t.Errorf("a tree of 2^20 leaves on GOMAXPROCS %d: %d workers", procs, w)
 	}
-	if w, _ := Binary.plan(splitMin - 1); w != 1 {
+	if w, _ := Binary.plan(splitMin-1, nil); w != 1 {
 		t.Errorf("a tree of %d leaves: %d workers", splitMin-1, w)
 	}
-	if w, _ := serialOf(&Binary).plan(1 << 20); w != 1 {
+	if w, _ := serialOf(&Binary).plan(1<<20, nil); w != 1 {
 		t.Errorf("Workers = 1: %d workers", w)
+	}
+	long := make([][]byte, 1000)
+	for i := range long {
+		long[i] = make([]byte, 4096)
+	}
+	if w, k := RFC6962.plan(len(long), long); procs > 1 && (w < 2 || 1<<k > 1000/w) {
+		t.Errorf("1,000 leaves of 4 KiB: %d workers, subtrees of 2^%d", w, k)
+	}
+	if w, _ := RFC6962.plan(1000, data(1000)); w != 1 {
+		t.Errorf("1,000 leaves of about 100 bytes: %d workers", w)
 	}
 	s := Binary
 	s.Workers = 3
-	if w, k := s.plan(1 << 20); w != 3 || 1<<k < minSubtree || (1<<20)>>k < 3 {
+	if w, k := s.plan(1<<20, nil); w != 3 || 1<<k < minSubtree || (1<<20)>>k < 3 {
 		t.Errorf("Workers = 3, 2^20 leaves: %d workers, subtrees of 2^%d", w, k)
 	}
 }
