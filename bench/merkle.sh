@@ -4,7 +4,8 @@
 # hashtree and sha256x's dispatched plan in one process, then sha256x with
 # each kernel this CPU runs forced by SHA256X_KERNEL, one process each,
 # interleaved round by round so that drift hits all alike; benchstat
-# tables of time per operation at the end.
+# tables of time per operation at the end, and the same as Markdown with
+# the ratios (report merkle).
 #
 #   bench/merkle.sh [COUNT] [BENCHTIME]     defaults: 6 rounds, 0.2s
 set -euo pipefail
@@ -28,3 +29,5 @@ done
 "$(go env GOPATH)/bin/benchstat" -col /impl -filter '.name:Level' "$out/merkle.txt"
 echo
 "$(go env GOPATH)/bin/benchstat" -col /impl -filter '.name:SSZTree' "$out/merkle.txt"
+echo
+go run ./report merkle "$out/merkle.txt"

@@ -22,7 +22,6 @@ func BenchmarkLevel(b *testing.B) {
 		l := NewLevel(n)
 		for _, im := range LevelImpls(peers) {
 			b.Run(fmt.Sprintf("pairs=%d/impl=%s", n, im.Name), func(b *testing.B) {
-				b.SetBytes(int64(64 * n))
 				for b.Loop() {
 					im.Fn(l.Out, l.Nodes, l.Msgs)
 				}
@@ -54,7 +53,6 @@ func BenchmarkSSZTree(b *testing.B) {
 		chunks := chunksOf(n)
 		for _, tr := range TreeImpls(peers) {
 			b.Run(fmt.Sprintf("chunks=%d/impl=%s", n, tr.Name), func(b *testing.B) {
-				b.SetBytes(int64(32 * n))
 				for b.Loop() {
 					tr.Root(chunks)
 				}

@@ -1,7 +1,10 @@
-// Command report helps run.sh: "report kernels" lists the kernels this CPU
-// can run; "report ratios FILE" reads go test -bench output and prints, per
-// shape, the median MB/s of every implementation and its ratio to
-// crypto/sha256, as a Markdown table.
+// Command report helps run.sh and merkle.sh: "report kernels" lists the
+// kernels this CPU can run; "report ratios FILE" reads go test -bench
+// output and prints, per shape, the median MB/s of every implementation and
+// its ratio to crypto/sha256, as a Markdown table; "report merkle FILE"
+// prints the level and whole-tree tables of BenchmarkLevel and
+// BenchmarkSSZTree: median times, and the speed of sha256x's dispatched
+// plan to the faster of gohashtree and hashtree and to crypto/sha256.
 package main
 
 import (
@@ -20,8 +23,12 @@ func main() {
 		fmt.Println(strings.Join(sha256x.Kernels(), " "))
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "merkle" {
+		merkle(os.Args[2])
+		return
+	}
 	if len(os.Args) != 3 || os.Args[1] != "ratios" {
-		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE")
+		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE | report merkle FILE")
 		os.Exit(2)
 	}
 	f, err := os.Open(os.Args[2])
