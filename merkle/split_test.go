@@ -57,8 +57,12 @@ func TestSplit(t *testing.T) {
 				}
 				wants[n] = want{root, serial.Build(leaves).Levels()}
 			}
-			for _, sub := range []int{2, 4, 8, 64} {
-				for _, workers := range []int{2, 3, 7} {
+			subs, workerCounts := []int{2, 4, 8, 64}, []int{2, 3, 7}
+			if raceEnabled {
+				subs, workerCounts = []int{2, 8}, []int{2, 3}
+			}
+			for _, sub := range subs {
+				for _, workers := range workerCounts {
 					forceSplit(t, sub, 1)
 					s := *ts.s
 					s.Workers = workers
