@@ -74,8 +74,8 @@ type Scheme struct {
 	NoEmpty bool
 	// Workers caps the goroutines that hash one large tree: 0 means
 	// runtime.GOMAXPROCS(0), 1 keeps every tree on the calling goroutine.
-	// A tree of 8,192 leaves or more (or of fewer, long ones: about
-	// 512 KiB to hash) is cut into subtrees that the calling goroutine and
+	// A tree of 4,096 leaves or more (or of fewer, long ones: about
+	// 256 KiB to hash) is cut into subtrees that the calling goroutine and
 	// up to Workers-1 others hash side by side, one allocation for each
 	// goroutine started; smaller trees always stay on the calling
 	// goroutine. Roots, levels and proofs are the same whatever Workers is.
