@@ -25,13 +25,15 @@ import (
 // 2-vCPU Xeon (KVM) it was measured on, mostly waking the other core
 // (BenchmarkSplit, SSZ trees, serial against split, medians of 8
 // interleaved runs): 1,024 chunks 42 vs 46-52 us, 2,048 80 vs 70-74 us,
-// 4,096 154 vs 115 us, 8,192 306 vs 197 us, 2^20 40.7 vs 20.9 ms; so a
-// tree splits from splitMin = 4,096 blocks, where it gains a quarter.
+// 4,096 154 vs 115 us, 8,192 306 vs 197 us; so a tree splits from
+// splitMin = 4,096 blocks, where it gains a quarter. 2^20 chunks: 40.5 ms
+// serial, split 21.2 ms with 4 subtrees per worker, 20.4 with 8, 20.0 with
+// 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32.
 // Tests lower these to split small trees.
 var (
 	splitMin          = 1 << 12
 	minSubtree        = 1 << 10
-	subtreesPerWorker = 4
+	subtreesPerWorker = 16
 )
 
 // plan returns how many goroutines hash a tree of n leaves, and the height
