@@ -50,6 +50,9 @@ func (s *Scheme) plan(n int, leaves [][]byte) (workers, k int) {
 		// its leaves need not be scanned.
 		for _, l := range leaves {
 			work += (len(s.LeafPrefix) + len(l) + 8) / 64
+			if work >= splitMin {
+				break
+			}
 		}
 	}
 	if work < splitMin {

@@ -12,8 +12,17 @@ import (
 )
 
 // merkle prints the Markdown tables of BenchmarkLevel and BenchmarkSSZTree
-// in file.
-func merkle(file string) {
+// in file: medians, or with fastest the fastest samples.
+func merkle(file string, fastest bool) {
+	stat, statName := median, "medians"
+	if fastest {
+		stat, statName = func(v []float64) float64 {
+			if len(v) == 0 {
+				return 0
+			}
+			return slices.Min(v)
+		}, "fastest samples"
+	}
 	f, err := os.Open(file)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
@@ -98,13 +107,13 @@ func merkle(file string) {
 				m := ns[k]
 				fmt.Printf("| %s |", k.size)
 				for _, im := range cols {
-					fmt.Printf(" %s |", duration(median(m[im])))
+					fmt.Printf(" %s |", duration(stat(m[im])))
 				}
 				if withRatios {
-					peer := min(nonzero(median(m["gohashtree"])), nonzero(median(m["hashtree"])))
+					peer := min(nonzero(stat(m["gohashtree"])), nonzero(stat(m["hashtree"])))
 					for _, r := range ratios {
-						t := median(m[r])
-						fmt.Printf(" %s | %s |", ratio(peer, t), ratio(median(m["crypto"]), t))
+						t := stat(m[r])
+						fmt.Printf(" %s | %s |", ratio(peer, t), ratio(stat(m["crypto"]), t))
 					}
 				}
 				fmt.Println()
@@ -112,7 +121,7 @@ func merkle(file string) {
 			fmt.Println()
 		}
 	}
-	fmt.Printf("Ratios: the speed of %s, the dispatched plan, to the faster of gohashtree and hashtree, and to crypto/sha256; medians of ns/op.\n", x)
+	fmt.Printf("Ratios: the speed of %s, the dispatched plan, to the faster of gohashtree and hashtree, and to crypto/sha256; %s of ns/op.\n", x, statName)
 }
 
 func nonzero(v float64) float64 {
