@@ -130,3 +130,44 @@ func BenchmarkSplit(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSmall: trees below the split threshold (and RFC 6962's of 4,095
+// leaves of about 100 bytes, just above it), as they run by default: none
+// may be slower than before trees were split (run this file at 699b2ff
+// for the comparison).
+func BenchmarkSmall(b *testing.B) {
+	for _, n := range []int{64, 1024, 4095} {
+		nodes := nodesOf(chunks(n))
+		b.Run(fmt.Sprintf("tree=binary-nodes-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				Binary.RootNodes(nodes)
+			}
+		})
+	}
+	for _, n := range []int{64, 1000, 4095} {
+		d := data(n)
+		b.Run(fmt.Sprintf("tree=rfc6962-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				RFC6962.Root(d)
+			}
+		})
+	}
+	c := chunks(2000)
+	b.Run("tree=bitcoin-2000", func(b *testing.B) {
+		for b.Loop() {
+			Bitcoin.Root(c)
+		}
+	})
+	d := data(64)
+	b.Run("tree=solana-64", func(b *testing.B) {
+		for b.Loop() {
+			Solana.Root(d)
+		}
+	})
+	b.Run("tree=build-rfc6962-1000", func(b *testing.B) {
+		d := data(1000)
+		for b.Loop() {
+			RFC6962.Build(d)
+		}
+	})
+}
