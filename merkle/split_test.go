@@ -184,7 +184,7 @@ func TestSplitAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector makes sync.Pool drop items")
 	}
-	leaves := chunks(1 << 12)
+	leaves := chunks(1 << 10)
 	nodes := nodesOf(leaves)
 	for _, workers := range []int{2, 4, 8} {
 		forceSplit(t, 64, 2)
@@ -193,7 +193,7 @@ func TestSplitAllocs(t *testing.T) {
 			s.Workers = workers
 			l := leaves
 			if !s.RawLeaves {
-				l = data(1 << 12)
+				l = data(1 << 10)
 			}
 			for name, f := range map[string]func(){
 				"Root":      func() { s.Root(l) },
@@ -201,7 +201,7 @@ func TestSplitAllocs(t *testing.T) {
 				"Build":     func() { s.Build(l) },
 			} {
 				f()
-				a := testing.AllocsPerRun(50, f)
+				a := testing.AllocsPerRun(20, f)
 				want := workers - 1 // the go statements' closures
 				if name == "Build" {
 					want += 3 // the nodes, the level headers, the Tree
