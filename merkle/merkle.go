@@ -1,7 +1,9 @@
 // Package merkle builds binary Merkle trees of SHA-256 with sha256x: the
 // leaves are hashed in one batched call, and each level of interior nodes in
 // another (sha256x.Join.HashLevel), so a whole tree costs about as many
-// batched calls as it has levels and no allocation per node.
+// batched calls as it has levels and no allocation per node. A large tree
+// is cut into subtrees that all of GOMAXPROCS hash side by side (see
+// Scheme.Workers), with the same nodes.
 //
 // A Scheme says how leaves and nodes are hashed and what happens to the odd
 // last node of a level. The predefined schemes are RFC6962 (Certificate
