@@ -75,7 +75,8 @@ type Scheme struct {
 	// panic.
 	NoEmpty bool
 	// Workers caps the goroutines that hash one large tree: 0 means
-	// runtime.GOMAXPROCS(0), 1 keeps every tree on the calling goroutine.
+	// runtime.GOMAXPROCS(0), 1 keeps every tree on the calling goroutine,
+	// and no tree takes more than GOMAXPROCS.
 	// A tree of 4,096 leaves or more (or of fewer, long ones: about
 	// 256 KiB to hash) is cut into subtrees that the calling goroutine and
 	// up to Workers-1 others hash side by side, one allocation for each

@@ -60,9 +60,10 @@ func (s *Scheme) plan(n int, leaves [][]byte) (workers, k int) {
 	if work < splitMin {
 		return 1, 0
 	}
-	w := s.Workers
-	if w == 0 {
-		w = runtime.GOMAXPROCS(0)
+	// More goroutines than Ps would only take turns.
+	w := runtime.GOMAXPROCS(0)
+	if s.Workers > 0 {
+		w = min(w, s.Workers)
 	}
 	if w < 2 {
 		return 1, 0

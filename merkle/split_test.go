@@ -10,11 +10,16 @@ import (
 )
 
 // forceSplit makes every tree of at least 2 leaves split into subtrees of
-// sub leaves (or more: perWorker per worker) for the rest of the test.
+// sub leaves (or more: perWorker per worker) for the rest of the test, and
+// GOMAXPROCS at least 8, so that Workers up to 8 count.
 func forceSplit(t testing.TB, sub, perWorker int) {
 	a, b, c := splitMin, minSubtree, subtreesPerWorker
 	splitMin, minSubtree, subtreesPerWorker = 2, sub, perWorker
-	t.Cleanup(func() { splitMin, minSubtree, subtreesPerWorker = a, b, c })
+	procs := runtime.GOMAXPROCS(max(8, runtime.GOMAXPROCS(0)))
+	t.Cleanup(func() {
+		splitMin, minSubtree, subtreesPerWorker = a, b, c
+		runtime.GOMAXPROCS(procs)
+	})
 }
 
 // serialOf returns s with one worker: the path every tree took before
@@ -136,8 +141,13 @@ func TestSplitDefault(t *testing.T) {
 	}
 	s := Binary
 	s.Workers = 3
-	if w, k := s.plan(1<<20, nil); w != 3 || 1<<k < minSubtree || (1<<20)>>k < 3 {
-		t.Errorf("Workers = 3, 2^20 leaves: %d workers, subtrees of 2^%d", w, k)
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	if w, k := s.plan(1<<20, nil); w != 3 || 1<<k < minSubtree || (1<<20)>>k < 3*subtreesPerWorker {
+		t.Errorf("Workers = 3, GOMAXPROCS 4, 2^20 leaves: %d workers, subtrees of 2^%d", w, k)
+	}
+	s.Workers = 8
+	if w, _ := s.plan(1<<20, nil); w != 4 {
+		t.Errorf("Workers = 8, GOMAXPROCS 4: %d workers", w)
 	}
 }
 
