@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/prysmaticlabs/gohashtree"
@@ -186,8 +187,10 @@ func zeroRoot(t *testing.T, d int) [32]byte {
 
 // TestWorkers: trees large enough to be cut into subtrees, on 1 to 5
 // goroutines, against transparency-dev's tree (RFC 6962) and gohashtree
-// (Binary), which know nothing of the split.
+// (Binary), which know nothing of the split. GOMAXPROCS is raised to 8,
+// as the goroutines of a tree are capped at it.
 func TestWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
 	for _, n := range []int{8191, 10007, 1<<15 + 3} {
 		d := leaves(n)
 		ref := testonly.New(rfc6962.DefaultHasher)
