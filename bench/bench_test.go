@@ -4,7 +4,9 @@
 //
 // Every kernel is measured by running this benchmark once per kernel with
 // SHA256X_KERNEL set; run.sh does that, interleaving the runs, and makes the
-// benchstat tables of BENCHMARKS.md.
+// benchstat tables of BENCHMARKS.md. merkle.sh does the same for the Merkle
+// levels and trees (BenchmarkLevel, BenchmarkSSZTree) against gohashtree and
+// hashtree, and go run ./rounds times a level round by round.
 package bench
 
 import (
@@ -13,6 +15,7 @@ import (
 	"testing"
 
 	simd "github.com/minio/sha256-simd"
+	hashtree "github.com/pk910/hashtree-bindings"
 	"github.com/prysmaticlabs/gohashtree"
 	"github.com/sha256x/sha256x"
 	"github.com/sha256x/sha256x/internal/shapes"
@@ -68,6 +71,11 @@ func BenchmarkShapes(b *testing.B) {
 					b.Fatal(err)
 				}
 			})
+			run(HashtreeName, func() {
+				if err := hashtree.Hash(out, chunks); err != nil {
+					b.Fatal(err)
+				}
+			})
 		}
 	}
 }
@@ -98,13 +106,18 @@ func TestSameDigests(t *testing.T) {
 				copy(chunks[2*i][:], m[:32])
 				copy(chunks[2*i+1][:], m[32:])
 			}
-			out := make([][32]byte, len(s.Msgs))
-			if err := gohashtree.Hash(out, chunks); err != nil {
-				t.Fatal(err)
-			}
-			for i := range out {
-				if out[i] != got[i] {
-					t.Fatalf("gohashtree: pair %d differs", i)
+			for name, hash := range map[string]func(out, chunks [][32]byte) error{
+				"gohashtree": gohashtree.Hash,
+				HashtreeName: hashtree.Hash,
+			} {
+				out := make([][32]byte, len(s.Msgs))
+				if err := hash(out, chunks); err != nil {
+					t.Fatal(err)
+				}
+				for i := range out {
+					if out[i] != got[i] {
+						t.Fatalf("%s: pair %d differs", name, i)
+					}
 				}
 			}
 		}

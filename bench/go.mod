@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/minio/sha256-simd v1.0.1
+	github.com/pk910/hashtree-bindings v0.2.6
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0
 )

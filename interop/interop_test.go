@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"testing"
 
 	"github.com/prysmaticlabs/gohashtree"
@@ -182,4 +183,35 @@ func TestBinary(t *testing.T) {
 // zeroRoot is the root of 2^d zero chunks, by gohashtree.
 func zeroRoot(t *testing.T, d int) [32]byte {
 	return gohashtreeRoot(t, make([][32]byte, 1<<d))
+}
+
+// TestWorkers: trees large enough to be cut into subtrees, on 1 to 5
+// goroutines, against transparency-dev's tree (RFC 6962) and gohashtree
+// (Binary), which know nothing of the split. GOMAXPROCS is raised to 8,
+// as the goroutines of a tree are capped at it.
+func TestWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(8))
+	for _, n := range []int{8191, 10007, 1<<15 + 3} {
+		d := leaves(n)
+		ref := testonly.New(rfc6962.DefaultHasher)
+		ref.AppendData(d...)
+		chunks := make([][32]byte, n)
+		for i, l := range d {
+			chunks[i] = merkle.RFC6962.LeafHash(l)
+		}
+		want := gohashtreeRoot(t, chunks)
+		for workers := 1; workers <= 5; workers++ {
+			rfc, bin := merkle.RFC6962, merkle.Binary
+			rfc.Workers, bin.Workers = workers, workers
+			if got := rfc.Root(d); !bytes.Equal(got[:], ref.Hash()) {
+				t.Fatalf("%d leaves, %d workers: RFC 6962 root %x, transparency-dev %x", n, workers, got, ref.Hash())
+			}
+			if got := rfc.Build(d).Root(); !bytes.Equal(got[:], ref.Hash()) {
+				t.Fatalf("%d leaves, %d workers: RFC 6962 Build root %x, transparency-dev %x", n, workers, got, ref.Hash())
+			}
+			if got := bin.RootNodes(chunks); got != want {
+				t.Fatalf("%d chunks, %d workers: Binary root %x, gohashtree %x", n, workers, got, want)
+			}
+		}
+	}
 }

@@ -2,6 +2,7 @@ package merkle
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"math/rand/v2"
 	"testing"
 
@@ -95,4 +96,78 @@ func BenchmarkTree(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkSplit: the SSZ tree of n chunks (RootNodes) on the calling
+// goroutine alone (impl=serial, Workers 1) and cut into subtrees for
+// GOMAXPROCS goroutines whatever its size (impl=split): where split wins
+// is splitMin. Run with -cpu 2 (or more) and compare with benchstat -col
+// /impl.
+func BenchmarkSplit(b *testing.B) {
+	for lg := 11; lg <= 20; lg++ {
+		n := 1 << lg
+		if n > 1<<16 && testing.Short() {
+			break
+		}
+		nodes := nodesOf(chunks(n))
+		b.Run(fmt.Sprintf("chunks=%d/impl=serial", n), func(b *testing.B) {
+			s := serialOf(&Binary)
+			b.SetBytes(int64(32 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				s.RootNodes(nodes)
+			}
+		})
+		b.Run(fmt.Sprintf("chunks=%d/impl=split", n), func(b *testing.B) {
+			a := splitMin
+			splitMin = 2
+			defer func() { splitMin = a }()
+			b.SetBytes(int64(32 * n))
+			b.ReportAllocs()
+			for b.Loop() {
+				Binary.RootNodes(nodes)
+			}
+		})
+	}
+}
+
+// BenchmarkSmall: trees below the split threshold (and RFC 6962's of 4,095
+// leaves of about 100 bytes, just above it), as they run by default: none
+// may be slower than before trees were split (run this file at 699b2ff
+// for the comparison).
+func BenchmarkSmall(b *testing.B) {
+	for _, n := range []int{64, 1024, 4095} {
+		nodes := nodesOf(chunks(n))
+		b.Run(fmt.Sprintf("tree=binary-nodes-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				Binary.RootNodes(nodes)
+			}
+		})
+	}
+	for _, n := range []int{64, 1000, 4095} {
+		d := data(n)
+		b.Run(fmt.Sprintf("tree=rfc6962-%d", n), func(b *testing.B) {
+			for b.Loop() {
+				RFC6962.Root(d)
+			}
+		})
+	}
+	c := chunks(2000)
+	b.Run("tree=bitcoin-2000", func(b *testing.B) {
+		for b.Loop() {
+			Bitcoin.Root(c)
+		}
+	})
+	d := data(64)
+	b.Run("tree=solana-64", func(b *testing.B) {
+		for b.Loop() {
+			Solana.Root(d)
+		}
+	})
+	b.Run("tree=build-rfc6962-1000", func(b *testing.B) {
+		d := data(1000)
+		for b.Loop() {
+			RFC6962.Build(d)
+		}
+	})
 }

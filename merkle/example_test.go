@@ -104,3 +104,18 @@ func ExampleScheme() {
 	fmt.Printf("%x\n", tape.Root(blobs))
 	// Output: 33a83003445192a72e347913e4fc6a5b8008ada825ae43a4c0528633bd8421fd
 }
+
+func ExampleScheme_workers() {
+	// An SSZ tree of 2^14 chunks: large enough to be cut into subtrees for
+	// every core by default. Workers: 1 keeps it on this goroutine; the
+	// root is the same.
+	chunks := make([][merkle.Size]byte, 1<<14)
+	for i := range chunks {
+		chunks[i][0], chunks[i][1] = byte(i), byte(i>>8)
+	}
+	one := merkle.Binary
+	one.Workers = 1
+	fmt.Println(one.RootNodes(chunks) == merkle.Binary.RootNodes(chunks))
+	// Output:
+	// true
+}

@@ -1,7 +1,9 @@
 // Package merkle builds binary Merkle trees of SHA-256 with sha256x: the
 // leaves are hashed in one batched call, and each level of interior nodes in
 // another (sha256x.Join.HashLevel), so a whole tree costs about as many
-// batched calls as it has levels and no allocation per node.
+// batched calls as it has levels and no allocation per node. A large tree
+// is cut into subtrees that all of GOMAXPROCS hash side by side (see
+// Scheme.Workers), with the same nodes.
 //
 // A Scheme says how leaves and nodes are hashed and what happens to the odd
 // last node of a level. The predefined schemes are RFC6962 (Certificate
@@ -72,6 +74,15 @@ type Scheme struct {
 	// NoEmpty makes a tree of no leaves a programmer error: Root and Build
 	// panic.
 	NoEmpty bool
+	// Workers caps the goroutines that hash one large tree: 0 means
+	// runtime.GOMAXPROCS(0), 1 keeps every tree on the calling goroutine,
+	// and no tree takes more than GOMAXPROCS.
+	// A tree of 4,096 leaves or more (or of fewer, long ones: about
+	// 256 KiB to hash) is cut into subtrees that the calling goroutine and
+	// up to Workers-1 others hash side by side, one allocation for each
+	// goroutine started; smaller trees always stay on the calling
+	// goroutine. Roots, levels and proofs are the same whatever Workers is.
+	Workers int
 }
 
 var (
@@ -155,6 +166,9 @@ func (s *Scheme) check(n int) {
 	if s.Odd < Promote || s.Odd > ZeroPad {
 		panic("merkle: Scheme.Odd = " + strconv.Itoa(int(s.Odd)) + ", not Promote, Duplicate or ZeroPad")
 	}
+	if s.Workers < 0 {
+		panic("merkle: Scheme.Workers = " + strconv.Itoa(s.Workers) + ", less than 0")
+	}
 	if n == 0 && s.NoEmpty {
 		panic("merkle: a tree of no leaves, which this scheme does not have")
 	}
@@ -174,26 +188,29 @@ func (s *Scheme) LeafHash(data []byte) [Size]byte {
 	return out[0]
 }
 
-// leafNodes sets nodes[i] to the leaf node of leaves[i].
-func (s *Scheme) leafNodes(nodes [][Size]byte, leaves [][]byte) {
+// leafNodes sets nodes[i] to the leaf node of leaves[i]; leaves[0] is leaf
+// number first of the tree.
+func (s *Scheme) leafNodes(nodes [][Size]byte, leaves [][]byte, first int) {
 	if !s.RawLeaves {
 		sha256x.HashManyPrefixed(nodes, s.LeafPrefix, leaves)
 		return
 	}
 	for i, l := range leaves {
 		if len(l) != Size {
-			panic("merkle: leaf " + strconv.Itoa(i) + " has " + strconv.Itoa(len(l)) + " bytes in a scheme of 32-byte leaves")
+			panic("merkle: leaf " + strconv.Itoa(first+i) + " has " + strconv.Itoa(len(l)) + " bytes in a scheme of 32-byte leaves")
 		}
 		nodes[i] = [Size]byte(l)
 	}
 }
 
-// scratch is the working memory of one tree: reused through a pool by Root.
+// scratch is the working memory of one tree, or of one worker of a split
+// tree: reused through a pool.
 type scratch struct {
 	nodes [][Size]byte // a level, reduced in place, with a spare slot
 	tmp   [][Size]byte // Double: the first hash of each node
 	msgs  [][]byte     // Double: tmp's entries as messages
 	zero  [][Size]byte // ZeroPad: the roots of zero subtrees, by height
+	split split        // a tree cut into subtrees for several goroutines
 }
 
 var scratchPool = sync.Pool{New: func() any { return new(scratch) }}
@@ -208,12 +225,25 @@ func grow[T any](s []T, n int) []T {
 // reducer hashes one level into the next, for one scheme and one tree.
 type reducer struct {
 	s    *Scheme
-	sc   *scratch
-	zero [][Size]byte
+	tmp  [][Size]byte // Double: room for the first hashes of a level
+	msgs [][]byte     // Double: tmp's entries as messages
+	zero [][Size]byte // ZeroPad: the roots of zero subtrees, by height
 }
 
+// reducer returns the reducer of a tree of n leaves, in sc's memory.
 func (s *Scheme) reducer(sc *scratch, n int) reducer {
-	r := reducer{s: s, sc: sc}
+	var zero [][Size]byte
+	if s.Odd == ZeroPad {
+		zero = s.zeros(sc, n)
+	}
+	return s.reducerOver(sc, n, zero)
+}
+
+// reducerOver returns a reducer of levels of up to n nodes, with the zero
+// subtrees' roots zero (shared by the workers of a split tree, read only)
+// and sc's memory for Double's first hashes.
+func (s *Scheme) reducerOver(sc *scratch, n int, zero [][Size]byte) reducer {
+	r := reducer{s: s, zero: zero}
 	if s.Double {
 		sc.tmp = grow(sc.tmp, (n+1)/2)
 		// msgs point into tmp: rebuilt only when tmp moved or grew.
@@ -223,9 +253,7 @@ func (s *Scheme) reducer(sc *scratch, n int) reducer {
 				sc.msgs[i] = sc.tmp[i][:]
 			}
 		}
-	}
-	if s.Odd == ZeroPad {
-		r.zero = s.zeros(sc, n)
+		r.tmp, r.msgs = sc.tmp, sc.msgs
 	}
 	return r
 }
@@ -284,9 +312,8 @@ func (r *reducer) level(out, nodes [][Size]byte, m, d int) {
 	}
 	k := pairs / 2
 	if s.Double {
-		tmp := r.sc.tmp[:k]
-		s.Node.HashLevel(tmp, nodes[:pairs])
-		sha256x.HashMany(out[:k], r.sc.msgs[:k])
+		s.Node.HashLevel(r.tmp[:k], nodes[:pairs])
+		sha256x.HashMany(out[:k], r.msgs[:k])
 	} else {
 		s.Node.HashLevel(out[:k], nodes[:pairs])
 	}
@@ -296,42 +323,71 @@ func (r *reducer) level(out, nodes [][Size]byte, m, d int) {
 	}
 }
 
+// levelOut is level for nodes that have no spare slot after them (the
+// caller's own), and out that does not overlap them.
+func (r *reducer) levelOut(out, nodes [][Size]byte, m, d int) {
+	even := m &^ 1
+	if even > 0 {
+		r.level(out, nodes, even, d)
+	}
+	if even < m {
+		last := [2][Size]byte{nodes[m-1]} // and its spare slot
+		r.level(out[even/2:], last[:], 1, d)
+	}
+}
+
 // Root returns the root of the tree over leaves (see LeafHash for what a
-// leaf becomes). It allocates nothing once its pooled working memory has
-// grown to the tree's size.
+// leaf becomes). A large tree is hashed by up to Workers goroutines. Root
+// allocates nothing once its pooled working memory has grown to the tree's
+// size, but for each goroutine it starts.
 func (s *Scheme) Root(leaves [][]byte) [Size]byte {
 	s.check(len(leaves))
-	if len(leaves) == 0 {
+	n := len(leaves)
+	if n == 0 {
 		return s.Empty
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.nodes = grow(sc.nodes, len(leaves)+1)
-	s.leafNodes(sc.nodes, leaves)
-	return s.reduce(sc, len(leaves))
+	sc.nodes = grow(sc.nodes, n+1)
+	if w, k := s.plan(n, leaves); w > 1 {
+		return s.splitRoot(sc, w, k, leaves, nil)
+	}
+	s.leafNodes(sc.nodes, leaves, 0)
+	r := s.reducer(sc, n)
+	return r.reduce(sc.nodes, n, 0)
 }
 
 // RootNodes returns the root of the tree whose leaf nodes are nodes: leaves
-// already hashed (or, with RawLeaves, the 32-byte leaves themselves).
+// already hashed (or, with RawLeaves, the 32-byte leaves themselves). It
+// hashes and allocates as Root does.
 func (s *Scheme) RootNodes(nodes [][Size]byte) [Size]byte {
 	s.check(len(nodes))
-	if len(nodes) == 0 {
+	n := len(nodes)
+	if n == 0 {
 		return s.Empty
+	}
+	if n == 1 {
+		return nodes[0]
 	}
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	sc.nodes = grow(sc.nodes, len(nodes)+1)
-	copy(sc.nodes, nodes)
-	return s.reduce(sc, len(nodes))
+	// The first level is hashed from nodes, not from a copy of them.
+	sc.nodes = grow(sc.nodes, (n+1)/2+1)
+	if w, k := s.plan(n, nil); w > 1 {
+		return s.splitRoot(sc, w, k, nil, nodes)
+	}
+	r := s.reducer(sc, n)
+	r.levelOut(sc.nodes, nodes, n, 0)
+	return r.reduce(sc.nodes, (n+1)/2, 1)
 }
 
-// reduce reduces the n leaf nodes in sc.nodes to the root, in place.
-func (s *Scheme) reduce(sc *scratch, n int) [Size]byte {
-	r := s.reducer(sc, n)
-	for m, d := n, 0; m > 1; m, d = (m+1)/2, d+1 {
-		r.level(sc.nodes, sc.nodes, m, d)
+// reduce reduces the m nodes of level d, in nodes[:m] with a spare slot
+// after them, to the root, in place.
+func (r *reducer) reduce(nodes [][Size]byte, m, d int) [Size]byte {
+	for ; m > 1; m, d = (m+1)/2, d+1 {
+		r.level(nodes, nodes, m, d)
 	}
-	return sc.nodes[0]
+	return nodes[0]
 }
 
 // A Tree is a whole Merkle tree: every level, from the leaf nodes up to the
@@ -342,13 +398,13 @@ type Tree struct {
 }
 
 // Build hashes the tree over leaves and keeps every level, for proofs.
-// It allocates the tree's nodes in one piece.
+// It allocates the tree's nodes in one piece. A large tree is hashed by up
+// to Workers goroutines.
 func (s *Scheme) Build(leaves [][]byte) *Tree {
 	s.check(len(leaves))
 	t := s.newTree(len(leaves))
 	if len(leaves) > 0 {
-		s.leafNodes(t.levels[0], leaves)
-		t.hash()
+		t.hash(leaves, nil)
 	}
 	return t
 }
@@ -359,8 +415,7 @@ func (s *Scheme) BuildNodes(nodes [][Size]byte) *Tree {
 	s.check(len(nodes))
 	t := s.newTree(len(nodes))
 	if len(nodes) > 0 {
-		copy(t.levels[0], nodes)
-		t.hash()
+		t.hash(nil, nodes)
 	}
 	return t
 }
@@ -392,11 +447,26 @@ func (s *Scheme) newTree(n int) *Tree {
 	return t
 }
 
-func (t *Tree) hash() {
+// hash fills the tree's levels from leaves (hashed) or from nodes (copied).
+func (t *Tree) hash(leaves [][]byte, nodes [][Size]byte) {
+	s := &t.s
+	n := len(t.levels[0])
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	r := t.s.reducer(sc, len(t.levels[0]))
-	for d := 0; d+1 < len(t.levels); d++ {
+	var r reducer
+	d := 0
+	if w, k := s.plan(n, leaves); w > 1 {
+		r = s.splitBuild(sc, w, k, t.levels, leaves, nodes)
+		d = k
+	} else {
+		if leaves != nil {
+			s.leafNodes(t.levels[0], leaves, 0)
+		} else {
+			copy(t.levels[0], nodes)
+		}
+		r = s.reducer(sc, n)
+	}
+	for ; d+1 < len(t.levels); d++ {
 		lv := t.levels[d]
 		r.level(t.levels[d+1], lv[:cap(lv)], len(lv), d)
 	}

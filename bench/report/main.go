@@ -1,7 +1,12 @@
-// Command report helps run.sh: "report kernels" lists the kernels this CPU
-// can run; "report ratios FILE" reads go test -bench output and prints, per
-// shape, the median MB/s of every implementation and its ratio to
-// crypto/sha256, as a Markdown table.
+// Command report helps run.sh and merkle.sh: "report kernels" lists the
+// kernels this CPU can run; "report ratios FILE" reads go test -bench
+// output and prints, per shape, the median MB/s of every implementation and
+// its ratio to crypto/sha256, as a Markdown table; "report merkle FILE"
+// prints the level and whole-tree tables of BenchmarkLevel and
+// BenchmarkSSZTree: median times, and the speed of sha256x's dispatched
+// plan to the faster of gohashtree and hashtree and to crypto/sha256
+// ("report merkle FILE fastest": of the fastest samples, which a busy host
+// slows least).
 package main
 
 import (
@@ -20,8 +25,12 @@ func main() {
 		fmt.Println(strings.Join(sha256x.Kernels(), " "))
 		return
 	}
+	if (len(os.Args) == 3 || len(os.Args) == 4 && os.Args[3] == "fastest") && os.Args[1] == "merkle" {
+		merkle(os.Args[2], len(os.Args) == 4)
+		return
+	}
 	if len(os.Args) != 3 || os.Args[1] != "ratios" {
-		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE")
+		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE | report merkle FILE [fastest]")
 		os.Exit(2)
 	}
 	f, err := os.Open(os.Args[2])
