@@ -65,7 +65,7 @@ type Scheme struct {
 	// is Node.Width (0 means 32).
 	Node sha256x.Join
 	// Double hashes each interior node a second time: SHA-256 of the
-	// 32-byte join, as Bitcoin does.
+	// 32-byte join, as Bitcoin does, in the same pass (sha256x.Join.Double).
 	Double bool
 	// Odd is what a level does with an odd last node.
 	Odd Odd
@@ -207,8 +207,6 @@ func (s *Scheme) leafNodes(nodes [][Size]byte, leaves [][]byte, first int) {
 // tree: reused through a pool.
 type scratch struct {
 	nodes [][Size]byte // a level, reduced in place, with a spare slot
-	tmp   [][Size]byte // Double: the first hash of each node
-	msgs  [][]byte     // Double: tmp's entries as messages
 	zero  [][Size]byte // ZeroPad: the roots of zero subtrees, by height
 	split split        // a tree cut into subtrees for several goroutines
 }
@@ -225,8 +223,7 @@ func grow[T any](s []T, n int) []T {
 // reducer hashes one level into the next, for one scheme and one tree.
 type reducer struct {
 	s    *Scheme
-	tmp  [][Size]byte // Double: room for the first hashes of a level
-	msgs [][]byte     // Double: tmp's entries as messages
+	node sha256x.Join // s.Node, Double if s is
 	zero [][Size]byte // ZeroPad: the roots of zero subtrees, by height
 }
 
@@ -236,26 +233,20 @@ func (s *Scheme) reducer(sc *scratch, n int) reducer {
 	if s.Odd == ZeroPad {
 		zero = s.zeros(sc, n)
 	}
-	return s.reducerOver(sc, n, zero)
+	return s.reducerOver(zero)
 }
 
-// reducerOver returns a reducer of levels of up to n nodes, with the zero
-// subtrees' roots zero (shared by the workers of a split tree, read only)
-// and sc's memory for Double's first hashes.
-func (s *Scheme) reducerOver(sc *scratch, n int, zero [][Size]byte) reducer {
-	r := reducer{s: s, zero: zero}
-	if s.Double {
-		sc.tmp = grow(sc.tmp, (n+1)/2)
-		// msgs point into tmp: rebuilt only when tmp moved or grew.
-		if len(sc.msgs) < len(sc.tmp) || &sc.msgs[0][0] != &sc.tmp[0][0] {
-			sc.msgs = grow(sc.msgs, len(sc.tmp))
-			for i := range sc.tmp {
-				sc.msgs[i] = sc.tmp[i][:]
-			}
-		}
-		r.tmp, r.msgs = sc.tmp, sc.msgs
-	}
-	return r
+// reducerOver returns a reducer with the zero
+// subtrees' roots zero (shared by the workers of a split tree, read only).
+func (s *Scheme) reducerOver(zero [][Size]byte) reducer {
+	return reducer{s: s, node: s.node(), zero: zero}
+}
+
+// node is the join of s's interior nodes, SHA-256d if s is Double.
+func (s *Scheme) node() sha256x.Join {
+	j := s.Node
+	j.Double = j.Double || s.Double
+	return j
 }
 
 // zeros returns the roots of all-zero subtrees of heights 0 up to the
@@ -285,10 +276,8 @@ func height(n int) int {
 // join returns the node over pair[0] and pair[1].
 func (s *Scheme) join(pair *[2][Size]byte) [Size]byte {
 	var out [1][Size]byte
-	s.Node.HashLevel(out[:], pair[:])
-	if s.Double {
-		return sha256x.Sum256(out[0][:])
-	}
+	j := s.node()
+	j.HashLevel(out[:], pair[:])
 	return out[0]
 }
 
@@ -311,12 +300,7 @@ func (r *reducer) level(out, nodes [][Size]byte, m, d int) {
 		}
 	}
 	k := pairs / 2
-	if s.Double {
-		s.Node.HashLevel(r.tmp[:k], nodes[:pairs])
-		sha256x.HashMany(out[:k], r.msgs[:k])
-	} else {
-		s.Node.HashLevel(out[:k], nodes[:pairs])
-	}
+	r.node.HashLevel(out[:k], nodes[:pairs])
 	if pairs < m {
 		// Promote: in place, out[k] is past every node hashed into.
 		out[k] = nodes[m-1]

@@ -146,7 +146,7 @@ func (p *split) helper() {
 // work hashes subtrees until there are none left, and returns its
 // reducer, which has room for the levels above the subtrees too.
 func (p *split) work(sc *scratch) reducer {
-	r := p.s.reducerOver(sc, max(1<<p.k, p.subtrees), p.zero)
+	r := p.s.reducerOver(p.zero)
 	for {
 		j := int(p.next.Add(1) - 1)
 		if j >= p.subtrees {
