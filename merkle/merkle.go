@@ -236,8 +236,8 @@ func (s *Scheme) reducer(sc *scratch, n int) reducer {
 	return s.reducerOver(zero)
 }
 
-// reducerOver returns a reducer with the zero
-// subtrees' roots zero (shared by the workers of a split tree, read only).
+// reducerOver returns a reducer with the zero subtrees' roots zero (shared
+// by the workers of a split tree, read only).
 func (s *Scheme) reducerOver(zero [][Size]byte) reducer {
 	return reducer{s: s, node: s.node(), zero: zero}
 }
