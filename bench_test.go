@@ -7,6 +7,7 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"github.com/sha256x/sha256x/internal/shapes"
 )
@@ -209,6 +210,27 @@ func BenchmarkDigest(b *testing.B) {
 					h := impl.new()
 					h.Write(msg)
 					h.Sum(sum[:0])
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkLevelLayout hashes one level of 1024 nodes of the SSZ and RFC 6962
+// joins with the nodes at several byte offsets within a page.
+func BenchmarkLevelLayout(b *testing.B) {
+	buf := make([]byte, 2048*Size+8192)
+	base := int((4096 - uintptr(unsafe.Pointer(&buf[0]))%4096) % 4096)
+	out := make([][Size]byte, 1024)
+	for _, j := range []struct {
+		name string
+		j    Join
+	}{{"ssz", Join{}}, {"rfc6962", Join{Prefix: []byte{1}}}} {
+		for _, off := range []int{0, 8, 32, 64, 1024, 2048, 4064} {
+			nodes := unsafe.Slice((*[Size]byte)(unsafe.Pointer(&buf[base+off])), 2048)
+			b.Run(fmt.Sprintf("join=%s/offset=%d", j.name, off), func(b *testing.B) {
+				for b.Loop() {
+					j.j.HashLevel(out, nodes)
 				}
 			})
 		}
