@@ -69,6 +69,14 @@ const (
 
 	// levelChunk is how many nodes a level stages for one pairs kernel call.
 	levelChunk = 64
+
+	// A batch of at most serialBatch messages of at most 4 blocks each
+	// (block class serialClass-1), with no whole block of prefix, goes one
+	// message after another: on the Intel Xeon of BENCHMARKS.md ("Small
+	// batches") two to four such messages took 10-25% longer through the job
+	// queue than one by one.
+	serialBatch = 4
+	serialClass = 4
 )
 
 // A run is n consecutive 64-byte blocks starting at p.
@@ -259,11 +267,15 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 			return
 		}
 	}
-	if len(msgs) == 1 {
-		if len(prefix) == 0 {
-			out[0] = pl.sum256(msgs[0])
-		} else {
-			pl.hashOne(&out[0], prefix, msgs[0])
+	if len(msgs) == 1 || len(msgs) <= serialBatch && bits.Len64(classes) <= serialClass && whole == 0 {
+		// One message, or a few short ones: one after another on the
+		// single-message path, which costs less than the queue earns back.
+		for i, m := range msgs {
+			if len(prefix) == 0 {
+				out[i] = pl.sum256(m)
+			} else {
+				pl.hashOne(&out[i], prefix, m)
+			}
 		}
 		return
 	}
