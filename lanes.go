@@ -40,6 +40,20 @@ package sha256x
 // power-of-two class, in a few passes over the batch and without sorting, so
 // the batch ends with short jobs and the final drain is short. Other batches
 // are fed in arrival order.
+//
+// Bounded work: Go cannot preempt assembly, so no kernel call may run
+// unbounded work. A message with more than partBlocks whole blocks is hashed a
+// part at a time: the batch's first pass takes every message's first part,
+// then the longer messages go on a group at a time, a part of each per
+// window, their states waiting in out between parts. A window also closes
+// once its jobs hold as many parts as the first kernel has lanes. Single
+// messages (Sum256, Digest.Write) loop over their parts on the stack.
+//
+// Around the queue: one message, or a few short ones, go one after another
+// on the plan's single-message path (the queue's fixed cost would not be
+// earned back); 64-byte messages (Merkle pairs) go to the plan's pairs
+// kernels, a lane group at a time with no queue at all, the padding block's
+// W+K a table; other Merkle joins are staged whole for the lane kernels.
 
 import (
 	"crypto/sha256"
