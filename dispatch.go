@@ -31,6 +31,7 @@ type plan struct {
 	// queue (runPairs), widest first, each taking whole groups of its lanes;
 	// the job queue takes what is left.
 	pairs []stage
+	pair1 bool // the last pairs kernel takes one pair (set at init)
 }
 
 // A pairsCall is what a pairs kernel reads: 64-byte messages one after
@@ -75,6 +76,20 @@ var (
 var kernels = archKernels()
 
 var active = choose(os.Getenv("SHA256X_KERNEL"), pinned)
+
+func init() {
+	for i := range kernels {
+		kernels[i].plan.derive()
+	}
+	for _, pl := range routedPlans() {
+		pl.derive()
+	}
+}
+
+// derive sets what the plan's hot paths read of its stages.
+func (pl *plan) derive() {
+	pl.pair1 = len(pl.pairs) > 0 && pl.pairs[len(pl.pairs)-1].width == 1
+}
 
 // choose returns the plan forced by SHA256X_KERNEL, else the one pinned by a
 // build tag, else the best plan for this CPU. A forced or pinned kernel that

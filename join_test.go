@@ -39,10 +39,20 @@ var testJoins = []Join{
 	{Width: 20, Infix: []byte{7}, Double: true},
 }
 
+// levelSizes are the level sizes the tests hash: every one up to 40 pairs,
+// and some past the lane counts and windows.
+func levelSizes() []int {
+	var ns []int
+	for n := 0; n <= 40; n++ {
+		ns = append(ns, n)
+	}
+	return append(ns, 64, 65, 100, 129, 500, 1030)
+}
+
 func TestHashLevel(t *testing.T) {
 	forPlans(t, func(t *testing.T, pl *plan) {
 		for _, j := range testJoins {
-			for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 8, 16, 17, 33, 64, 65, 100, 129, 500} {
+			for _, n := range levelSizes() {
 				nodes := make([][Size]byte, 2*n)
 				for i := range nodes {
 					copy(nodes[i][:], pattern(Size, i+n))
@@ -81,6 +91,8 @@ func TestHashLevelPanics(t *testing.T) {
 		{"negative width", "sha256x: Join.Width = -1, not in 0..32", func() { Join{Width: -1}.HashLevel(nodes, nodes[:2]) }},
 		{"too long", "sha256x: Join of 184 bytes, more than 183", func() { Join{Prefix: make([]byte, 120)}.HashLevel(nodes, nodes[:2]) }},
 		{"overlap", "sha256x: out overlaps nodes, other than in place", func() { Join{}.HashLevel(nodes[1:], nodes[:4]) }},
+		{"overlap, one pair", "sha256x: out overlaps nodes, other than in place", func() { Join{}.HashLevel(nodes[1:], nodes[:2]) }},
+		{"short out, one pair", "sha256x: len(out) = 0 < len(nodes)/2 = 1", func() { Join{}.HashLevel(nil, nodes[:2]) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {

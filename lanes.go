@@ -392,6 +392,13 @@ func stateOf(d *[Size]byte) (h [8]uint32) {
 }
 
 func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
+	if len(nodes) == 2 && len(out) > 0 && pl.pair1 && jn.plain() &&
+		(&out[0] == &nodes[0] || !overlaps(uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&out[0]))+Size, nodes[0][:]) && !overlaps(uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&out[0]))+Size, nodes[1][:])) {
+		// One pair, the top of every tree: straight to the one-stream
+		// pairs kernel, before anything else is looked at.
+		runPairs(pl.pairs[len(pl.pairs)-1].k, pairsContig, &out[0], &nodes[0][0], nil, 1, 0)
+		return
+	}
 	w := jn.Width
 	if w == 0 {
 		w = Size
@@ -432,12 +439,6 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// children are read (staged or in registers), and lies before every
 	// child read after it.
 	contiguous := w == Size && len(jn.Infix) == 0
-	if n2 == 1 && contiguous && len(jn.Prefix) == 0 && !jn.Double && len(pl.pairs) > 0 && pl.pairs[len(pl.pairs)-1].width == 1 {
-		// One pair, the top of every tree: straight to the one-stream
-		// pairs kernel.
-		runPairs(pl.pairs[len(pl.pairs)-1].k, pairsContig, &out[0], &nodes[0][0], nil, 1, 0)
-		return
-	}
 	call := pairsStaged
 	if contiguous && len(jn.Prefix) == 0 {
 		call = pairsContig // Merkle pairs, read in place
