@@ -3984,7 +3984,8 @@ avx2Pairs_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000200, R8
 
 avx2Pairs_rounds:
@@ -6433,7 +6434,8 @@ avx2Many64_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000200, R8
 
 avx2Many64_rounds:
@@ -8866,7 +8868,8 @@ avx2Pairs2_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000200, R8
 
 avx2Pairs2_rounds:
@@ -11046,7 +11049,8 @@ avx2Pairs2_padrounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000200, R8
 
 avx2Pairs2_drounds:
@@ -12930,7 +12934,8 @@ avx2Staged_block:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000200, R8
 
 avx2Staged_rounds:

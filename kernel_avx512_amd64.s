@@ -2437,7 +2437,8 @@ avx512Pairs_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000040, R8
 
 avx512Pairs_rounds:
@@ -3982,7 +3983,8 @@ avx512Many64_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000040, R8
 
 avx512Many64_rounds:
@@ -5511,7 +5513,8 @@ avx512Pairs2_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000040, R8
 
 avx512Pairs2_rounds:
@@ -6665,7 +6668,8 @@ avx512Pairs2_padrounds:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000040, R8
 
 avx512Pairs2_drounds:
@@ -7918,7 +7922,8 @@ avx512Staged_block:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word.
+	// Rounds 16-63: each computes the next schedule word W[i] into
+	// W[i-16]'s place.
 	ADDQ $0x00000040, R8
 
 avx512Staged_rounds:

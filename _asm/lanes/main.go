@@ -228,32 +228,7 @@ func kernel(v isa, roll bool) {
 		"byte-swap.")
 	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }))
 	loadState(v)
-	Comment("Rounds 0-15: W from the block.")
-	LEAQ(kTab, kp)
-	v.startRounds(v.state(1), v.state(2))
-	for i := 0; i < 16; i++ {
-		w := v.wGet(i, v.temps()[0])
-		round(v, i, func(h VecPhysical, t VecPhysical) {
-			v.addK(kMem(v, i), w, t)
-			v.add(t, h, h)
-		})
-	}
-	Comment("Rounds 16-63: each computes the next schedule word W[i] into",
-		"W[i-16]'s place.")
-	if roll {
-		ADDQ(U32(16*v.kStride()), kp)
-		Label(lbl("rounds"))
-		schedRounds(v, 16)
-		ADDQ(U32(16*v.kStride()), kp)
-		LEAQ(kTab.Offset(64*v.kStride()), tmp)
-		CMPQ(kp, tmp)
-		JNE(LabelRef(lbl("rounds")))
-	} else {
-		for g := 1; g < 4; g++ {
-			ADDQ(U32(16*v.kStride()), kp)
-			schedRounds(v, 16*g)
-		}
-	}
+	compressW(v, lbl, roll)
 
 	Label(lbl("sum"))
 	Comment("Add the block's result to the state and store it.")
@@ -637,7 +612,7 @@ func pairs(v isa, roll bool, mode pairsMode) {
 			v.load(ivTab.Offset(vb*k), v.state(k))
 		}
 	}
-	compressW(v, lbl)
+	compressW(v, lbl, roll)
 	switch mode {
 	case staged:
 		Comment("Add the state at the block's start; next block.")
@@ -675,7 +650,7 @@ func pairs(v isa, roll bool, mode pairsMode) {
 		for k := 0; k < 8; k++ {
 			v.load(ivTab.Offset(vb*k), v.state(k))
 		}
-		compressW(v, func(s string) string { return lbl("d" + s) })
+		compressW(v, func(s string) string { return lbl("d" + s) }, roll)
 		for k := 0; k < 8; k++ {
 			v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
 		}
@@ -712,8 +687,9 @@ func pairs(v isa, roll bool, mode pairsMode) {
 }
 
 // compressW emits the 64 rounds of a block whose W[0..15] are in place,
-// into the state registers (without the final addition).
-func compressW(v isa, lbl func(string) string) {
+// into the state registers (without the final addition); with roll, rounds
+// 16-63 are a loop.
+func compressW(v isa, lbl func(string) string, roll bool) {
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
 	v.startRounds(v.state(1), v.state(2))
@@ -724,7 +700,15 @@ func compressW(v isa, lbl func(string) string) {
 			v.add(t, h, h)
 		})
 	}
-	Comment("Rounds 16-63: each computes the next schedule word.")
+	Comment("Rounds 16-63: each computes the next schedule word W[i] into",
+		"W[i-16]'s place.")
+	if !roll {
+		for g := 1; g < 4; g++ {
+			ADDQ(U32(16*v.kStride()), kp)
+			schedRounds(v, 16*g)
+		}
+		return
+	}
 	ADDQ(U32(16*v.kStride()), kp)
 	Label(lbl("rounds"))
 	schedRounds(v, 16)
