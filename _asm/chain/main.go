@@ -496,9 +496,9 @@ type isa interface {
 	add(a Op, b, dst VecPhysical)     // dst = a + b
 	addC(c int, x, dst VecPhysical)   // dst = x + constant c (an index into constants())
 	broadcast(c int, dst VecPhysical) // dst = constant c in every lane
-	bigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
-	smallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
-	ch(e, f, g, dst VecPhysical, t []VecPhysical)
+	BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
+	SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
+	Ch(e, f, g, dst VecPhysical, t []VecPhysical)
 	maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
 	startRounds(i int, b, c VecPhysical)
 	state(k int) VecPhysical // the register of state word k at round 0
@@ -619,10 +619,10 @@ func laneSchedule(v isa, i int) VecPhysical {
 		x := v.w(tm.j, free[0])
 		switch tm.sigma {
 		case 1:
-			v.smallSigma(x, free[1], 7, 18, 3, free[2:])
+			v.SmallSigma(x, free[1], 7, 18, 3, free[2:])
 			x = free[1]
 		case 2:
-			v.smallSigma(x, free[1], 17, 19, 10, free[2:])
+			v.SmallSigma(x, free[1], 17, 19, 10, free[2:])
 			x = free[1]
 		}
 		switch n {
@@ -655,12 +655,12 @@ func laneRound(v isa, i int, wk func(h, t VecPhysical)) {
 	t := v.temps()
 	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
 	wk(h, t[0])
-	v.ch(e, f, g, t[1], t[2:])
+	v.Ch(e, f, g, t[1], t[2:])
 	v.add(t[1], h, h)
-	v.bigSigma(e, t[1], 6, 11, 25, t[2:])
+	v.BigSigma(e, t[1], 6, 11, 25, t[2:])
 	v.add(t[1], h, h)
 	v.add(h, d, d)
-	v.bigSigma(a, t[1], 2, 13, 22, t[2:])
+	v.BigSigma(a, t[1], 2, 13, 22, t[2:])
 	v.add(t[1], h, h)
 	v.maj(i, a, b, c, t[1], t[2:])
 	v.add(t[1], h, h)

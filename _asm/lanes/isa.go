@@ -4,23 +4,18 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 	. "github.com/mmcloughlin/avo/reg"
-)
-
-var (
-	ymm = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
-	zmm = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
-		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+	"github.com/sha256x/sha256x/_asm/vec"
 )
 
 // avx2 is 8 lanes in YMM registers. Sixteen registers hold the state, the
 // round temporaries and Maj's carried xor, so the schedule lives in a
 // 16-slot ring on the stack, after the state.
-type avx2 struct{}
+type avx2 struct{ vec.AVX2 }
 
 func (avx2) name() string          { return "avx2" }
 func (avx2) lanes() int            { return 8 }
 func (avx2) vecBytes() int         { return 32 }
-func (avx2) vec(i int) VecPhysical { return ymm[i] }
+func (avx2) vec(i int) VecPhysical { return vec.Ymm[i] }
 func (avx2) kStride() int          { return 32 } // K[i] broadcast to 8 lanes: no embedded broadcast in AVX2
 func (avx2) frameBytes() int       { return 16 * 32 }
 
@@ -53,35 +48,6 @@ func (avx2) lanes128(hi bool, x, y, dst VecPhysical) {
 
 func (avx2) bswap(x VecPhysical) { VPSHUFB(flipMask, x, x) }
 
-// rotr xors x>>>r into dst, with two shifts (AVX2 has no rotate).
-func (avx2) xorRotr(x, dst, t VecPhysical, r int) {
-	VPSRLD(U8(r), x, t)
-	VPXOR(t, dst, dst)
-	VPSLLD(U8(32-r), x, t)
-	VPXOR(t, dst, dst)
-}
-
-func (v avx2) bigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical) {
-	VPSRLD(U8(r1), x, dst)
-	VPSLLD(U8(32-r1), x, t[0])
-	VPXOR(t[0], dst, dst)
-	v.xorRotr(x, dst, t[0], r2)
-	v.xorRotr(x, dst, t[0], r3)
-}
-
-func (v avx2) smallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical) {
-	VPSRLD(U8(s3), x, dst)
-	v.xorRotr(x, dst, t[0], r1)
-	v.xorRotr(x, dst, t[0], r2)
-}
-
-// ch: ((f ^ g) & e) ^ g.
-func (avx2) ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
-	VPXOR(g, f, dst)
-	VPAND(e, dst, dst)
-	VPXOR(g, dst, dst)
-}
-
 // Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and b ^ c is the previous round's
 // a ^ b: two registers carry it, alternating by round.
 var majCarry = [2]VecPhysical{Y14, Y15}
@@ -113,20 +79,20 @@ func (v avx2) wGet(j int, t VecPhysical) VecPhysical {
 
 func (v avx2) wPut(j int, x VecPhysical) { VMOVDQU(x, v.ringMem(j)) }
 
-func (avx2) state(k int) VecPhysical { return ymm[k] }
-func (avx2) temps() []VecPhysical    { return ymm[8:14] }
+func (avx2) state(k int) VecPhysical { return vec.Ymm[k] }
+func (avx2) temps() []VecPhysical    { return vec.Ymm[8:14] }
 func (avx2) rows(bank int) []VecPhysical {
-	return ymm[8*bank : 8*bank+8]
+	return vec.Ymm[8*bank : 8*bank+8]
 }
 
 // avx512 is 16 lanes in ZMM registers: the state in Z0-Z7, round
 // temporaries in Z8-Z15, the schedule's 16-word ring in Z16-Z31.
-type avx512 struct{}
+type avx512 struct{ vec.AVX512 }
 
 func (avx512) name() string          { return "avx512" }
 func (avx512) lanes() int            { return 16 }
 func (avx512) vecBytes() int         { return 64 }
-func (avx512) vec(i int) VecPhysical { return zmm[i] }
+func (avx512) vec(i int) VecPhysical { return vec.Zmm[i] }
 func (avx512) kStride() int          { return 4 } // scalar K[i], broadcast by the add
 func (avx512) frameBytes() int       { return 0 }
 
@@ -159,57 +125,32 @@ func (avx512) bswap(x VecPhysical) { VPSHUFB(flipMask, x, x) }
 
 // VPTERNLOGD's immediate is the truth table of (dst, src1, src2) -> bit
 // (dst<<2 | src1<<1 | src2); in Go's operand order: imm, src2, src1, dst.
-const (
-	xor3     = 0x96
-	chooseFn = 0xca // dst ? src1 : src2
-	majFn    = 0xe8
-)
-
-func (avx512) bigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical) {
-	VPRORD(U8(r1), x, dst)
-	VPRORD(U8(r2), x, t[0])
-	VPRORD(U8(r3), x, t[1])
-	VPTERNLOGD(U8(xor3), t[1], t[0], dst)
-}
-
-func (avx512) smallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical) {
-	VPRORD(U8(r1), x, dst)
-	VPRORD(U8(r2), x, t[0])
-	VPSRLD(U8(s3), x, t[1])
-	VPTERNLOGD(U8(xor3), t[1], t[0], dst)
-}
-
-func (avx512) ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
-	VMOVDQA64(e, dst)
-	VPTERNLOGD(U8(chooseFn), g, f, dst)
-}
-
 func (avx512) startRounds(b, c VecPhysical) {}
 
 func (avx512) maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
 	VMOVDQA64(a, dst)
-	VPTERNLOGD(U8(majFn), c, b, dst)
+	VPTERNLOGD(U8(vec.MajFn), c, b, dst)
 }
 
 func (avx512) addK(k Mem, w, dst VecPhysical) { VPADDD_BCST(k, w, dst) }
 
 func (avx512) addWK(m Mem, x, _ VecPhysical) { VPADDD_BCST(m, x, x) }
 
-func (avx512) wRing(j int) Op { return zmm[16+j%16] }
+func (avx512) wRing(j int) Op { return vec.Zmm[16+j%16] }
 
-func (avx512) wGet(j int, _ VecPhysical) VecPhysical { return zmm[16+j%16] }
+func (avx512) wGet(j int, _ VecPhysical) VecPhysical { return vec.Zmm[16+j%16] }
 
 func (avx512) wPut(j int, x VecPhysical) {
-	if r := zmm[16+j%16]; x != r {
+	if r := vec.Zmm[16+j%16]; x != r {
 		VMOVDQA64(x, r)
 	}
 }
 
-func (avx512) state(k int) VecPhysical { return zmm[k] }
-func (avx512) temps() []VecPhysical    { return zmm[8:16] }
+func (avx512) state(k int) VecPhysical { return vec.Zmm[k] }
+func (avx512) temps() []VecPhysical    { return vec.Zmm[8:16] }
 func (avx512) rows(bank int) []VecPhysical {
 	if bank == 0 {
-		return zmm[16:32]
+		return vec.Zmm[16:32]
 	}
-	return zmm[0:16]
+	return vec.Zmm[0:16]
 }

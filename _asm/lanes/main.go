@@ -68,12 +68,12 @@ type isa interface {
 	// bswap byte-swaps every 32-bit element of x.
 	bswap(x VecPhysical)
 
-	// bigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3; smallSigma to
+	// BigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3; SmallSigma to
 	// x>>>r1 ^ x>>>r2 ^ x>>r3. They may use the temporaries t.
-	bigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
-	smallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
-	// ch sets dst to Ch(e, f, g); maj to Maj(a, b, c) in round i.
-	ch(e, f, g, dst VecPhysical, t []VecPhysical)
+	BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
+	SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
+	// Ch sets dst to Ch(e, f, g); maj to Maj(a, b, c) in round i.
+	Ch(e, f, g, dst VecPhysical, t []VecPhysical)
 	maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
 	// startRounds prepares what maj carries from round to round.
 	startRounds(b, c VecPhysical)
@@ -299,12 +299,12 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 	t := v.temps()
 	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
 	addWK(h, t[1])
-	v.ch(e, f, g, t[1], t[2:])
+	v.Ch(e, f, g, t[1], t[2:])
 	v.add(t[1], h, h)
-	v.bigSigma(e, t[1], 6, 11, 25, t[2:])
+	v.BigSigma(e, t[1], 6, 11, 25, t[2:])
 	v.add(t[1], h, h)
 	v.add(h, d, d)
-	v.bigSigma(a, t[1], 2, 13, 22, t[2:])
+	v.BigSigma(a, t[1], 2, 13, 22, t[2:])
 	v.add(t[1], h, h)
 	v.maj(i, a, b, c, t[1], t[2:])
 	v.add(t[1], h, h)
@@ -317,12 +317,12 @@ func schedRounds(v isa, i0 int) {
 	for i := i0; i < i0+16; i++ {
 		x := v.wGet(i-15, t[0])
 		s0 := t[1]
-		v.smallSigma(x, s0, 7, 18, 3, t[2:])
+		v.SmallSigma(x, s0, 7, 18, 3, t[2:])
 		w := v.wGet(i-16, t[0])
 		v.add(s0, w, w)
 		v.add(v.wRing(i-7), w, w)
 		x = v.wGet(i-2, t[1])
-		v.smallSigma(x, t[2], 17, 19, 10, t[3:])
+		v.SmallSigma(x, t[2], 17, 19, 10, t[3:])
 		v.add(t[2], w, w)
 		v.wPut(i, w)
 		round(v, i, func(h VecPhysical, tt VecPhysical) {

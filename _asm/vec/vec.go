@@ -1,0 +1,85 @@
+// Package vec holds the SHA-256 lane primitives that the lanes and chain
+// generators share: Σ and σ, Ch, for 8 lanes of AVX2 and 16 of AVX-512.
+// Each generator's isa type embeds AVX2 or AVX512 and adds what differs
+// between them (schedule layout, Maj, constants).
+package vec
+
+import (
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	. "github.com/mmcloughlin/avo/reg"
+)
+
+var (
+	// Ymm and Zmm are the vector registers by number.
+	Ymm = []VecPhysical{Y0, Y1, Y2, Y3, Y4, Y5, Y6, Y7, Y8, Y9, Y10, Y11, Y12, Y13, Y14, Y15}
+	Zmm = []VecPhysical{Z0, Z1, Z2, Z3, Z4, Z5, Z6, Z7, Z8, Z9, Z10, Z11, Z12, Z13, Z14, Z15,
+		Z16, Z17, Z18, Z19, Z20, Z21, Z22, Z23, Z24, Z25, Z26, Z27, Z28, Z29, Z30, Z31}
+)
+
+// VPTERNLOGD truth tables.
+const (
+	Xor3     = 0x96
+	ChooseFn = 0xca // dst ? src1 : src2
+	MajFn    = 0xe8
+)
+
+// AVX2 is 8 lanes in YMM registers; it has no rotate.
+type AVX2 struct{}
+
+// xorRotr xors x>>>r into dst, with two shifts.
+func (AVX2) xorRotr(x, dst, t VecPhysical, r int) {
+	VPSRLD(U8(r), x, t)
+	VPXOR(t, dst, dst)
+	VPSLLD(U8(32-r), x, t)
+	VPXOR(t, dst, dst)
+}
+
+// BigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3, using t[0].
+func (v AVX2) BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical) {
+	VPSRLD(U8(r1), x, dst)
+	VPSLLD(U8(32-r1), x, t[0])
+	VPXOR(t[0], dst, dst)
+	v.xorRotr(x, dst, t[0], r2)
+	v.xorRotr(x, dst, t[0], r3)
+}
+
+// SmallSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>s3, using t[0].
+func (v AVX2) SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical) {
+	VPSRLD(U8(s3), x, dst)
+	v.xorRotr(x, dst, t[0], r1)
+	v.xorRotr(x, dst, t[0], r2)
+}
+
+// Ch sets dst to ((f ^ g) & e) ^ g.
+func (AVX2) Ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
+	VPXOR(g, f, dst)
+	VPAND(e, dst, dst)
+	VPXOR(g, dst, dst)
+}
+
+// AVX512 is 16 lanes in ZMM registers: VPRORD rotates, VPTERNLOGD for the
+// three-way xors and Ch.
+type AVX512 struct{}
+
+// BigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3, using t[0] and t[1].
+func (AVX512) BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical) {
+	VPRORD(U8(r1), x, dst)
+	VPRORD(U8(r2), x, t[0])
+	VPRORD(U8(r3), x, t[1])
+	VPTERNLOGD(U8(Xor3), t[1], t[0], dst)
+}
+
+// SmallSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>s3, using t[0] and t[1].
+func (AVX512) SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical) {
+	VPRORD(U8(r1), x, dst)
+	VPRORD(U8(r2), x, t[0])
+	VPSRLD(U8(s3), x, t[1])
+	VPTERNLOGD(U8(Xor3), t[1], t[0], dst)
+}
+
+// Ch sets dst to e ? f : g.
+func (AVX512) Ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
+	VMOVDQA64(e, dst)
+	VPTERNLOGD(U8(ChooseFn), g, f, dst)
+}
