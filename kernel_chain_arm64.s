@@ -339,67 +339,8 @@ ret3:
 // to the IV (chainNeonC), runs the 64 rounds of kernel_neon_arm64.s, and
 // adds the IV to the state into W[0..7], the next step's message.
 
-// NROUND is round t of every lane, with R5 at K[t] and w = W[t]:
-//	T1 = h + Σ1(e) + Ch(e, f, g) + K[t] + W[t]
-//	T2 = Σ0(a) + Maj(a, b, c)
-//	d += T1, h = T1 + T2
-// after which the caller renames: (a, ..., h) = (h, a, ..., g). Rotations
-// are a shift right plus a shift left and insert (ror n = USHR n, SLI 32-n);
-// Ch and Maj are bit selects: Ch = e ? f : g, Maj = (a^b) ? c : b.
-#define NROUND(a, b, c, d, e, f, g, h, w) \
-	VLD1R.P	4(R5), [V27.S4] \
-	VUSHR	$6, e.S4, V24.S4 \
-	VUSHR	$11, e.S4, V25.S4 \
-	VMOV	e.B16, V26.B16 \
-	VADD	w.S4, V27.S4, V27.S4 \
-	VSLI	$26, e.S4, V24.S4 \
-	VSLI	$21, e.S4, V25.S4 \
-	VBSL	g.B16, f.B16, V26.B16 \
-	VADD	V27.S4, h.S4, h.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VUSHR	$25, e.S4, V25.S4 \
-	VADD	V26.S4, h.S4, h.S4 \
-	VSLI	$7, e.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VADD	V24.S4, h.S4, h.S4 \
-	VUSHR	$2, a.S4, V24.S4 \
-	VUSHR	$13, a.S4, V25.S4 \
-	VEOR	b.B16, a.B16, V26.B16 \
-	VADD	h.S4, d.S4, d.S4 \
-	VSLI	$30, a.S4, V24.S4 \
-	VSLI	$19, a.S4, V25.S4 \
-	VBSL	b.B16, c.B16, V26.B16 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VUSHR	$22, a.S4, V25.S4 \
-	VADD	V26.S4, h.S4, h.S4 \
-	VSLI	$10, a.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VADD	V24.S4, h.S4, h.S4
-
-// NSCHED computes W[t] = σ1(W[t-2]) + W[t-7] + σ0(W[t-15]) + W[t-16] over
-// w16 = W[t-16]; σ0(x) = ror 7 ^ ror 18 ^ x>>3, σ1(x) = ror 17 ^ ror 19 ^ x>>10.
-#define NSCHED(w16, w15, w7, w2) \
-	VUSHR	$7, w15.S4, V24.S4 \
-	VUSHR	$18, w15.S4, V25.S4 \
-	VADD	w7.S4, w16.S4, w16.S4 \
-	VSLI	$25, w15.S4, V24.S4 \
-	VSLI	$14, w15.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VUSHR	$3, w15.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VADD	V24.S4, w16.S4, w16.S4 \
-	VUSHR	$17, w2.S4, V24.S4 \
-	VUSHR	$19, w2.S4, V25.S4 \
-	VSLI	$15, w2.S4, V24.S4 \
-	VSLI	$13, w2.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VUSHR	$10, w2.S4, V25.S4 \
-	VEOR	V25.B16, V24.B16, V24.B16 \
-	VADD	V24.S4, w16.S4, w16.S4
-
-#define NSCHED_ROUND(a, b, c, d, e, f, g, h, w16, w15, w7, w2) \
-	NSCHED(w16, w15, w7, w2) \
-	NROUND(a, b, c, d, e, f, g, h, w16)
+#define KP R5
+#include "kernel_neon_arm64.h"
 
 // func chainNeon4(ls *chainLanes, n uint64)
 TEXT ·chainNeon4(SB), NOSPLIT, $0-16
@@ -433,43 +374,43 @@ loopn:
 
 	// Rounds 0-15.
 	MOVD	$·k256(SB), R5
-	NROUND(V0, V1, V2, V3, V4, V5, V6, V7, V8)
-	NROUND(V7, V0, V1, V2, V3, V4, V5, V6, V9)
-	NROUND(V6, V7, V0, V1, V2, V3, V4, V5, V10)
-	NROUND(V5, V6, V7, V0, V1, V2, V3, V4, V11)
-	NROUND(V4, V5, V6, V7, V0, V1, V2, V3, V12)
-	NROUND(V3, V4, V5, V6, V7, V0, V1, V2, V13)
-	NROUND(V2, V3, V4, V5, V6, V7, V0, V1, V14)
-	NROUND(V1, V2, V3, V4, V5, V6, V7, V0, V15)
-	NROUND(V0, V1, V2, V3, V4, V5, V6, V7, V16)
-	NROUND(V7, V0, V1, V2, V3, V4, V5, V6, V17)
-	NROUND(V6, V7, V0, V1, V2, V3, V4, V5, V18)
-	NROUND(V5, V6, V7, V0, V1, V2, V3, V4, V19)
-	NROUND(V4, V5, V6, V7, V0, V1, V2, V3, V20)
-	NROUND(V3, V4, V5, V6, V7, V0, V1, V2, V21)
-	NROUND(V2, V3, V4, V5, V6, V7, V0, V1, V22)
-	NROUND(V1, V2, V3, V4, V5, V6, V7, V0, V23)
+	ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V8)
+	ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V9)
+	ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V10)
+	ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V11)
+	ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V12)
+	ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V13)
+	ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V14)
+	ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V15)
+	ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V16)
+	ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V17)
+	ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V18)
+	ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V19)
+	ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V20)
+	ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V21)
+	ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V22)
+	ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V23)
 
 	// Rounds 16-63, sixteen at a time: schedule W[t] in place of W[t-16],
 	// then the round.
 	MOVD	$3, R10
 schedn:
-	NSCHED_ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V8, V9, V17, V22)
-	NSCHED_ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V9, V10, V18, V23)
-	NSCHED_ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V10, V11, V19, V8)
-	NSCHED_ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V11, V12, V20, V9)
-	NSCHED_ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V12, V13, V21, V10)
-	NSCHED_ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V13, V14, V22, V11)
-	NSCHED_ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V14, V15, V23, V12)
-	NSCHED_ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V15, V16, V8, V13)
-	NSCHED_ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V16, V17, V9, V14)
-	NSCHED_ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V17, V18, V10, V15)
-	NSCHED_ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V18, V19, V11, V16)
-	NSCHED_ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V19, V20, V12, V17)
-	NSCHED_ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V20, V21, V13, V18)
-	NSCHED_ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V21, V22, V14, V19)
-	NSCHED_ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V22, V23, V15, V20)
-	NSCHED_ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V23, V8, V16, V21)
+	SCHED_ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V8, V9, V17, V22)
+	SCHED_ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V9, V10, V18, V23)
+	SCHED_ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V10, V11, V19, V8)
+	SCHED_ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V11, V12, V20, V9)
+	SCHED_ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V12, V13, V21, V10)
+	SCHED_ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V13, V14, V22, V11)
+	SCHED_ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V14, V15, V23, V12)
+	SCHED_ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V15, V16, V8, V13)
+	SCHED_ROUND(V0, V1, V2, V3, V4, V5, V6, V7, V16, V17, V9, V14)
+	SCHED_ROUND(V7, V0, V1, V2, V3, V4, V5, V6, V17, V18, V10, V15)
+	SCHED_ROUND(V6, V7, V0, V1, V2, V3, V4, V5, V18, V19, V11, V16)
+	SCHED_ROUND(V5, V6, V7, V0, V1, V2, V3, V4, V19, V20, V12, V17)
+	SCHED_ROUND(V4, V5, V6, V7, V0, V1, V2, V3, V20, V21, V13, V18)
+	SCHED_ROUND(V3, V4, V5, V6, V7, V0, V1, V2, V21, V22, V14, V19)
+	SCHED_ROUND(V2, V3, V4, V5, V6, V7, V0, V1, V22, V23, V15, V20)
+	SCHED_ROUND(V1, V2, V3, V4, V5, V6, V7, V0, V23, V8, V16, V21)
 	SUB	$1, R10
 	CBNZ	R10, schedn
 
