@@ -31,7 +31,7 @@ type plan struct {
 	// queue (runPairs), widest first, each taking whole groups of its lanes;
 	// the job queue takes what is left.
 	pairs []stage
-	pair1 bool // the last pairs kernel takes one pair (set at init)
+	smallPairs bool // the last two pairs kernels take two pairs and one (set at init)
 }
 
 // A pairsCall is what a pairs kernel reads: 64-byte messages one after
@@ -88,7 +88,8 @@ func init() {
 
 // derive sets what the plan's hot paths read of its stages.
 func (pl *plan) derive() {
-	pl.pair1 = len(pl.pairs) > 0 && pl.pairs[len(pl.pairs)-1].width == 1
+	n := len(pl.pairs)
+	pl.smallPairs = n >= 2 && pl.pairs[n-2].width == 2 && pl.pairs[n-1].width == 1
 }
 
 // choose returns the plan forced by SHA256X_KERNEL, else the one pinned by a

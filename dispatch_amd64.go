@@ -328,3 +328,14 @@ func runArch(k kernelID, ls *laneSet, jobs []job) {
 		avx512(ls, jobs)
 	}
 }
+
+// hashPairs hashes n = 1 or 2 contiguous 64-byte messages on the last pairs
+// kernels of a plan with smallPairs: SHA-NI x1 and x2 (asserted by
+// TestSmallPairs).
+func hashPairs(out *[Size]byte, in *byte, n int) {
+	if n == 1 {
+		shaniPairs1(out, in, 1)
+	} else {
+		shaniPairs2(out, in, 2)
+	}
+}

@@ -101,9 +101,12 @@ func routedPlans() []*plan { return nil }
 // arm64 yet, so single messages take the lane-set entry of sha2x1.
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan and runPairs are never called: no plan here has a pairs kernel.
+// pairsCan, runPairs and hashPairs are never called: no plan here has a
+// pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
 func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 	panic("sha256x: internal error: no pairs kernel")
 }
+
+func hashPairs(*[Size]byte, *byte, int) { panic("sha256x: internal error: no pairs kernel") }

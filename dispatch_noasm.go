@@ -13,12 +13,15 @@ func variants() []variant { return []variant{stdlibVariant} }
 
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan and runPairs are never called: no plan here has a pairs kernel.
+// pairsCan, runPairs and hashPairs are never called: no plan here has a
+// pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
 func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 	panic("sha256x: internal error: no pairs kernel")
 }
+
+func hashPairs(*[Size]byte, *byte, int) { panic("sha256x: internal error: no pairs kernel") }
 
 func runArch(k kernelID, ls *laneSet, jobs []job) { panic("sha256x: no assembly kernels" + buildNote) }
 

@@ -3,6 +3,7 @@ package sha256x
 import (
 	"crypto/sha256"
 	"testing"
+	"unsafe"
 )
 
 func joinWant(j Join, l, r [Size]byte) [Size]byte {
@@ -162,4 +163,50 @@ func TestHashLevelTemplates(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHashLevelSmall checks Join.HashLevel itself on one and two pairs, the
+// path that goes straight to the dispatched plan's one- and two-stream
+// kernels, for every join: in place, out right before, right after and
+// apart from the nodes, and the nodes against an unmapped page on either
+// side.
+func TestHashLevelSmall(t *testing.T) {
+	mem := guarded(t, 4096)
+	for _, j := range testJoins {
+		for _, n := range []int{1, 2} {
+			cases := []struct {
+				name       string
+				out, nodes int // indices in buf
+			}{{"in place", 0, 0}, {"out right before", 0, n}, {"out right after", 2 * n, 0}, {"out apart", 5 * n, n}}
+			for _, c := range cases {
+				buf := make([][Size]byte, 6*n)
+				for i := range buf {
+					copy(buf[i][:], pattern(Size, i+3))
+				}
+				nodes := buf[c.nodes : c.nodes+2*n]
+				wants := make([][Size]byte, n)
+				for i := range wants {
+					wants[i] = joinWant(j, nodes[2*i], nodes[2*i+1])
+				}
+				j.HashLevel(buf[c.out:], nodes)
+				for i := range wants {
+					if buf[c.out+i] != wants[i] {
+						t.Fatalf("join %+v, %d pairs, %s: pair %d: got %x, want %x", j, n, c.name, i, buf[c.out+i], wants[i])
+					}
+				}
+			}
+			for _, e := range [][][Size]byte{
+				unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[len(mem)-2*n*Size])), 2*n),
+				unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[0])), 2*n),
+			} {
+				out := make([][Size]byte, n)
+				j.HashLevel(out, e)
+				for i := range out {
+					if out[i] != joinWant(j, e[2*i], e[2*i+1]) {
+						t.Fatalf("join %+v, %d pairs at a page edge: pair %d wrong", j, n, i)
+					}
+				}
+			}
+		}
+	}
 }

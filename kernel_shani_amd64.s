@@ -175,9 +175,10 @@ TEXT ·shani1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shani1_init:
-	MOVQ $0x00000000, 120(DI)
-	SHLQ $0x06, DX
-	ADDQ SI, DX
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  $0x00000000, 120(DI)
+	SHLQ  $0x06, DX
+	ADDQ  SI, DX
 
 shani1_job:
 	CMPQ    SI, DX
@@ -208,11 +209,11 @@ shani1_block:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X12, X3
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X12, X4
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X12, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -221,7 +222,7 @@ shani1_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X12, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -377,8 +378,8 @@ shani1_digest:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -400,8 +401,9 @@ TEXT ·shaniJob(SB), NOSPLIT, $176-8
 	VZEROUPPER
 
 shaniJob_init:
-	MOVQ j+0(FP), SI
-	LEAQ 64(SI), DX
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  j+0(FP), SI
+	LEAQ  64(SI), DX
 
 shaniJob_job:
 	CMPQ    SI, DX
@@ -432,11 +434,11 @@ shaniJob_block:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X12, X3
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X12, X4
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X12, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -445,7 +447,7 @@ shaniJob_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X12, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -601,8 +603,8 @@ shaniJob_digest:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -3773,9 +3775,10 @@ TEXT ·shaniPairs1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniPairs1_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 shaniPairs1_loop:
 	TESTQ DX, DX
@@ -3786,160 +3789,152 @@ shaniPairs1_loop:
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
-	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
-	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
-
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Save the state for the final addition. Rounds 4g..4g+3 use message
+	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
+	// their two sha256rnds2.
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (R8), X3
+	PSHUFB      X12, X3
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
-
-	// Rounds 4-51; schedule message groups 4-15.
+	MOVOU       16(R8), X4
+	PSHUFB      X12, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
+	MOVOU       32(R8), X5
+	PSHUFB      X12, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
+	MOVOU       48(R8), X6
+	PSHUFB      X12, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
-
-	// Rounds 52-63.
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
@@ -4043,8 +4038,8 @@ shaniPairs1_loop:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000040, SI
@@ -4067,9 +4062,10 @@ TEXT ·shaniMany64x1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniMany64x1_init:
-	MOVQ out+0(FP), DI
-	MOVQ msgs+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  out+0(FP), DI
+	MOVQ  msgs+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 shaniMany64x1_loop:
 	TESTQ DX, DX
@@ -4080,160 +4076,152 @@ shaniMany64x1_loop:
 	MOVOU shaniIV<>+16(SB), X2
 	MOVQ  (SI), R8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
-	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
-	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
-
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Save the state for the final addition. Rounds 4g..4g+3 use message
+	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
+	// their two sha256rnds2.
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (R8), X3
+	PSHUFB      X12, X3
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
-
-	// Rounds 4-51; schedule message groups 4-15.
+	MOVOU       16(R8), X4
+	PSHUFB      X12, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
+	MOVOU       32(R8), X5
+	PSHUFB      X12, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
+	MOVOU       48(R8), X6
+	PSHUFB      X12, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
-
-	// Rounds 52-63.
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
@@ -4337,8 +4325,8 @@ shaniMany64x1_loop:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000018, SI
@@ -4361,9 +4349,10 @@ TEXT ·shaniPairs1Double(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniPairs1Double_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
 	MOVOU shaniPad32<>+0(SB), X13
@@ -4380,160 +4369,152 @@ shaniPairs1Double_loop:
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
-	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
-	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
-
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Save the state for the final addition. Rounds 4g..4g+3 use message
+	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
+	// their two sha256rnds2.
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVOU       (R8), X3
+	PSHUFB      X12, X3
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
-
-	// Rounds 4-51; schedule message groups 4-15.
+	MOVOU       16(R8), X4
+	PSHUFB      X12, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
+	MOVOU       32(R8), X5
+	PSHUFB      X12, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
+	MOVOU       48(R8), X6
+	PSHUFB      X12, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
 	SHA256MSG1  X4, X3
-	PADDD       X13, X3
-	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
 	SHA256MSG1  X5, X4
-	PADDD       X13, X4
-	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
 	SHA256MSG1  X6, X5
-	PADDD       X13, X5
-	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
 	SHA256MSG1  X3, X6
-	PADDD       X13, X6
-	SHA256MSG2  X5, X6
-
-	// Rounds 52-63.
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
@@ -4638,8 +4619,8 @@ shaniPairs1Double_loop:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVOU   X13, 96(R14)
 	MOVOU   X14, 112(R14)
 	LEAQ    96(R14), R8
@@ -4654,11 +4635,11 @@ shaniPairs1Double_loop:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X12, X3
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X12, X4
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X12, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -4667,7 +4648,7 @@ shaniPairs1Double_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X12, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -4816,8 +4797,8 @@ shaniPairs1Double_loop:
 	MOVO    X13, X15
 	PBLENDW $0xf0, X14, X13
 	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000040, SI

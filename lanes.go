@@ -392,13 +392,6 @@ func stateOf(d *[Size]byte) (h [8]uint32) {
 }
 
 func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
-	if len(nodes) == 2 && len(out) > 0 && pl.pair1 && jn.plain() &&
-		(&out[0] == &nodes[0] || !overlaps(uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&out[0]))+Size, nodes[0][:]) && !overlaps(uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&out[0]))+Size, nodes[1][:])) {
-		// One pair, the top of every tree: straight to the one-stream
-		// pairs kernel, before anything else is looked at.
-		runPairs(pl.pairs[len(pl.pairs)-1].k, pairsContig, &out[0], &nodes[0][0], nil, 1, 0)
-		return
-	}
 	w := jn.Width
 	if w == 0 {
 		w = Size

@@ -48,3 +48,18 @@ func TestLoadW(t *testing.T) {
 }
 
 func uintptrOf(p *byte) uintptr { return uintptr(unsafe.Pointer(p)) }
+
+// TestSmallPairs checks what hashPairs assumes: every plan with smallPairs
+// set ends its pairs stages with SHA-NI x2 and x1, the kernels hashPairs
+// calls; and that the plans with SHA-NI pairs kernels set it.
+func TestSmallPairs(t *testing.T) {
+	for _, p := range testPlans() {
+		pl, n := p.pl, len(p.pl.pairs)
+		if pl.smallPairs && (pl.pairs[n-2].k != kShani2 || pl.pairs[n-1].k != kShani1) {
+			t.Errorf("plan %s: smallPairs set, but its last pairs kernels are %d and %d, not SHA-NI x2 and x1", p.name, pl.pairs[n-2].k, pl.pairs[n-1].k)
+		}
+		if !pl.smallPairs && n > 0 && pl.pairs[n-1].k == kShani1 {
+			t.Errorf("plan %s: ends its pairs with SHA-NI x1, but smallPairs is not set", p.name)
+		}
+	}
+}

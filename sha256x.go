@@ -16,6 +16,8 @@
 // nothing.
 package sha256x
 
+import "unsafe"
+
 const (
 	// Size is the size of a SHA-256 digest in bytes.
 	Size = 32
@@ -109,5 +111,24 @@ const maxJoin = 3*BlockSize - 9
 // len(Prefix)+len(Infix)+2*Width exceeds 183 bytes, or if out overlaps
 // nodes other than in place.
 func (j Join) HashLevel(out, nodes [][Size]byte) {
-	active.hashLevel(out, &j, nodes)
+	joinLevel(len(j.Prefix)|len(j.Infix) == 0 && j.Width|Size == Size, &j, out, nodes)
+}
+
+// joinLevel is HashLevel with its Join passed by address and whether it
+// joins plain pairs but for Double. HashLevel inlines to this one call,
+// whose arguments all go in registers (a Join passed by value leaves out and
+// nodes to the stack), and pairs folds to a constant for a literal Join: a
+// one-pair level took about 1 ns less so (Intel Xeon, BENCHMARKS.md).
+func joinLevel(pairs bool, j *Join, out, nodes [][Size]byte) {
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && active.smallPairs {
+		// One or two pairs, the top of every tree: straight to the one-
+		// or two-stream kernel, unless out overlaps the nodes other than
+		// in place.
+		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
+		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
+			hashPairs(&out[0], &nodes[0][0], n2)
+			return
+		}
+	}
+	active.hashLevel(out, j, nodes)
 }
