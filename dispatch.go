@@ -30,7 +30,7 @@ type plan struct {
 	// pairs are kernels for 64-byte messages (Merkle pairs) with no job
 	// queue (runPairs), widest first, each taking whole groups of its lanes;
 	// the job queue takes what is left.
-	pairs []stage
+	pairs      []stage
 	smallPairs bool // the last two pairs kernels take two pairs and one (set at init)
 }
 

@@ -339,3 +339,12 @@ func hashPairs(out *[Size]byte, in *byte, n int) {
 		shaniPairs2(out, in, 2)
 	}
 }
+
+// hashMany64 is hashPairs for n = 1 or 2 64-byte messages anywhere.
+func hashMany64(out *[Size]byte, msgs *[]byte, n int) {
+	if n == 1 {
+		shaniPairs1(out, &(*msgs)[0], 1)
+	} else {
+		shaniMany64x2(out, msgs, 2)
+	}
+}

@@ -101,7 +101,7 @@ func routedPlans() []*plan { return nil }
 // arm64 yet, so single messages take the lane-set entry of sha2x1.
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan, runPairs and hashPairs are never called: no plan here has a
+// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan here has a
 // pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
@@ -110,3 +110,5 @@ func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 }
 
 func hashPairs(*[Size]byte, *byte, int) { panic("sha256x: internal error: no pairs kernel") }
+
+func hashMany64(*[Size]byte, *[]byte, int) { panic("sha256x: internal error: no pairs kernel") }

@@ -13,7 +13,7 @@ func variants() []variant { return []variant{stdlibVariant} }
 
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan, runPairs and hashPairs are never called: no plan here has a
+// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan here has a
 // pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
@@ -22,6 +22,8 @@ func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
 }
 
 func hashPairs(*[Size]byte, *byte, int) { panic("sha256x: internal error: no pairs kernel") }
+
+func hashMany64(*[Size]byte, *[]byte, int) { panic("sha256x: internal error: no pairs kernel") }
 
 func runArch(k kernelID, ls *laneSet, jobs []job) { panic("sha256x: no assembly kernels" + buildNote) }
 

@@ -33,7 +33,26 @@ const (
 // or if the digests in out[:len(msgs)] overlap any message in memory (the
 // kernels read messages while they write digests).
 func HashMany(out [][Size]byte, msgs [][]byte) {
+	if n := len(msgs); (n == 1 || n == 2) && len(out) >= n && active.smallPairs && small64(out[:n], msgs) {
+		// One or two 64-byte messages, as at the top of a tree: straight
+		// to the one- or two-stream pairs kernel.
+		hashMany64(&out[0], &msgs[0], n)
+		return
+	}
 	active.hashMany(out, nil, msgs)
+}
+
+// small64 reports whether every message is 64 bytes long and lies apart
+// from out.
+func small64(out [][Size]byte, msgs [][]byte) bool {
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(out))*Size
+	for _, m := range msgs {
+		if len(m) != 2*Size || overlaps(lo, hi, m) {
+			return false
+		}
+	}
+	return true
 }
 
 // HashManyPrefixed sets out[i] to the SHA-256 digest of prefix || msgs[i]

@@ -234,6 +234,8 @@ func TestPanics(t *testing.T) {
 		{"short out", "sha256x: len(out) = 1 < len(msgs) = 2", func() { HashMany(make([][Size]byte, 1), [][]byte{nil, nil}) }},
 		{"nil out", "sha256x: len(out) = 0 < len(msgs) = 1", func() { HashMany(nil, [][]byte{nil}) }},
 		{"out over msgs", "sha256x: out overlaps msgs", func() { HashMany(out[:2], [][]byte{buf[100:200], buf[10:20]}) }},
+		{"out over a 64-byte msg", "sha256x: out overlaps msgs", func() { HashMany(out[:1], [][]byte{buf[16:80]}) }},
+		{"out over two 64-byte msgs", "sha256x: out overlaps msgs", func() { HashMany(out[2:4], [][]byte{buf[:64], buf[100:164]}) }},
 		{"out over prefix", "sha256x: out overlaps prefix", func() { HashManyPrefixed(out[2:4], buf[70:90], [][]byte{nil}) }},
 	}
 	for _, c := range cases {
@@ -249,6 +251,47 @@ func TestPanics(t *testing.T) {
 	// Adjacent but not overlapping is fine, and so are entries past the batch.
 	HashMany(out[:2], [][]byte{buf[64:200]})
 	HashManyPrefixed(out[:1], buf[32:64], [][]byte{buf[64:65]})
+}
+
+// TestHashManySmall64 checks HashMany itself on one and two 64-byte
+// messages, the path that goes straight to the dispatched plan's pairs
+// kernels: out right before and right after the messages, the messages
+// apart and at page edges, and Sum256 of 64 bytes beside them.
+func TestHashManySmall64(t *testing.T) {
+	mem := guarded(t, 4096)
+	buf := pattern(512, 9)
+	out := (*[16][Size]byte)(unsafe.Pointer(&buf[0]))[:]
+	for _, msgs := range [][][]byte{
+		{buf[64:128]},                    // right after out[:2]
+		{buf[64:128], buf[300:364]},      // the first right after out[:2]
+		{buf[200:264], buf[130:194]},     // apart, out of order
+		{mem[len(mem)-64:]},              // against the unmapped page after
+		{mem[:64], mem[len(mem)-64:]},    // and before
+		{buf[100:164], buf[100:164]},     // the same message twice
+		{mem[len(mem)-64:], buf[64:128]}, // one of each
+	} {
+		wants := make([][Size]byte, len(msgs))
+		for i, m := range msgs {
+			wants[i] = sha256.Sum256(m)
+		}
+		HashMany(out[:2], msgs)
+		for i := range wants {
+			if out[i] != wants[i] {
+				t.Fatalf("%d 64-byte messages: digest %d wrong", len(msgs), i)
+			}
+			if Sum256(msgs[i]) != wants[i] {
+				t.Fatalf("Sum256 of 64 bytes: wrong digest")
+			}
+		}
+		copy(buf, pattern(512, 9))
+	}
+	// out right before the message: out[1] ends where the message starts.
+	m := buf[2*Size : 4*Size]
+	want := sha256.Sum256(m)
+	HashMany(out[:2], [][]byte{m})
+	if out[0] != want {
+		t.Fatalf("out right before the message: wrong digest")
+	}
 }
 
 func TestAllocs(t *testing.T) {
