@@ -3,15 +3,12 @@ module github.com/sha256x/sha256x/bench
 go 1.26.0
 
 require (
+	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/minio/sha256-simd v1.0.1
 	github.com/pk910/hashtree-bindings v0.2.6
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0
-)
-
-require (
-	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
-	golang.org/x/sys v0.50.0 // indirect
+	golang.org/x/sys v0.50.0
 )
 
 replace github.com/sha256x/sha256x => ../

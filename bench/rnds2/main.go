@@ -1,0 +1,69 @@
+//go:build amd64
+
+// Command rnds2 measures, in core cycles, what bounds the SHA-NI kernels on
+// this CPU: the latency of one SHA256RNDS2 (one stream's two rounds wait for
+// the last two), its throughput with two and four independent streams, and
+// what a legacy-SSE SHA256RNDS2 costs among AVX2 instructions that leave the
+// upper halves of the vector registers dirty (why no kernel here mixes
+// SHA-NI streams with AVX2 or AVX-512 lanes in one loop). A cycle is timed
+// as one step of a chain of dependent register ADDs.
+//
+//	cd bench && go run ./rnds2
+package main
+
+import (
+	"fmt"
+	"os"
+	"strings"
+	"time"
+
+	"golang.org/x/sys/cpu"
+)
+
+func addChain(n int)      // 4n dependent ADDQ
+func rnds2Chain(n int)    // 4n SHA256RNDS2, each on the last one's result
+func rnds2Streams2(n int) // 4n SHA256RNDS2 on two independent streams
+func rnds2Streams4(n int) // 4n SHA256RNDS2 on four independent streams
+func mixedDirty(n int)    // n x (2 SHA256RNDS2 among 8 AVX2 instructions)
+func mixedClean(n int)    // the same AVX2 instructions alone
+
+// best returns the fastest of five timings of f(n), in nanoseconds.
+func best(f func(int), n int) float64 {
+	b := 1e18
+	for range 5 {
+		t := time.Now()
+		f(n)
+		b = min(b, float64(time.Since(t).Nanoseconds()))
+	}
+	return b
+}
+
+func main() {
+	model := "unknown CPU"
+	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
+		for _, line := range strings.Split(string(b), "\n") {
+			if name, ok := strings.CutPrefix(line, "model name"); ok {
+				model = strings.TrimLeft(name, "\t :")
+				break
+			}
+		}
+	}
+	if !hasSHA() || !cpu.X86.HasAVX2 {
+		fmt.Println("rnds2: needs SHA-NI and AVX2")
+		return
+	}
+	const n = 5_000_000
+	cycle := best(addChain, n) / (4 * n)
+	per := func(f func(int), ops int) float64 { return best(f, n) / float64(ops*n) / cycle }
+	lat, thr2, thr4 := per(rnds2Chain, 4), per(rnds2Streams2, 4), per(rnds2Streams4, 4)
+	fmt.Printf("# %s, %.2f GHz\n", model, 1/cycle)
+	fmt.Printf("SHA256RNDS2 latency (one stream):        %5.2f cycles\n", lat)
+	fmt.Printf("SHA256RNDS2 throughput, 2 streams:       %5.2f cycles each\n", thr2)
+	fmt.Printf("SHA256RNDS2 throughput, 4 streams:       %5.2f cycles each\n", thr4)
+	fmt.Printf("floor of a 64-byte message (64 of them): %5.1f ns alone, %5.1f ns back to back\n",
+		64*lat*cycle, 64*min(thr2, thr4)*cycle)
+	clean := per(mixedClean, 1)
+	dirty := per(mixedDirty, 1)
+	fmt.Printf("8 AVX2 instructions:                     %5.1f cycles\n", clean)
+	fmt.Printf("the same with 2 SHA256RNDS2 among them:  %5.1f cycles (dirty upper state)\n", dirty)
+}

@@ -1,0 +1,7 @@
+//go:build !amd64
+
+package main
+
+import "fmt"
+
+func main() { fmt.Println("rnds2: amd64 only") }
