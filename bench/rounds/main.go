@@ -3,12 +3,21 @@
 // implementation hashes one level of 1024 pairs (crypto/sha256 node by
 // node, sha256x Join{}.HashLevel and HashMany, gohashtree, hashtree), and
 // crypto/sha256 and sha256x.HashManyPrefixed hash the solana and
-// tape-leaves shapes; each figure is the mean of -calls calls, and the
-// order of the implementations turns from round to round. It prints every
-// round, then each implementation's median, fastest and worst round, and
-// the speed ratios sha256x/gohashtree and sha256x/crypto per round.
+// tape-leaves shapes, -calls times each; the order of the implementations
+// turns from round to round. It prints every round, then each
+// implementation's median, fastest and worst round, and the speed ratios
+// sha256x/gohashtree and sha256x/crypto per round.
 //
-//	cd bench && go run ./rounds [-rounds 40] [-calls 20] [-pairs 1024]
+// A round's figure is the mean of its calls, timed together (-interleave
+// false, the default), or, with -interleave, the median of its calls timed
+// one by one, the implementations taking turns call by call. A sustained
+// slow spell slows every call of a round and shows in both; a single
+// interruption of the process (a host timer, a preemption: a few hundred
+// microseconds) lands in the calls of whichever implementation runs at the
+// time and, in the mean, makes that one look slow for the whole round,
+// while the median leaves it out.
+//
+//	cd bench && go run ./rounds [-rounds 40] [-calls 20] [-pairs 1024] [-interleave]
 //
 // SHA256X_KERNEL=name forces sha256x's kernel, as everywhere.
 package main
@@ -38,6 +47,7 @@ func main() {
 	rounds := flag.Int("rounds", 40, "rounds")
 	calls := flag.Int("calls", 20, "calls of each implementation per round, timed together")
 	pairs := flag.Int("pairs", 1024, "pairs in the level")
+	interleave := flag.Bool("interleave", false, "time each call alone, the implementations taking turns call by call, and take each round's median call")
 	flag.Parse()
 
 	l := bench.NewLevel(*pairs)
@@ -65,20 +75,40 @@ func main() {
 			}
 		}
 	}
-	fmt.Printf("# %s, GOMAXPROCS %d, sha256x %s; %d rounds of %d calls; level of %d pairs; us per call\n",
-		cpu, runtime.GOMAXPROCS(0), sha256x.Kernel(), *rounds, *calls, *pairs)
+	stat := "mean of calls timed together"
+	if *interleave {
+		stat = "median of calls timed one by one, interleaved"
+	}
+	fmt.Printf("# %s, GOMAXPROCS %d, sha256x %s; %d rounds of %d calls (%s); level of %d pairs; us per call\n",
+		cpu, runtime.GOMAXPROCS(0), sha256x.Kernel(), *rounds, *calls, stat, *pairs)
 
 	for _, t := range ts { // warm up
 		t.run()
 	}
+	each := make([][]float64, len(ts)) // with -interleave: this round's calls
 	for r := range *rounds {
-		for i := range ts {
-			t := ts[(i+r)%len(ts)]
-			start := time.Now()
-			for range *calls {
-				t.run()
+		if !*interleave {
+			for i := range ts {
+				t := ts[(i+r)%len(ts)]
+				start := time.Now()
+				for range *calls {
+					t.run()
+				}
+				t.ns = append(t.ns, float64(time.Since(start).Nanoseconds())/float64(*calls))
 			}
-			t.ns = append(t.ns, float64(time.Since(start).Nanoseconds())/float64(*calls))
+			continue
+		}
+		for c := range *calls {
+			for i := range ts {
+				k := (i + r + c) % len(ts)
+				start := time.Now()
+				ts[k].run()
+				each[k] = append(each[k], float64(time.Since(start).Nanoseconds()))
+			}
+		}
+		for k, t := range ts {
+			t.ns = append(t.ns, median(slices.Sorted(slices.Values(each[k]))))
+			each[k] = each[k][:0]
 		}
 	}
 
