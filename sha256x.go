@@ -33,13 +33,18 @@ const (
 // or if the digests in out[:len(msgs)] overlap any message in memory (the
 // kernels read messages while they write digests).
 func HashMany(out [][Size]byte, msgs [][]byte) {
-	if n := len(msgs); (n == 1 || n == 2) && len(out) >= n && active.smallPairs && small64(out[:n], msgs) {
+	hashMany(out, nil, msgs)
+}
+
+// hashMany is HashMany and HashManyPrefixed.
+func hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
+	if n := len(msgs); (n == 1 || n == 2) && len(prefix) == 0 && len(out) >= n && active.smallPairs && small64(out[:n], msgs) {
 		// One or two 64-byte messages, as at the top of a tree: straight
 		// to the one- or two-stream pairs kernel.
 		hashMany64(&out[0], &msgs[0], n)
 		return
 	}
-	active.hashMany(out, nil, msgs)
+	active.hashMany(out, prefix, msgs)
 }
 
 // small64 reports whether every message is 64 bytes long and lies apart
@@ -63,7 +68,7 @@ func small64(out [][Size]byte, msgs [][]byte) bool {
 //
 // It panics like HashMany, and also if out[:len(msgs)] overlaps prefix.
 func HashManyPrefixed(out [][Size]byte, prefix []byte, msgs [][]byte) {
-	active.hashMany(out, prefix, msgs)
+	hashMany(out, prefix, msgs)
 }
 
 // Sum256 returns the SHA-256 digest of msg, computed on the fastest
