@@ -114,12 +114,6 @@ type Join struct {
 	Double bool
 }
 
-// plain reports whether j is SHA-256(left || right) of whole 32-byte
-// children: Merkle pairs.
-func (j *Join) plain() bool {
-	return len(j.Prefix) == 0 && len(j.Infix) == 0 && (j.Width == 0 || j.Width == Size) && !j.Double
-}
-
 // maxJoin bounds len(Prefix) + len(Infix) + 2*Width: a node is staged
 // whole, in at most three blocks.
 const maxJoin = 3*BlockSize - 9
