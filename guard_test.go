@@ -85,3 +85,39 @@ func TestGuardPages(t *testing.T) {
 		}
 	})
 }
+
+// TestGuardPagesSmall puts the nodes and messages of the one- and two-pair
+// paths of Join.HashLevel, HashMany and Sum256 (which go straight to the
+// dispatched plan's pairs kernels) against an unmapped page on either side.
+func TestGuardPagesSmall(t *testing.T) {
+	mem := guarded(t, 4096)
+	for _, n := range []int{1, 2} {
+		for _, e := range [][][Size]byte{
+			unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[len(mem)-2*n*Size])), 2*n),
+			unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[0])), 2*n),
+		} {
+			for _, j := range testJoins {
+				out := make([][Size]byte, n)
+				j.HashLevel(out, e)
+				for i := range out {
+					if out[i] != joinWant(j, e[2*i], e[2*i+1]) {
+						t.Fatalf("join %+v, %d pairs at a page edge: pair %d wrong", j, n, i)
+					}
+				}
+			}
+		}
+	}
+	for _, msgs := range [][][]byte{
+		{mem[len(mem)-64:]},
+		{mem[:64], mem[len(mem)-64:]},
+		{mem[len(mem)-64:], mem[:64]},
+	} {
+		out := make([][Size]byte, len(msgs))
+		HashMany(out, msgs)
+		for i, m := range msgs {
+			if w := want(nil, m); out[i] != w || Sum256(m) != w {
+				t.Fatalf("%d 64-byte messages at a page edge: digest %d wrong", len(msgs), i)
+			}
+		}
+	}
+}
