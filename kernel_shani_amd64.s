@@ -94,6 +94,16 @@ DATA shaniIV<>+24(SB)/4, $0xa54ff53a
 DATA shaniIV<>+28(SB)/4, $0x3c6ef372
 GLOBL shaniIV<>(SB), RODATA|NOPTR, $32
 
+DATA shaniIVK01<>+0(SB)/4, $0x9b05688c
+DATA shaniIVK01<>+4(SB)/4, $0x510e527f
+DATA shaniIVK01<>+8(SB)/4, $0xbb67ae85
+DATA shaniIVK01<>+12(SB)/4, $0x6a09e667
+DATA shaniIVK01<>+16(SB)/4, $0x2c3b7a31
+DATA shaniIVK01<>+20(SB)/4, $0x90bb1e3c
+DATA shaniIVK01<>+24(SB)/4, $0xa54ff53a
+DATA shaniIVK01<>+28(SB)/4, $0x3c6ef372
+GLOBL shaniIVK01<>(SB), RODATA|NOPTR, $32
+
 DATA shaniPad64WK<>+0(SB)/4, $0xc28a2f98
 DATA shaniPad64WK<>+4(SB)/4, $0x71374491
 DATA shaniPad64WK<>+8(SB)/4, $0xb5c0fbcf
@@ -3784,21 +3794,22 @@ shaniPairs1_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs1_done
 
-	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIVK01<>+0(SB), X1
+	MOVOU shaniIVK01<>+16(SB), X2
 	LEAQ  (SI), R8
 
-	// Save the state for the final addition. Rounds 4g..4g+3 use message
-	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
-	// their two sha256rnds2.
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (R8), X3
-	PSHUFB      X12, X3
+	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
+	// group g+3 begun (msg1) between their two sha256rnds2.
+	MOVOU  (R8), X3
+	PSHUFB X12, X3
+	MOVO   X3, X0
+
+	// Rounds 0 and 1: W, with K in ivK01.
+	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
@@ -3942,8 +3953,8 @@ shaniPairs1_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -4071,21 +4082,22 @@ shaniMany64x1_loop:
 	TESTQ DX, DX
 	JEQ   shaniMany64x1_done
 
-	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIVK01<>+0(SB), X1
+	MOVOU shaniIVK01<>+16(SB), X2
 	MOVQ  (SI), R8
 
-	// Save the state for the final addition. Rounds 4g..4g+3 use message
-	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
-	// their two sha256rnds2.
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (R8), X3
-	PSHUFB      X12, X3
+	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
+	// group g+3 begun (msg1) between their two sha256rnds2.
+	MOVOU  (R8), X3
+	PSHUFB X12, X3
+	MOVO   X3, X0
+
+	// Rounds 0 and 1: W, with K in ivK01.
+	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
@@ -4229,8 +4241,8 @@ shaniMany64x1_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -4364,21 +4376,22 @@ shaniPairs1Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs1Double_done
 
-	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIVK01<>+0(SB), X1
+	MOVOU shaniIVK01<>+16(SB), X2
 	LEAQ  (SI), R8
 
-	// Save the state for the final addition. Rounds 4g..4g+3 use message
-	// group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between
-	// their two sha256rnds2.
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (R8), X3
-	PSHUFB      X12, X3
+	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
+	// group g+3 begun (msg1) between their two sha256rnds2.
+	MOVOU  (R8), X3
+	PSHUFB X12, X3
+	MOVO   X3, X0
+
+	// Rounds 0 and 1: W, with K in ivK01.
+	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
@@ -4522,8 +4535,8 @@ shaniPairs1Double_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -4829,7 +4842,8 @@ shaniPairs2_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs2_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8
@@ -5323,7 +5337,8 @@ shaniMany64x2_loop:
 	TESTQ DX, DX
 	JEQ   shaniMany64x2_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVQ  (SI), R8
@@ -5825,7 +5840,8 @@ shaniPairs2Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs2Double_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8
@@ -6662,7 +6678,8 @@ shaniPairs4_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs4_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8
@@ -7732,7 +7749,8 @@ shaniMany64x4_loop:
 	TESTQ DX, DX
 	JEQ   shaniMany64x4_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVQ  (SI), R8
@@ -8814,7 +8832,8 @@ shaniPairs4Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniPairs4Double_done
 
-	// Each stream starts at the IV, on its message.
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	LEAQ  (SI), R8

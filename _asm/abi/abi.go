@@ -56,3 +56,19 @@ func PadWK(n int) [64]uint32 {
 	}
 	return w
 }
+
+// IVK01 returns the IV with K[0] and K[1] folded in: rounds 0 and 1 from it,
+// given W[0] and W[1] alone, compute what rounds 0 and 1 from the IV compute
+// given W[0]+K[0] and W[1]+K[1], so a kernel starting a message at the IV
+// need not add K before its first two rounds. h enters round 0 only through
+// T1, so it takes K[0]; g is round 1's h and takes K[1], but it is also an
+// input of round 0's Ch(e, f, g), whose change h makes up for. (The final
+// addition still adds the IV itself.)
+func IVK01() [8]uint32 {
+	e, f, g, h := IV[4], IV[5], IV[6], IV[7]
+	ch := func(e, f, g uint32) uint32 { return e&f ^ ^e&g }
+	g1 := g + K[1]
+	s := IV
+	s[6], s[7] = g1, h+K[0]+ch(e, f, g)-ch(e, f, g1)
+	return s
+}

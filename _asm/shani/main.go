@@ -28,6 +28,7 @@ var (
 	zeroBlk  Mem // the block idle streams hash
 	hasAVX   Mem // ·useVZEROUPPER
 	ivData   Mem // SHA-256's initial state, as ABEF and CDGH
+	ivK01    Mem // ivData with K[0] and K[1] folded in (abi.IVK01)
 	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
 	pad32    Mem // the second half of a 32-byte message's block: its padding
 )
@@ -52,8 +53,13 @@ func main() {
 	// The IV as loadState leaves it: ABEF = (f, e, b, a), CDGH = (h, g, d, c),
 	// low dword first.
 	ivData = GLOBL("shaniIV", RODATA|NOPTR)
+	ivk := abi.IVK01()
 	for i, k := range []int{5, 4, 1, 0, 7, 6, 3, 2} {
 		DATA(4*i, U32(abi.IV[k]))
+	}
+	ivK01 = GLOBL("shaniIVK01", RODATA|NOPTR) // the same for abi.IVK01
+	for i, k := range []int{5, 4, 1, 0, 7, 6, 3, 2} {
+		DATA(4*i, U32(ivk[k]))
 	}
 	padWK64 = GLOBL("shaniPad64WK", RODATA|NOPTR)
 	for i, wk := range abi.PadWK(64) {
@@ -276,18 +282,18 @@ func compress(ss []stream) {
 	}
 }
 
-// compressInline is compress for one stream whose groups are in registers,
-// each group scheduled as the rounds reach it, in the order Intel's SHA
-// extensions paper gives: the message loads and byte swaps then lie on the
-// path to the first rounds instead of before them. It serves the one-stream
-// pairs kernels, the top of every tree, where a one-pair level measured
-// about 1.5 cycles faster than with compress (Intel Xeon, BENCHMARKS.md).
+// compressInline is compress for one stream from the IV whose groups are in
+// registers, each group scheduled as the rounds reach it, in the order
+// Intel's SHA extensions paper gives: the message loads and byte swaps then
+// lie on the path to the first rounds instead of before them. It serves the
+// one-stream pairs kernels, the top of every tree, where a one-pair level
+// measured about 1.5 cycles faster than with compress (Intel Xeon,
+// BENCHMARKS.md). The stream starts from ivK01, not the IV: rounds 0 and 1 take the message
+// words without K, one addition fewer before the first sha256rnds2 (about
+// 0.7 cycles), and the final addition adds the IV.
 func compressInline(s stream) {
-	Comment("Save the state for the final addition. Rounds 4g..4g+3 use message",
-		"group g; group g+1 is finished (msg2) and group g+3 begun (msg1) between",
-		"their two sha256rnds2.")
-	MOVO(s.abef, s.save)
-	MOVO(s.cdgh, s.save.Offset(16))
+	Comment("Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and",
+		"group g+3 begun (msg1) between their two sha256rnds2.")
 	r := func(i int) VecPhysical { return s.regs[i%4] }
 	for g := 0; g < 16; g++ {
 		if g < 4 {
@@ -295,8 +301,15 @@ func compressInline(s stream) {
 			PSHUFB(flip, r(g))
 		}
 		MOVO(r(g), X0)
-		PADDD(k256.Offset(16*g), X0)
-		SHA256RNDS2(X0, s.abef, s.cdgh)
+		if g == 0 {
+			Comment("Rounds 0 and 1: W, with K in ivK01.")
+			SHA256RNDS2(X0, s.abef, s.cdgh)
+			MOVO(r(g), X0)
+			PADDD(k256, X0)
+		} else {
+			PADDD(k256.Offset(16*g), X0)
+			SHA256RNDS2(X0, s.abef, s.cdgh)
+		}
 		if g >= 3 && g <= 14 {
 			MOVO(r(g), t1)
 			PALIGNR(U8(4), r(g-1), t1)
@@ -309,8 +322,8 @@ func compressInline(s stream) {
 			SHA256MSG1(r(g), r(g-1))
 		}
 	}
-	PADDD(s.save, s.abef)
-	PADDD(s.save.Offset(16), s.cdgh)
+	PADDD(ivData, s.abef)
+	PADDD(ivData.Offset(16), s.cdgh)
 }
 
 // sequential emits shani1, one stream that runs each job to completion in
@@ -599,10 +612,16 @@ func pairs(n int, headers, double bool) {
 	Label(name + "_loop")
 	TESTQ(count, count)
 	JEQ(LabelRef(name + "_done"))
-	Comment("Each stream starts at the IV, on its message.")
+	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
+		"on its message.")
 	for _, s := range ss {
-		MOVOU(ivData, s.abef)
-		MOVOU(ivData.Offset(16), s.cdgh)
+		if n == 1 {
+			MOVOU(ivK01, s.abef)
+			MOVOU(ivK01.Offset(16), s.cdgh)
+		} else {
+			MOVOU(ivData, s.abef)
+			MOVOU(ivData.Offset(16), s.cdgh)
+		}
 		if headers {
 			MOVQ(Mem{Base: inReg, Disp: 24 * s.i}, blockP[s.i])
 		} else {
