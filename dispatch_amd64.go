@@ -241,11 +241,9 @@ var (
 	avx512Shani   = []stage{{k: kAVX512, width: 16}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
 )
 
-// pairsCan reports whether kernel k's pairs kernel reads what c says: the
-// SHA-NI ones take only 64-byte messages.
-func pairsCan(k kernelID, c pairsCall) bool {
-	return k == kAVX2 || k == kAVX512 || c != pairsStaged
-}
+// pairsCan reports whether kernel k's pairs kernel reads what c says: on
+// amd64 every one does.
+func pairsCan(kernelID, pairsCall) bool { return true }
 
 // runPairs hashes n messages on the pairs kernel of kernel k (see pairsCall).
 func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, nb int) {
@@ -280,6 +278,8 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 			shaniMany64x4(out, msgs, n)
 		case pairsDouble:
 			shaniPairs4Double(out, in, n)
+		case pairsStaged:
+			shaniStaged4(out, in, n, nb)
 		}
 	case kShani2:
 		switch c {
@@ -289,6 +289,8 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 			shaniMany64x2(out, msgs, n)
 		case pairsDouble:
 			shaniPairs2Double(out, in, n)
+		case pairsStaged:
+			shaniStaged2(out, in, n, nb)
 		}
 	case kShani1:
 		switch c {
@@ -298,6 +300,8 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 			shaniMany64x1(out, msgs, n)
 		case pairsDouble:
 			shaniPairs1Double(out, in, n)
+		case pairsStaged:
+			shaniStaged1(out, in, n, nb)
 		}
 	}
 }

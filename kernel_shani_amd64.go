@@ -53,3 +53,16 @@ func shaniPairs2Double(out *[32]byte, in *byte, count int)
 
 //go:noescape
 func shaniPairs4Double(out *[32]byte, in *byte, count int)
+
+// shaniStagedN hashes count messages staged whole and padded, nb blocks
+// each, lying one after another from in (Merkle nodes other than pairs), on
+// N streams with no job queue. count is a multiple of N.
+//
+//go:noescape
+func shaniStaged1(out *[32]byte, in *byte, count int, nb int)
+
+//go:noescape
+func shaniStaged2(out *[32]byte, in *byte, count int, nb int)
+
+//go:noescape
+func shaniStaged4(out *[32]byte, in *byte, count int, nb int)

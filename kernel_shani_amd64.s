@@ -10729,3 +10729,1488 @@ shaniPairs4Double_loop:
 
 shaniPairs4Double_done:
 	RET
+
+// func shaniStaged1(out *[32]byte, in *byte, count int, nb int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniStaged1(SB), NOSPLIT, $176-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniStaged1_init
+	VZEROUPPER
+
+shaniStaged1_init:
+	MOVOU shaniFlip<>+0(SB), X12
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
+	MOVQ  nb+24(FP), BX
+	SHLQ  $0x06, BX
+
+shaniStaged1_loop:
+	TESTQ DX, DX
+	JEQ   shaniStaged1_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  SI, R8
+	MOVQ  nb+24(FP), CX
+
+shaniStaged1_block:
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVOU  (R8), X3
+	PSHUFB X12, X3
+	MOVOU  16(R8), X4
+	PSHUFB X12, X4
+	MOVOU  32(R8), X5
+	PSHUFB X12, X5
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       48(R8), X6
+	PSHUFB      X12, X6
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	ADDQ        $0x40, R8
+	DECQ        CX
+	JNE         shaniStaged1_block
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  X12, X13
+	PSHUFB  X12, X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+
+	// The next n messages start where the last stream's ended.
+	MOVQ R8, SI
+	ADDQ $0x00000020, DI
+	SUBQ $0x01, DX
+	JMP  shaniStaged1_loop
+
+shaniStaged1_done:
+	RET
+
+// func shaniStaged2(out *[32]byte, in *byte, count int, nb int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniStaged2(SB), NOSPLIT, $336-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniStaged2_init
+	VZEROUPPER
+
+shaniStaged2_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+	MOVQ nb+24(FP), BX
+	SHLQ $0x06, BX
+
+shaniStaged2_loop:
+	TESTQ DX, DX
+	JEQ   shaniStaged2_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  SI, R8
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  (R8)(BX*1), R9
+	MOVQ  nb+24(FP), CX
+
+shaniStaged2_block:
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X7, 224(R14)
+	MOVO   X8, 240(R14)
+	MOVOU  (R8), X3
+	PSHUFB shaniFlip<>+0(SB), X3
+	MOVOU  (R9), X9
+	PSHUFB shaniFlip<>+0(SB), X9
+	MOVOU  16(R8), X4
+	PSHUFB shaniFlip<>+0(SB), X4
+	MOVOU  16(R9), X10
+	PSHUFB shaniFlip<>+0(SB), X10
+	MOVOU  32(R8), X5
+	PSHUFB shaniFlip<>+0(SB), X5
+	MOVOU  32(R9), X11
+	PSHUFB shaniFlip<>+0(SB), X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      shaniFlip<>+0(SB), X6
+	MOVOU       48(R9), X12
+	PSHUFB      shaniFlip<>+0(SB), X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X7
+	PADDD       240(R14), X8
+	ADDQ        $0x40, R8
+	ADDQ        $0x40, R9
+	DECQ        CX
+	JNE         shaniStaged2_block
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+
+	// The next n messages start where the last stream's ended.
+	MOVQ R9, SI
+	ADDQ $0x00000040, DI
+	SUBQ $0x02, DX
+	JMP  shaniStaged2_loop
+
+shaniStaged2_done:
+	RET
+
+// func shaniStaged4(out *[32]byte, in *byte, count int, nb int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniStaged4(SB), NOSPLIT, $656-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniStaged4_init
+	VZEROUPPER
+
+shaniStaged4_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+	MOVQ nb+24(FP), BX
+	SHLQ $0x06, BX
+
+shaniStaged4_loop:
+	TESTQ DX, DX
+	JEQ   shaniStaged4_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  SI, R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  (R8)(BX*1), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  (R9)(BX*1), R10
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  (R10)(BX*1), R11
+	MOVQ  nb+24(FP), CX
+
+shaniStaged4_block:
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVO   X7, 544(R14)
+	MOVO   X8, 560(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  (R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 480(R14)
+	MOVO   X13, X12
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  16(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 496(R14)
+	MOVO   X13, X12
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+	MOVOU  32(R11), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 512(R14)
+	MOVO   X13, X12
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVOU       48(R11), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
+	ADDQ        $0x40, R8
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R10
+	ADDQ        $0x40, R11
+	DECQ        CX
+	JNE         shaniStaged4_block
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(DI)
+	MOVOU   X14, 112(DI)
+
+	// The next n messages start where the last stream's ended.
+	MOVQ R11, SI
+	ADDQ $0x00000080, DI
+	SUBQ $0x04, DX
+	JMP  shaniStaged4_loop
+
+shaniStaged4_done:
+	RET

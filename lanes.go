@@ -453,6 +453,9 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			break
 		}
 		k := (n2 - first) &^ (ps.width - 1) // widths are powers of two
+		if k == 0 {
+			continue
+		}
 		if call != pairsStaged {
 			for i := first; i < first+k; i += pairChunk {
 				runPairs(ps.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first+k-i), 0)

@@ -81,6 +81,9 @@ func main() {
 		pairs(n, true, false)
 		pairs(n, false, true)
 	}
+	for _, n := range []int{1, 2, 4} {
+		staged(n)
+	}
 	Generate()
 	header(flag.Lookup("out").Value.String())
 }
@@ -664,6 +667,62 @@ func pairs(n int, headers, double bool) {
 	} else {
 		ADDQ(U32(64*n), inReg)
 	}
+	ADDQ(U32(32*n), outReg)
+	SUBQ(U8(n), count)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	RET()
+}
+
+// staged emits a kernel for messages staged whole and padded (Merkle nodes
+// other than pairs), nb blocks each, lying one after another, on n
+// interleaved streams, n messages at a time, with no job queue.
+func staged(n int) {
+	name := fmt.Sprintf("shaniStaged%d", n)
+	TEXT(name, NOSPLIT, "func(out *[32]byte, in *byte, count int, nb int)")
+	Doc(fmt.Sprintf("%s sets out[i] to the SHA-256 state after the nb padded blocks at in[64*nb*i:], count a multiple of %d, on %d SHA-NI streams: the digest of the message staged there.", name, n, n))
+	ss := prologue(name, n, false)
+	outReg, inReg, count, stride, left := RDI, RSI, RDX, RBX, RCX
+	Load(Param("out"), outReg)
+	Load(Param("in"), inReg)
+	Load(Param("count"), count)
+	Load(Param("nb"), stride)
+	SHLQ(U8(6), stride) // bytes per message
+
+	Label(name + "_loop")
+	TESTQ(count, count)
+	JEQ(LabelRef(name + "_done"))
+	Comment("Each stream starts at the IV, on its message.")
+	for _, s := range ss {
+		MOVOU(ivData, s.abef)
+		MOVOU(ivData.Offset(16), s.cdgh)
+		if s.i == 0 {
+			MOVQ(inReg, blockP[0])
+		} else {
+			LEAQ(Mem{Base: blockP[s.i-1], Index: stride, Scale: 1}, blockP[s.i])
+		}
+	}
+	Load(Param("nb"), left)
+
+	Label(name + "_block")
+	compress(ss)
+	for _, s := range ss {
+		ADDQ(U8(64), blockP[s.i])
+	}
+	DECQ(left)
+	JNE(LabelRef(name + "_block"))
+
+	Comment("Write the digests, big-endian.")
+	for _, s := range ss {
+		unshuffle(s)
+		PSHUFB(flip, t1)
+		PSHUFB(flip, t2)
+		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
+		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
+	}
+	Comment("The next n messages start where the last stream's ended.")
+	MOVQ(blockP[n-1], inReg)
 	ADDQ(U32(32*n), outReg)
 	SUBQ(U8(n), count)
 	JMP(LabelRef(name + "_loop"))
