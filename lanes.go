@@ -236,6 +236,30 @@ type batch struct {
 // limit is how many blocks a window's jobs may hold before it is flushed.
 func (b *batch) limit() int { return b.stages[0].width * partBlocks }
 
+// hashMany is HashMany and HashManyPrefixed.
+func hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
+	if n := len(msgs); (n == 1 || n == 2) && len(prefix) == 0 && len(out) >= n && active.smallPairs && small64(out[:n], msgs) {
+		// One or two 64-byte messages, as at the top of a tree: straight
+		// to the one- or two-stream pairs kernel.
+		hashMany64(&out[0], &msgs[0], n)
+		return
+	}
+	active.hashMany(out, prefix, msgs)
+}
+
+// small64 reports whether every message is 64 bytes long and lies apart
+// from out.
+func small64(out [][Size]byte, msgs [][]byte) bool {
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(out))*Size
+	for _, m := range msgs {
+		if len(m) != 2*Size || overlaps(lo, hi, m) {
+			return false
+		}
+	}
+	return true
+}
+
 func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if len(out) < len(msgs) {
 		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(msgs) = " + strconv.Itoa(len(msgs)))
@@ -389,6 +413,25 @@ func stateOf(d *[Size]byte) (h [8]uint32) {
 		h[i] = binary.BigEndian.Uint32(d[4*i:])
 	}
 	return h
+}
+
+// joinLevel is HashLevel with its Join passed by address and whether it
+// joins plain pairs but for Double. HashLevel inlines to this one call,
+// whose arguments all go in registers (a Join passed by value leaves out and
+// nodes to the stack), and pairs folds to a constant for a literal Join: a
+// one-pair level took about 1 ns less so (Intel Xeon, BENCHMARKS.md).
+func joinLevel(pairs bool, j *Join, out, nodes [][Size]byte) {
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && active.smallPairs {
+		// One or two pairs, the top of every tree: straight to the one-
+		// or two-stream kernel, unless out overlaps the nodes other than
+		// in place.
+		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
+		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
+			hashPairs(&out[0], &nodes[0][0], n2)
+			return
+		}
+	}
+	active.hashLevel(out, j, nodes)
 }
 
 func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {

@@ -16,8 +16,6 @@
 // nothing.
 package sha256x
 
-import "unsafe"
-
 const (
 	// Size is the size of a SHA-256 digest in bytes.
 	Size = 32
@@ -34,30 +32,6 @@ const (
 // kernels read messages while they write digests).
 func HashMany(out [][Size]byte, msgs [][]byte) {
 	hashMany(out, nil, msgs)
-}
-
-// hashMany is HashMany and HashManyPrefixed.
-func hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
-	if n := len(msgs); (n == 1 || n == 2) && len(prefix) == 0 && len(out) >= n && active.smallPairs && small64(out[:n], msgs) {
-		// One or two 64-byte messages, as at the top of a tree: straight
-		// to the one- or two-stream pairs kernel.
-		hashMany64(&out[0], &msgs[0], n)
-		return
-	}
-	active.hashMany(out, prefix, msgs)
-}
-
-// small64 reports whether every message is 64 bytes long and lies apart
-// from out.
-func small64(out [][Size]byte, msgs [][]byte) bool {
-	lo := uintptr(unsafe.Pointer(&out[0]))
-	hi := lo + uintptr(len(out))*Size
-	for _, m := range msgs {
-		if len(m) != 2*Size || overlaps(lo, hi, m) {
-			return false
-		}
-	}
-	return true
 }
 
 // HashManyPrefixed sets out[i] to the SHA-256 digest of prefix || msgs[i]
@@ -130,23 +104,4 @@ const maxJoin = 3*BlockSize - 9
 // nodes other than in place.
 func (j Join) HashLevel(out, nodes [][Size]byte) {
 	joinLevel(len(j.Prefix)|len(j.Infix) == 0 && j.Width|Size == Size, &j, out, nodes)
-}
-
-// joinLevel is HashLevel with its Join passed by address and whether it
-// joins plain pairs but for Double. HashLevel inlines to this one call,
-// whose arguments all go in registers (a Join passed by value leaves out and
-// nodes to the stack), and pairs folds to a constant for a literal Join: a
-// one-pair level took about 1 ns less so (Intel Xeon, BENCHMARKS.md).
-func joinLevel(pairs bool, j *Join, out, nodes [][Size]byte) {
-	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && active.smallPairs {
-		// One or two pairs, the top of every tree: straight to the one-
-		// or two-stream kernel, unless out overlaps the nodes other than
-		// in place.
-		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
-		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
-			hashPairs(&out[0], &nodes[0][0], n2)
-			return
-		}
-	}
-	active.hashLevel(out, j, nodes)
 }
