@@ -112,8 +112,10 @@ func TestHashLevelAllocs(t *testing.T) {
 	nodes := make([][Size]byte, 512)
 	out := make([][Size]byte, 256)
 	for _, j := range testJoins {
-		if a := testing.AllocsPerRun(20, func() { j.HashLevel(out, nodes) }); a != 0 {
-			t.Errorf("join %+v: %v allocations", j, a)
+		for _, n := range []int{2, 4, 512} { // the one- and two-pair paths too
+			if a := testing.AllocsPerRun(20, func() { j.HashLevel(out, nodes[:n]) }); a != 0 {
+				t.Errorf("join %+v, %d nodes: %v allocations", j, n, a)
+			}
 		}
 	}
 }

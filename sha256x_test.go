@@ -314,6 +314,19 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("sum256: %v allocations", a)
 		}
 	})
+	// The public entry points' own paths for one and two 64-byte messages.
+	m64 := [][]byte{pattern(64, 1), pattern(64, 2)}
+	for n := 1; n <= 2; n++ {
+		if a := testing.AllocsPerRun(20, func() { HashMany(out, m64[:n]) }); a != 0 {
+			t.Errorf("HashMany of %d 64-byte messages: %v allocations", n, a)
+		}
+		if a := testing.AllocsPerRun(20, func() { HashManyPrefixed(out, nil, m64[:n]) }); a != 0 {
+			t.Errorf("HashManyPrefixed of %d 64-byte messages: %v allocations", n, a)
+		}
+	}
+	if a := testing.AllocsPerRun(20, func() { out[0] = Sum256(m64[0]) }); a != 0 {
+		t.Errorf("Sum256 of 64 bytes: %v allocations", a)
+	}
 }
 
 // TestStackBuffers checks that the caller's slices do not escape: digests and
