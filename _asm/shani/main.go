@@ -291,9 +291,9 @@ func compress(ss []stream) {
 // lie on the path to the first rounds instead of before them. It serves the
 // one-stream pairs kernels, the top of every tree, where a one-pair level
 // measured about 1.5 cycles faster than with compress (Intel Xeon,
-// BENCHMARKS.md). The stream starts from ivK01, not the IV: rounds 0 and 1 take the message
-// words without K, one addition fewer before the first sha256rnds2 (about
-// 0.7 cycles), and the final addition adds the IV.
+// BENCHMARKS.md). The stream starts from ivK01, not the IV: rounds 0 and 1
+// take the message words without K, one addition fewer before the first
+// sha256rnds2 (about 0.7 cycles), and the final addition adds the IV.
 func compressInline(s stream) {
 	Comment("Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and",
 		"group g+3 begun (msg1) between their two sha256rnds2.")
@@ -372,10 +372,9 @@ func sequential(single bool) {
 	JEQ(LabelRef(name + "_digest"))
 
 	Label(name + "_block")
-	Comment("Prefetch 16 blocks ahead: one stream over memory out of the cache ran",
-		"at 1.2 GB/s without, the hardware prefetchers alone, and 2.0 with (Intel",
-		"Xeon, BENCHMARKS.md). A prefetch never faults, so it may run past the",
-		"end of the message.")
+	Comment("Prefetch 16 blocks ahead: over memory out of the cache one stream ran",
+		"at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (Intel Xeon,",
+		"BENCHMARKS.md). A prefetch never faults, so it may run past the message.")
 	PREFETCHT0(Mem{Base: blockP[0], Disp: 1024})
 	compress(ss)
 	ADDQ(U8(64), blockP[0])
@@ -686,7 +685,8 @@ func pairs(n int, headers, double bool) {
 func staged(n int) {
 	name := fmt.Sprintf("shaniStaged%d", n)
 	TEXT(name, NOSPLIT, "func(out *[32]byte, in *byte, count int, nb int)")
-	Doc(fmt.Sprintf("%s sets out[i] to the SHA-256 state after the nb padded blocks at in[64*nb*i:], count a multiple of %d, on %d SHA-NI streams: the digest of the message staged there.", name, n, n))
+	Doc(fmt.Sprintf("%s sets out[i] to the digest of the message staged, padded, in the nb", name),
+		fmt.Sprintf("blocks at in[64*nb*i:], count a multiple of %d, on %d SHA-NI streams.", n, n))
 	ss := prologue(name, n, false)
 	outReg, inReg, count, stride, left := RDI, RSI, RDX, RBX, RCX
 	Load(Param("out"), outReg)
