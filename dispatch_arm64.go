@@ -101,8 +101,8 @@ func routedPlans() []*plan { return nil }
 // arm64 yet, so single messages take the lane-set entry of sha2x1.
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan here has a
-// pairs kernel.
+// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan
+// here has a pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
 func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {

@@ -13,8 +13,8 @@ func variants() []variant { return []variant{stdlibVariant} }
 
 func runJob(kernelID, *job) bool { return false }
 
-// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan here has a
-// pairs kernel.
+// pairsCan, runPairs, hashPairs and hashMany64 are never called: no plan
+// here has a pairs kernel.
 func pairsCan(kernelID, pairsCall) bool { return false }
 
 func runPairs(kernelID, pairsCall, *[Size]byte, *byte, *[]byte, int, int) {
