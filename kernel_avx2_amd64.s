@@ -532,7 +532,127 @@ DATA avx2Zero<>+32(SB)/8, $0x0000000000000000
 DATA avx2Zero<>+40(SB)/8, $0x0000000000000000
 DATA avx2Zero<>+48(SB)/8, $0x0000000000000000
 DATA avx2Zero<>+56(SB)/8, $0x0000000000000000
-GLOBL avx2Zero<>(SB), RODATA|NOPTR, $64
+DATA avx2Zero<>+64(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+72(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+80(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+88(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+96(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+104(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+112(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+120(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+128(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+136(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+144(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+152(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+160(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+168(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+176(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+184(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+192(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+200(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+208(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+216(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+224(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+232(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+240(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+248(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+256(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+264(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+272(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+280(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+288(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+296(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+304(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+312(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+320(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+328(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+336(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+344(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+352(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+360(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+368(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+376(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+384(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+392(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+400(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+408(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+416(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+424(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+432(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+440(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+448(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+456(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+464(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+472(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+480(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+488(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+496(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+504(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+512(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+520(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+528(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+536(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+544(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+552(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+560(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+568(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+576(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+584(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+592(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+600(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+608(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+616(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+624(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+632(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+640(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+648(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+656(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+664(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+672(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+680(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+688(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+696(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+704(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+712(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+720(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+728(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+736(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+744(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+752(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+760(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+768(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+776(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+784(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+792(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+800(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+808(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+816(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+824(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+832(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+840(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+848(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+856(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+864(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+872(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+880(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+888(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+896(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+904(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+912(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+920(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+928(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+936(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+944(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+952(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+960(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+968(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+976(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+984(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+992(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+1000(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+1008(SB)/8, $0x0000000000000000
+DATA avx2Zero<>+1016(SB)/8, $0x0000000000000000
+GLOBL avx2Zero<>(SB), RODATA|NOPTR, $1024
 
 DATA avx2IV<>+0(SB)/4, $0x6a09e667
 DATA avx2IV<>+4(SB)/4, $0x6a09e667
@@ -668,106 +788,106 @@ GLOBL avx2Pad64WK<>(SB), RODATA|NOPTR, $256
 
 // func avx2(ls *laneSet, jobs []job)
 // Requires: AVX, AVX2
-TEXT ·avx2(SB), $800-32
+TEXT ·avx2(SB), $848-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 31(SP), R14
 	ANDQ $-32, R14
+	MOVQ jobs_len+16(FP), AX
+	MOVQ AX, 808(R14)
 
-	// Every lane starts idle, about to end its last block: the advance
+	// Lanes keep their place relative to off, the bytes the kernel has
+	// stepped so far: a lane's block is at lane.p + off, and its run ends
+	// when off reaches the lane's end in the frame (lane.n is written back
+	// at return). Every lane starts idle at the end of its run: the advance
 	// below hands each one a job.
-	XORQ CX, CX
-	XORQ BX, BX
-	LEAQ avx2Zero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
-	MOVQ $0x00000000, 120(DI)
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
-	MOVQ $0x00000000, 184(DI)
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
-	MOVQ $0x00000000, 248(DI)
-	MOVQ AX, 288(DI)
-	MOVQ $0x00000001, 296(DI)
-	MOVQ $0x00000000, 312(DI)
-	MOVQ AX, 352(DI)
-	MOVQ $0x00000001, 360(DI)
-	MOVQ $0x00000000, 376(DI)
-	MOVQ AX, 416(DI)
-	MOVQ $0x00000001, 424(DI)
-	MOVQ $0x00000000, 440(DI)
-	MOVQ AX, 480(DI)
-	MOVQ $0x00000001, 488(DI)
-	MOVQ $0x00000000, 504(DI)
-	MOVQ AX, 544(DI)
-	MOVQ $0x00000001, 552(DI)
-	MOVQ $0x00000000, 568(DI)
-	JMP  avx2_advance
+	MOVQ    $0x00000000, 800(R14)
+	XORQ    BX, BX
+	XORQ    CX, CX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, 768(R14)
+	MOVQ    $0x00000000, 120(DI)
+	MOVQ    $0x00000000, 184(DI)
+	MOVQ    $0x00000000, 248(DI)
+	MOVQ    $0x00000000, 312(DI)
+	MOVQ    $0x00000000, 376(DI)
+	MOVQ    $0x00000000, 440(DI)
+	MOVQ    $0x00000000, 504(DI)
+	MOVQ    $0x00000000, 568(DI)
+	JMP     avx2_advance
 
-avx2_loop:
-	// When every busy lane stands at the batch's shared padding block,
-	// its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes
-	// (at the zero block) may hash anything.
+avx2_segment:
+	// A segment: the steps until off reaches left, the end of the
+	// shortest run. Only at its start can every busy lane stand at the
+	// batch's shared padding block (a run of one block), whose W+K is known
+	// (ls.padWK): then skip loading and the schedule. Idle lanes (in the
+	// zero blocks) may hash anything.
 	MOVQ 8(DI), R13
-	LEAQ avx2Zero<>+0(SB), R12
 	MOVQ 96(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok0
-	CMPQ AX, R12
+	CMPQ 120(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok0:
 	MOVQ 160(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok1
-	CMPQ AX, R12
+	CMPQ 184(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok1:
 	MOVQ 224(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok2
-	CMPQ AX, R12
+	CMPQ 248(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok2:
 	MOVQ 288(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok3
-	CMPQ AX, R12
+	CMPQ 312(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok3:
 	MOVQ 352(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok4
-	CMPQ AX, R12
+	CMPQ 376(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok4:
 	MOVQ 416(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok5
-	CMPQ AX, R12
+	CMPQ 440(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok5:
 	MOVQ 480(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok6
-	CMPQ AX, R12
+	CMPQ 504(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok6:
 	MOVQ 544(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2_padok7
-	CMPQ AX, R12
+	CMPQ 568(DI), $0x00
 	JNE  avx2_full
 
 avx2_padok7:
+	LEAQ 64(CX), R12
 	MOVQ 16(DI), R8
 
 	// Load the state: one vector per word a..h, a lane per element.
@@ -1355,21 +1475,21 @@ avx2_full:
 	// byte-swap.
 	// Load: words 0-7 of each lane's block, a row per lane.
 	MOVQ    96(DI), AX
-	VMOVDQU (AX), Y0
+	VMOVDQU (AX)(CX*1), Y0
 	MOVQ    160(DI), AX
-	VMOVDQU (AX), Y1
+	VMOVDQU (AX)(CX*1), Y1
 	MOVQ    224(DI), AX
-	VMOVDQU (AX), Y2
+	VMOVDQU (AX)(CX*1), Y2
 	MOVQ    288(DI), AX
-	VMOVDQU (AX), Y3
+	VMOVDQU (AX)(CX*1), Y3
 	MOVQ    352(DI), AX
-	VMOVDQU (AX), Y4
+	VMOVDQU (AX)(CX*1), Y4
 	MOVQ    416(DI), AX
-	VMOVDQU (AX), Y5
+	VMOVDQU (AX)(CX*1), Y5
 	MOVQ    480(DI), AX
-	VMOVDQU (AX), Y6
+	VMOVDQU (AX)(CX*1), Y6
 	MOVQ    544(DI), AX
-	VMOVDQU (AX), Y7
+	VMOVDQU (AX)(CX*1), Y7
 
 	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
@@ -1417,21 +1537,21 @@ avx2_full:
 
 	// Load: words 8-15 of each lane's block, a row per lane.
 	MOVQ    96(DI), AX
-	VMOVDQU 32(AX), Y0
+	VMOVDQU 32(AX)(CX*1), Y0
 	MOVQ    160(DI), AX
-	VMOVDQU 32(AX), Y1
+	VMOVDQU 32(AX)(CX*1), Y1
 	MOVQ    224(DI), AX
-	VMOVDQU 32(AX), Y2
+	VMOVDQU 32(AX)(CX*1), Y2
 	MOVQ    288(DI), AX
-	VMOVDQU 32(AX), Y3
+	VMOVDQU 32(AX)(CX*1), Y3
 	MOVQ    352(DI), AX
-	VMOVDQU 32(AX), Y4
+	VMOVDQU 32(AX)(CX*1), Y4
 	MOVQ    416(DI), AX
-	VMOVDQU 32(AX), Y5
+	VMOVDQU 32(AX)(CX*1), Y5
 	MOVQ    480(DI), AX
-	VMOVDQU 32(AX), Y6
+	VMOVDQU 32(AX)(CX*1), Y6
 	MOVQ    544(DI), AX
-	VMOVDQU 32(AX), Y7
+	VMOVDQU 32(AX)(CX*1), Y7
 
 	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Y1, Y0, Y8
@@ -3056,26 +3176,48 @@ avx2_sum:
 	VPADDD  224(R14), Y7, Y7
 	VMOVDQU Y7, 224(R14)
 
+	// Next step of the segment: no lane's run ends before it.
+	ADDQ $0x40, CX
+	CMPQ CX, R12
+	JNE  avx2_full
+
 avx2_advance:
-	// Advance each lane a block; a lane at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	LEAQ 64(DI), R9
-	XORQ R10, R10
+	// End of a segment: each lane whose run ends here (its end equals
+	// off: a vector compare of the ends) moves to the job's next run, or
+	// finishes its job and takes the next one.
+	VMOVDQU      768(R14), Y0
+	VMOVQ        CX, X1
+	VPBROADCASTD X1, Y1
+	VPCMPEQD     Y1, Y0, Y0
+	VMOVMSKPS    Y0, DX
+	JMP          avx2_advnext
 
 avx2_adv:
-	ADDQ $0x40, 32(R9)
-	DECQ 40(R9)
-	JEQ  avx2_end
+	BSFL DX, R10
+	BTRL R10, DX
+	MOVQ R10, R9
+	SHLQ $0x06, R9
+	LEAQ 64(DI)(R9*1), R9
+	JMP  avx2_end
 
 avx2_advnext:
-	ADDQ $0x40, R9
-	INCQ R10
-	CMPQ R10, $0x08
-	JNE  avx2_adv
-	CMPQ BX, (DI)
-	JAE  avx2_loop
+	TESTL DX, DX
+	JNZ   avx2_adv
 
-	// Return: write each busy lane's state back, words a..h.
+	// The next segment ends where the first run left ends.
+	VMOVDQU      768(R14), Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPMINUD      X1, X0, X0
+	VPSHUFD      $0x4e, X0, X1
+	VPMINUD      X1, X0, X0
+	VPSHUFD      $0xb1, X0, X1
+	VPMINUD      X1, X0, X0
+	VMOVD        X0, R12
+	CMPQ         BX, (DI)
+	JAE          avx2_segment
+
+	// Return: write each busy lane's state back, words a..h, and its
+	// blocks left in the run.
 	LEAQ 64(DI), R9
 	MOVQ R14, R11
 
@@ -3098,6 +3240,10 @@ avx2_wb:
 	MOVL AX, 24(R9)
 	MOVL 224(R11), AX
 	MOVL AX, 28(R9)
+	MOVL 768(R11), AX
+	SUBQ CX, AX
+	SHRQ $0x06, AX
+	MOVQ AX, 40(R9)
 
 avx2_wbnext:
 	ADDQ $0x40, R9
@@ -3126,10 +3272,13 @@ avx2_end:
 	CMPQ  16(AX), $0x00
 	JEQ   avx2_done
 	MOVQ  R13, 48(R9)
-	MOVQ  16(AX), R13
-	MOVQ  R13, 40(R9)
 	MOVQ  8(AX), R13
+	SUBQ  CX, R13
 	MOVQ  R13, 32(R9)
+	MOVQ  16(AX), R13
+	SHLQ  $0x06, R13
+	ADDQ  CX, R13
+	MOVL  R13, 768(R14)(R10*4)
 	JMP   avx2_advnext
 
 avx2_done:
@@ -3165,19 +3314,24 @@ avx2_done:
 avx2_take:
 	// Take the next job, if any, and load its starting state into the
 	// lane's column.
-	CMPQ CX, DX
+	MOVQ 800(R14), R13
+	CMPQ R13, 808(R14)
 	JAE  avx2_idle
-	MOVQ CX, R12
+	MOVQ R13, R12
 	SHLQ $0x06, R12
 	ADDQ SI, R12
-	INCQ CX
+	INCQ R13
+	MOVQ R13, 800(R14)
 	INCQ BX
-	MOVQ CX, 56(R9)
+	MOVQ R13, 56(R9)
 	MOVQ $0x00000000, 48(R9)
-	MOVQ 8(R12), AX
-	MOVQ AX, 32(R9)
-	MOVQ 16(R12), AX
-	MOVQ AX, 40(R9)
+	MOVQ 8(R12), R13
+	SUBQ CX, R13
+	MOVQ R13, 32(R9)
+	MOVQ 16(R12), R13
+	SHLQ $0x06, R13
+	ADDQ CX, R13
+	MOVL R13, 768(R14)(R10*4)
 	MOVQ (R12), AX
 	LEAQ (R14)(R10*4), R11
 	MOVL (AX), R13
@@ -3199,11 +3353,14 @@ avx2_take:
 	JMP  avx2_advnext
 
 avx2_idle:
-	// No job left: the lane idles, hashing the zero block.
+	// No job left: the lane idles, hashing the zero blocks, and comes
+	// back here once it has stepped through them.
 	MOVQ $0x00000000, 56(R9)
-	LEAQ avx2Zero<>+0(SB), AX
-	MOVQ AX, 32(R9)
-	MOVQ $0x00000001, 40(R9)
+	LEAQ avx2Zero<>+0(SB), R13
+	SUBQ CX, R13
+	MOVQ R13, 32(R9)
+	LEAQ 1024(CX), R13
+	MOVL R13, 768(R14)(R10*4)
 	JMP  avx2_advnext
 
 DATA avx2Pad32W<>+0(SB)/4, $0x80000000

@@ -88,7 +88,127 @@ DATA avx512Zero<>+32(SB)/8, $0x0000000000000000
 DATA avx512Zero<>+40(SB)/8, $0x0000000000000000
 DATA avx512Zero<>+48(SB)/8, $0x0000000000000000
 DATA avx512Zero<>+56(SB)/8, $0x0000000000000000
-GLOBL avx512Zero<>(SB), RODATA|NOPTR, $64
+DATA avx512Zero<>+64(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+72(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+80(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+88(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+96(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+104(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+112(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+120(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+128(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+136(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+144(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+152(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+160(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+168(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+176(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+184(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+192(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+200(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+208(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+216(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+224(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+232(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+240(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+248(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+256(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+264(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+272(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+280(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+288(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+296(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+304(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+312(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+320(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+328(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+336(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+344(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+352(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+360(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+368(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+376(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+384(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+392(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+400(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+408(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+416(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+424(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+432(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+440(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+448(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+456(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+464(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+472(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+480(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+488(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+496(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+504(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+512(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+520(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+528(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+536(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+544(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+552(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+560(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+568(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+576(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+584(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+592(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+600(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+608(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+616(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+624(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+632(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+640(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+648(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+656(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+664(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+672(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+680(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+688(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+696(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+704(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+712(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+720(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+728(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+736(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+744(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+752(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+760(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+768(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+776(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+784(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+792(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+800(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+808(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+816(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+824(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+832(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+840(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+848(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+856(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+864(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+872(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+880(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+888(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+896(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+904(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+912(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+920(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+928(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+936(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+944(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+952(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+960(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+968(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+976(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+984(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+992(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+1000(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+1008(SB)/8, $0x0000000000000000
+DATA avx512Zero<>+1016(SB)/8, $0x0000000000000000
+GLOBL avx512Zero<>(SB), RODATA|NOPTR, $1024
 
 DATA avx512IV<>+0(SB)/4, $0x6a09e667
 DATA avx512IV<>+4(SB)/4, $0x6a09e667
@@ -287,187 +407,179 @@ DATA avx512Pad64WK<>+252(SB)/4, $0x4c191d76
 GLOBL avx512Pad64WK<>(SB), RODATA|NOPTR, $256
 
 // func avx512(ls *laneSet, jobs []job)
-// Requires: AVX, AVX512BW, AVX512F
-TEXT ·avx512(SB), $576-32
+// Requires: AVX, AVX2, AVX512BW, AVX512F
+TEXT ·avx512(SB), $656-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 63(SP), R14
 	ANDQ $-64, R14
+	MOVQ jobs_len+16(FP), AX
+	MOVQ AX, 584(R14)
 
-	// Every lane starts idle, about to end its last block: the advance
+	// Lanes keep their place relative to off, the bytes the kernel has
+	// stepped so far: a lane's block is at lane.p + off, and its run ends
+	// when off reaches the lane's end in the frame (lane.n is written back
+	// at return). Every lane starts idle at the end of its run: the advance
 	// below hands each one a job.
-	XORQ CX, CX
-	XORQ BX, BX
-	LEAQ avx512Zero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
-	MOVQ $0x00000000, 120(DI)
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
-	MOVQ $0x00000000, 184(DI)
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
-	MOVQ $0x00000000, 248(DI)
-	MOVQ AX, 288(DI)
-	MOVQ $0x00000001, 296(DI)
-	MOVQ $0x00000000, 312(DI)
-	MOVQ AX, 352(DI)
-	MOVQ $0x00000001, 360(DI)
-	MOVQ $0x00000000, 376(DI)
-	MOVQ AX, 416(DI)
-	MOVQ $0x00000001, 424(DI)
-	MOVQ $0x00000000, 440(DI)
-	MOVQ AX, 480(DI)
-	MOVQ $0x00000001, 488(DI)
-	MOVQ $0x00000000, 504(DI)
-	MOVQ AX, 544(DI)
-	MOVQ $0x00000001, 552(DI)
-	MOVQ $0x00000000, 568(DI)
-	MOVQ AX, 608(DI)
-	MOVQ $0x00000001, 616(DI)
-	MOVQ $0x00000000, 632(DI)
-	MOVQ AX, 672(DI)
-	MOVQ $0x00000001, 680(DI)
-	MOVQ $0x00000000, 696(DI)
-	MOVQ AX, 736(DI)
-	MOVQ $0x00000001, 744(DI)
-	MOVQ $0x00000000, 760(DI)
-	MOVQ AX, 800(DI)
-	MOVQ $0x00000001, 808(DI)
-	MOVQ $0x00000000, 824(DI)
-	MOVQ AX, 864(DI)
-	MOVQ $0x00000001, 872(DI)
-	MOVQ $0x00000000, 888(DI)
-	MOVQ AX, 928(DI)
-	MOVQ $0x00000001, 936(DI)
-	MOVQ $0x00000000, 952(DI)
-	MOVQ AX, 992(DI)
-	MOVQ $0x00000001, 1000(DI)
-	MOVQ $0x00000000, 1016(DI)
-	MOVQ AX, 1056(DI)
-	MOVQ $0x00000001, 1064(DI)
-	MOVQ $0x00000000, 1080(DI)
-	JMP  avx512_advance
+	MOVQ      $0x00000000, 576(R14)
+	XORQ      BX, BX
+	XORQ      CX, CX
+	VPXORD    Z0, Z0, Z0
+	VMOVDQU32 Z0, 512(R14)
+	MOVQ      $0x00000000, 120(DI)
+	MOVQ      $0x00000000, 184(DI)
+	MOVQ      $0x00000000, 248(DI)
+	MOVQ      $0x00000000, 312(DI)
+	MOVQ      $0x00000000, 376(DI)
+	MOVQ      $0x00000000, 440(DI)
+	MOVQ      $0x00000000, 504(DI)
+	MOVQ      $0x00000000, 568(DI)
+	MOVQ      $0x00000000, 632(DI)
+	MOVQ      $0x00000000, 696(DI)
+	MOVQ      $0x00000000, 760(DI)
+	MOVQ      $0x00000000, 824(DI)
+	MOVQ      $0x00000000, 888(DI)
+	MOVQ      $0x00000000, 952(DI)
+	MOVQ      $0x00000000, 1016(DI)
+	MOVQ      $0x00000000, 1080(DI)
+	JMP       avx512_advance
 
-avx512_loop:
-	// When every busy lane stands at the batch's shared padding block,
-	// its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes
-	// (at the zero block) may hash anything.
+avx512_segment:
+	// A segment: the steps until off reaches left, the end of the
+	// shortest run. Only at its start can every busy lane stand at the
+	// batch's shared padding block (a run of one block), whose W+K is known
+	// (ls.padWK): then skip loading and the schedule. Idle lanes (in the
+	// zero blocks) may hash anything.
 	MOVQ 8(DI), R13
-	LEAQ avx512Zero<>+0(SB), R12
 	MOVQ 96(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok0
-	CMPQ AX, R12
+	CMPQ 120(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok0:
 	MOVQ 160(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok1
-	CMPQ AX, R12
+	CMPQ 184(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok1:
 	MOVQ 224(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok2
-	CMPQ AX, R12
+	CMPQ 248(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok2:
 	MOVQ 288(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok3
-	CMPQ AX, R12
+	CMPQ 312(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok3:
 	MOVQ 352(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok4
-	CMPQ AX, R12
+	CMPQ 376(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok4:
 	MOVQ 416(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok5
-	CMPQ AX, R12
+	CMPQ 440(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok5:
 	MOVQ 480(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok6
-	CMPQ AX, R12
+	CMPQ 504(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok6:
 	MOVQ 544(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok7
-	CMPQ AX, R12
+	CMPQ 568(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok7:
 	MOVQ 608(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok8
-	CMPQ AX, R12
+	CMPQ 632(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok8:
 	MOVQ 672(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok9
-	CMPQ AX, R12
+	CMPQ 696(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok9:
 	MOVQ 736(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok10
-	CMPQ AX, R12
+	CMPQ 760(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok10:
 	MOVQ 800(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok11
-	CMPQ AX, R12
+	CMPQ 824(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok11:
 	MOVQ 864(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok12
-	CMPQ AX, R12
+	CMPQ 888(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok12:
 	MOVQ 928(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok13
-	CMPQ AX, R12
+	CMPQ 952(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok13:
 	MOVQ 992(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok14
-	CMPQ AX, R12
+	CMPQ 1016(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok14:
 	MOVQ 1056(DI), AX
+	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx512_padok15
-	CMPQ AX, R12
+	CMPQ 1080(DI), $0x00
 	JNE  avx512_full
 
 avx512_padok15:
+	LEAQ 64(CX), R12
 	MOVQ 16(DI), R8
 
 	// Load the state: one vector per word a..h, a lane per element.
@@ -782,37 +894,37 @@ avx512_full:
 	// byte-swap.
 	// Load: words 0-15 of each lane's block, a row per lane.
 	MOVQ      96(DI), AX
-	VMOVDQU32 (AX), Z16
+	VMOVDQU32 (AX)(CX*1), Z16
 	MOVQ      160(DI), AX
-	VMOVDQU32 (AX), Z17
+	VMOVDQU32 (AX)(CX*1), Z17
 	MOVQ      224(DI), AX
-	VMOVDQU32 (AX), Z18
+	VMOVDQU32 (AX)(CX*1), Z18
 	MOVQ      288(DI), AX
-	VMOVDQU32 (AX), Z19
+	VMOVDQU32 (AX)(CX*1), Z19
 	MOVQ      352(DI), AX
-	VMOVDQU32 (AX), Z20
+	VMOVDQU32 (AX)(CX*1), Z20
 	MOVQ      416(DI), AX
-	VMOVDQU32 (AX), Z21
+	VMOVDQU32 (AX)(CX*1), Z21
 	MOVQ      480(DI), AX
-	VMOVDQU32 (AX), Z22
+	VMOVDQU32 (AX)(CX*1), Z22
 	MOVQ      544(DI), AX
-	VMOVDQU32 (AX), Z23
+	VMOVDQU32 (AX)(CX*1), Z23
 	MOVQ      608(DI), AX
-	VMOVDQU32 (AX), Z24
+	VMOVDQU32 (AX)(CX*1), Z24
 	MOVQ      672(DI), AX
-	VMOVDQU32 (AX), Z25
+	VMOVDQU32 (AX)(CX*1), Z25
 	MOVQ      736(DI), AX
-	VMOVDQU32 (AX), Z26
+	VMOVDQU32 (AX)(CX*1), Z26
 	MOVQ      800(DI), AX
-	VMOVDQU32 (AX), Z27
+	VMOVDQU32 (AX)(CX*1), Z27
 	MOVQ      864(DI), AX
-	VMOVDQU32 (AX), Z28
+	VMOVDQU32 (AX)(CX*1), Z28
 	MOVQ      928(DI), AX
-	VMOVDQU32 (AX), Z29
+	VMOVDQU32 (AX)(CX*1), Z29
 	MOVQ      992(DI), AX
-	VMOVDQU32 (AX), Z30
+	VMOVDQU32 (AX)(CX*1), Z30
 	MOVQ      1056(DI), AX
-	VMOVDQU32 (AX), Z31
+	VMOVDQU32 (AX)(CX*1), Z31
 
 	// Transpose 16x16: interleave dwords, then qwords, then 128-bit blocks.
 	VPUNPCKLDQ  Z17, Z16, Z0
@@ -1724,26 +1836,49 @@ avx512_sum:
 	VPADDD    448(R14), Z7, Z7
 	VMOVDQU32 Z7, 448(R14)
 
+	// Next step of the segment: no lane's run ends before it.
+	ADDQ $0x40, CX
+	CMPQ CX, R12
+	JNE  avx512_full
+
 avx512_advance:
-	// Advance each lane a block; a lane at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	LEAQ 64(DI), R9
-	XORQ R10, R10
+	// End of a segment: each lane whose run ends here (its end equals
+	// off: a vector compare of the ends) moves to the job's next run, or
+	// finishes its job and takes the next one.
+	VMOVDQU32    512(R14), Z0
+	VPBROADCASTD CX, Z1
+	VPCMPEQD     Z1, Z0, K1
+	KMOVW        K1, DX
+	JMP          avx512_advnext
 
 avx512_adv:
-	ADDQ $0x40, 32(R9)
-	DECQ 40(R9)
-	JEQ  avx512_end
+	BSFL DX, R10
+	BTRL R10, DX
+	MOVQ R10, R9
+	SHLQ $0x06, R9
+	LEAQ 64(DI)(R9*1), R9
+	JMP  avx512_end
 
 avx512_advnext:
-	ADDQ $0x40, R9
-	INCQ R10
-	CMPQ R10, $0x10
-	JNE  avx512_adv
-	CMPQ BX, (DI)
-	JAE  avx512_loop
+	TESTL DX, DX
+	JNZ   avx512_adv
 
-	// Return: write each busy lane's state back, words a..h.
+	// The next segment ends where the first run left ends.
+	VMOVDQU32     512(R14), Z0
+	VEXTRACTI64X4 $0x01, Z0, Y1
+	VPMINUD       Y1, Y0, Y0
+	VEXTRACTI128  $0x01, Y0, X1
+	VPMINUD       X1, X0, X0
+	VPSHUFD       $0x4e, X0, X1
+	VPMINUD       X1, X0, X0
+	VPSHUFD       $0xb1, X0, X1
+	VPMINUD       X1, X0, X0
+	VMOVD         X0, R12
+	CMPQ          BX, (DI)
+	JAE           avx512_segment
+
+	// Return: write each busy lane's state back, words a..h, and its
+	// blocks left in the run.
 	LEAQ 64(DI), R9
 	MOVQ R14, R11
 
@@ -1766,6 +1901,10 @@ avx512_wb:
 	MOVL AX, 24(R9)
 	MOVL 448(R11), AX
 	MOVL AX, 28(R9)
+	MOVL 512(R11), AX
+	SUBQ CX, AX
+	SHRQ $0x06, AX
+	MOVQ AX, 40(R9)
 
 avx512_wbnext:
 	ADDQ $0x40, R9
@@ -1794,10 +1933,13 @@ avx512_end:
 	CMPQ  16(AX), $0x00
 	JEQ   avx512_done
 	MOVQ  R13, 48(R9)
-	MOVQ  16(AX), R13
-	MOVQ  R13, 40(R9)
 	MOVQ  8(AX), R13
+	SUBQ  CX, R13
 	MOVQ  R13, 32(R9)
+	MOVQ  16(AX), R13
+	SHLQ  $0x06, R13
+	ADDQ  CX, R13
+	MOVL  R13, 512(R14)(R10*4)
 	JMP   avx512_advnext
 
 avx512_done:
@@ -1833,19 +1975,24 @@ avx512_done:
 avx512_take:
 	// Take the next job, if any, and load its starting state into the
 	// lane's column.
-	CMPQ CX, DX
+	MOVQ 576(R14), R13
+	CMPQ R13, 584(R14)
 	JAE  avx512_idle
-	MOVQ CX, R12
+	MOVQ R13, R12
 	SHLQ $0x06, R12
 	ADDQ SI, R12
-	INCQ CX
+	INCQ R13
+	MOVQ R13, 576(R14)
 	INCQ BX
-	MOVQ CX, 56(R9)
+	MOVQ R13, 56(R9)
 	MOVQ $0x00000000, 48(R9)
-	MOVQ 8(R12), AX
-	MOVQ AX, 32(R9)
-	MOVQ 16(R12), AX
-	MOVQ AX, 40(R9)
+	MOVQ 8(R12), R13
+	SUBQ CX, R13
+	MOVQ R13, 32(R9)
+	MOVQ 16(R12), R13
+	SHLQ $0x06, R13
+	ADDQ CX, R13
+	MOVL R13, 512(R14)(R10*4)
 	MOVQ (R12), AX
 	LEAQ (R14)(R10*4), R11
 	MOVL (AX), R13
@@ -1867,11 +2014,14 @@ avx512_take:
 	JMP  avx512_advnext
 
 avx512_idle:
-	// No job left: the lane idles, hashing the zero block.
+	// No job left: the lane idles, hashing the zero blocks, and comes
+	// back here once it has stepped through them.
 	MOVQ $0x00000000, 56(R9)
-	LEAQ avx512Zero<>+0(SB), AX
-	MOVQ AX, 32(R9)
-	MOVQ $0x00000001, 40(R9)
+	LEAQ avx512Zero<>+0(SB), R13
+	SUBQ CX, R13
+	MOVQ R13, 32(R9)
+	LEAQ 1024(CX), R13
+	MOVL R13, 512(R14)(R10*4)
 	JMP  avx512_advnext
 
 DATA avx512Pad32W<>+0(SB)/4, $0x80000000

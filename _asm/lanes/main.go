@@ -11,9 +11,12 @@
 //	        three-way xors, the schedule in registers
 //
 // Each kernel follows the model in kernel_generic.go (runGeneric): lanes take
-// jobs from the queue in order, refill as jobs end, idle lanes hash a static
-// zero block, and the kernel returns once no job is left and fewer than
-// ls.minActive lanes are busy, writing each busy lane's state back.
+// jobs from the queue in order, refill as jobs end, idle lanes hash static
+// zero blocks, and the kernel returns once no job is left and fewer than
+// ls.minActive lanes are busy, writing each busy lane's state back. The
+// lanes' bookkeeping runs only where some lane's run ends: in between (a
+// segment) every lane steps a block by one shared offset, three scalar
+// instructions a step.
 //
 // Usage: go run ./lanes -isa avx2|avx512 -out FILE
 package main
@@ -33,8 +36,6 @@ import (
 var (
 	lsReg   = RDI // *laneSet
 	jobsReg = RSI // &jobs[0]
-	njobs   = RDX // len(jobs)
-	next    = RCX // index of the next job to take
 	busy    = RBX // busy lanes
 	tmp     = RAX
 	tmp2    = R13
@@ -43,6 +44,9 @@ var (
 	laneIdx = R10 // i
 	colReg  = R11 // &st[0][i]: lane i's column of the state
 	kp      = R8  // the round constants (or pad's W+K) of the current 16 rounds
+	off     = RCX // bytes stepped so far (lanes keep their place relative to it)
+	ended   = EDX // at a segment's end: the lanes whose runs end there
+	left    = jp  // in a segment: steps left
 	frame   = R14 // the stack frame, aligned to the vector size
 )
 
@@ -102,13 +106,18 @@ type isa interface {
 	frameBytes() int
 }
 
+// idleRun is the length of an idle lane's run of zero blocks: a segment
+// while any lane idles is at most idleRun steps long, and an idle lane with a
+// run of one block would end every segment after one step.
+const idleRun = 16
+
 var (
 	ivTab    Mem // SHA-256's initial state, word k broadcast to every lane of vector k
 	padWK64  Mem // W[t]+K[t] of the padding block of a 64-byte message
 	pad32W   Mem // W[8..15] of a 32-byte message's block, broadcast
 	kTab     Mem // the round constants, laid out as isa.addK wants
 	flipMask Mem // byte-swaps each dword, repeated over a vector
-	zeroBlk  Mem // the block idle lanes hash
+	zeroBlk  Mem // the idleRun blocks idle lanes hash
 )
 
 func main() {
@@ -141,7 +150,7 @@ func main() {
 		DATA(i+8, U64(0x0c0d0e0f08090a0b))
 	}
 	zeroBlk = GLOBL(tag+"Zero", RODATA|NOPTR)
-	for i := 0; i < 64; i += 8 {
+	for i := 0; i < 64*idleRun; i += 8 {
 		DATA(i, U64(0))
 	}
 
@@ -180,43 +189,54 @@ func kernel(v isa, roll bool) {
 	vb := v.vecBytes()
 	TEXT(name, 0, "func(ls *laneSet, jobs []job)") // too big a frame for NOSPLIT
 	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
-	locals := AllocLocal(8*vb + v.frameBytes() + vb)
+	locals := AllocLocal(8*vb + v.frameBytes() + vb + 16 + vb)
 	lbl := func(s string) string { return name + "_" + s }
 
 	Load(Param("ls"), lsReg)
 	Load(Param("jobs").Base(), jobsReg)
-	Load(Param("jobs").Len(), njobs)
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
+	Load(Param("jobs").Len(), tmp)
+	MOVQ(tmp, njobsMem(v))
 
-	Comment("Every lane starts idle, about to end its last block: the advance",
+	Comment("Lanes keep their place relative to off, the bytes the kernel has",
+		"stepped so far: a lane's block is at lane.p + off, and its run ends",
+		"when off reaches the lane's end in the frame (lane.n is written back",
+		"at return). Every lane starts idle at the end of its run: the advance",
 		"below hands each one a job.")
-	XORQ(next, next)
+	MOVQ(U32(0), nextMem(v))
 	XORQ(busy, busy)
-	LEAQ(zeroBlk, tmp)
+	XORQ(off, off)
+	if n == 16 {
+		VPXORD(v.vec(0), v.vec(0), v.vec(0))
+	} else {
+		VPXOR(v.vec(0), v.vec(0), v.vec(0))
+	}
+	v.store(v.vec(0), endsMem(v))
 	for i := 0; i < n; i++ {
-		l := Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i}
-		MOVQ(tmp, l.Offset(abi.LaneP))
-		MOVQ(U32(1), l.Offset(abi.LaneN))
-		MOVQ(U32(0), l.Offset(abi.LaneJob))
+		MOVQ(U32(0), Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneJob})
 	}
 	JMP(LabelRef(lbl("advance")))
 
-	Label(lbl("loop"))
-	Comment("When every busy lane stands at the batch's shared padding block,",
-		"its W+K is known (ls.padWK): skip loading and the schedule. Idle lanes",
-		"(at the zero block) may hash anything.")
+	Label(lbl("segment"))
+	Comment("A segment: the steps until off reaches left, the end of the",
+		"shortest run. Only at its start can every busy lane stand at the",
+		"batch's shared padding block (a run of one block), whose W+K is known",
+		"(ls.padWK): then skip loading and the schedule. Idle lanes (in the",
+		"zero blocks) may hash anything.")
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPad}, tmp2)
-	LEAQ(zeroBlk, jp)
 	for i := 0; i < n; i++ {
 		ok := lbl(fmt.Sprintf("padok%d", i))
-		MOVQ(Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP}, tmp)
+		l := Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i}
+		MOVQ(l.Offset(abi.LaneP), tmp)
+		ADDQ(off, tmp)
 		CMPQ(tmp, tmp2)
 		JEQ(LabelRef(ok))
-		CMPQ(tmp, jp)
+		CMPQ(l.Offset(abi.LaneJob), U8(0))
 		JNE(LabelRef(lbl("full")))
 		Label(ok)
 	}
+	LEAQ(Mem{Base: off, Disp: 64}, left)
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, kp)
 	loadState(v)
 	Comment("Rounds 0-63 of the padding block, W+K from ls.padWK.")
@@ -226,7 +246,7 @@ func kernel(v isa, roll bool) {
 	Label(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
-	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }))
+	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }, off))
 	loadState(v)
 	compressW(v, lbl, roll)
 
@@ -236,25 +256,34 @@ func kernel(v isa, roll bool) {
 		v.add(stMem(v, k), v.state(k), v.state(k))
 		v.store(v.state(k), stMem(v, k))
 	}
+	Comment("Next step of the segment: no lane's run ends before it.")
+	ADDQ(U8(64), off)
+	CMPQ(off, left)
+	JNE(LabelRef(lbl("full")))
 
 	Label(lbl("advance"))
-	Comment("Advance each lane a block; a lane at the end of a run moves to the",
-		"job's next run, or finishes its job and takes the next one.")
-	LEAQ(Mem{Base: lsReg, Disp: abi.LsLanes}, laneReg)
-	XORQ(laneIdx, laneIdx)
+	Comment("End of a segment: each lane whose run ends here (its end equals",
+		"off: a vector compare of the ends) moves to the job's next run, or",
+		"finishes its job and takes the next one.")
+	endMask(v)
+	JMP(LabelRef(lbl("advnext")))
 	Label(lbl("adv"))
-	ADDQ(U8(64), Mem{Base: laneReg, Disp: abi.LaneP})
-	DECQ(Mem{Base: laneReg, Disp: abi.LaneN})
-	JEQ(LabelRef(lbl("end")))
+	BSFL(ended, laneIdx.As32())
+	BTRL(laneIdx.As32(), ended)
+	MOVQ(laneIdx, laneReg)
+	SHLQ(U8(6), laneReg)
+	LEAQ(Mem{Base: lsReg, Index: laneReg, Scale: 1, Disp: abi.LsLanes}, laneReg)
+	JMP(LabelRef(lbl("end")))
 	Label(lbl("advnext"))
-	ADDQ(U8(abi.LaneSize), laneReg)
-	INCQ(laneIdx)
-	CMPQ(laneIdx, U8(n))
-	JNE(LabelRef(lbl("adv")))
+	TESTL(ended, ended)
+	JNZ(LabelRef(lbl("adv")))
+	Comment("The next segment ends where the first run left ends.")
+	minEnd(v)
 	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
-	JAE(LabelRef(lbl("loop")))
+	JAE(LabelRef(lbl("segment")))
 
-	Comment("Return: write each busy lane's state back, words a..h.")
+	Comment("Return: write each busy lane's state back, words a..h, and its",
+		"blocks left in the run.")
 	LEAQ(Mem{Base: lsReg, Disp: abi.LsLanes}, laneReg)
 	MOVQ(frame, colReg)
 	Label(lbl("wb"))
@@ -264,6 +293,10 @@ func kernel(v isa, roll bool) {
 		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp.As32())
 		MOVL(tmp.As32(), Mem{Base: laneReg, Disp: abi.LaneH + 4*k})
 	}
+	MOVL(Mem{Base: colReg, Disp: 8*vb + v.frameBytes()}, tmp.As32())
+	SUBQ(off, tmp)
+	SHRQ(U8(6), tmp)
+	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneN})
 	Label(lbl("wbnext"))
 	ADDQ(U8(abi.LaneSize), laneReg)
 	ADDQ(U8(4), colReg)
@@ -275,6 +308,12 @@ func kernel(v isa, roll bool) {
 
 	advance(v, lbl)
 }
+
+// nextMem and njobsMem hold, in the lane kernel's frame, the index of the
+// next job to take and len(jobs): they are read only when a lane takes a
+// job, and one of their registers keeps off.
+func nextMem(v isa) Mem  { return Mem{Base: frame, Disp: 9*v.vecBytes() + v.frameBytes()} }
+func njobsMem(v isa) Mem { return Mem{Base: frame, Disp: 9*v.vecBytes() + v.frameBytes() + 8} }
 
 // kMem is K[i]'s address for the rounds: kp points at the constants of the
 // current group of 16 rounds.
@@ -355,12 +394,16 @@ func padRounds(v isa, name string, roll bool) {
 	JNE(LabelRef(name + "_padrounds"))
 }
 
-// atPtr is loadW's row for a block whose address is stored at ptr(i): it
-// loads the address into tmp.
-func atPtr(v isa, ptr func(i int) Mem) func(i, half int) Mem {
+// atPtr is loadW's row for a block whose address is stored at ptr(i), plus
+// index if not nil: it loads the address into tmp.
+func atPtr(v isa, ptr func(i int) Mem, index Register) func(i, half int) Mem {
 	return func(i, half int) Mem {
 		MOVQ(ptr(i), tmp)
-		return Mem{Base: tmp, Disp: half * v.vecBytes()}
+		m := Mem{Base: tmp, Disp: half * v.vecBytes()}
+		if index != nil {
+			m.Index, m.Scale = index, 1
+		}
+		return m
 	}
 }
 
@@ -448,10 +491,7 @@ func advance(v isa, lbl func(string) string) {
 	CMPQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, U8(0))
 	JEQ(LabelRef(lbl("done")))
 	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneSeg})
-	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, tmp2)
-	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneN})
-	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns}, tmp2)
-	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneP})
+	setRun(v, Mem{Base: tmp, Disp: abi.JobRuns})
 	JMP(back)
 
 	Label(lbl("done"))
@@ -468,19 +508,18 @@ func advance(v isa, lbl func(string) string) {
 	Label(lbl("take"))
 	Comment("Take the next job, if any, and load its starting state into the",
 		"lane's column.")
-	CMPQ(next, njobs)
+	MOVQ(nextMem(v), tmp2)
+	CMPQ(tmp2, njobsMem(v))
 	JAE(LabelRef(lbl("idle")))
-	MOVQ(next, jp)
+	MOVQ(tmp2, jp)
 	SHLQ(U8(6), jp)
 	ADDQ(jobsReg, jp)
-	INCQ(next)
+	INCQ(tmp2)
+	MOVQ(tmp2, nextMem(v))
 	INCQ(busy)
-	MOVQ(next, Mem{Base: laneReg, Disp: abi.LaneJob})
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneJob})
 	MOVQ(U32(0), Mem{Base: laneReg, Disp: abi.LaneSeg})
-	MOVQ(Mem{Base: jp, Disp: abi.JobRuns}, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneP})
-	MOVQ(Mem{Base: jp, Disp: abi.JobRuns + 8}, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneN})
+	setRun(v, Mem{Base: jp, Disp: abi.JobRuns})
 	MOVQ(Mem{Base: jp, Disp: abi.JobInit}, tmp)
 	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
 	for k := 0; k < 8; k++ {
@@ -490,12 +529,73 @@ func advance(v isa, lbl func(string) string) {
 	JMP(back)
 
 	Label(lbl("idle"))
-	Comment("No job left: the lane idles, hashing the zero block.")
+	Comment("No job left: the lane idles, hashing the zero blocks, and comes",
+		"back here once it has stepped through them.")
 	MOVQ(U32(0), Mem{Base: laneReg, Disp: abi.LaneJob})
-	LEAQ(zeroBlk, tmp)
-	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneP})
-	MOVQ(U32(1), Mem{Base: laneReg, Disp: abi.LaneN})
+	LEAQ(zeroBlk, tmp2)
+	SUBQ(off, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneP})
+	LEAQ(Mem{Base: off, Disp: 64 * idleRun}, tmp2)
+	MOVL(tmp2.As32(), laneEnd(v))
 	JMP(back)
+}
+
+// setRun points the lane laneIdx (at laneReg) at the run r (a job's
+// runs[i]) as offsets from off, using tmp2.
+func setRun(v isa, r Mem) {
+	MOVQ(r, tmp2)
+	SUBQ(off, tmp2)
+	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneP})
+	MOVQ(r.Offset(8), tmp2)
+	SHLQ(U8(6), tmp2)
+	ADDQ(off, tmp2)
+	MOVL(tmp2.As32(), laneEnd(v))
+}
+
+// endsMem is the frame's array of the lanes' run ends, a uint32 per lane: off
+// at a run's end. A kernel call steps off by at most 64 bytes times the
+// blocks of its bounded work (TestBoundedCalls), far below 2^32.
+func endsMem(v isa) Mem { return Mem{Base: frame, Disp: 8*v.vecBytes() + v.frameBytes()} }
+
+// laneEnd is lane laneIdx's run end.
+func laneEnd(v isa) Mem {
+	return Mem{Base: frame, Index: laneIdx, Scale: 4, Disp: 8*v.vecBytes() + v.frameBytes()}
+}
+
+// endMask sets ended to the mask of lanes whose run ends at off.
+func endMask(v isa) {
+	x, o := v.vec(0), v.vec(1)
+	v.load(endsMem(v), x)
+	if v.lanes() == 16 {
+		VPBROADCASTD(off.As32(), o)
+		VPCMPEQD(o, x, K1)
+		KMOVW(K1, ended)
+		return
+	}
+	VMOVQ(off, o.AsX())
+	VPBROADCASTD(o.AsX(), o)
+	VPCMPEQD(o, x, x)
+	VMOVMSKPS(x, ended)
+}
+
+// minEnd sets left to the least of the lanes' run ends.
+func minEnd(v isa) {
+	x, y := v.vec(0).AsY(), v.vec(1).AsY()
+	xx, yx := v.vec(0).AsX(), v.vec(1).AsX()
+	if v.lanes() == 16 {
+		VMOVDQU32(endsMem(v), v.vec(0))
+		VEXTRACTI64X4(U8(1), v.vec(0), y)
+		VPMINUD(y, x, x)
+	} else {
+		VMOVDQU(endsMem(v), x)
+	}
+	VEXTRACTI128(U8(1), x, yx)
+	VPMINUD(yx, xx, xx)
+	VPSHUFD(U8(0x4e), xx, yx)
+	VPMINUD(yx, xx, xx)
+	VPSHUFD(U8(0xb1), xx, yx)
+	VPMINUD(yx, xx, xx)
+	VMOVD(xx, left.As32())
 }
 
 // loadTest emits a test-only entry point that runs the kernel's block load,
@@ -512,7 +612,7 @@ func loadTest(v isa) {
 	Load(Param("w"), RDI)
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
-	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} }))
+	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} }, nil))
 	t := v.temps()[0]
 	for j := 0; j < 16; j++ {
 		x := v.wGet(j, t)
@@ -590,7 +690,7 @@ func pairs(v isa, roll bool, mode pairsMode) {
 	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
 	switch mode {
 	case headers:
-		loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * i} }))
+		loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * i} }, nil))
 	case staged:
 		// Lane i's block is at in + blk + i*stride.
 		loadW(v, func(i, half int) Mem {
