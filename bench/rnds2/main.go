@@ -4,9 +4,11 @@
 // this CPU: the latency of one SHA256RNDS2 (one stream's two rounds wait for
 // the last two), its throughput with two and four independent streams, and
 // what a legacy-SSE SHA256RNDS2 costs among AVX2 instructions that leave the
-// upper halves of the vector registers dirty (why no kernel here mixes
-// SHA-NI streams with AVX2 or AVX-512 lanes in one loop). A cycle is timed
-// as one step of a chain of dependent register ADDs.
+// upper halves of the vector registers dirty, and, with AVX-512, what SHA-NI
+// streams cost beside AVX-512 lane work kept in Z16-Z31 (which leaves those
+// halves clean): why no kernel here mixes SHA-NI streams with AVX2 or
+// AVX-512 lanes in one loop. A cycle is timed as one step of a chain of
+// dependent register ADDs.
 //
 //	cd bench && go run ./rnds2
 package main
@@ -66,4 +68,21 @@ func main() {
 	dirty := per(mixedDirty, 1)
 	fmt.Printf("8 AVX2 instructions:                     %5.1f cycles\n", clean)
 	fmt.Printf("the same with 2 SHA256RNDS2 among them:  %5.1f cycles (dirty upper state)\n", dirty)
+
+	if !cpu.X86.HasAVX512F {
+		return
+	}
+	var k [4]uint32
+	perK := func(f func(int, *[4]uint32)) float64 {
+		const m = 200_000
+		return best(func(n int) { f(n, &k) }, m) / m / cycle
+	}
+	z, r, zr := perK(zmmAlone), perK(rnds2Alone), perK(zmmRnds2)
+	b, zb := perK(blocksAlone), perK(zmmBlocks)
+	fmt.Printf("AVX-512 lanes and SHA-NI streams in one loop, the lanes on Z16-Z31 (upper state clean):\n")
+	fmt.Printf("512 512-bit operations:                  %5.0f cycles\n", z)
+	fmt.Printf("64 SHA256RNDS2, two streams:             %5.0f cycles\n", r)
+	fmt.Printf("both, interleaved:                       %5.0f cycles (%.2f more per SHA256RNDS2)\n", zr, (zr-z)/64)
+	fmt.Printf("2 SHA-NI blocks with their schedule:     %5.0f cycles\n", b)
+	fmt.Printf("512 operations and the 2 blocks:         %5.0f cycles (%.0f more per block)\n", zb, (zb-z)/2)
 }

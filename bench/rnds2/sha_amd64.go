@@ -3,3 +3,9 @@ package main
 import "github.com/klauspost/cpuid/v2"
 
 func hasSHA() bool { return cpuid.CPU.Supports(cpuid.SHA, cpuid.SSSE3, cpuid.SSE4) }
+
+func zmmAlone(n int, k *[4]uint32)    // 512 EVEX operations on Z16-Z23
+func rnds2Alone(n int, k *[4]uint32)  // 64 SHA256RNDS2 on two streams
+func zmmRnds2(n int, k *[4]uint32)    // both, interleaved
+func blocksAlone(n int, k *[4]uint32) // two SHA-NI blocks with their schedule
+func zmmBlocks(n int, k *[4]uint32)   // 512 EVEX operations and two blocks, interleaved
