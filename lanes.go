@@ -695,12 +695,31 @@ func (b *batch) stage(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r
 			return rs[0], rs[1], rs[2], false
 		}
 	}
-	rs[k] = run{&blk[BlockSize], uintptr(pad(blk[BlockSize:], pre, msg, total))}
+	rs[k] = run{&blk[BlockSize], uintptr(padApart(blk[BlockSize:], pre, msg, total))}
 	return rs[0], rs[1], rs[2], false
 }
 
+// padApart is pad for a t that overlaps neither a nor b: it zeroes the
+// block or two first, with fixed-size stores the compiler inlines, instead
+// of clearing the gap after the message with a call (5% of the short shape,
+// 10,000 messages of 0..200 bytes, on the Intel Xeon of BENCHMARKS.md).
+func padApart(t, a, b []byte, bits uint64) int {
+	nt := (len(a)+len(b)+8)/BlockSize + 1
+	if nt == 1 {
+		*(*[BlockSize]byte)(t) = [BlockSize]byte{}
+	} else {
+		*(*[2 * BlockSize]byte)(t) = [2 * BlockSize]byte{}
+	}
+	m := copy(t, a)
+	m += copy(t[m:], b)
+	t[m] = 0x80
+	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], bits)
+	return nt
+}
+
 // pad writes a || b, the padding and the length in bits into t and returns
-// how many blocks that makes.
+// how many blocks that makes. a may be t's own start (a node staged in
+// place).
 func pad(t, a, b []byte, bits uint64) int {
 	m := copy(t, a)
 	m += copy(t[m:], b)
