@@ -46,7 +46,7 @@ var (
 	kp      = R8  // the round constants (or pad's W+K) of the current 16 rounds
 	off     = RCX // bytes stepped so far (lanes keep their place relative to it)
 	ended   = EDX // at a segment's end: the lanes whose runs end there
-	left    = jp  // in a segment: steps left
+	left    = jp  // in a segment: the off at which it ends
 	frame   = R14 // the stack frame, aligned to the vector size
 )
 
