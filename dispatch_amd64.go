@@ -113,10 +113,14 @@ var mixedPlans = []plan{
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
 		// as fast as 11 busy AVX-512 lanes, so the wide lanes hand over below
-		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon").
+		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon"). Two
+		// busy streams already reach the SHA unit's bound there, and an idle
+		// one wastes its share: an odd number of jobs starts on three
+		// streams, so that none is left to run alone.
 		name: "avx512+shani2",
 		stages: []stage{
 			{k: kAVX512, width: 16, minActive: 11},
+			{k: kShani3, width: 3, minActive: 3, odd: true},
 			{k: kShani2, width: 2, minActive: 2},
 			{k: kShani1, width: 1, minActive: 1},
 		},

@@ -183,8 +183,9 @@ var iv = [8]uint32{
 // (at least 1) lanes are busy.
 type stage struct {
 	k         kernelID
-	width     int // lanes
-	minActive int // when to hand busy lanes to the next stage; the last stage runs to the end
+	width     int  // lanes
+	minActive int  // when to hand busy lanes to the next stage; the last stage runs to the end
+	odd       bool // taken only by an odd number of jobs (see finish)
 }
 
 // run calls the stage's kernel. Kernels are called directly, never through a
@@ -748,6 +749,12 @@ func (b *batch) finish(jobs []job) {
 		last := i == len(b.stages)-1
 		if !last && len(jobs) < st.minActive {
 			continue // too few jobs to be worth this kernel
+		}
+		if st.odd && len(jobs)%2 == 0 {
+			// Where any two busy streams reach the SHA unit's bound, an
+			// odd count goes in threes and pairs, an even one in pairs:
+			// either way no job is left to run alone.
+			continue
 		}
 		b.sc.ls.minActive = 1
 		if !last {
