@@ -815,6 +815,7 @@ TEXT ·avx2(SB), $848-32
 	MOVQ    $0x00000000, 504(DI)
 	MOVQ    $0x00000000, 568(DI)
 	JMP     avx2_advance
+	PCALIGN $0x40
 
 avx2_segment:
 	// A segment: the steps until off reaches left, the end of the
@@ -901,7 +902,8 @@ avx2_padok7:
 	VMOVDQU 224(R14), Y7
 
 	// Rounds 0-63 of the padding block, W+K from ls.padWK.
-	LEAQ 256(R8), AX
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx2_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -1469,6 +1471,7 @@ avx2_padrounds:
 	CMPQ         R8, AX
 	JNE          avx2_padrounds
 	JMP          avx2_sum
+	PCALIGN $0x40
 
 avx2_full:
 	// Load each lane's block, transpose to one vector per message word,
@@ -2189,7 +2192,8 @@ avx2_full:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2_rounds:
 	VMOVDQU 288(R14), Y8
@@ -3432,11 +3436,12 @@ GLOBL avx2Pad32W<>(SB), RODATA|NOPTR, $256
 // func avx2Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·avx2Pairs(SB), $800-24
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 31(SP), R14
-	ANDQ $-32, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    31(SP), R14
+	ANDQ    $-32, R14
+	PCALIGN $0x40
 
 avx2Pairs_loop:
 	TESTQ DX, DX
@@ -4143,7 +4148,8 @@ avx2Pairs_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2Pairs_rounds:
 	VMOVDQU 288(R14), Y8
@@ -5130,8 +5136,9 @@ avx2Pairs_rounds:
 	VMOVDQU Y7, 224(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx2Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx2Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx2Pairs_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -5866,11 +5873,12 @@ avx2Pairs_done:
 // func avx2Many64(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, AVX2
 TEXT ·avx2Many64(SB), $800-24
-	MOVQ out+0(FP), DI
-	MOVQ msgs+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 31(SP), R14
-	ANDQ $-32, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    31(SP), R14
+	ANDQ    $-32, R14
+	PCALIGN $0x40
 
 avx2Many64_loop:
 	TESTQ DX, DX
@@ -6593,7 +6601,8 @@ avx2Many64_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2Many64_rounds:
 	VMOVDQU 288(R14), Y8
@@ -7580,8 +7589,9 @@ avx2Many64_rounds:
 	VMOVDQU Y7, 224(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx2Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx2Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx2Many64_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -8316,11 +8326,12 @@ avx2Many64_done:
 // func avx2Pairs2(out *[32]byte, in *byte, n int)
 // Requires: AVX, AVX2
 TEXT ·avx2Pairs2(SB), $800-24
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 31(SP), R14
-	ANDQ $-32, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    31(SP), R14
+	ANDQ    $-32, R14
+	PCALIGN $0x40
 
 avx2Pairs2_loop:
 	TESTQ DX, DX
@@ -9027,7 +9038,8 @@ avx2Pairs2_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2Pairs2_rounds:
 	VMOVDQU 288(R14), Y8
@@ -10014,8 +10026,9 @@ avx2Pairs2_rounds:
 	VMOVDQU Y7, 224(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx2Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx2Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx2Pairs2_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -11208,7 +11221,8 @@ avx2Pairs2_padrounds:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2Pairs2_drounds:
 	VMOVDQU 288(R14), Y8
@@ -12343,13 +12357,14 @@ avx2Pairs2_done:
 // func avx2Staged(out *[32]byte, in *byte, n int, nb int)
 // Requires: AVX, AVX2
 TEXT ·avx2Staged(SB), $800-32
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	MOVQ nb+24(FP), BX
-	SHLQ $0x06, BX
-	LEAQ 31(SP), R14
-	ANDQ $-32, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	LEAQ    31(SP), R14
+	ANDQ    $-32, R14
+	PCALIGN $0x40
 
 avx2Staged_loop:
 	TESTQ DX, DX
@@ -12374,6 +12389,7 @@ avx2Staged_loop:
 	VMOVDQU avx2IV<>+224(SB), Y0
 	VMOVDQU Y0, 224(R14)
 	XORQ    CX, CX
+	PCALIGN $0x40
 
 avx2Staged_block:
 	// Load 8 blocks, transpose to one vector per message word, byte-swap.
@@ -13093,7 +13109,8 @@ avx2Staged_block:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000200, R8
+	ADDQ    $0x00000200, R8
+	PCALIGN $0x40
 
 avx2Staged_rounds:
 	VMOVDQU 288(R14), Y8

@@ -443,6 +443,7 @@ TEXT ·avx512(SB), $656-32
 	MOVQ      $0x00000000, 1016(DI)
 	MOVQ      $0x00000000, 1080(DI)
 	JMP       avx512_advance
+	PCALIGN $0x40
 
 avx512_segment:
 	// A segment: the steps until off reaches left, the end of the
@@ -593,7 +594,8 @@ avx512_padok15:
 	VMOVDQU32 448(R14), Z7
 
 	// Rounds 0-63 of the padding block, W+K from ls.padWK.
-	LEAQ 256(R8), AX
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx512_padrounds:
 	VPADDD.BCST (R8), Z7, Z7
@@ -888,6 +890,7 @@ avx512_padrounds:
 	CMPQ        R8, AX
 	JNE         avx512_padrounds
 	JMP         avx512_sum
+	PCALIGN $0x40
 
 avx512_full:
 	// Load each lane's block, transpose to one vector per message word,
@@ -1332,7 +1335,8 @@ avx512_full:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512_rounds:
 	VPRORD      $0x07, Z17, Z9
@@ -2160,11 +2164,12 @@ GLOBL avx512Pad32W<>(SB), RODATA|NOPTR, $512
 // func avx512Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·avx512Pairs(SB), $576-24
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 63(SP), R14
-	ANDQ $-64, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    63(SP), R14
+	ANDQ    $-64, R14
+	PCALIGN $0x40
 
 avx512Pairs_loop:
 	TESTQ DX, DX
@@ -2595,7 +2600,8 @@ avx512Pairs_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512Pairs_rounds:
 	VPRORD      $0x07, Z17, Z9
@@ -3102,8 +3108,9 @@ avx512Pairs_rounds:
 	VMOVDQU32 Z7, 448(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx512Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx512Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx512Pairs_padrounds:
 	VPADDD.BCST (R8), Z7, Z7
@@ -3693,11 +3700,12 @@ avx512Pairs_done:
 // func avx512Many64(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·avx512Many64(SB), $576-24
-	MOVQ out+0(FP), DI
-	MOVQ msgs+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 63(SP), R14
-	ANDQ $-64, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    63(SP), R14
+	ANDQ    $-64, R14
+	PCALIGN $0x40
 
 avx512Many64_loop:
 	TESTQ DX, DX
@@ -4144,7 +4152,8 @@ avx512Many64_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512Many64_rounds:
 	VPRORD      $0x07, Z17, Z9
@@ -4651,8 +4660,9 @@ avx512Many64_rounds:
 	VMOVDQU32 Z7, 448(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx512Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx512Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx512Many64_padrounds:
 	VPADDD.BCST (R8), Z7, Z7
@@ -5242,11 +5252,12 @@ avx512Many64_done:
 // func avx512Pairs2(out *[32]byte, in *byte, n int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·avx512Pairs2(SB), $576-24
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	LEAQ 63(SP), R14
-	ANDQ $-64, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	LEAQ    63(SP), R14
+	ANDQ    $-64, R14
+	PCALIGN $0x40
 
 avx512Pairs2_loop:
 	TESTQ DX, DX
@@ -5677,7 +5688,8 @@ avx512Pairs2_loop:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512Pairs2_rounds:
 	VPRORD      $0x07, Z17, Z9
@@ -6184,8 +6196,9 @@ avx512Pairs2_rounds:
 	VMOVDQU32 Z7, 448(R14)
 
 	// Rounds 0-63 of the padding block, W+K constant.
-	LEAQ avx512Pad64WK<>+0(SB), R8
-	LEAQ 256(R8), AX
+	LEAQ    avx512Pad64WK<>+0(SB), R8
+	LEAQ    256(R8), AX
+	PCALIGN $0x40
 
 avx512Pairs2_padrounds:
 	VPADDD.BCST (R8), Z7, Z7
@@ -6832,7 +6845,8 @@ avx512Pairs2_padrounds:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512Pairs2_drounds:
 	VPRORD      $0x07, Z17, Z9
@@ -7615,13 +7629,14 @@ avx512Pairs2_done:
 // func avx512Staged(out *[32]byte, in *byte, n int, nb int)
 // Requires: AVX, AVX512BW, AVX512F
 TEXT ·avx512Staged(SB), $576-32
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ n+16(FP), DX
-	MOVQ nb+24(FP), BX
-	SHLQ $0x06, BX
-	LEAQ 63(SP), R14
-	ANDQ $-64, R14
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	LEAQ    63(SP), R14
+	ANDQ    $-64, R14
+	PCALIGN $0x40
 
 avx512Staged_loop:
 	TESTQ DX, DX
@@ -7646,6 +7661,7 @@ avx512Staged_loop:
 	VMOVDQU32 avx512IV<>+448(SB), Z0
 	VMOVDQU32 Z0, 448(R14)
 	XORQ      CX, CX
+	PCALIGN   $0x40
 
 avx512Staged_block:
 	// Load 16 blocks, transpose to one vector per message word, byte-swap.
@@ -8089,7 +8105,8 @@ avx512Staged_block:
 
 	// Rounds 16-63: each computes the next schedule word W[i] into
 	// W[i-16]'s place.
-	ADDQ $0x00000040, R8
+	ADDQ    $0x00000040, R8
+	PCALIGN $0x40
 
 avx512Staged_rounds:
 	VPRORD      $0x07, Z17, Z9

@@ -1343,6 +1343,7 @@ chainShani1_init:
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
 	PSHUFD     $0x1b, X13, X1
 	PSHUFD     $0x1b, X15, X2
+	PCALIGN    $0x40
 
 chainShani1_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
@@ -1592,6 +1593,7 @@ chainShani2_init:
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
 	PSHUFD     $0x1b, X13, X3
 	PSHUFD     $0x1b, X15, X4
+	PCALIGN    $0x40
 
 chainShani2_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
@@ -2090,6 +2092,7 @@ chainShani3_init:
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
 	PSHUFD     $0x1b, X13, X5
 	PSHUFD     $0x1b, X15, X6
+	PCALIGN    $0x40
 
 chainShani3_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
@@ -2811,6 +2814,7 @@ chainShani4_init:
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
 	PSHUFD     $0x1b, X13, X7
 	PSHUFD     $0x1b, X15, X8
+	PCALIGN    $0x40
 
 chainShani4_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
@@ -3716,6 +3720,7 @@ TEXT ·chainAvx2(SB), $544-16
 	VMOVDQA Y8, 192(R14)
 	VMOVDQU 224(DI), Y8
 	VMOVDQA Y8, 224(R14)
+	PCALIGN $0x40
 
 chainAvx2_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
@@ -7116,6 +7121,7 @@ TEXT ·chainAvx512(SB), NOSPLIT, $0-16
 	VMOVDQU32 320(DI), Z21
 	VMOVDQU32 384(DI), Z22
 	VMOVDQU32 448(DI), Z23
+	PCALIGN   $0x40
 
 chainAvx512_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The

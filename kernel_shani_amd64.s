@@ -185,10 +185,11 @@ TEXT ·shani1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shani1_init:
-	MOVOU shaniFlip<>+0(SB), X12
-	MOVQ  $0x00000000, 120(DI)
-	SHLQ  $0x06, DX
-	ADDQ  SI, DX
+	MOVOU   shaniFlip<>+0(SB), X12
+	MOVQ    $0x00000000, 120(DI)
+	SHLQ    $0x06, DX
+	ADDQ    SI, DX
+	PCALIGN $0x40
 
 shani1_job:
 	CMPQ    SI, DX
@@ -203,12 +204,14 @@ shani1_job:
 	PBLENDW $0xf0, X13, X2
 	LEAQ    8(SI), R9
 	LEAQ    56(SI), R10
+	PCALIGN $0x40
 
 shani1_run:
-	MOVQ  (R9), R8
-	MOVQ  8(R9), R13
-	TESTQ R13, R13
-	JEQ   shani1_digest
+	MOVQ    (R9), R8
+	MOVQ    8(R9), R13
+	TESTQ   R13, R13
+	JEQ     shani1_digest
+	PCALIGN $0x40
 
 shani1_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
@@ -416,9 +419,10 @@ TEXT ·shaniJob(SB), NOSPLIT, $176-8
 	VZEROUPPER
 
 shaniJob_init:
-	MOVOU shaniFlip<>+0(SB), X12
-	MOVQ  j+0(FP), SI
-	LEAQ  64(SI), DX
+	MOVOU   shaniFlip<>+0(SB), X12
+	MOVQ    j+0(FP), SI
+	LEAQ    64(SI), DX
+	PCALIGN $0x40
 
 shaniJob_job:
 	CMPQ    SI, DX
@@ -433,12 +437,14 @@ shaniJob_job:
 	PBLENDW $0xf0, X13, X2
 	LEAQ    8(SI), R9
 	LEAQ    56(SI), R10
+	PCALIGN $0x40
 
 shaniJob_run:
-	MOVQ  (R9), R8
-	MOVQ  8(R9), R13
-	TESTQ R13, R13
-	JEQ   shaniJob_digest
+	MOVQ    (R9), R8
+	MOVQ    8(R9), R13
+	TESTQ   R13, R13
+	JEQ     shaniJob_digest
+	PCALIGN $0x40
 
 shaniJob_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
@@ -661,6 +667,7 @@ shani2_init:
 	MOVQ $0x00000001, 168(DI)
 	MOVQ $0x00000000, 184(DI)
 	JMP  shani2_advance
+	PCALIGN $0x40
 
 shani2_loop:
 	// When every stream stands at the batch's shared padding block, its W+K
@@ -794,6 +801,7 @@ shani2_loop:
 	PADDD       224(R14), X7
 	PADDD       240(R14), X8
 	JMP         shani2_advance
+	PCALIGN $0x40
 
 shani2_block:
 	MOVQ 96(DI), R8
@@ -1328,6 +1336,7 @@ shani3_init:
 	MOVQ $0x00000001, 232(DI)
 	MOVQ $0x00000000, 248(DI)
 	JMP  shani3_advance
+	PCALIGN $0x40
 
 shani3_loop:
 	// When every stream stands at the batch's shared padding block, its W+K
@@ -1499,6 +1508,7 @@ shani3_loop:
 	PADDD       384(R14), X5
 	PADDD       400(R14), X6
 	JMP         shani3_advance
+	PCALIGN $0x40
 
 shani3_block:
 	MOVQ 96(DI), R8
@@ -2408,6 +2418,7 @@ shani4_init:
 	MOVQ $0x00000001, 296(DI)
 	MOVQ $0x00000000, 312(DI)
 	JMP  shani4_advance
+	PCALIGN $0x40
 
 shani4_loop:
 	// When every stream stands at the batch's shared padding block, its W+K
@@ -2617,6 +2628,7 @@ shani4_loop:
 	PADDD       544(R14), X7
 	PADDD       560(R14), X8
 	JMP         shani4_advance
+	PCALIGN $0x40
 
 shani4_block:
 	MOVQ 96(DI), R8
@@ -3795,10 +3807,11 @@ TEXT ·shaniPairs1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniPairs1_init:
-	MOVOU shaniFlip<>+0(SB), X12
-	MOVQ  out+0(FP), DI
-	MOVQ  in+8(FP), SI
-	MOVQ  count+16(FP), DX
+	MOVOU   shaniFlip<>+0(SB), X12
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniPairs1_loop:
 	TESTQ DX, DX
@@ -4083,10 +4096,11 @@ TEXT ·shaniMany64x1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniMany64x1_init:
-	MOVOU shaniFlip<>+0(SB), X12
-	MOVQ  out+0(FP), DI
-	MOVQ  msgs+8(FP), SI
-	MOVQ  count+16(FP), DX
+	MOVOU   shaniFlip<>+0(SB), X12
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniMany64x1_loop:
 	TESTQ DX, DX
@@ -4377,10 +4391,11 @@ shaniPairs1Double_init:
 	MOVQ  count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
-	MOVOU shaniPad32<>+0(SB), X13
-	MOVOU shaniPad32<>+16(SB), X14
-	MOVOU X13, 128(R14)
-	MOVOU X14, 144(R14)
+	MOVOU   shaniPad32<>+0(SB), X13
+	MOVOU   shaniPad32<>+16(SB), X14
+	MOVOU   X13, 128(R14)
+	MOVOU   X14, 144(R14)
+	PCALIGN $0x40
 
 shaniPairs1Double_loop:
 	TESTQ DX, DX
@@ -4844,9 +4859,10 @@ TEXT ·shaniPairs2(SB), NOSPLIT, $336-24
 	VZEROUPPER
 
 shaniPairs2_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniPairs2_loop:
 	TESTQ DX, DX
@@ -5339,9 +5355,10 @@ TEXT ·shaniMany64x2(SB), NOSPLIT, $336-24
 	VZEROUPPER
 
 shaniMany64x2_init:
-	MOVQ out+0(FP), DI
-	MOVQ msgs+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniMany64x2_loop:
 	TESTQ DX, DX
@@ -5839,12 +5856,13 @@ shaniPairs2Double_init:
 	MOVQ count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
-	MOVOU shaniPad32<>+0(SB), X13
-	MOVOU shaniPad32<>+16(SB), X14
-	MOVOU X13, 128(R14)
-	MOVOU X14, 144(R14)
-	MOVOU X13, 288(R14)
-	MOVOU X14, 304(R14)
+	MOVOU   shaniPad32<>+0(SB), X13
+	MOVOU   shaniPad32<>+16(SB), X14
+	MOVOU   X13, 128(R14)
+	MOVOU   X14, 144(R14)
+	MOVOU   X13, 288(R14)
+	MOVOU   X14, 304(R14)
+	PCALIGN $0x40
 
 shaniPairs2Double_loop:
 	TESTQ DX, DX
@@ -6680,9 +6698,10 @@ TEXT ·shaniPairs4(SB), NOSPLIT, $656-24
 	VZEROUPPER
 
 shaniPairs4_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniPairs4_loop:
 	TESTQ DX, DX
@@ -7751,9 +7770,10 @@ TEXT ·shaniMany64x4(SB), NOSPLIT, $656-24
 	VZEROUPPER
 
 shaniMany64x4_init:
-	MOVQ out+0(FP), DI
-	MOVQ msgs+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
 
 shaniMany64x4_loop:
 	TESTQ DX, DX
@@ -8827,16 +8847,17 @@ shaniPairs4Double_init:
 	MOVQ count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
-	MOVOU shaniPad32<>+0(SB), X13
-	MOVOU shaniPad32<>+16(SB), X14
-	MOVOU X13, 128(R14)
-	MOVOU X14, 144(R14)
-	MOVOU X13, 288(R14)
-	MOVOU X14, 304(R14)
-	MOVOU X13, 448(R14)
-	MOVOU X14, 464(R14)
-	MOVOU X13, 608(R14)
-	MOVOU X14, 624(R14)
+	MOVOU   shaniPad32<>+0(SB), X13
+	MOVOU   shaniPad32<>+16(SB), X14
+	MOVOU   X13, 128(R14)
+	MOVOU   X14, 144(R14)
+	MOVOU   X13, 288(R14)
+	MOVOU   X14, 304(R14)
+	MOVOU   X13, 448(R14)
+	MOVOU   X14, 464(R14)
+	MOVOU   X13, 608(R14)
+	MOVOU   X14, 624(R14)
+	PCALIGN $0x40
 
 shaniPairs4Double_loop:
 	TESTQ DX, DX
@@ -10752,22 +10773,24 @@ TEXT ·shaniStaged1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shaniStaged1_init:
-	MOVOU shaniFlip<>+0(SB), X12
-	MOVQ  out+0(FP), DI
-	MOVQ  in+8(FP), SI
-	MOVQ  count+16(FP), DX
-	MOVQ  nb+24(FP), BX
-	SHLQ  $0x06, BX
+	MOVOU   shaniFlip<>+0(SB), X12
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	PCALIGN $0x40
 
 shaniStaged1_loop:
 	TESTQ DX, DX
 	JEQ   shaniStaged1_done
 
 	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  SI, R8
-	MOVQ  nb+24(FP), CX
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	MOVQ    SI, R8
+	MOVQ    nb+24(FP), CX
+	PCALIGN $0x40
 
 shaniStaged1_block:
 	// Save each stream's state for the final addition; load the first three
@@ -10969,24 +10992,26 @@ TEXT ·shaniStaged2(SB), NOSPLIT, $336-32
 	VZEROUPPER
 
 shaniStaged2_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
-	MOVQ nb+24(FP), BX
-	SHLQ $0x06, BX
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	PCALIGN $0x40
 
 shaniStaged2_loop:
 	TESTQ DX, DX
 	JEQ   shaniStaged2_done
 
 	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  SI, R8
-	MOVOU shaniIV<>+0(SB), X7
-	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  (R8)(BX*1), R9
-	MOVQ  nb+24(FP), CX
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	MOVQ    SI, R8
+	MOVOU   shaniIV<>+0(SB), X7
+	MOVOU   shaniIV<>+16(SB), X8
+	LEAQ    (R8)(BX*1), R9
+	MOVQ    nb+24(FP), CX
+	PCALIGN $0x40
 
 shaniStaged2_block:
 	// Save each stream's state for the final addition; load the first three
@@ -11350,30 +11375,32 @@ TEXT ·shaniStaged4(SB), NOSPLIT, $656-32
 	VZEROUPPER
 
 shaniStaged4_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
-	MOVQ nb+24(FP), BX
-	SHLQ $0x06, BX
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	PCALIGN $0x40
 
 shaniStaged4_loop:
 	TESTQ DX, DX
 	JEQ   shaniStaged4_done
 
 	// Each stream starts at the IV, on its message.
-	MOVOU shaniIV<>+0(SB), X1
-	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  SI, R8
-	MOVOU shaniIV<>+0(SB), X3
-	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  (R8)(BX*1), R9
-	MOVOU shaniIV<>+0(SB), X5
-	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  (R9)(BX*1), R10
-	MOVOU shaniIV<>+0(SB), X7
-	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  (R10)(BX*1), R11
-	MOVQ  nb+24(FP), CX
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	MOVQ    SI, R8
+	MOVOU   shaniIV<>+0(SB), X3
+	MOVOU   shaniIV<>+16(SB), X4
+	LEAQ    (R8)(BX*1), R9
+	MOVOU   shaniIV<>+0(SB), X5
+	MOVOU   shaniIV<>+16(SB), X6
+	LEAQ    (R9)(BX*1), R10
+	MOVOU   shaniIV<>+0(SB), X7
+	MOVOU   shaniIV<>+16(SB), X8
+	LEAQ    (R10)(BX*1), R11
+	MOVQ    nb+24(FP), CX
+	PCALIGN $0x40
 
 shaniStaged4_block:
 	// Save each stream's state for the final addition; load the first three

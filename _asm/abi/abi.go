@@ -3,6 +3,12 @@
 // them there) and SHA-256's round constants.
 package abi
 
+import (
+	"github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
+	"github.com/mmcloughlin/avo/operand"
+)
+
 // Byte offsets and sizes.
 const (
 	JobInit  = 0  // job.init
@@ -71,4 +77,14 @@ func IVK01() [8]uint32 {
 	s := IV
 	s[6], s[7] = g1, h+K[0]+ch(e, f, g)-ch(e, f, g1)
 	return s
+}
+
+// LoopHead emits the label of a hot loop's head at a 64-byte boundary (the
+// assembler pads with NOPs before it), so that a kernel's speed does not
+// depend on where the linker happens to place it: the SHA-NI x3 kernel ran
+// 6% apart between two builds that differed only in unrelated Go code
+// (BENCHMARKS.md, "Loop heads at 64 bytes").
+func LoopHead(label string) {
+	build.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []operand.Op{operand.Imm(64)}})
+	build.Label(label)
 }

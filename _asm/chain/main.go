@@ -272,7 +272,7 @@ func shaniKernel(n int) {
 		PSHUFD(U8(0x1b), t3, s.cdgh)                 // h g d c: CDGH
 	}
 
-	Label(name + "_loop")
+	abi.LoopHead(name + "_loop")
 	Comment("The digest of the last step: its a, b, e, f and c, d, g, h plus the",
 		"IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,",
 		"so that the next step's first rounds wait for two instructions only);",
@@ -546,7 +546,7 @@ func laneKernel(v isa) {
 		v.wPut(k, x)
 	}
 
-	Label(name + "_loop")
+	abi.LoopHead(name + "_loop")
 	Comment("Round 0 starts from the IV: everything but W[0] is constant. The",
 		"state after it: a and e are W[0] plus constants, b, c, d, f, g, h the IV.")
 	w0 := v.w(0, t[0])

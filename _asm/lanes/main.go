@@ -218,7 +218,7 @@ func kernel(v isa, roll bool) {
 	}
 	JMP(LabelRef(lbl("advance")))
 
-	Label(lbl("segment"))
+	abi.LoopHead(lbl("segment"))
 	Comment("A segment: the steps until off reaches left, the end of the",
 		"shortest run. Only at its start can every busy lane stand at the",
 		"batch's shared padding block (a run of one block), whose W+K is known",
@@ -243,7 +243,7 @@ func kernel(v isa, roll bool) {
 	padRounds(v, name, roll)
 	JMP(LabelRef(lbl("sum")))
 
-	Label(lbl("full"))
+	abi.LoopHead(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
 	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }, off))
@@ -387,7 +387,7 @@ func padRounds(v isa, name string, roll bool) {
 		return
 	}
 	LEAQ(Mem{Base: kp, Disp: 256}, tmp)
-	Label(name + "_padrounds")
+	abi.LoopHead(name + "_padrounds")
 	body()
 	ADDQ(U8(64), kp)
 	CMPQ(kp, tmp)
@@ -838,7 +838,7 @@ func pairs(v isa, roll bool, mode pairsMode) {
 	ANDQ(I32(-vb), frame)
 	lbl := func(s string) string { return name + "_" + s }
 
-	Label(lbl("loop"))
+	abi.LoopHead(lbl("loop"))
 	TESTQ(nReg, nReg)
 	JEQ(LabelRef(lbl("done")))
 	if mode == staged {
@@ -849,7 +849,7 @@ func pairs(v isa, roll bool, mode pairsMode) {
 			v.store(v.state(0), stMem(v, k))
 		}
 		XORQ(blkReg, blkReg)
-		Label(lbl("block"))
+		abi.LoopHead(lbl("block"))
 	}
 	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
 	switch mode {
@@ -974,7 +974,7 @@ func compressW(v isa, lbl func(string) string, roll bool) {
 		return
 	}
 	ADDQ(U32(16*v.kStride()), kp)
-	Label(lbl("rounds"))
+	abi.LoopHead(lbl("rounds"))
 	schedRounds(v, 16)
 	ADDQ(U32(16*v.kStride()), kp)
 	LEAQ(kTab.Offset(64*v.kStride()), tmp)

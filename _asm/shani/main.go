@@ -154,7 +154,7 @@ func kernel(n int) {
 	}
 	JMP(LabelRef(name + "_advance"))
 
-	Label(name + "_loop")
+	abi.LoopHead(name + "_loop")
 	Comment("When every stream stands at the batch's shared padding block, its W+K",
 		"is known: skip the schedule.")
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPad}, tmp)
@@ -166,7 +166,7 @@ func kernel(n int) {
 	}
 	padBlock(name, ss)
 
-	Label(name + "_block")
+	abi.LoopHead(name + "_block")
 	for _, s := range ss {
 		MOVQ(s.lane.Offset(abi.LaneP), blockP[s.i])
 	}
@@ -357,7 +357,7 @@ func sequential(single bool) {
 		ADDQ(jobsReg, njobs)
 	}
 
-	Label(name + "_job")
+	abi.LoopHead(name + "_job")
 	CMPQ(jobsReg, njobs)
 	JAE(LabelRef(name + "_done"))
 	MOVQ(Mem{Base: jobsReg, Disp: abi.JobInit}, tmp)
@@ -365,13 +365,13 @@ func sequential(single bool) {
 	LEAQ(Mem{Base: jobsReg, Disp: abi.JobRuns}, run)
 	LEAQ(Mem{Base: jobsReg, Disp: abi.JobRuns + 48}, runsEnd)
 
-	Label(name + "_run")
+	abi.LoopHead(name + "_run")
 	MOVQ(Mem{Base: run}, blockP[0])
 	MOVQ(Mem{Base: run, Disp: 8}, tmp2)
 	TESTQ(tmp2, tmp2)
 	JEQ(LabelRef(name + "_digest"))
 
-	Label(name + "_block")
+	abi.LoopHead(name + "_block")
 	Comment("Prefetch 16 blocks ahead: over memory out of the cache one stream ran",
 		"at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (Intel Xeon,",
 		"BENCHMARKS.md). A prefetch never faults, so it may run past the message.")
@@ -616,7 +616,7 @@ func pairs(n int, headers, double bool) {
 		}
 	}
 
-	Label(name + "_loop")
+	abi.LoopHead(name + "_loop")
 	TESTQ(count, count)
 	JEQ(LabelRef(name + "_done"))
 	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
@@ -695,7 +695,7 @@ func staged(n int) {
 	Load(Param("nb"), stride)
 	SHLQ(U8(6), stride) // bytes per message
 
-	Label(name + "_loop")
+	abi.LoopHead(name + "_loop")
 	TESTQ(count, count)
 	JEQ(LabelRef(name + "_done"))
 	Comment("Each stream starts at the IV, on its message.")
@@ -710,7 +710,7 @@ func staged(n int) {
 	}
 	Load(Param("nb"), left)
 
-	Label(name + "_block")
+	abi.LoopHead(name + "_block")
 	compress(ss)
 	for _, s := range ss {
 		ADDQ(U8(64), blockP[s.i])
