@@ -153,7 +153,7 @@ func BenchmarkLevels(b *testing.B) {
 		{"solana", Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
 		{"bitcoin", Join{Double: true}},
 	}
-	for _, n := range []int{2, 16, 1024} {
+	for _, n := range []int{2, 3, 5, 16, 19, 1024} {
 		nodes := make([][Size]byte, 2*n)
 		for i := range nodes {
 			copy(nodes[i][:], pattern(Size, i))

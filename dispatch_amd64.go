@@ -125,7 +125,7 @@ var mixedPlans = []plan{
 			{k: kShani1, width: 1, minActive: 1},
 		},
 		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
-		pairs: avx512Shani,
+		pairs: avx512Shani3,
 	},
 }
 
@@ -243,6 +243,9 @@ var (
 	avx2Pairs8    = []stage{{k: kAVX2, width: 8}}
 	avx512Pairs16 = []stage{{k: kAVX512, width: 16}}
 	avx512Shani   = []stage{{k: kAVX512, width: 16}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
+	// The Intel plan's: an odd count left after the wide lanes goes in
+	// threes and pairs, none left alone (see avx512+shani2).
+	avx512Shani3 = []stage{{k: kAVX512, width: 16}, {k: kShani3, width: 3, odd: true}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
 )
 
 // pairsCan reports whether kernel k's pairs kernel reads what c says: on
@@ -284,6 +287,17 @@ func runPairs(k kernelID, c pairsCall, out *[Size]byte, in *byte, msgs *[]byte, 
 			shaniPairs4Double(out, in, n)
 		case pairsStaged:
 			shaniStaged4(out, in, n, nb)
+		}
+	case kShani3:
+		switch c {
+		case pairsContig:
+			shaniPairs3(out, in, n)
+		case pairsHeaders:
+			shaniMany64x3(out, msgs, n)
+		case pairsDouble:
+			shaniPairs3Double(out, in, n)
+		case pairsStaged:
+			shaniStaged3(out, in, n, nb)
 		}
 	case kShani2:
 		switch c {

@@ -55,6 +55,8 @@ func TestGuardPages(t *testing.T) {
 	forPlans(t, func(t *testing.T, pl *plan) {
 		check(t, pl, nil, msgs, nil)
 		check(t, pl, nil, edge64, nil)
+		check(t, pl, nil, edge64[:3], nil) // odd counts: the three-stream pairs kernels
+		check(t, pl, nil, edge64[:19], nil)
 		for _, pn := range []int{0, 1, 26, 55, 56, 63, 64, 65, 130, 4096} {
 			check(t, pl, mem[len(mem)-pn:], msgs[:40], nil)
 			check(t, pl, mem[:pn], msgs[len(msgs)-40:], nil)
@@ -65,11 +67,14 @@ func TestGuardPages(t *testing.T) {
 			}
 		}
 		for _, j := range testJoins {
-			out := make([][Size]byte, 32)
-			pl.hashLevel(out, &j, nodes)
-			for i := range out {
-				if out[i] != joinWant(j, nodes[2*i], nodes[2*i+1]) {
-					t.Fatalf("join %+v of nodes at a page edge: pair %d wrong", j, i)
+			for _, np := range []int{3, 19, 32} { // odd counts: the three-stream pairs kernels
+				level := nodes[len(nodes)-2*np:]
+				out := make([][Size]byte, np)
+				pl.hashLevel(out, &j, level)
+				for i := range out {
+					if out[i] != joinWant(j, level[2*i], level[2*i+1]) {
+						t.Fatalf("join %+v of %d pairs at a page edge: pair %d wrong", j, np, i)
+					}
 				}
 			}
 		}

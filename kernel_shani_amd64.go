@@ -34,6 +34,9 @@ func shaniPairs1(out *[32]byte, in *byte, count int)
 func shaniPairs2(out *[32]byte, in *byte, count int)
 
 //go:noescape
+func shaniPairs3(out *[32]byte, in *byte, count int)
+
+//go:noescape
 func shaniPairs4(out *[32]byte, in *byte, count int)
 
 //go:noescape
@@ -43,6 +46,9 @@ func shaniMany64x1(out *[32]byte, msgs *[]byte, count int)
 func shaniMany64x2(out *[32]byte, msgs *[]byte, count int)
 
 //go:noescape
+func shaniMany64x3(out *[32]byte, msgs *[]byte, count int)
+
+//go:noescape
 func shaniMany64x4(out *[32]byte, msgs *[]byte, count int)
 
 //go:noescape
@@ -50,6 +56,9 @@ func shaniPairs1Double(out *[32]byte, in *byte, count int)
 
 //go:noescape
 func shaniPairs2Double(out *[32]byte, in *byte, count int)
+
+//go:noescape
+func shaniPairs3Double(out *[32]byte, in *byte, count int)
 
 //go:noescape
 func shaniPairs4Double(out *[32]byte, in *byte, count int)
@@ -63,6 +72,9 @@ func shaniStaged1(out *[32]byte, in *byte, count int, nb int)
 
 //go:noescape
 func shaniStaged2(out *[32]byte, in *byte, count int, nb int)
+
+//go:noescape
+func shaniStaged3(out *[32]byte, in *byte, count int, nb int)
 
 //go:noescape
 func shaniStaged4(out *[32]byte, in *byte, count int, nb int)

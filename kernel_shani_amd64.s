@@ -6686,6 +6686,3139 @@ shaniPairs2Double_loop:
 shaniPairs2Double_done:
 	RET
 
+// func shaniPairs3(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs3(SB), NOSPLIT, $496-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs3_init
+	VZEROUPPER
+
+shaniPairs3_init:
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
+
+shaniPairs3_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs3_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  64(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  128(SI), R10
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	ADDQ    $0x000000c0, SI
+	ADDQ    $0x00000060, DI
+	SUBQ    $0x03, DX
+	JMP     shaniPairs3_loop
+
+shaniPairs3_done:
+	RET
+
+// func shaniMany64x3(out *[32]byte, msgs *[]byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniMany64x3(SB), NOSPLIT, $496-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniMany64x3_init
+	VZEROUPPER
+
+shaniMany64x3_init:
+	MOVQ    out+0(FP), DI
+	MOVQ    msgs+8(FP), SI
+	MOVQ    count+16(FP), DX
+	PCALIGN $0x40
+
+shaniMany64x3_loop:
+	TESTQ DX, DX
+	JEQ   shaniMany64x3_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	MOVQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	MOVQ  24(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	MOVQ  48(SI), R10
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	ADDQ    $0x00000048, SI
+	ADDQ    $0x00000060, DI
+	SUBQ    $0x03, DX
+	JMP     shaniMany64x3_loop
+
+shaniMany64x3_done:
+	RET
+
+// func shaniPairs3Double(out *[32]byte, in *byte, count int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniPairs3Double(SB), NOSPLIT, $496-24
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniPairs3Double_init
+	VZEROUPPER
+
+shaniPairs3Double_init:
+	MOVQ out+0(FP), DI
+	MOVQ in+8(FP), SI
+	MOVQ count+16(FP), DX
+
+	// The second half of each digest's block is its padding, constant.
+	MOVOU   shaniPad32<>+0(SB), X13
+	MOVOU   shaniPad32<>+16(SB), X14
+	MOVOU   X13, 128(R14)
+	MOVOU   X14, 144(R14)
+	MOVOU   X13, 288(R14)
+	MOVOU   X14, 304(R14)
+	MOVOU   X13, 448(R14)
+	MOVOU   X14, 464(R14)
+	PCALIGN $0x40
+
+shaniPairs3Double_loop:
+	TESTQ DX, DX
+	JEQ   shaniPairs3Double_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  64(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  128(SI), R10
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// The padding block: W+K from the table.
+	LEAQ        shaniPad64WK<>+0(SB), AX
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVOU       (AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       16(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       32(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       64(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       80(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       96(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       112(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       128(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       144(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       160(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       176(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       192(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       208(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       224(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       240(AX), X0
+	PSHUFD      $0x0e, X0, X13
+	SHA256RNDS2 X0, X1, X2
+	SHA256RNDS2 X0, X3, X4
+	SHA256RNDS2 X0, X5, X6
+	MOVO        X13, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0, X4, X3
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// SHA-256 of each digest: the digest, big-endian, is its block's first
+	// half.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 96(R14)
+	MOVOU   X14, 112(R14)
+	LEAQ    96(R14), R8
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 256(R14)
+	MOVOU   X14, 272(R14)
+	LEAQ    256(R14), R9
+	MOVOU   shaniIV<>+0(SB), X3
+	MOVOU   shaniIV<>+16(SB), X4
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 416(R14)
+	MOVOU   X14, 432(R14)
+	LEAQ    416(R14), R10
+	MOVOU   shaniIV<>+0(SB), X5
+	MOVOU   shaniIV<>+16(SB), X6
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	ADDQ    $0x000000c0, SI
+	ADDQ    $0x00000060, DI
+	SUBQ    $0x03, DX
+	JMP     shaniPairs3Double_loop
+
+shaniPairs3Double_done:
+	RET
+
 // func shaniPairs4(out *[32]byte, in *byte, count int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniPairs4(SB), NOSPLIT, $656-24
@@ -11361,6 +14494,686 @@ shaniStaged2_block:
 	JMP  shaniStaged2_loop
 
 shaniStaged2_done:
+	RET
+
+// func shaniStaged3(out *[32]byte, in *byte, count int, nb int)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniStaged3(SB), NOSPLIT, $496-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniStaged3_init
+	VZEROUPPER
+
+shaniStaged3_init:
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    count+16(FP), DX
+	MOVQ    nb+24(FP), BX
+	SHLQ    $0x06, BX
+	PCALIGN $0x40
+
+shaniStaged3_loop:
+	TESTQ DX, DX
+	JEQ   shaniStaged3_done
+
+	// Each stream starts at the IV, on its message.
+	MOVOU   shaniIV<>+0(SB), X1
+	MOVOU   shaniIV<>+16(SB), X2
+	MOVQ    SI, R8
+	MOVOU   shaniIV<>+0(SB), X3
+	MOVOU   shaniIV<>+16(SB), X4
+	LEAQ    (R8)(BX*1), R9
+	MOVOU   shaniIV<>+0(SB), X5
+	MOVOU   shaniIV<>+16(SB), X6
+	LEAQ    (R9)(BX*1), R10
+	MOVQ    nb+24(FP), CX
+	PCALIGN $0x40
+
+shaniStaged3_block:
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	MOVO   X1, 64(R14)
+	MOVO   X2, 80(R14)
+	MOVO   X3, 224(R14)
+	MOVO   X4, 240(R14)
+	MOVO   X5, 384(R14)
+	MOVO   X6, 400(R14)
+	MOVOU  (R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, (R14)
+	MOVO   X13, X9
+	MOVOU  (R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 160(R14)
+	MOVO   X13, X10
+	MOVOU  (R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 320(R14)
+	MOVO   X13, X11
+	MOVOU  16(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 16(R14)
+	MOVO   X13, X9
+	MOVOU  16(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 176(R14)
+	MOVO   X13, X10
+	MOVOU  16(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 336(R14)
+	MOVO   X13, X11
+	MOVOU  32(R8), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 32(R14)
+	MOVO   X13, X9
+	MOVOU  32(R9), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 192(R14)
+	MOVO   X13, X10
+	MOVOU  32(R10), X13
+	PSHUFB shaniFlip<>+0(SB), X13
+	MOVO   X13, 352(R14)
+	MOVO   X13, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVOU       48(R9), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVOU       48(R10), X13
+	PSHUFB      shaniFlip<>+0(SB), X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	ADDQ        $0x40, R8
+	ADDQ        $0x40, R9
+	ADDQ        $0x40, R10
+	DECQ        CX
+	JNE         shaniStaged3_block
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X15
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X15, X14
+	PSHUFB  shaniFlip<>+0(SB), X13
+	PSHUFB  shaniFlip<>+0(SB), X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+
+	// The next n messages start where the last stream's ended.
+	MOVQ R10, SI
+	ADDQ $0x00000060, DI
+	SUBQ $0x03, DX
+	JMP  shaniStaged3_loop
+
+shaniStaged3_done:
 	RET
 
 // func shaniStaged4(out *[32]byte, in *byte, count int, nb int)

@@ -188,6 +188,20 @@ type stage struct {
 	odd       bool // taken only by an odd number of jobs (see finish)
 }
 
+// take returns how many of n 64-byte messages a pairs stage takes: whole
+// groups of its lanes (a power of two: a mask, not a division), or, for an
+// odd stage (three SHA-NI streams), one group when n is odd, leaving the
+// next stage (two streams) an even count.
+func (st stage) take(n int) int {
+	if st.odd {
+		if n&1 == 0 || n < st.width {
+			return 0
+		}
+		return st.width
+	}
+	return n &^ (st.width - 1)
+}
+
 // run calls the stage's kernel. Kernels are called directly, never through a
 // func value, so that the compiler can see the caller's slices do not escape.
 func (st stage) run(ls *laneSet, jobs []job) {
@@ -296,11 +310,13 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		// of their lanes at a time; the rest as any batch.
 		done := 0
 		for _, ps := range pl.pairs {
-			k := (len(msgs) - done) &^ (ps.width - 1) // widths are powers of two
+			k := ps.take(len(msgs) - done)
 			for i := done; i < done+k; i += pairChunk {
 				runPairs(ps.k, pairsHeaders, &out[i], nil, &msgs[i], min(pairChunk, done+k-i), 0)
 			}
-			done += k
+			if done += k; done == len(msgs) {
+				break
+			}
 		}
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
@@ -496,7 +512,7 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 		if !pairsCan(ps.k, call) {
 			break
 		}
-		k := (n2 - first) &^ (ps.width - 1) // widths are powers of two
+		k := ps.take(n2 - first)
 		if k == 0 {
 			continue
 		}
@@ -517,7 +533,9 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 				runPairs(ps.k, call, &out[i], &sc.lvl[0], nil, c, nb)
 			}
 		}
-		first += k
+		if first += k; first == n2 {
+			break
+		}
 	}
 	if jn.Double {
 		again = first

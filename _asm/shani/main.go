@@ -76,12 +76,12 @@ func main() {
 	DATA(8, U64(0))                   //
 	DATA(16, U64(0))                  //
 	DATA(24, U64(0x0001000000000000)) // the length, 256 bits, big-endian
-	for _, n := range []int{1, 2, 4} {
+	for _, n := range []int{1, 2, 3, 4} {
 		pairs(n, false, false)
 		pairs(n, true, false)
 		pairs(n, false, true)
 	}
-	for _, n := range []int{1, 2, 4} {
+	for _, n := range []int{1, 2, 3, 4} {
 		staged(n)
 	}
 	Generate()
