@@ -26,8 +26,9 @@ package sha256x
 //     a window boundary;
 //   - at the end of the batch they go to the plan's next, narrower kernel
 //     (wide lanes hand their last few messages to SHA-NI streams, several
-//     streams their last one to fewer), so the batch ends at the speed of the
-//     best kernel for a few messages rather than with idle lanes.
+//     streams their last one to fewer; a stage may be only for an odd
+//     number of jobs), so the batch ends at the speed of the best kernel for
+//     a few messages rather than with idle lanes.
 //
 // Jobs are built a window at a time, on the caller's stack: their pointers
 // into the caller's memory stay visible to the garbage collector and the stack
@@ -770,8 +771,9 @@ func (b *batch) finish(jobs []job) {
 		}
 		if st.odd && len(jobs)%2 == 0 {
 			// Where any two busy streams reach the SHA unit's bound, an
-			// odd count goes in threes and pairs, an even one in pairs:
-			// either way no job is left to run alone.
+			// odd count starts in threes and an even one in pairs, so that
+			// 3, 5 or 9 jobs of one length leave none to run alone (7 still
+			// leave one: 3, 3, 1).
 			continue
 		}
 		b.sc.ls.minActive = 1
