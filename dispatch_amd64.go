@@ -49,8 +49,10 @@ func archKernels() []kernel {
 		one:    []stage{{k: kAVX512, width: 16, minActive: 1}},
 		pairs:  avx512Pairs16,
 	}}
-	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW {
-		avx512.missing = "AVX-512 F+BW"
+	// The kernel's lane bookkeeping uses AVX2 instructions (every AVX-512
+	// CPU has them).
+	if !cpu.X86.HasAVX512F || !cpu.X86.HasAVX512BW || !cpu.X86.HasAVX2 {
+		avx512.missing = "AVX-512 F+BW and AVX2"
 	}
 	return []kernel{avx512, shani, avx2, genericKernel, stdlibKernel}
 }
