@@ -90,6 +90,13 @@ func init() {
 func (pl *plan) derive() {
 	n := len(pl.pairs)
 	pl.smallPairs = n >= 2 && pl.pairs[n-2].width == 2 && pl.pairs[n-1].width == 1
+	// stage.take counts groups with a mask, and an odd stage leaves the
+	// next an even count: check the pairs stages are made that way.
+	for i, st := range pl.pairs {
+		if st.odd && (i+1 == n || pl.pairs[i+1].width != 2) || !st.odd && st.width&(st.width-1) != 0 {
+			panic("sha256x: internal error: plan " + pl.name + ": a pairs stage that take cannot count")
+		}
+	}
 }
 
 // choose returns the plan forced by SHA256X_KERNEL, else the one pinned by a
