@@ -153,7 +153,7 @@ func BenchmarkLevels(b *testing.B) {
 		{"solana", Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
 		{"bitcoin", Join{Double: true}},
 	}
-	for _, n := range []int{2, 3, 5, 16, 19, 1024} {
+	for _, n := range []int{2, 3, 5, 12, 16, 19, 28, 1024} {
 		nodes := make([][Size]byte, 2*n)
 		for i := range nodes {
 			copy(nodes[i][:], pattern(Size, i))
@@ -233,6 +233,70 @@ func BenchmarkLevelLayout(b *testing.B) {
 					j.j.HashLevel(out, nodes)
 				}
 			})
+		}
+	}
+}
+
+// BenchmarkPartialGroups times n 64-byte messages (HashMany) and levels of n
+// pairs (plain, SHA-256d, RFC 6962, Solana) on every plan here whose pairs
+// kernels start with lanes, its lanes taking a last partial group as a whole
+// one (part=on) or leaving it to the next stages (part=off): what each
+// plan.pairsPartial rests on. Compare with benchstat -col /part.
+func BenchmarkPartialGroups(b *testing.B) {
+	joins := []struct {
+		name string
+		jn   Join
+	}{
+		{"level", Join{}},
+		{"double", Join{Double: true}},
+		{"rfc6962", Join{Prefix: []byte{1}}},
+		{"solana", Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
+	}
+	seen := map[*plan]bool{}
+	for _, np := range testPlans() {
+		base := np.pl
+		if seen[base] || len(base.pairs) == 0 || base.pairs[0].width < 8 {
+			continue
+		}
+		seen[base] = true
+		variant := func(partial partialMin) *plan {
+			pl := *base
+			pl.pairsPartial = partial
+			return &pl
+		}
+		parts := []struct {
+			name string
+			pl   *plan
+		}{{"off", variant(0)}, {"on", variant(partialAlways)}}
+		w := base.pairs[0].width
+		for n := 1; n < 2*w; n++ {
+			if n == w {
+				continue
+			}
+			nodes := make([][Size]byte, 2*n)
+			msgs := make([][]byte, n)
+			for i := range nodes {
+				copy(nodes[i][:], pattern(Size, i))
+			}
+			for i := range msgs {
+				msgs[i] = pattern(2*Size, i)
+			}
+			out := make([][Size]byte, n)
+			for _, p := range parts {
+				name := fmt.Sprintf("plan=%s/n=%d/kind=%%s/part=%s", np.name, n, p.name)
+				b.Run(fmt.Sprintf(name, "many64"), func(b *testing.B) {
+					for b.Loop() {
+						p.pl.hashMany(out, nil, msgs)
+					}
+				})
+				for _, j := range joins {
+					b.Run(fmt.Sprintf(name, j.name), func(b *testing.B) {
+						for b.Loop() {
+							p.pl.hashLevel(out, &j.jn, nodes)
+						}
+					})
+				}
+			}
 		}
 	}
 }

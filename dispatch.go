@@ -30,8 +30,9 @@ type plan struct {
 	// pairs are kernels for 64-byte messages (Merkle pairs) with no job
 	// queue (runPairs), widest first, each taking whole groups of its lanes;
 	// the job queue takes what is left.
-	pairs      []stage
-	smallPairs bool // the last two pairs kernels take two pairs and one (set at init)
+	pairs        []stage
+	pairsPartial partialMin // when pairs[0], lanes, takes a last partial group as a whole one
+	smallPairs   bool       // the last two pairs kernels take two pairs and one (set at init)
 }
 
 // A pairsCall is what a pairs kernel reads: 64-byte messages one after
@@ -44,6 +45,7 @@ const (
 	pairsHeaders
 	pairsDouble
 	pairsStaged
+	pairsCalls // how many there are
 )
 
 // A kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
@@ -90,12 +92,21 @@ func init() {
 func (pl *plan) derive() {
 	n := len(pl.pairs)
 	pl.smallPairs = n >= 2 && pl.pairs[n-2].width == 2 && pl.pairs[n-1].width == 1
-	// stage.take counts groups with a mask, and an odd stage leaves the
-	// next an even count: check the pairs stages are made that way.
+	// stage.take counts groups with a mask, an odd stage leaves the next an
+	// even count, and runPairsPart stages at most maxPairsWidth messages, one
+	// partial group: check the pairs stages are made that way.
 	for i, st := range pl.pairs {
-		if st.odd && (i+1 == n || pl.pairs[i+1].width != 2) || !st.odd && st.width&(st.width-1) != 0 {
+		bad := st.odd && (i+1 == n || pl.pairs[i+1].width != 2) || !st.odd && st.width&(st.width-1) != 0
+		for c := range pairsCalls {
+			p := pl.pairsPartial.at(c)
+			bad = bad || i == 0 && p > 0 && (p >= st.width || st.odd || st.width > maxPairsWidth)
+		}
+		if bad {
 			panic("sha256x: internal error: plan " + pl.name + ": a pairs stage that take cannot count")
 		}
+	}
+	if pl.pairsPartial != 0 && n == 0 {
+		panic("sha256x: internal error: plan " + pl.name + ": pairsPartial with no pairs stages")
 	}
 }
 

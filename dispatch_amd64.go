@@ -35,19 +35,21 @@ func archKernels() []kernel {
 		shani.missing = "SSE4.1"
 	}
 	avx2 := kernel{name: "avx2", plan: plan{
-		name:   "avx2",
-		stages: []stage{{k: kAVX2, width: 8, minActive: 1}},
-		one:    []stage{{k: kAVX2, width: 8, minActive: 1}},
-		pairs:  avx2Pairs8,
+		name:         "avx2",
+		stages:       []stage{{k: kAVX2, width: 8, minActive: 1}},
+		one:          []stage{{k: kAVX2, width: 8, minActive: 1}},
+		pairs:        avx2Pairs8,
+		pairsPartial: partialAlways,
 	}}
 	if !cpu.X86.HasAVX2 {
 		avx2.missing = "AVX2"
 	}
 	avx512 := kernel{name: "avx512", plan: plan{
-		name:   "avx512",
-		stages: []stage{{k: kAVX512, width: 16, minActive: 1}},
-		one:    []stage{{k: kAVX512, width: 16, minActive: 1}},
-		pairs:  avx512Pairs16,
+		name:         "avx512",
+		stages:       []stage{{k: kAVX512, width: 16, minActive: 1}},
+		one:          []stage{{k: kAVX512, width: 16, minActive: 1}},
+		pairs:        avx512Pairs16,
+		pairsPartial: partialAlways,
 	}}
 	// The kernel's lane bookkeeping uses AVX2 instructions (every AVX-512
 	// CPU has them).
@@ -99,8 +101,9 @@ var mixedPlans = []plan{
 			{k: kAVX2, width: 8, minActive: 3},
 			{k: kStdlib1, width: 1, minActive: 1},
 		},
-		one:   []stage{{k: kStdlib1, width: 1, minActive: 1}},
-		pairs: avx2Pairs8,
+		one:          []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		pairs:        avx2Pairs8,
+		pairsPartial: partialMins(3, 5, 3, 3),
 	},
 	{
 		// The same for AVX-512 without SHA-NI (Skylake-SP and kin).
@@ -109,8 +112,9 @@ var mixedPlans = []plan{
 			{k: kAVX512, width: 16, minActive: 7},
 			{k: kStdlib1, width: 1, minActive: 1},
 		},
-		one:   []stage{{k: kStdlib1, width: 1, minActive: 1}},
-		pairs: avx512Pairs16,
+		one:          []stage{{k: kStdlib1, width: 1, minActive: 1}},
+		pairs:        avx512Pairs16,
+		pairsPartial: partialMins(4, 4, 3, 5),
 	},
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
@@ -126,8 +130,9 @@ var mixedPlans = []plan{
 			{k: kShani2, width: 2, minActive: 2},
 			{k: kShani1, width: 1, minActive: 1},
 		},
-		one:   []stage{{k: kShani1, width: 1, minActive: 1}},
-		pairs: avx512Shani3,
+		one:          []stage{{k: kShani1, width: 1, minActive: 1}},
+		pairs:        avx512Shani3,
+		pairsPartial: partialMins(9, 10, 9, 11),
 	},
 }
 
@@ -240,11 +245,22 @@ func routedPlans() []*plan {
 
 // The pairs kernels of the plans: AVX2 or AVX-512 lanes where they lead,
 // then SHA-NI streams.
+//
+// The plans' pairsPartial, partialMins(contig, headers, double, staged), say
+// from what size the lanes take a last partial group as a whole one, where
+// that measured faster than the stages after them (BENCHMARKS.md, "Partial
+// groups of pairs"): any size on the lanes alone, which would run it anyway;
+// on the plans that end on crypto/sha256, from where their stages after the
+// lanes lost on the Intel Xeon (its crypto/sha256 runs on SHA-NI, faster than
+// on the CPUs these plans are for); on the Intel plan, from where its SHA-NI
+// streams lost. The Zen plans are unmeasured and take none.
 var (
-	shaniPairs    = []stage{{k: kShani4, width: 4}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
+	shaniPairs = []stage{{k: kShani4, width: 4}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
+
 	avx2Pairs8    = []stage{{k: kAVX2, width: 8}}
 	avx512Pairs16 = []stage{{k: kAVX512, width: 16}}
-	avx512Shani   = []stage{{k: kAVX512, width: 16}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
+
+	avx512Shani = []stage{{k: kAVX512, width: 16}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}
 	// The Intel plan's: an odd count left after the wide lanes goes in
 	// threes and pairs, none left alone (see avx512+shani2).
 	avx512Shani3 = []stage{{k: kAVX512, width: 16}, {k: kShani3, width: 3, odd: true}, {k: kShani2, width: 2}, {k: kShani1, width: 1}}

@@ -57,6 +57,8 @@ func TestGuardPages(t *testing.T) {
 		check(t, pl, nil, edge64, nil)
 		check(t, pl, nil, edge64[:3], nil) // odd counts: the three-stream pairs kernels
 		check(t, pl, nil, edge64[:19], nil)
+		check(t, pl, nil, edge64[:12], nil) // partial groups of the pairs lanes (runPairsPart)
+		check(t, pl, nil, edge64[:29], nil)
 		for _, pn := range []int{0, 1, 26, 55, 56, 63, 64, 65, 130, 4096} {
 			check(t, pl, mem[len(mem)-pn:], msgs[:40], nil)
 			check(t, pl, mem[:pn], msgs[len(msgs)-40:], nil)
@@ -67,7 +69,7 @@ func TestGuardPages(t *testing.T) {
 			}
 		}
 		for _, j := range testJoins {
-			for _, np := range []int{3, 19, 32} { // odd counts: the three-stream pairs kernels
+			for _, np := range []int{3, 12, 19, 29, 32} { // odd counts (three SHA-NI streams), partial groups of the lanes
 				level := nodes[len(nodes)-2*np:]
 				out := make([][Size]byte, np)
 				pl.hashLevel(out, &j, level)

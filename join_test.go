@@ -112,7 +112,7 @@ func TestHashLevelAllocs(t *testing.T) {
 	nodes := make([][Size]byte, 512)
 	out := make([][Size]byte, 256)
 	for _, j := range testJoins {
-		for _, n := range []int{2, 4, 512} { // the one- and two-pair paths too
+		for _, n := range []int{2, 4, 24, 58, 512} { // the one- and two-pair paths, partial groups of the lanes
 			if a := testing.AllocsPerRun(20, func() { j.HashLevel(out, nodes[:n]) }); a != 0 {
 				t.Errorf("join %+v, %d nodes: %v allocations", j, n, a)
 			}

@@ -85,6 +85,9 @@ const (
 	// levelChunk is how many nodes a level stages for one pairs kernel call.
 	levelChunk = 64
 
+	// maxPairsWidth is the most lanes a pairs kernel has.
+	maxPairsWidth = 16
+
 	// A batch of at most serialBatch messages of at most 4 blocks each
 	// (block class serialClass-1), with no whole block of prefix, goes one
 	// message after another: on the Intel Xeon of BENCHMARKS.md ("Small
@@ -189,6 +192,25 @@ type stage struct {
 	odd       bool // taken only by an odd number of jobs (see finish)
 }
 
+// A partialMin holds, for each pairs call (a byte each), the fewest messages
+// a last partial group of a plan's first pairs stage, its lanes, must have
+// to run as a whole group (runPairsPart); 0: never, it is left to the next
+// stages. It is the plan's, not a field of stage: a fifth field makes a
+// stage too big for the compiler to keep in registers (it copied each
+// through memory, and 3 and 4 pairs took 2-3% longer).
+type partialMin uint32
+
+// partialMins packs the minimums for the four pairs calls.
+func partialMins(contig, headers, double, staged int) partialMin {
+	return partialMin(contig | headers<<8 | double<<16 | staged<<24)
+}
+
+// at is the minimum for pairs call c.
+func (p partialMin) at(c pairsCall) int { return int(p >> (8 * c) & 0xff) }
+
+// partialAlways has the lanes take a last partial group of any size.
+const partialAlways partialMin = 1 | 1<<8 | 1<<16 | 1<<24
+
 // take returns how many of n 64-byte messages a pairs stage takes: whole
 // groups of its lanes (a power of two: a mask, not a division), or, for an
 // odd stage (three SHA-NI streams), one group when n is odd, leaving the
@@ -201,6 +223,53 @@ func (st stage) take(n int) int {
 		return st.width
 	}
 	return n &^ (st.width - 1)
+}
+
+// takesPartial reports whether the plan's first pairs stage, its lanes,
+// takes all n messages of pairs call c, a last partial group among them
+// (pairsPartial). The stages' loops stay as they were without it: a check
+// once, not one per stage.
+func (pl *plan) takesPartial(n int, c pairsCall) bool {
+	p := pl.pairsPartial.at(c)
+	return p > 0 && n&(pl.pairs[0].width-1) >= p && pairsCan(pl.pairs[0].k, c)
+}
+
+// lanes64 hashes a batch of 64-byte messages on the plan's first pairs
+// stage, its lanes, when it takes a partial group (takesPartial).
+func (pl *plan) lanes64(out [][Size]byte, msgs [][]byte) {
+	st := pl.pairs[0]
+	w := len(msgs) &^ (st.width - 1)
+	for i := 0; i < w; i += pairChunk {
+		runPairs(st.k, pairsHeaders, &out[i], nil, &msgs[i], min(pairChunk, w-i), 0)
+	}
+	runPairsPart(st, pairsHeaders, out[w:len(msgs)], nil, msgs[w:], 0)
+}
+
+// runPairsPart hashes fewer messages than pairs stage st has lanes (in one
+// after another, or staged nb blocks apart, or msgs) as one whole group: the
+// messages copied to the stack (a staged in already holds a whole group's
+// slots), the lanes past them hashing what the copy or the slots hold, their
+// digests dropped. Apart, so that the whole groups' path does not carry its
+// frame.
+//
+//go:noinline
+func runPairsPart(st stage, c pairsCall, out [][Size]byte, in []byte, msgs [][]byte, nb int) {
+	var buf [maxPairsWidth * 2 * Size]byte
+	var dig [maxPairsWidth][Size]byte
+	p := &buf[0]
+	switch c {
+	case pairsHeaders:
+		for j, m := range msgs[:len(out)] {
+			copy(buf[j*2*Size:], m)
+		}
+		c = pairsContig
+	case pairsContig, pairsDouble:
+		copy(buf[:], in[:len(out)*2*Size])
+	case pairsStaged:
+		p = &in[:st.width*nb*BlockSize][0]
+	}
+	runPairs(st.k, c, &dig[0], p, nil, st.width, nb)
+	copy(out, dig[:len(out)])
 }
 
 // run calls the stage's kernel. Kernels are called directly, never through a
@@ -307,8 +376,12 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		return
 	}
 	if all64 && len(pl.pairs) > 0 {
-		// 64-byte messages (Merkle pairs): the pairs kernels, whole groups
-		// of their lanes at a time; the rest as any batch.
+		// 64-byte messages (Merkle pairs): the pairs kernels; the rest as
+		// any batch.
+		if pl.takesPartial(len(msgs), pairsHeaders) {
+			pl.lanes64(out, msgs)
+			return
+		}
 		done := 0
 		for _, ps := range pl.pairs {
 			k := ps.take(len(msgs) - done)
@@ -505,37 +578,43 @@ func (pl *plan) hashLevel(out [][Size]byte, jn *Join, nodes [][Size]byte) {
 		sc = scratchPool.Get().(*scratch)
 		defer scratchPool.Put(sc)
 	}
-	// The pairs kernels, whole groups of their lanes at a time; other joins
+	// The pairs kernels, whole groups of their lanes at a time, or the whole
+	// level on the lanes, a partial group last (takesPartial); other joins
 	// than pairs are staged whole, a chunk at a time.
 	first, again := 0, n2 // out[first:] is left to the job queue; out[again:] wants its second hash
 	nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
-	for _, ps := range pl.pairs {
-		if !pairsCan(ps.k, call) {
-			break
-		}
-		k := ps.take(n2 - first)
-		if k == 0 {
-			continue
-		}
-		if call != pairsStaged {
-			for i := first; i < first+k; i += pairChunk {
-				runPairs(ps.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first+k-i), 0)
+	if pl.takesPartial(n2, call) {
+		pl.lanesLevel(out, call, nodes, nodeBytes, jn, w, nb, sc)
+		first = n2
+	} else {
+		for _, ps := range pl.pairs {
+			if !pairsCan(ps.k, call) {
+				break
 			}
-		} else {
-			sc.lvlTemplate(jn, w, nb)
-			l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
-			for i := first; i < first+k; i += levelChunk {
-				c := min(levelChunk, first+k-i)
-				for j := range c {
-					t := sc.lvl[j*nb*BlockSize:]
-					copy(t[l:l+w], nodes[2*(i+j)][:w])
-					copy(t[r:r+w], nodes[2*(i+j)+1][:w])
+			k := ps.take(n2 - first)
+			if k == 0 {
+				continue
+			}
+			if call != pairsStaged {
+				for i := first; i < first+k; i += pairChunk {
+					runPairs(ps.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, first+k-i), 0)
 				}
-				runPairs(ps.k, call, &out[i], &sc.lvl[0], nil, c, nb)
+			} else {
+				sc.lvlTemplate(jn, w, nb)
+				l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
+				for i := first; i < first+k; i += levelChunk {
+					c := min(levelChunk, first+k-i)
+					for j := range c {
+						t := sc.lvl[j*nb*BlockSize:]
+						copy(t[l:l+w], nodes[2*(i+j)][:w])
+						copy(t[r:r+w], nodes[2*(i+j)+1][:w])
+					}
+					runPairs(ps.k, call, &out[i], &sc.lvl[0], nil, c, nb)
+				}
 			}
-		}
-		if first += k; first == n2 {
-			break
+			if first += k; first == n2 {
+				break
+			}
 		}
 	}
 	if jn.Double {
@@ -629,6 +708,45 @@ func (sc *scratch) lvlTemplate(jn *Join, w, nb int) {
 		pad(t, t[:m], nil, 8*uint64(m))
 	}
 	sc.lvlLen = m
+}
+
+// lvlNodes stages the children of len(nodes)/2 nodes in the slots of lvl
+// (laid out by lvlTemplate).
+func (sc *scratch) lvlNodes(jn *Join, w, nb int, nodes [][Size]byte) {
+	l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
+	for j := range len(nodes) / 2 {
+		t := sc.lvl[j*nb*BlockSize:]
+		copy(t[l:l+w], nodes[2*j][:w])
+		copy(t[r:r+w], nodes[2*j+1][:w])
+	}
+}
+
+// lanesLevel hashes a level of len(nodes)/2 pairs on the plan's first pairs
+// stage, its lanes, when it takes a partial group (takesPartial): in place
+// from nodeBytes, or staged in sc (pairsStaged).
+func (pl *plan) lanesLevel(out [][Size]byte, call pairsCall, nodes [][Size]byte, nodeBytes []byte, jn *Join, w, nb int, sc *scratch) {
+	st := pl.pairs[0]
+	n2 := len(nodes) / 2
+	if call != pairsStaged {
+		whole := n2 &^ (st.width - 1)
+		for i := 0; i < whole; i += pairChunk {
+			runPairs(st.k, call, &out[i], &nodeBytes[2*Size*i], nil, min(pairChunk, whole-i), 0)
+		}
+		runPairsPart(st, call, out[whole:n2], nodeBytes[2*Size*whole:2*Size*n2], nil, 0)
+		return
+	}
+	sc.lvlTemplate(jn, w, nb)
+	for i := 0; i < n2; i += levelChunk {
+		c := min(levelChunk, n2-i)
+		sc.lvlNodes(jn, w, nb, nodes[2*i:2*(i+c)])
+		whole := c &^ (st.width - 1)
+		if whole > 0 {
+			runPairs(st.k, call, &out[i], &sc.lvl[0], nil, whole, nb)
+		}
+		if whole < c {
+			runPairsPart(st, call, out[i+whole:i+c], sc.lvl[whole*nb*BlockSize:], nil, nb)
+		}
+	}
 }
 
 // stageJoin stages a whole node, padded, in t and returns its blocks.

@@ -314,6 +314,19 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("sum256: %v allocations", a)
 		}
 	})
+	// 64-byte messages on the pairs kernels, a partial group of the lanes
+	// among them.
+	var many64 [][]byte
+	for i := range 29 {
+		many64 = append(many64, pattern(64, i))
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for _, n := range []int{12, 29} {
+			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, nil, many64[:n]) }); a != 0 {
+				t.Errorf("hashMany of %d 64-byte messages: %v allocations", n, a)
+			}
+		}
+	})
 	// The public entry points' own paths for one and two 64-byte messages.
 	m64 := [][]byte{pattern(64, 1), pattern(64, 2)}
 	for n := 1; n <= 2; n++ {
