@@ -300,3 +300,36 @@ func BenchmarkPartialGroups(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkStackDepth hashes one 32-byte message (Sum256's path: its tail
+// staged on the stack) from 64 call depths, each about 100 bytes deeper, so
+// that its stack buffers cross a page: at some depths they alias the message
+// or other data 4 KiB apart, and a call costs more. A change that moves a
+// frame moves a small call across these depths by itself; compare builds
+// depth by depth, not one benchmark's depth.
+func BenchmarkStackDepth(b *testing.B) {
+	msgs := [][]byte{pattern(32, 1)}
+	out := make([][Size]byte, 1)
+	for d := range 64 {
+		b.Run(fmt.Sprintf("depth=%02d", d), func(b *testing.B) {
+			atDepth(d, func() {
+				for b.Loop() {
+					HashMany(out, msgs)
+				}
+			})
+		})
+	}
+}
+
+// atDepth calls f d frames deeper.
+//
+//go:noinline
+func atDepth(d int, f func()) byte {
+	var frame [64]byte
+	frame[d%64] = byte(d)
+	if d == 0 {
+		f()
+		return frame[0]
+	}
+	return atDepth(d-1, f) + frame[d%64]
+}

@@ -8,8 +8,9 @@ import (
 )
 
 // levelPairs are the level sizes of the level table (issue 9): a tree's
-// tiny top levels (odd ones too) to a quarter million pairs.
-var levelPairs = []int{1, 2, 3, 5, 16, 64, 1024, 16384, 1 << 18}
+// tiny top levels (odd ones and partial lane groups too) to a quarter
+// million pairs.
+var levelPairs = []int{1, 2, 3, 5, 12, 16, 28, 64, 1024, 16384, 1 << 18}
 
 // treeChunks are the SSZ tree sizes of the whole-tree table.
 var treeChunks = []int{64, 1024, 1 << 16, 1 << 20}
