@@ -301,8 +301,8 @@ func BenchmarkPartialGroups(b *testing.B) {
 	}
 }
 
-// BenchmarkStackDepth hashes one 32-byte message (Sum256's path: its tail
-// staged on the stack) from 64 call depths, each about 100 bytes deeper, so
+// BenchmarkStackDepth hashes one 32-byte message (HashMany, HashManyPrefixed
+// and Sum256: its tail staged on the stack) from 64 call depths, each about 100 bytes deeper, so
 // that its stack buffers cross a page: at some depths they alias the message
 // or other data 4 KiB apart, and a call costs more. A change that moves a
 // frame moves a small call across these depths by itself; compare builds
@@ -310,14 +310,24 @@ func BenchmarkPartialGroups(b *testing.B) {
 func BenchmarkStackDepth(b *testing.B) {
 	msgs := [][]byte{pattern(32, 1)}
 	out := make([][Size]byte, 1)
-	for d := range 64 {
-		b.Run(fmt.Sprintf("depth=%02d", d), func(b *testing.B) {
-			atDepth(d, func() {
-				for b.Loop() {
-					HashMany(out, msgs)
-				}
+	prefix := []byte("LEAF")
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"HashMany", func() { HashMany(out, msgs) }},
+		{"HashManyPrefixed", func() { HashManyPrefixed(out, prefix, msgs) }},
+		{"Sum256", func() { out[0] = Sum256(msgs[0]) }},
+	} {
+		for d := range 64 {
+			b.Run(fmt.Sprintf("call=%s/depth=%02d", c.name, d), func(b *testing.B) {
+				atDepth(d, func() {
+					for b.Loop() {
+						c.f()
+					}
+				})
 			})
-		})
+		}
 	}
 }
 

@@ -401,7 +401,7 @@ func (pl *plan) hashMany(out [][Size]byte, prefix []byte, msgs [][]byte) {
 		// single-message path, which costs less than the queue earns back.
 		for i, m := range msgs {
 			if len(prefix) == 0 {
-				out[i] = pl.sum256(m)
+				pl.sum256To(&out[i], m)
 			} else {
 				pl.hashOne(&out[i], prefix, m)
 			}
@@ -963,29 +963,39 @@ func midstate(stages []stage, prefix []byte) [8]uint32 {
 	return h
 }
 
-// sum256 hashes one message on the plan's single-message kernel: its whole
-// blocks in place, a part at a time, and its padded tail from the stack.
+// sum256 returns the digest of msg (sum256To).
 func (pl *plan) sum256(msg []byte) (d [Size]byte) {
+	pl.sum256To(&d, msg)
+	return d
+}
+
+// sum256To hashes one message on the plan's single-message kernel into d: its
+// whole blocks in place, a part at a time, and its padded tail from the
+// stack. The kernel writes d itself, and a short message starts from iv
+// itself: no digest or state copied through the stack.
+func (pl *plan) sum256To(d *[Size]byte, msg []byte) {
 	if pl.stdlib || pl.one[len(pl.one)-1].k == kStdlib1 {
-		return sha256.Sum256(msg)
+		*d = sha256.Sum256(msg)
+		return
 	}
 	if len(msg) == 2*Size && pl.smallPairs {
 		// A Merkle pair: its padding block's W+K is the pairs kernel's
 		// table, no schedule.
-		hashPairs(&d, &msg[0], 1)
-		return d
+		hashPairs(d, &msg[0], 1)
+		return
 	}
 	var t [2 * BlockSize]byte
 	bits := 8 * uint64(len(msg))
-	h := iv
+	init := &iv
+	var h [8]uint32
 	for len(msg) > partBlocks*BlockSize {
-		jobs := [1]job{{init: &h, runs: [3]run{{&msg[0], partBlocks}}, out: &d}}
+		jobs := [1]job{{init: init, runs: [3]run{{&msg[0], partBlocks}}, out: d}}
 		runOne(pl.one, &jobs)
-		h = stateOf(&d)
+		h, init = stateOf(d), &h
 		msg = msg[partBlocks*BlockSize:]
 	}
 	var jobs [1]job
-	jobs[0].init, jobs[0].out = &h, &d
+	jobs[0].init, jobs[0].out = init, d
 	k := 0
 	if whole := len(msg) / BlockSize; whole > 0 {
 		jobs[0].runs[0] = run{&msg[0], uintptr(whole)}
@@ -998,7 +1008,6 @@ func (pl *plan) sum256(msg []byte) (d [Size]byte) {
 		jobs[0].runs[k] = run{&t[0], uintptr(pad(t[:], msg, nil, bits))}
 	}
 	runOne(pl.one, &jobs)
-	return d
 }
 
 // hashOne hashes prefix || msg on the plan's single-message kernel, a part
