@@ -92,8 +92,10 @@ const (
 	// (block class serialClass-1), with no whole block of prefix, goes one
 	// message after another: on the Intel Xeon of BENCHMARKS.md ("Small
 	// batches") two to four such messages took 10-25% longer through the job
-	// queue than one by one.
-	serialBatch = 4
+	// queue than one by one, and five of 32 bytes 27% (0.99x crypto/sha256:
+	// the queue's odd stage starts three and hands two over); six ran as
+	// fast through the queue.
+	serialBatch = 5
 	serialClass = 4
 )
 
@@ -1019,10 +1021,20 @@ func (pl *plan) hashOne(out *[Size]byte, prefix, msg []byte) {
 		h = midstate(pl.one, prefix[:whole])
 	}
 	pre := prefix[whole:]
-	if len(pre)+len(msg) < 2*BlockSize-8 {
-		// What is left is one or two padded blocks.
-		var t [2 * BlockSize]byte
-		jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t[:], pre, msg, 8*uint64(len(prefix)+len(msg))))}}, out: out}}
+	if n := len(pre) + len(msg); n < 4*BlockSize-8 {
+		// What is left is at most four padded blocks: staged whole, one run.
+		// Up to two in a buffer of two, which costs less to zero; three or
+		// four through batch.stage (head, body in place, tail) took 12-19%
+		// longer (BENCHMARKS.md, "Small batches").
+		var t []byte
+		if n < 2*BlockSize-8 {
+			var b [2 * BlockSize]byte
+			t = b[:]
+		} else {
+			var b [4 * BlockSize]byte
+			t = b[:]
+		}
+		jobs := [1]job{{init: &h, runs: [3]run{{&t[0], uintptr(pad(t, pre, msg, 8*uint64(len(prefix)+len(msg))))}}, out: out}}
 		runOne(pl.one, &jobs)
 		return
 	}

@@ -314,6 +314,19 @@ func TestAllocs(t *testing.T) {
 			t.Errorf("sum256: %v allocations", a)
 		}
 	})
+	// Batches of up to serialBatch short messages, one after another, a
+	// prefix staged with each in two or four blocks.
+	short := make([][]byte, serialBatch)
+	for i := range short {
+		short[i] = pattern(32+40*i, i)
+	}
+	forPlans(t, func(t *testing.T, pl *plan) {
+		for n := 1; n <= serialBatch; n++ {
+			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, []byte("LEAF"), short[:n]) }); a != 0 {
+				t.Errorf("prefixed hashMany of %d short messages: %v allocations", n, a)
+			}
+		}
+	})
 	// 64-byte messages on the pairs kernels, a partial group of the lanes
 	// among them.
 	var many64 [][]byte
