@@ -87,7 +87,7 @@ func smallPlans() []*plan {
 // after another.
 func BenchmarkSmall(b *testing.B) {
 	for _, size := range []int{32, 64, 200, 1024} {
-		for _, count := range []int{1, 2, 3, 4, 8} {
+		for _, count := range []int{1, 2, 3, 4, 5, 6, 8} {
 			s := &shapes.Shape{Msgs: make([][]byte, count)}
 			for i := range s.Msgs {
 				s.Msgs[i] = pattern(size, i)
