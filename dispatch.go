@@ -92,21 +92,24 @@ func init() {
 func (pl *plan) derive() {
 	n := len(pl.pairs)
 	pl.smallPairs = n >= 2 && pl.pairs[n-2].width == 2 && pl.pairs[n-1].width == 1
-	// stage.take counts groups with a mask, an odd stage leaves the next an
-	// even count, and runPairsPart stages at most maxPairsWidth messages, one
-	// partial group: check the pairs stages are made that way.
+	// stage.take counts groups with a mask, and an odd stage leaves the
+	// next an even count: check the pairs stages are made that way.
 	for i, st := range pl.pairs {
-		bad := st.odd && (i+1 == n || pl.pairs[i+1].width != 2) || !st.odd && st.width&(st.width-1) != 0
-		for c := range pairsCalls {
-			p := pl.pairsPartial.at(c)
-			bad = bad || i == 0 && p > 0 && (p >= st.width || st.odd || st.width > maxPairsWidth)
-		}
-		if bad {
+		if st.odd && (i+1 == n || pl.pairs[i+1].width != 2) || !st.odd && st.width&(st.width-1) != 0 {
 			panic("sha256x: internal error: plan " + pl.name + ": a pairs stage that take cannot count")
 		}
 	}
-	if pl.pairsPartial != 0 && n == 0 {
-		panic("sha256x: internal error: plan " + pl.name + ": pairsPartial with no pairs stages")
+	// A partial group is one group of the first stage's lanes, fewer than
+	// it has, staged by runPairsPart in room for maxPairsWidth.
+	if pl.pairsPartial != 0 {
+		if n == 0 || pl.pairs[0].odd || pl.pairs[0].width > maxPairsWidth {
+			panic("sha256x: internal error: plan " + pl.name + ": pairsPartial without pairs lanes")
+		}
+		for c := range pairsCalls {
+			if pl.pairsPartial.at(c) >= pl.pairs[0].width {
+				panic("sha256x: internal error: plan " + pl.name + ": pairsPartial of a whole group")
+			}
+		}
 	}
 }
 
