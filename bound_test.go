@@ -2,6 +2,7 @@ package sha256x
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"hash"
 	"math/rand/v2"
 	"runtime"
@@ -138,9 +139,15 @@ func digests(n int) []*Digest {
 // while another goroutine forces garbage collections and a third sleeps
 // 100 us at a time, and checks the worst time the runtime took to stop the
 // world for a GC (/sched/pauses/stopping/gc:seconds) and the worst oversleep.
-// Without bounded kernel calls they were hundreds of milliseconds. A host
-// can stall a whole process now and then, so a case that misses the bounds
-// is measured three times, and then beside crypto/sha256, before it fails.
+// Without bounded kernel calls they were hundreds of milliseconds.
+//
+// A host stalls a whole process now and then, and when a stall meets a GC's
+// stop, that one stop of a thousand is long. A kernel call longer than the
+// bound delays nearly every GC that comes while it runs (TestBoundedCalls
+// checks each call's size exactly). So a case that misses the bounds three
+// times still passes if in one of those runs at most 2 GC stops, or 1% of
+// them, took longer than maxStop, none longer than maxStall, and the oversleep was within
+// maxStall; failing that, it is measured beside crypto/sha256 before it fails.
 // go test -run Pauses -v prints the figures.
 func TestPauses(t *testing.T) {
 	if testing.Short() || raceEnabled {
@@ -172,36 +179,55 @@ func TestPauses(t *testing.T) {
 		{"WriteMany 8 x 64 MiB", func() { WriteMany(digests(8), eight) }},
 		{"HashLevel of 512 MiB", func() { Join{}.HashLevel(make([][Size]byte, len(nodes)/2), nodes) }},
 	}
-	const maxStop, maxStall = 2 * time.Millisecond, 25 * time.Millisecond
+	const maxStop, maxStall, maxLong = 2 * time.Millisecond, 25 * time.Millisecond, 2 // maxLong or 1% of the stops
 	for _, c := range cases {
-		for try := 1; ; try++ {
-			stop, stall, gcs := pauses(c.f)
-			t.Logf("%s on %s: worst GC stop %v, worst oversleep %v, %d GCs", c.name, Kernel(), stop, stall, gcs)
-			if stop <= maxStop && stall <= maxStall {
+		clean, stalled := false, false
+		for range 3 {
+			r := pauses(c.f, maxStop)
+			t.Logf("%s on %s: %v", c.name, Kernel(), r)
+			if r.stop <= maxStop && r.stall <= maxStall {
+				clean = true
 				break
 			}
-			if try < 3 {
-				continue
-			}
-			// A busy host stalls every goroutine now and then: if
-			// crypto/sha256, whose assembly calls are bounded, misses the
-			// bounds too, the host is too busy to tell.
-			bstop, bstall, _ := pauses(func() { sha256.Sum256(buf) })
-			if bstop > maxStop || bstall > maxStall {
-				t.Logf("%s: crypto/sha256 on this host: worst GC stop %v, worst oversleep %v: too busy to judge", c.name, bstop, bstall)
-				break
-			}
-			t.Errorf("%s: worst GC stop %v (bound %v), worst oversleep %v (bound %v); crypto/sha256 %v, %v", c.name, stop, maxStop, stall, maxStall, bstop, bstall)
-			break
+			stalled = stalled || r.long <= max(maxLong, r.stops/100) && r.stop <= maxStall && r.stall <= maxStall
 		}
+		if clean {
+			continue
+		}
+		if stalled {
+			t.Logf("%s: a run with at most %d or 1%% of its GC stops long: host stalls, not a kernel call", c.name, maxLong)
+			continue
+		}
+		// A busy host stalls every goroutine often: if crypto/sha256,
+		// whose assembly calls are bounded, misses the bounds too, the
+		// host is too busy to tell.
+		b := pauses(func() { sha256.Sum256(buf) }, maxStop)
+		if b.stop > maxStop || b.stall > maxStall {
+			t.Logf("%s: crypto/sha256 on this host: %v: too busy to judge", c.name, b)
+			continue
+		}
+		t.Errorf("%s: missed the bounds (GC stop %v, oversleep %v) three times; crypto/sha256 beside it: %v", c.name, maxStop, maxStall, b)
 	}
 }
 
+// pauseRun is what pauses saw while f ran.
+type pauseRun struct {
+	stop  time.Duration // the worst GC stop: the upper edge of its histogram bucket
+	long  int           // GC stops that may have been longer than the bound pauses was given
+	stops int           // GC stops (two a GC)
+	stall time.Duration // the worst oversleep
+	gcs   int
+}
+
+func (r pauseRun) String() string {
+	return fmt.Sprintf("worst GC stop %v (%d of %d stops long, %d GCs), worst oversleep %v", r.stop, r.long, r.stops, r.gcs, r.stall)
+}
+
 // pauses runs f while forcing GCs and sleeping 100 us at a time in other
-// goroutines, and returns the worst stop-the-world stopping time of a GC
-// during f (the upper edge of its histogram bucket), the worst oversleep, and
-// how many GCs ran.
-func pauses(f func()) (stop, stall time.Duration, gcs int) {
+// goroutines, and returns the GCs' stop-the-world stopping times during f
+// and the worst oversleep. A GC stop counts as long if its histogram bucket
+// reaches past bound.
+func pauses(f func(), bound time.Duration) (r pauseRun) {
 	const name = "/sched/pauses/stopping/gc:seconds"
 	sample := []metrics.Sample{{Name: name}}
 	metrics.Read(sample)
@@ -220,7 +246,7 @@ func pauses(f func()) (stop, stall time.Duration, gcs int) {
 			default:
 			}
 			runtime.GC()
-			gcs++
+			r.gcs++
 			time.Sleep(time.Millisecond)
 		}
 	}()
@@ -234,7 +260,7 @@ func pauses(f func()) (stop, stall time.Duration, gcs int) {
 			}
 			t0 := time.Now()
 			time.Sleep(100 * time.Microsecond)
-			stall = max(stall, time.Since(t0)-100*time.Microsecond)
+			r.stall = max(r.stall, time.Since(t0)-100*time.Microsecond)
 		}
 	}()
 	time.Sleep(5 * time.Millisecond)
@@ -245,9 +271,13 @@ func pauses(f func()) (stop, stall time.Duration, gcs int) {
 	metrics.Read(sample)
 	after := sample[0].Value.Float64Histogram()
 	for i := range after.Counts {
-		if after.Counts[i] > before.Counts[i] {
-			stop = time.Duration(after.Buckets[i+1] * float64(time.Second))
+		if n := after.Counts[i] - before.Counts[i]; n > 0 {
+			r.stops += int(n)
+			r.stop = time.Duration(after.Buckets[i+1] * float64(time.Second))
+			if r.stop > bound {
+				r.long += int(n)
+			}
 		}
 	}
-	return stop, stall, gcs
+	return r
 }

@@ -30,7 +30,7 @@ func chainGeneric(h *[8]uint32, n uint64) {
 			w[i] = s1 + w[i-7] + s0 + w[i-16]
 		}
 		a, b, c, d, e, f, g, hh := iv[0], iv[1], iv[2], iv[3], iv[4], iv[5], iv[6], iv[7]
-		// Eight rounds a turn, as blockGeneric; rounds 8..15 take their
+		// Eight rounds a turn, as blocksGeneric; rounds 8..15 take their
 		// W+K from chainWK.
 		for i := 0; i < 64; i += 8 {
 			var wk [8]uint32
