@@ -2,15 +2,14 @@ package sha256x
 
 import (
 	"crypto/sha256"
-	"fmt"
 	"hash"
 	"math/rand/v2"
 	"runtime"
-	"runtime/metrics"
-	"sync"
 	"testing"
 	"time"
 	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/pauses"
 )
 
 // Long messages are hashed a part of partBlocks blocks at a time, so that
@@ -183,13 +182,13 @@ func TestPauses(t *testing.T) {
 	for _, c := range cases {
 		clean, stalled := false, false
 		for range 3 {
-			r := pauses(c.f, maxStop)
+			r := pauses.Measure(c.f, maxStop)
 			t.Logf("%s on %s: %v", c.name, Kernel(), r)
-			if r.stop <= maxStop && r.stall <= maxStall {
+			if r.Stop <= maxStop && r.Stall <= maxStall {
 				clean = true
 				break
 			}
-			stalled = stalled || r.long <= max(maxLong, r.stops/100) && r.stop <= maxStall && r.stall <= maxStall
+			stalled = stalled || r.Long <= max(maxLong, r.Stops/100) && r.Stop <= maxStall && r.Stall <= maxStall
 		}
 		if clean {
 			continue
@@ -201,83 +200,11 @@ func TestPauses(t *testing.T) {
 		// A busy host stalls every goroutine often: if crypto/sha256,
 		// whose assembly calls are bounded, misses the bounds too, the
 		// host is too busy to tell.
-		b := pauses(func() { sha256.Sum256(buf) }, maxStop)
-		if b.stop > maxStop || b.stall > maxStall {
+		b := pauses.Measure(func() { sha256.Sum256(buf) }, maxStop)
+		if b.Stop > maxStop || b.Stall > maxStall {
 			t.Logf("%s: crypto/sha256 on this host: %v: too busy to judge", c.name, b)
 			continue
 		}
 		t.Errorf("%s: missed the bounds (GC stop %v, oversleep %v) three times; crypto/sha256 beside it: %v", c.name, maxStop, maxStall, b)
 	}
-}
-
-// pauseRun is what pauses saw while f ran.
-type pauseRun struct {
-	stop  time.Duration // the worst GC stop: the upper edge of its histogram bucket
-	long  int           // GC stops that may have been longer than the bound pauses was given
-	stops int           // GC stops (two a GC)
-	stall time.Duration // the worst oversleep
-	gcs   int
-}
-
-func (r pauseRun) String() string {
-	return fmt.Sprintf("worst GC stop %v (%d of %d stops long, %d GCs), worst oversleep %v", r.stop, r.long, r.stops, r.gcs, r.stall)
-}
-
-// pauses runs f while forcing GCs and sleeping 100 us at a time in other
-// goroutines, and returns the GCs' stop-the-world stopping times during f
-// and the worst oversleep. A GC stop counts as long if its histogram bucket
-// reaches past bound.
-func pauses(f func(), bound time.Duration) (r pauseRun) {
-	const name = "/sched/pauses/stopping/gc:seconds"
-	sample := []metrics.Sample{{Name: name}}
-	metrics.Read(sample)
-	before := sample[0].Value.Float64Histogram()
-	before = &metrics.Float64Histogram{Counts: append([]uint64(nil), before.Counts...), Buckets: before.Buckets}
-
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			runtime.GC()
-			r.gcs++
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			t0 := time.Now()
-			time.Sleep(100 * time.Microsecond)
-			r.stall = max(r.stall, time.Since(t0)-100*time.Microsecond)
-		}
-	}()
-	time.Sleep(5 * time.Millisecond)
-	f()
-	close(done)
-	wg.Wait()
-
-	metrics.Read(sample)
-	after := sample[0].Value.Float64Histogram()
-	for i := range after.Counts {
-		if n := after.Counts[i] - before.Counts[i]; n > 0 {
-			r.stops += int(n)
-			r.stop = time.Duration(after.Buckets[i+1] * float64(time.Second))
-			if r.stop > bound {
-				r.long += int(n)
-			}
-		}
-	}
-	return r
 }

@@ -23,7 +23,7 @@ func init() {
 	commands["bench"] = func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runBench(args, stdout, stderr) }
 }
 
-const benchUsage = `usage: sha256x bench [-rounds N] [-time D]
+const benchUsage = `usage: sha256x bench [-rounds N] [-time D] [-small | -pauses]
 
 Measures crypto/sha256 (one message after another) and sha256x as
 dispatched and on every kernel this CPU runs, on every benchmark shape
@@ -34,6 +34,15 @@ crypto/sha256.
 
   -rounds N  measurements of each kernel and shape, interleaved (default 3)
   -time D    time per measurement (default 100ms)
+  -small     instead, small batches: HashMany and HashManyPrefixed of 1-8
+             messages of 32, 64, 200 and 1024 bytes, and Sum256 of 64
+             bytes, as ratios to crypto/sha256, on the dispatched kernel
+             (SHA256X_KERNEL=name picks another)
+  -pauses    instead, what hashing 512 MiB through each entry point costs
+             the rest of the process: the worst time a GC took to stop the
+             world (/sched/pauses/stopping/gc:seconds) while a goroutine
+             forces one every millisecond, and the worst oversleep of a
+             goroutine sleeping 100 us at a time; crypto/sha256 beside it
 `
 
 // runBench measures crypto/sha256 and every kernel this CPU can run on every
@@ -45,8 +54,19 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 	rounds := fs.Int("rounds", 3, "measurements of each kernel and shape; the table shows medians")
 	each := fs.Duration("time", 100*time.Millisecond, "time per measurement")
 	child := fs.Bool("child", false, "measure the kernel SHA256X_KERNEL names and print raw results (used by bench itself)")
+	small := fs.Bool("small", false, "small batches against crypto/sha256")
+	pause := fs.Bool("pauses", false, "GC stops and oversleeps while 512 MiB is hashed")
 	if status, ok := parseFlags(fs, benchUsage, args, stdout, stderr); !ok {
 		return status
+	}
+	switch {
+	case *small && *pause:
+		fmt.Fprint(stderr, "sha256x bench: -small or -pauses, not both\n", benchUsage)
+		return 2
+	case *small:
+		return benchSmall(stdout, *rounds, *each)
+	case *pause:
+		return benchPauses(stdout, *rounds)
 	}
 
 	ss := shapes.All()
@@ -141,13 +161,23 @@ func measure(s *shapes.Shape, d time.Duration, crypto bool) float64 {
 		}
 	}
 	op() // warm up
-	n := 0
+	// Read the clock once a batch: it costs about as much as hashing a
+	// short message. Batches double until they take a sixteenth of d.
+	n, batch := 0, 1
 	start := time.Now()
-	for time.Since(start) < d {
-		op()
-		n++
+	for {
+		for range batch {
+			op()
+		}
+		n += batch
+		took := time.Since(start)
+		if took >= d {
+			return float64(n) * float64(s.Bytes()) / took.Seconds() / 1e6
+		}
+		if took < d/16 {
+			batch *= 2
+		}
 	}
-	return float64(n) * float64(s.Bytes()) / time.Since(start).Seconds() / 1e6
 }
 
 func median(v []float64) float64 {

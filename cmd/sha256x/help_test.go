@@ -190,3 +190,33 @@ func TestBinary(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchSmall: the small-batch table has a row per call and size and a
+// ratio per batch; -small and -pauses together are a usage error.
+func TestBenchSmall(t *testing.T) {
+	got := runCmd("bench", "-small", "-rounds", "1", "-time", "100us")
+	if got.code != 0 || got.stderr != "" {
+		t.Fatalf("bench -small: %+v", got)
+	}
+	rows := 0
+	for _, line := range strings.Split(got.stdout, "\n") {
+		if strings.HasPrefix(line, "HashMany") || strings.HasPrefix(line, "Sum256") {
+			rows++
+			want := 7
+			if strings.HasPrefix(line, "Sum256") {
+				want = 1
+			}
+			if n := len(ratioRE.FindAllString(line, -1)); n != want {
+				t.Errorf("row %q: %d ratios, want %d", line, n, want)
+			}
+		}
+	}
+	if rows != 9 {
+		t.Errorf("bench -small: %d rows, want 9:\n%s", rows, got.stdout)
+	}
+	if got := runCmd("bench", "-small", "-pauses"); got.code != 2 || !strings.HasSuffix(got.stderr, benchUsage) {
+		t.Errorf("bench -small -pauses: %+v", got)
+	}
+}
+
+var ratioRE = regexp.MustCompile(`\b\d+\.\d\dx\b`)

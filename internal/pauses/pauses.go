@@ -1,0 +1,85 @@
+// Package pauses measures what a long computation costs the rest of a Go
+// process: how long the runtime takes to stop the world for a GC while it
+// runs (/sched/pauses/stopping/gc:seconds), and how late a goroutine that
+// sleeps 100 us at a time wakes. Go cannot preempt assembly, so a kernel
+// call that runs long shows here. The root package's TestPauses and
+// `sha256x bench -pauses` both measure with it.
+package pauses
+
+import (
+	"fmt"
+	"runtime"
+	"runtime/metrics"
+	"sync"
+	"time"
+)
+
+// A Run is what Measure saw while its function ran.
+type Run struct {
+	Stop  time.Duration // the worst GC stop: the upper edge of its histogram bucket
+	Long  int           // GC stops that may have been longer than Measure's bound
+	Stops int           // GC stops (two a GC)
+	Stall time.Duration // the worst oversleep
+	GCs   int
+}
+
+func (r Run) String() string {
+	return fmt.Sprintf("worst GC stop %v (%d of %d stops long, %d GCs), worst oversleep %v", r.Stop, r.Long, r.Stops, r.GCs, r.Stall)
+}
+
+// Measure runs f while one goroutine forces a GC every millisecond and
+// another sleeps 100 us at a time. A GC stop counts as long if its
+// histogram bucket reaches past bound.
+func Measure(f func(), bound time.Duration) (r Run) {
+	const name = "/sched/pauses/stopping/gc:seconds"
+	sample := []metrics.Sample{{Name: name}}
+	metrics.Read(sample)
+	before := append([]uint64(nil), sample[0].Value.Float64Histogram().Counts...)
+
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(2)
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			runtime.GC()
+			r.GCs++
+			time.Sleep(time.Millisecond)
+		}
+	}()
+	go func() {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+			}
+			t0 := time.Now()
+			time.Sleep(100 * time.Microsecond)
+			r.Stall = max(r.Stall, time.Since(t0)-100*time.Microsecond)
+		}
+	}()
+	time.Sleep(5 * time.Millisecond)
+	f()
+	close(done)
+	wg.Wait()
+
+	metrics.Read(sample)
+	after := sample[0].Value.Float64Histogram()
+	for i, c := range after.Counts {
+		if n := c - before[i]; n > 0 {
+			r.Stops += int(n)
+			r.Stop = time.Duration(after.Buckets[i+1] * float64(time.Second))
+			if r.Stop > bound {
+				r.Long += int(n)
+			}
+		}
+	}
+	return r
+}
