@@ -4,18 +4,14 @@ import (
 	"crypto/sha256"
 	"hash"
 	"math/rand/v2"
-	"runtime"
 	"testing"
-	"time"
-	"unsafe"
-
-	"github.com/sha256x/sha256x/internal/pauses"
 )
 
 // Long messages are hashed a part of partBlocks blocks at a time, so that
 // no kernel call runs unbounded work. These tests check the digests around
-// part boundaries, the bound itself on every entry point, and what it is
-// for: the runtime stops the world quickly while a long message is hashed.
+// part boundaries and the bound itself on every entry point; TestPauses
+// (pauses_test.go) checks what it is for: the runtime stops the world
+// quickly while a long message is hashed.
 
 // TestParts checks messages, prefixes and chunks around the part boundaries,
 // on every plan: alone, with short messages among them, and more of them than
@@ -132,79 +128,4 @@ func digests(n int) []*Digest {
 		ds[i] = new(Digest)
 	}
 	return ds
-}
-
-// TestPauses hashes 512 MiB through each entry point on the dispatched plan
-// while another goroutine forces garbage collections and a third sleeps
-// 100 us at a time, and checks the worst time the runtime took to stop the
-// world for a GC (/sched/pauses/stopping/gc:seconds) and the worst oversleep.
-// Without bounded kernel calls they were hundreds of milliseconds.
-//
-// A host stalls a whole process now and then, and when a stall meets a GC's
-// stop, that one stop of a thousand is long. A kernel call longer than the
-// bound delays nearly every GC that comes while it runs (TestBoundedCalls
-// checks each call's size exactly). So a case that misses the bounds three
-// times still passes if in one of those runs at most 2 GC stops, or 1% of
-// them, took longer than maxStop, none longer than maxStall, and the oversleep was within
-// maxStall; failing that, it is measured beside crypto/sha256 before it fails.
-// go test -run Pauses -v prints the figures.
-func TestPauses(t *testing.T) {
-	if testing.Short() || raceEnabled {
-		t.Skip("hashes 512 MiB per case")
-	}
-	if runtime.GOMAXPROCS(0) < 2 {
-		t.Skip("needs GOMAXPROCS >= 2")
-	}
-	const mib = 1 << 20
-	buf := make([]byte, 512*mib)
-	for i := range buf {
-		buf[i] = byte(i * 7)
-	}
-	var eight [][]byte
-	for i := range 8 {
-		eight = append(eight, buf[i*64*mib:][:64*mib])
-	}
-	out := make([][Size]byte, 8)
-	nodes := unsafe.Slice((*[Size]byte)(unsafe.Pointer(&buf[0])), len(buf)/Size) // 512 MiB of nodes
-	cases := []struct {
-		name string
-		f    func()
-	}{
-		{"Sum256", func() { Sum256(buf) }},
-		{"HashMany 1 x 512 MiB", func() { HashMany(out, [][]byte{buf}) }},
-		{"HashMany 8 x 64 MiB", func() { HashMany(out, eight) }},
-		{"HashManyPrefixed 8 x 64 MiB", func() { HashManyPrefixed(out, buf[:100], eight) }},
-		{"Digest.Write", func() { new(Digest).Write(buf) }},
-		{"WriteMany 8 x 64 MiB", func() { WriteMany(digests(8), eight) }},
-		{"HashLevel of 512 MiB", func() { Join{}.HashLevel(make([][Size]byte, len(nodes)/2), nodes) }},
-	}
-	const maxStop, maxStall, maxLong = 2 * time.Millisecond, 25 * time.Millisecond, 2 // maxLong or 1% of the stops
-	for _, c := range cases {
-		clean, stalled := false, false
-		for range 3 {
-			r := pauses.Measure(c.f, maxStop)
-			t.Logf("%s on %s: %v", c.name, Kernel(), r)
-			if r.Stop <= maxStop && r.Stall <= maxStall {
-				clean = true
-				break
-			}
-			stalled = stalled || r.Long <= max(maxLong, r.Stops/100) && r.Stop <= maxStall && r.Stall <= maxStall
-		}
-		if clean {
-			continue
-		}
-		if stalled {
-			t.Logf("%s: a run with at most %d or 1%% of its GC stops long: host stalls, not a kernel call", c.name, maxLong)
-			continue
-		}
-		// A busy host stalls every goroutine often: if crypto/sha256,
-		// whose assembly calls are bounded, misses the bounds too, the
-		// host is too busy to tell.
-		b := pauses.Measure(func() { sha256.Sum256(buf) }, maxStop)
-		if b.Stop > maxStop || b.Stall > maxStall {
-			t.Logf("%s: crypto/sha256 on this host: %v: too busy to judge", c.name, b)
-			continue
-		}
-		t.Errorf("%s: missed the bounds (GC stop %v, oversleep %v) three times; crypto/sha256 beside it: %v", c.name, maxStop, maxStall, b)
-	}
 }

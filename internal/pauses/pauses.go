@@ -3,7 +3,7 @@
 // runs (/sched/pauses/stopping/gc:seconds), and how late a goroutine that
 // sleeps 100 us at a time wakes. Go cannot preempt assembly, so a kernel
 // call that runs long shows here. The root package's TestPauses and
-// `sha256x bench -pauses` both measure with it.
+// `sha256x bench -pauses` both measure with it, on the same entry points.
 package pauses
 
 import (
@@ -12,7 +12,46 @@ import (
 	"runtime/metrics"
 	"sync"
 	"time"
+	"unsafe"
+
+	"github.com/sha256x/sha256x"
 )
+
+// A Case is one entry point of sha256x hashing a long input.
+type Case struct {
+	Name string
+	Hash func()
+}
+
+// EntryPoints returns every entry point hashing buf, whose length must be a
+// multiple of 8 * 64 bytes: whole, as eight messages, prefixed, streamed,
+// and as a Merkle level of its 32-byte nodes.
+func EntryPoints(buf []byte) []Case {
+	n := len(buf) / 8
+	var eight [][]byte
+	for i := range 8 {
+		eight = append(eight, buf[i*n:][:n])
+	}
+	out := make([][sha256x.Size]byte, 8)
+	nodes := unsafe.Slice((*[sha256x.Size]byte)(unsafe.Pointer(unsafe.SliceData(buf))), len(buf)/sha256x.Size)
+	digests := func() []*sha256x.Digest {
+		ds := make([]*sha256x.Digest, 8)
+		for i := range ds {
+			ds[i] = new(sha256x.Digest)
+		}
+		return ds
+	}
+	mib := func(n int) int { return n >> 20 }
+	return []Case{
+		{"Sum256", func() { sha256x.Sum256(buf) }},
+		{fmt.Sprintf("HashMany 1 x %d MiB", mib(len(buf))), func() { sha256x.HashMany(out, [][]byte{buf}) }},
+		{fmt.Sprintf("HashMany 8 x %d MiB", mib(n)), func() { sha256x.HashMany(out, eight) }},
+		{fmt.Sprintf("HashManyPrefixed 8 x %d MiB", mib(n)), func() { sha256x.HashManyPrefixed(out, buf[:100], eight) }},
+		{"Digest.Write", func() { new(sha256x.Digest).Write(buf) }},
+		{fmt.Sprintf("WriteMany 8 x %d MiB", mib(n)), func() { sha256x.WriteMany(digests(), eight) }},
+		{fmt.Sprintf("HashLevel of %d MiB", mib(len(buf))), func() { sha256x.Join{}.HashLevel(make([][sha256x.Size]byte, len(nodes)/2), nodes) }},
+	}
+}
 
 // A Run is what Measure saw while its function ran.
 type Run struct {
@@ -38,33 +77,28 @@ func Measure(f func(), bound time.Duration) (r Run) {
 
 	done := make(chan struct{})
 	var wg sync.WaitGroup
+	until := func(step func()) {
+		defer wg.Done()
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				step()
+			}
+		}
+	}
 	wg.Add(2)
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			runtime.GC()
-			r.GCs++
-			time.Sleep(time.Millisecond)
-		}
-	}()
-	go func() {
-		defer wg.Done()
-		for {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			t0 := time.Now()
-			time.Sleep(100 * time.Microsecond)
-			r.Stall = max(r.Stall, time.Since(t0)-100*time.Microsecond)
-		}
-	}()
+	go until(func() {
+		runtime.GC()
+		r.GCs++
+		time.Sleep(time.Millisecond)
+	})
+	go until(func() {
+		t0 := time.Now()
+		time.Sleep(100 * time.Microsecond)
+		r.Stall = max(r.Stall, time.Since(t0)-100*time.Microsecond)
+	})
 	time.Sleep(5 * time.Millisecond)
 	f()
 	close(done)
