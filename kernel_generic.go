@@ -12,8 +12,9 @@ import (
 // takes the next job; the kernel returns once no job is left and fewer than
 // ls.minActive lanes are busy, leaving each busy lane's state in ls.
 //
-// Go has no SIMD, so each step hashes its lanes one after another; widths
-// above 1 exist to test the scheduler in pure Go.
+// Go has no SIMD, so each step hashes its lanes one after another (one lane
+// alone hashes a whole run a step); widths above 1 exist to test the
+// scheduler in pure Go.
 func runGeneric(ls *laneSet, jobs []job, width int) {
 	var cur [maxLanes]*job // each lane's job, nil when idle
 	var p [maxLanes]*byte  // each lane's next block
