@@ -82,7 +82,127 @@ DATA shaniZero<>+32(SB)/8, $0x0000000000000000
 DATA shaniZero<>+40(SB)/8, $0x0000000000000000
 DATA shaniZero<>+48(SB)/8, $0x0000000000000000
 DATA shaniZero<>+56(SB)/8, $0x0000000000000000
-GLOBL shaniZero<>(SB), RODATA|NOPTR, $64
+DATA shaniZero<>+64(SB)/8, $0x0000000000000000
+DATA shaniZero<>+72(SB)/8, $0x0000000000000000
+DATA shaniZero<>+80(SB)/8, $0x0000000000000000
+DATA shaniZero<>+88(SB)/8, $0x0000000000000000
+DATA shaniZero<>+96(SB)/8, $0x0000000000000000
+DATA shaniZero<>+104(SB)/8, $0x0000000000000000
+DATA shaniZero<>+112(SB)/8, $0x0000000000000000
+DATA shaniZero<>+120(SB)/8, $0x0000000000000000
+DATA shaniZero<>+128(SB)/8, $0x0000000000000000
+DATA shaniZero<>+136(SB)/8, $0x0000000000000000
+DATA shaniZero<>+144(SB)/8, $0x0000000000000000
+DATA shaniZero<>+152(SB)/8, $0x0000000000000000
+DATA shaniZero<>+160(SB)/8, $0x0000000000000000
+DATA shaniZero<>+168(SB)/8, $0x0000000000000000
+DATA shaniZero<>+176(SB)/8, $0x0000000000000000
+DATA shaniZero<>+184(SB)/8, $0x0000000000000000
+DATA shaniZero<>+192(SB)/8, $0x0000000000000000
+DATA shaniZero<>+200(SB)/8, $0x0000000000000000
+DATA shaniZero<>+208(SB)/8, $0x0000000000000000
+DATA shaniZero<>+216(SB)/8, $0x0000000000000000
+DATA shaniZero<>+224(SB)/8, $0x0000000000000000
+DATA shaniZero<>+232(SB)/8, $0x0000000000000000
+DATA shaniZero<>+240(SB)/8, $0x0000000000000000
+DATA shaniZero<>+248(SB)/8, $0x0000000000000000
+DATA shaniZero<>+256(SB)/8, $0x0000000000000000
+DATA shaniZero<>+264(SB)/8, $0x0000000000000000
+DATA shaniZero<>+272(SB)/8, $0x0000000000000000
+DATA shaniZero<>+280(SB)/8, $0x0000000000000000
+DATA shaniZero<>+288(SB)/8, $0x0000000000000000
+DATA shaniZero<>+296(SB)/8, $0x0000000000000000
+DATA shaniZero<>+304(SB)/8, $0x0000000000000000
+DATA shaniZero<>+312(SB)/8, $0x0000000000000000
+DATA shaniZero<>+320(SB)/8, $0x0000000000000000
+DATA shaniZero<>+328(SB)/8, $0x0000000000000000
+DATA shaniZero<>+336(SB)/8, $0x0000000000000000
+DATA shaniZero<>+344(SB)/8, $0x0000000000000000
+DATA shaniZero<>+352(SB)/8, $0x0000000000000000
+DATA shaniZero<>+360(SB)/8, $0x0000000000000000
+DATA shaniZero<>+368(SB)/8, $0x0000000000000000
+DATA shaniZero<>+376(SB)/8, $0x0000000000000000
+DATA shaniZero<>+384(SB)/8, $0x0000000000000000
+DATA shaniZero<>+392(SB)/8, $0x0000000000000000
+DATA shaniZero<>+400(SB)/8, $0x0000000000000000
+DATA shaniZero<>+408(SB)/8, $0x0000000000000000
+DATA shaniZero<>+416(SB)/8, $0x0000000000000000
+DATA shaniZero<>+424(SB)/8, $0x0000000000000000
+DATA shaniZero<>+432(SB)/8, $0x0000000000000000
+DATA shaniZero<>+440(SB)/8, $0x0000000000000000
+DATA shaniZero<>+448(SB)/8, $0x0000000000000000
+DATA shaniZero<>+456(SB)/8, $0x0000000000000000
+DATA shaniZero<>+464(SB)/8, $0x0000000000000000
+DATA shaniZero<>+472(SB)/8, $0x0000000000000000
+DATA shaniZero<>+480(SB)/8, $0x0000000000000000
+DATA shaniZero<>+488(SB)/8, $0x0000000000000000
+DATA shaniZero<>+496(SB)/8, $0x0000000000000000
+DATA shaniZero<>+504(SB)/8, $0x0000000000000000
+DATA shaniZero<>+512(SB)/8, $0x0000000000000000
+DATA shaniZero<>+520(SB)/8, $0x0000000000000000
+DATA shaniZero<>+528(SB)/8, $0x0000000000000000
+DATA shaniZero<>+536(SB)/8, $0x0000000000000000
+DATA shaniZero<>+544(SB)/8, $0x0000000000000000
+DATA shaniZero<>+552(SB)/8, $0x0000000000000000
+DATA shaniZero<>+560(SB)/8, $0x0000000000000000
+DATA shaniZero<>+568(SB)/8, $0x0000000000000000
+DATA shaniZero<>+576(SB)/8, $0x0000000000000000
+DATA shaniZero<>+584(SB)/8, $0x0000000000000000
+DATA shaniZero<>+592(SB)/8, $0x0000000000000000
+DATA shaniZero<>+600(SB)/8, $0x0000000000000000
+DATA shaniZero<>+608(SB)/8, $0x0000000000000000
+DATA shaniZero<>+616(SB)/8, $0x0000000000000000
+DATA shaniZero<>+624(SB)/8, $0x0000000000000000
+DATA shaniZero<>+632(SB)/8, $0x0000000000000000
+DATA shaniZero<>+640(SB)/8, $0x0000000000000000
+DATA shaniZero<>+648(SB)/8, $0x0000000000000000
+DATA shaniZero<>+656(SB)/8, $0x0000000000000000
+DATA shaniZero<>+664(SB)/8, $0x0000000000000000
+DATA shaniZero<>+672(SB)/8, $0x0000000000000000
+DATA shaniZero<>+680(SB)/8, $0x0000000000000000
+DATA shaniZero<>+688(SB)/8, $0x0000000000000000
+DATA shaniZero<>+696(SB)/8, $0x0000000000000000
+DATA shaniZero<>+704(SB)/8, $0x0000000000000000
+DATA shaniZero<>+712(SB)/8, $0x0000000000000000
+DATA shaniZero<>+720(SB)/8, $0x0000000000000000
+DATA shaniZero<>+728(SB)/8, $0x0000000000000000
+DATA shaniZero<>+736(SB)/8, $0x0000000000000000
+DATA shaniZero<>+744(SB)/8, $0x0000000000000000
+DATA shaniZero<>+752(SB)/8, $0x0000000000000000
+DATA shaniZero<>+760(SB)/8, $0x0000000000000000
+DATA shaniZero<>+768(SB)/8, $0x0000000000000000
+DATA shaniZero<>+776(SB)/8, $0x0000000000000000
+DATA shaniZero<>+784(SB)/8, $0x0000000000000000
+DATA shaniZero<>+792(SB)/8, $0x0000000000000000
+DATA shaniZero<>+800(SB)/8, $0x0000000000000000
+DATA shaniZero<>+808(SB)/8, $0x0000000000000000
+DATA shaniZero<>+816(SB)/8, $0x0000000000000000
+DATA shaniZero<>+824(SB)/8, $0x0000000000000000
+DATA shaniZero<>+832(SB)/8, $0x0000000000000000
+DATA shaniZero<>+840(SB)/8, $0x0000000000000000
+DATA shaniZero<>+848(SB)/8, $0x0000000000000000
+DATA shaniZero<>+856(SB)/8, $0x0000000000000000
+DATA shaniZero<>+864(SB)/8, $0x0000000000000000
+DATA shaniZero<>+872(SB)/8, $0x0000000000000000
+DATA shaniZero<>+880(SB)/8, $0x0000000000000000
+DATA shaniZero<>+888(SB)/8, $0x0000000000000000
+DATA shaniZero<>+896(SB)/8, $0x0000000000000000
+DATA shaniZero<>+904(SB)/8, $0x0000000000000000
+DATA shaniZero<>+912(SB)/8, $0x0000000000000000
+DATA shaniZero<>+920(SB)/8, $0x0000000000000000
+DATA shaniZero<>+928(SB)/8, $0x0000000000000000
+DATA shaniZero<>+936(SB)/8, $0x0000000000000000
+DATA shaniZero<>+944(SB)/8, $0x0000000000000000
+DATA shaniZero<>+952(SB)/8, $0x0000000000000000
+DATA shaniZero<>+960(SB)/8, $0x0000000000000000
+DATA shaniZero<>+968(SB)/8, $0x0000000000000000
+DATA shaniZero<>+976(SB)/8, $0x0000000000000000
+DATA shaniZero<>+984(SB)/8, $0x0000000000000000
+DATA shaniZero<>+992(SB)/8, $0x0000000000000000
+DATA shaniZero<>+1000(SB)/8, $0x0000000000000000
+DATA shaniZero<>+1008(SB)/8, $0x0000000000000000
+DATA shaniZero<>+1016(SB)/8, $0x0000000000000000
+GLOBL shaniZero<>(SB), RODATA|NOPTR, $1024
 
 DATA shaniIV<>+0(SB)/4, $0x9b05688c
 DATA shaniIV<>+4(SB)/4, $0x510e527f
@@ -185,7 +305,7 @@ TEXT ·shani1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shani1_init:
-	MOVOU   shaniFlip<>+0(SB), X12
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    $0x00000000, 120(DI)
 	SHLQ    $0x06, DX
 	ADDQ    SI, DX
@@ -227,11 +347,11 @@ shani1_block:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVOU  16(R8), X4
-	PSHUFB X12, X4
+	PSHUFB X15, X4
 	MOVOU  32(R8), X5
-	PSHUFB X12, X5
+	PSHUFB X15, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -240,7 +360,7 @@ shani1_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -393,11 +513,11 @@ shani1_digest:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -419,7 +539,7 @@ TEXT ·shaniJob(SB), NOSPLIT, $176-8
 	VZEROUPPER
 
 shaniJob_init:
-	MOVOU   shaniFlip<>+0(SB), X12
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    j+0(FP), SI
 	LEAQ    64(SI), DX
 	PCALIGN $0x40
@@ -460,11 +580,11 @@ shaniJob_block:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVOU  16(R8), X4
-	PSHUFB X12, X4
+	PSHUFB X15, X4
 	MOVOU  32(R8), X5
-	PSHUFB X12, X5
+	PSHUFB X15, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -473,7 +593,7 @@ shaniJob_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -626,11 +746,11 @@ shaniJob_digest:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -641,7 +761,7 @@ shaniJob_done:
 	RET
 
 // func shani2(ls *laneSet, jobs []job)
-// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+// Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shani2(SB), NOSPLIT, $336-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
@@ -655,29 +775,41 @@ TEXT ·shani2(SB), NOSPLIT, $336-32
 	VZEROUPPER
 
 shani2_init:
-	// Every stream starts idle, about to end its last block: the advance
-	// below hands each one a job.
+	MOVOU shaniFlip<>+0(SB), X15
+
+	// Every stream starts idle at the end of a run: the segment's end below
+	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	MOVQ $0x00000000, 104(DI)
 	MOVQ $0x00000000, 120(DI)
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	MOVQ $0x00000000, 168(DI)
 	MOVQ $0x00000000, 184(DI)
-	JMP  shani2_advance
+	JMP  shani2_segEnd
 	PCALIGN $0x40
 
 shani2_loop:
+	// A segment is as many steps as the stream nearest the end of its run
+	// has blocks left: within it the streams' block pointers stay in registers
+	// and no stream needs bookkeeping. Each lane's n becomes what is left after
+	// the segment.
+	MOVQ    104(DI), DX
+	MOVQ    168(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	SUBQ    DX, 104(DI)
+	SUBQ    DX, 168(DI)
+
 	// When every stream stands at the batch's shared padding block, its W+K
-	// is known: skip the schedule.
+	// is known: skip the schedule. The padding block is a run of its own, one
+	// block long, so a stream can reach it only at a segment's start, and the
+	// segment is then one step.
 	MOVQ        8(DI), AX
 	TESTQ       AX, AX
 	JEQ         shani2_block
-	CMPQ        AX, 96(DI)
+	CMPQ        AX, R8
 	JNE         shani2_block
-	CMPQ        AX, 160(DI)
+	CMPQ        AX, R9
 	JNE         shani2_block
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
@@ -800,13 +932,10 @@ shani2_loop:
 	PADDD       80(R14), X2
 	PADDD       224(R14), X7
 	PADDD       240(R14), X8
-	JMP         shani2_advance
+	JMP         shani2_step
 	PCALIGN $0x40
 
 shani2_block:
-	MOVQ 96(DI), R8
-	MOVQ 160(DI), R9
-
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
@@ -817,17 +946,17 @@ shani2_block:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -841,9 +970,9 @@ shani2_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -1123,30 +1252,35 @@ shani2_block:
 	PADDD       224(R14), X7
 	PADDD       240(R14), X8
 
-shani2_advance:
-	// Advance each stream a block; a stream at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	ADDQ $0x40, 96(DI)
-	DECQ 104(DI)
+shani2_step:
+	ADDQ $0x40, R8
+	ADDQ $0x40, R9
+	DECQ DX
+	JNE  shani2_block
+
+shani2_segEnd:
+	// A stream at the end of its run moves to the job's next run, or finishes
+	// its job and takes the next one.
+	CMPQ 104(DI), $0x00
 	JEQ  shani2_end0
 
 shani2_next0:
-	ADDQ $0x40, 160(DI)
-	DECQ 168(DI)
+	CMPQ 168(DI), $0x00
 	JEQ  shani2_end1
 
 shani2_next1:
 	CMPQ BX, (DI)
 	JAE  shani2_loop
 
-	// Return: write each busy stream's state back, words a..h.
+	// Return: write each busy stream's state back, words a..h. (lane.p is
+	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
 	JEQ     shani2_out0
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
@@ -1155,9 +1289,9 @@ shani2_out0:
 	JEQ     shani2_out1
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
@@ -1184,19 +1318,18 @@ shani2_end0:
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 104(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 96(DI)
+	MOVQ  8(AX), R8
 	JMP   shani2_next0
 
 shani2_done0:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -1204,7 +1337,8 @@ shani2_done0:
 
 shani2_take0:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani2_idle0
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -1213,8 +1347,7 @@ shani2_take0:
 	INCQ    BX
 	MOVQ    CX, 120(DI)
 	MOVQ    $0x00000000, 112(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 96(DI)
+	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
@@ -1228,11 +1361,10 @@ shani2_take0:
 	JMP     shani2_next0
 
 shani2_idle0:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 120(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	LEAQ shaniZero<>+0(SB), R8
+	MOVQ $0x00000010, 104(DI)
 	JMP  shani2_next0
 
 shani2_end1:
@@ -1255,19 +1387,18 @@ shani2_end1:
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 168(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 160(DI)
+	MOVQ  8(AX), R9
 	JMP   shani2_next1
 
 shani2_done1:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -1275,7 +1406,8 @@ shani2_done1:
 
 shani2_take1:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani2_idle1
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -1284,8 +1416,7 @@ shani2_take1:
 	INCQ    BX
 	MOVQ    CX, 184(DI)
 	MOVQ    $0x00000000, 176(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 160(DI)
+	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
@@ -1299,15 +1430,14 @@ shani2_take1:
 	JMP     shani2_next1
 
 shani2_idle1:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 184(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	LEAQ shaniZero<>+0(SB), R9
+	MOVQ $0x00000010, 168(DI)
 	JMP  shani2_next1
 
 // func shani3(ls *laneSet, jobs []job)
-// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+// Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shani3(SB), NOSPLIT, $496-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
@@ -1321,34 +1451,49 @@ TEXT ·shani3(SB), NOSPLIT, $496-32
 	VZEROUPPER
 
 shani3_init:
-	// Every stream starts idle, about to end its last block: the advance
-	// below hands each one a job.
+	MOVOU shaniFlip<>+0(SB), X15
+
+	// Every stream starts idle at the end of a run: the segment's end below
+	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	MOVQ $0x00000000, 104(DI)
 	MOVQ $0x00000000, 120(DI)
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	MOVQ $0x00000000, 168(DI)
 	MOVQ $0x00000000, 184(DI)
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
+	MOVQ $0x00000000, 232(DI)
 	MOVQ $0x00000000, 248(DI)
-	JMP  shani3_advance
+	JMP  shani3_segEnd
 	PCALIGN $0x40
 
 shani3_loop:
+	// A segment is as many steps as the stream nearest the end of its run
+	// has blocks left: within it the streams' block pointers stay in registers
+	// and no stream needs bookkeeping. Each lane's n becomes what is left after
+	// the segment.
+	MOVQ    104(DI), DX
+	MOVQ    168(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	MOVQ    232(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	SUBQ    DX, 104(DI)
+	SUBQ    DX, 168(DI)
+	SUBQ    DX, 232(DI)
+
 	// When every stream stands at the batch's shared padding block, its W+K
-	// is known: skip the schedule.
+	// is known: skip the schedule. The padding block is a run of its own, one
+	// block long, so a stream can reach it only at a segment's start, and the
+	// segment is then one step.
 	MOVQ        8(DI), AX
 	TESTQ       AX, AX
 	JEQ         shani3_block
-	CMPQ        AX, 96(DI)
+	CMPQ        AX, R8
 	JNE         shani3_block
-	CMPQ        AX, 160(DI)
+	CMPQ        AX, R9
 	JNE         shani3_block
-	CMPQ        AX, 224(DI)
+	CMPQ        AX, R10
 	JNE         shani3_block
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
@@ -1507,14 +1652,10 @@ shani3_loop:
 	PADDD       240(R14), X4
 	PADDD       384(R14), X5
 	PADDD       400(R14), X6
-	JMP         shani3_advance
+	JMP         shani3_step
 	PCALIGN $0x40
 
 shani3_block:
-	MOVQ 96(DI), R8
-	MOVQ 160(DI), R9
-	MOVQ 224(DI), R10
-
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
@@ -1526,42 +1667,33 @@ shani3_block:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -1579,18 +1711,15 @@ shani3_block:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -2115,35 +2244,40 @@ shani3_block:
 	PADDD       384(R14), X5
 	PADDD       400(R14), X6
 
-shani3_advance:
-	// Advance each stream a block; a stream at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	ADDQ $0x40, 96(DI)
-	DECQ 104(DI)
+shani3_step:
+	ADDQ $0x40, R8
+	ADDQ $0x40, R9
+	ADDQ $0x40, R10
+	DECQ DX
+	JNE  shani3_block
+
+shani3_segEnd:
+	// A stream at the end of its run moves to the job's next run, or finishes
+	// its job and takes the next one.
+	CMPQ 104(DI), $0x00
 	JEQ  shani3_end0
 
 shani3_next0:
-	ADDQ $0x40, 160(DI)
-	DECQ 168(DI)
+	CMPQ 168(DI), $0x00
 	JEQ  shani3_end1
 
 shani3_next1:
-	ADDQ $0x40, 224(DI)
-	DECQ 232(DI)
+	CMPQ 232(DI), $0x00
 	JEQ  shani3_end2
 
 shani3_next2:
 	CMPQ BX, (DI)
 	JAE  shani3_loop
 
-	// Return: write each busy stream's state back, words a..h.
+	// Return: write each busy stream's state back, words a..h. (lane.p is
+	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
 	JEQ     shani3_out0
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
@@ -2152,9 +2286,9 @@ shani3_out0:
 	JEQ     shani3_out1
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
@@ -2163,9 +2297,9 @@ shani3_out1:
 	JEQ     shani3_out2
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 192(DI)
 	MOVOU   X14, 208(DI)
 
@@ -2192,19 +2326,18 @@ shani3_end0:
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 104(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 96(DI)
+	MOVQ  8(AX), R8
 	JMP   shani3_next0
 
 shani3_done0:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -2212,7 +2345,8 @@ shani3_done0:
 
 shani3_take0:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani3_idle0
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -2221,8 +2355,7 @@ shani3_take0:
 	INCQ    BX
 	MOVQ    CX, 120(DI)
 	MOVQ    $0x00000000, 112(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 96(DI)
+	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
@@ -2236,11 +2369,10 @@ shani3_take0:
 	JMP     shani3_next0
 
 shani3_idle0:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 120(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	LEAQ shaniZero<>+0(SB), R8
+	MOVQ $0x00000010, 104(DI)
 	JMP  shani3_next0
 
 shani3_end1:
@@ -2263,19 +2395,18 @@ shani3_end1:
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 168(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 160(DI)
+	MOVQ  8(AX), R9
 	JMP   shani3_next1
 
 shani3_done1:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -2283,7 +2414,8 @@ shani3_done1:
 
 shani3_take1:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani3_idle1
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -2292,8 +2424,7 @@ shani3_take1:
 	INCQ    BX
 	MOVQ    CX, 184(DI)
 	MOVQ    $0x00000000, 176(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 160(DI)
+	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
@@ -2307,11 +2438,10 @@ shani3_take1:
 	JMP     shani3_next1
 
 shani3_idle1:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 184(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	LEAQ shaniZero<>+0(SB), R9
+	MOVQ $0x00000010, 168(DI)
 	JMP  shani3_next1
 
 shani3_end2:
@@ -2334,19 +2464,18 @@ shani3_end2:
 	MOVQ  R13, 240(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 232(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 224(DI)
+	MOVQ  8(AX), R10
 	JMP   shani3_next2
 
 shani3_done2:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -2354,7 +2483,8 @@ shani3_done2:
 
 shani3_take2:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani3_idle2
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -2363,8 +2493,7 @@ shani3_take2:
 	INCQ    BX
 	MOVQ    CX, 248(DI)
 	MOVQ    $0x00000000, 240(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 224(DI)
+	MOVQ    8(R12), R10
 	MOVQ    16(R12), AX
 	MOVQ    AX, 232(DI)
 	MOVQ    (R12), AX
@@ -2378,15 +2507,14 @@ shani3_take2:
 	JMP     shani3_next2
 
 shani3_idle2:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 248(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
+	LEAQ shaniZero<>+0(SB), R10
+	MOVQ $0x00000010, 232(DI)
 	JMP  shani3_next2
 
 // func shani4(ls *laneSet, jobs []job)
-// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+// Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shani4(SB), NOSPLIT, $656-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
@@ -2400,39 +2528,57 @@ TEXT ·shani4(SB), NOSPLIT, $656-32
 	VZEROUPPER
 
 shani4_init:
-	// Every stream starts idle, about to end its last block: the advance
-	// below hands each one a job.
+	MOVOU shaniFlip<>+0(SB), X15
+
+	// Every stream starts idle at the end of a run: the segment's end below
+	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	MOVQ $0x00000000, 104(DI)
 	MOVQ $0x00000000, 120(DI)
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	MOVQ $0x00000000, 168(DI)
 	MOVQ $0x00000000, 184(DI)
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
+	MOVQ $0x00000000, 232(DI)
 	MOVQ $0x00000000, 248(DI)
-	MOVQ AX, 288(DI)
-	MOVQ $0x00000001, 296(DI)
+	MOVQ $0x00000000, 296(DI)
 	MOVQ $0x00000000, 312(DI)
-	JMP  shani4_advance
+	JMP  shani4_segEnd
 	PCALIGN $0x40
 
 shani4_loop:
+	// A segment is as many steps as the stream nearest the end of its run
+	// has blocks left: within it the streams' block pointers stay in registers
+	// and no stream needs bookkeeping. Each lane's n becomes what is left after
+	// the segment.
+	MOVQ    104(DI), DX
+	MOVQ    168(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	MOVQ    232(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	MOVQ    296(DI), AX
+	CMPQ    AX, DX
+	CMOVQCS AX, DX
+	SUBQ    DX, 104(DI)
+	SUBQ    DX, 168(DI)
+	SUBQ    DX, 232(DI)
+	SUBQ    DX, 296(DI)
+
 	// When every stream stands at the batch's shared padding block, its W+K
-	// is known: skip the schedule.
+	// is known: skip the schedule. The padding block is a run of its own, one
+	// block long, so a stream can reach it only at a segment's start, and the
+	// segment is then one step.
 	MOVQ        8(DI), AX
 	TESTQ       AX, AX
 	JEQ         shani4_block
-	CMPQ        AX, 96(DI)
+	CMPQ        AX, R8
 	JNE         shani4_block
-	CMPQ        AX, 160(DI)
+	CMPQ        AX, R9
 	JNE         shani4_block
-	CMPQ        AX, 224(DI)
+	CMPQ        AX, R10
 	JNE         shani4_block
-	CMPQ        AX, 288(DI)
+	CMPQ        AX, R11
 	JNE         shani4_block
 	MOVQ        16(DI), AX
 	MOVO        X1, 64(R14)
@@ -2627,15 +2773,10 @@ shani4_loop:
 	PADDD       400(R14), X6
 	PADDD       544(R14), X7
 	PADDD       560(R14), X8
-	JMP         shani4_advance
+	JMP         shani4_step
 	PCALIGN $0x40
 
 shani4_block:
-	MOVQ 96(DI), R8
-	MOVQ 160(DI), R9
-	MOVQ 224(DI), R10
-	MOVQ 288(DI), R11
-
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
@@ -2649,54 +2790,42 @@ shani4_block:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -2719,22 +2848,18 @@ shani4_block:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -3432,40 +3557,45 @@ shani4_block:
 	PADDD       544(R14), X7
 	PADDD       560(R14), X8
 
-shani4_advance:
-	// Advance each stream a block; a stream at the end of a run moves to the
-	// job's next run, or finishes its job and takes the next one.
-	ADDQ $0x40, 96(DI)
-	DECQ 104(DI)
+shani4_step:
+	ADDQ $0x40, R8
+	ADDQ $0x40, R9
+	ADDQ $0x40, R10
+	ADDQ $0x40, R11
+	DECQ DX
+	JNE  shani4_block
+
+shani4_segEnd:
+	// A stream at the end of its run moves to the job's next run, or finishes
+	// its job and takes the next one.
+	CMPQ 104(DI), $0x00
 	JEQ  shani4_end0
 
 shani4_next0:
-	ADDQ $0x40, 160(DI)
-	DECQ 168(DI)
+	CMPQ 168(DI), $0x00
 	JEQ  shani4_end1
 
 shani4_next1:
-	ADDQ $0x40, 224(DI)
-	DECQ 232(DI)
+	CMPQ 232(DI), $0x00
 	JEQ  shani4_end2
 
 shani4_next2:
-	ADDQ $0x40, 288(DI)
-	DECQ 296(DI)
+	CMPQ 296(DI), $0x00
 	JEQ  shani4_end3
 
 shani4_next3:
 	CMPQ BX, (DI)
 	JAE  shani4_loop
 
-	// Return: write each busy stream's state back, words a..h.
+	// Return: write each busy stream's state back, words a..h. (lane.p is
+	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
 	JEQ     shani4_out0
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
@@ -3474,9 +3604,9 @@ shani4_out0:
 	JEQ     shani4_out1
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
@@ -3485,9 +3615,9 @@ shani4_out1:
 	JEQ     shani4_out2
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 192(DI)
 	MOVOU   X14, 208(DI)
 
@@ -3496,9 +3626,9 @@ shani4_out2:
 	JEQ     shani4_out3
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
+	PALIGNR $0x08, X0, X14
 	MOVOU   X13, 256(DI)
 	MOVOU   X14, 272(DI)
 
@@ -3525,19 +3655,18 @@ shani4_end0:
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 104(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 96(DI)
+	MOVQ  8(AX), R8
 	JMP   shani4_next0
 
 shani4_done0:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -3545,7 +3674,8 @@ shani4_done0:
 
 shani4_take0:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani4_idle0
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -3554,8 +3684,7 @@ shani4_take0:
 	INCQ    BX
 	MOVQ    CX, 120(DI)
 	MOVQ    $0x00000000, 112(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 96(DI)
+	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
@@ -3569,11 +3698,10 @@ shani4_take0:
 	JMP     shani4_next0
 
 shani4_idle0:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 120(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 96(DI)
-	MOVQ $0x00000001, 104(DI)
+	LEAQ shaniZero<>+0(SB), R8
+	MOVQ $0x00000010, 104(DI)
 	JMP  shani4_next0
 
 shani4_end1:
@@ -3596,19 +3724,18 @@ shani4_end1:
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 168(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 160(DI)
+	MOVQ  8(AX), R9
 	JMP   shani4_next1
 
 shani4_done1:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -3616,7 +3743,8 @@ shani4_done1:
 
 shani4_take1:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani4_idle1
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -3625,8 +3753,7 @@ shani4_take1:
 	INCQ    BX
 	MOVQ    CX, 184(DI)
 	MOVQ    $0x00000000, 176(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 160(DI)
+	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
@@ -3640,11 +3767,10 @@ shani4_take1:
 	JMP     shani4_next1
 
 shani4_idle1:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 184(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 160(DI)
-	MOVQ $0x00000001, 168(DI)
+	LEAQ shaniZero<>+0(SB), R9
+	MOVQ $0x00000010, 168(DI)
 	JMP  shani4_next1
 
 shani4_end2:
@@ -3667,19 +3793,18 @@ shani4_end2:
 	MOVQ  R13, 240(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 232(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 224(DI)
+	MOVQ  8(AX), R10
 	JMP   shani4_next2
 
 shani4_done2:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -3687,7 +3812,8 @@ shani4_done2:
 
 shani4_take2:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani4_idle2
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -3696,8 +3822,7 @@ shani4_take2:
 	INCQ    BX
 	MOVQ    CX, 248(DI)
 	MOVQ    $0x00000000, 240(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 224(DI)
+	MOVQ    8(R12), R10
 	MOVQ    16(R12), AX
 	MOVQ    AX, 232(DI)
 	MOVQ    (R12), AX
@@ -3711,11 +3836,10 @@ shani4_take2:
 	JMP     shani4_next2
 
 shani4_idle2:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 248(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 224(DI)
-	MOVQ $0x00000001, 232(DI)
+	LEAQ shaniZero<>+0(SB), R10
+	MOVQ $0x00000010, 232(DI)
 	JMP  shani4_next2
 
 shani4_end3:
@@ -3738,19 +3862,18 @@ shani4_end3:
 	MOVQ  R13, 304(DI)
 	MOVQ  16(AX), R13
 	MOVQ  R13, 296(DI)
-	MOVQ  8(AX), R13
-	MOVQ  R13, 288(DI)
+	MOVQ  8(AX), R11
 	JMP   shani4_next3
 
 shani4_done3:
 	// Write the digest, big-endian.
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
@@ -3758,7 +3881,8 @@ shani4_done3:
 
 shani4_take3:
 	// Take the next job, if any, and load its starting state.
-	CMPQ    CX, DX
+	MOVQ    jobs_len+16(FP), R13
+	CMPQ    CX, R13
 	JAE     shani4_idle3
 	MOVQ    CX, R12
 	SHLQ    $0x06, R12
@@ -3767,8 +3891,7 @@ shani4_take3:
 	INCQ    BX
 	MOVQ    CX, 312(DI)
 	MOVQ    $0x00000000, 304(DI)
-	MOVQ    8(R12), AX
-	MOVQ    AX, 288(DI)
+	MOVQ    8(R12), R11
 	MOVQ    16(R12), AX
 	MOVQ    AX, 296(DI)
 	MOVQ    (R12), AX
@@ -3782,11 +3905,10 @@ shani4_take3:
 	JMP     shani4_next3
 
 shani4_idle3:
-	// No job left: the stream idles, hashing a zero block.
+	// No job left: the stream idles, hashing zero blocks.
 	MOVQ $0x00000000, 312(DI)
-	LEAQ shaniZero<>+0(SB), AX
-	MOVQ AX, 288(DI)
-	MOVQ $0x00000001, 296(DI)
+	LEAQ shaniZero<>+0(SB), R11
+	MOVQ $0x00000010, 296(DI)
 	JMP  shani4_next3
 
 DATA shaniPad32<>+0(SB)/8, $0x0000000000000080
@@ -3807,7 +3929,7 @@ TEXT ·shaniPairs1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniPairs1_init:
-	MOVOU   shaniFlip<>+0(SB), X12
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -3826,7 +3948,7 @@ shaniPairs1_loop:
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVO   X3, X0
 
 	// Rounds 0 and 1: W, with K in ivK01.
@@ -3836,7 +3958,7 @@ shaniPairs1_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
-	PSHUFB      X12, X4
+	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -3844,7 +3966,7 @@ shaniPairs1_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
-	PSHUFB      X12, X5
+	PSHUFB      X15, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -3852,7 +3974,7 @@ shaniPairs1_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4069,11 +4191,11 @@ shaniPairs1_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000040, SI
@@ -4096,7 +4218,7 @@ TEXT ·shaniMany64x1(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniMany64x1_init:
-	MOVOU   shaniFlip<>+0(SB), X12
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -4115,7 +4237,7 @@ shaniMany64x1_loop:
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVO   X3, X0
 
 	// Rounds 0 and 1: W, with K in ivK01.
@@ -4125,7 +4247,7 @@ shaniMany64x1_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
-	PSHUFB      X12, X4
+	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4133,7 +4255,7 @@ shaniMany64x1_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
-	PSHUFB      X12, X5
+	PSHUFB      X15, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4141,7 +4263,7 @@ shaniMany64x1_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4358,11 +4480,11 @@ shaniMany64x1_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000018, SI
@@ -4385,7 +4507,7 @@ TEXT ·shaniPairs1Double(SB), NOSPLIT, $176-24
 	VZEROUPPER
 
 shaniPairs1Double_init:
-	MOVOU shaniFlip<>+0(SB), X12
+	MOVOU shaniFlip<>+0(SB), X15
 	MOVQ  out+0(FP), DI
 	MOVQ  in+8(FP), SI
 	MOVQ  count+16(FP), DX
@@ -4410,7 +4532,7 @@ shaniPairs1Double_loop:
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVO   X3, X0
 
 	// Rounds 0 and 1: W, with K in ivK01.
@@ -4420,7 +4542,7 @@ shaniPairs1Double_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
-	PSHUFB      X12, X4
+	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4428,7 +4550,7 @@ shaniPairs1Double_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
-	PSHUFB      X12, X5
+	PSHUFB      X15, X5
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4436,7 +4558,7 @@ shaniPairs1Double_loop:
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
@@ -4654,11 +4776,11 @@ shaniPairs1Double_loop:
 	// half.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
 	MOVOU   X14, 112(R14)
 	LEAQ    96(R14), R8
@@ -4673,11 +4795,11 @@ shaniPairs1Double_loop:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVOU  16(R8), X4
-	PSHUFB X12, X4
+	PSHUFB X15, X4
 	MOVOU  32(R8), X5
-	PSHUFB X12, X5
+	PSHUFB X15, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -4686,7 +4808,7 @@ shaniPairs1Double_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -4832,11 +4954,11 @@ shaniPairs1Double_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	ADDQ    $0x00000040, SI
@@ -4859,6 +4981,7 @@ TEXT ·shaniPairs2(SB), NOSPLIT, $336-24
 	VZEROUPPER
 
 shaniPairs2_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -4887,17 +5010,17 @@ shaniPairs2_loop:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -4911,9 +5034,9 @@ shaniPairs2_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -5319,20 +5442,20 @@ shaniPairs2_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	ADDQ    $0x00000080, SI
@@ -5355,6 +5478,7 @@ TEXT ·shaniMany64x2(SB), NOSPLIT, $336-24
 	VZEROUPPER
 
 shaniMany64x2_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -5383,17 +5507,17 @@ shaniMany64x2_loop:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -5407,9 +5531,9 @@ shaniMany64x2_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -5815,20 +5939,20 @@ shaniMany64x2_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	ADDQ    $0x00000030, SI
@@ -5851,9 +5975,10 @@ TEXT ·shaniPairs2Double(SB), NOSPLIT, $336-24
 	VZEROUPPER
 
 shaniPairs2Double_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X15
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
 	MOVOU   shaniPad32<>+0(SB), X13
@@ -5887,17 +6012,17 @@ shaniPairs2Double_loop:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -5911,9 +6036,9 @@ shaniPairs2Double_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -6320,11 +6445,11 @@ shaniPairs2Double_loop:
 	// half.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
 	MOVOU   X14, 112(R14)
 	LEAQ    96(R14), R8
@@ -6332,11 +6457,11 @@ shaniPairs2Double_loop:
 	MOVOU   shaniIV<>+16(SB), X2
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
 	MOVOU   X14, 272(R14)
 	LEAQ    256(R14), R9
@@ -6353,17 +6478,17 @@ shaniPairs2Double_loop:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -6377,9 +6502,9 @@ shaniPairs2Double_loop:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -6662,20 +6787,20 @@ shaniPairs2Double_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	ADDQ    $0x00000080, SI
@@ -6698,6 +6823,7 @@ TEXT ·shaniPairs3(SB), NOSPLIT, $496-24
 	VZEROUPPER
 
 shaniPairs3_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -6730,42 +6856,33 @@ shaniPairs3_loop:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -6783,18 +6900,15 @@ shaniPairs3_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -7481,29 +7595,29 @@ shaniPairs3_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	ADDQ    $0x000000c0, SI
@@ -7526,6 +7640,7 @@ TEXT ·shaniMany64x3(SB), NOSPLIT, $496-24
 	VZEROUPPER
 
 shaniMany64x3_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -7558,42 +7673,33 @@ shaniMany64x3_loop:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -7611,18 +7717,15 @@ shaniMany64x3_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -8309,29 +8412,29 @@ shaniMany64x3_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	ADDQ    $0x00000048, SI
@@ -8354,9 +8457,10 @@ TEXT ·shaniPairs3Double(SB), NOSPLIT, $496-24
 	VZEROUPPER
 
 shaniPairs3Double_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X15
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
 	MOVOU   shaniPad32<>+0(SB), X13
@@ -8396,42 +8500,33 @@ shaniPairs3Double_loop:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -8449,18 +8544,15 @@ shaniPairs3Double_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -9148,11 +9240,11 @@ shaniPairs3Double_loop:
 	// half.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
 	MOVOU   X14, 112(R14)
 	LEAQ    96(R14), R8
@@ -9160,11 +9252,11 @@ shaniPairs3Double_loop:
 	MOVOU   shaniIV<>+16(SB), X2
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
 	MOVOU   X14, 272(R14)
 	LEAQ    256(R14), R9
@@ -9172,11 +9264,11 @@ shaniPairs3Double_loop:
 	MOVOU   shaniIV<>+16(SB), X4
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 416(R14)
 	MOVOU   X14, 432(R14)
 	LEAQ    416(R14), R10
@@ -9194,42 +9286,33 @@ shaniPairs3Double_loop:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -9247,18 +9330,15 @@ shaniPairs3Double_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -9786,29 +9866,29 @@ shaniPairs3Double_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	ADDQ    $0x000000c0, SI
@@ -9831,6 +9911,7 @@ TEXT ·shaniPairs4(SB), NOSPLIT, $656-24
 	VZEROUPPER
 
 shaniPairs4_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -9868,54 +9949,42 @@ shaniPairs4_loop:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -9938,22 +10007,18 @@ shaniPairs4_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -10849,38 +10914,38 @@ shaniPairs4_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
 	ADDQ    $0x00000100, SI
@@ -10903,6 +10968,7 @@ TEXT ·shaniMany64x4(SB), NOSPLIT, $656-24
 	VZEROUPPER
 
 shaniMany64x4_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -10940,54 +11006,42 @@ shaniMany64x4_loop:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -11010,22 +11064,18 @@ shaniMany64x4_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -11921,38 +11971,38 @@ shaniMany64x4_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
 	ADDQ    $0x00000060, SI
@@ -11975,9 +12025,10 @@ TEXT ·shaniPairs4Double(SB), NOSPLIT, $656-24
 	VZEROUPPER
 
 shaniPairs4Double_init:
-	MOVQ out+0(FP), DI
-	MOVQ in+8(FP), SI
-	MOVQ count+16(FP), DX
+	MOVOU shaniFlip<>+0(SB), X15
+	MOVQ  out+0(FP), DI
+	MOVQ  in+8(FP), SI
+	MOVQ  count+16(FP), DX
 
 	// The second half of each digest's block is its padding, constant.
 	MOVOU   shaniPad32<>+0(SB), X13
@@ -12024,54 +12075,42 @@ shaniPairs4Double_loop:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -12094,22 +12133,18 @@ shaniPairs4Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -13006,11 +13041,11 @@ shaniPairs4Double_loop:
 	// half.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
 	MOVOU   X14, 112(R14)
 	LEAQ    96(R14), R8
@@ -13018,11 +13053,11 @@ shaniPairs4Double_loop:
 	MOVOU   shaniIV<>+16(SB), X2
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
 	MOVOU   X14, 272(R14)
 	LEAQ    256(R14), R9
@@ -13030,11 +13065,11 @@ shaniPairs4Double_loop:
 	MOVOU   shaniIV<>+16(SB), X4
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 416(R14)
 	MOVOU   X14, 432(R14)
 	LEAQ    416(R14), R10
@@ -13042,11 +13077,11 @@ shaniPairs4Double_loop:
 	MOVOU   shaniIV<>+16(SB), X6
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 576(R14)
 	MOVOU   X14, 592(R14)
 	LEAQ    576(R14), R11
@@ -13066,54 +13101,42 @@ shaniPairs4Double_loop:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -13136,22 +13159,18 @@ shaniPairs4Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -13852,38 +13871,38 @@ shaniPairs4Double_loop:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
 	ADDQ    $0x00000100, SI
@@ -13906,7 +13925,7 @@ TEXT ·shaniStaged1(SB), NOSPLIT, $176-32
 	VZEROUPPER
 
 shaniStaged1_init:
-	MOVOU   shaniFlip<>+0(SB), X12
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -13934,11 +13953,11 @@ shaniStaged1_block:
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
-	PSHUFB X12, X3
+	PSHUFB X15, X3
 	MOVOU  16(R8), X4
-	PSHUFB X12, X4
+	PSHUFB X15, X4
 	MOVOU  32(R8), X5
-	PSHUFB X12, X5
+	PSHUFB X15, X5
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -13947,7 +13966,7 @@ shaniStaged1_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
-	PSHUFB      X12, X6
+	PSHUFB      X15, X6
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -14096,11 +14115,11 @@ shaniStaged1_block:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  X12, X13
-	PSHUFB  X12, X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 
@@ -14125,6 +14144,7 @@ TEXT ·shaniStaged2(SB), NOSPLIT, $336-32
 	VZEROUPPER
 
 shaniStaged2_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -14157,17 +14177,17 @@ shaniStaged2_block:
 	MOVO   X7, 224(R14)
 	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
-	PSHUFB shaniFlip<>+0(SB), X3
+	PSHUFB X15, X3
 	MOVOU  (R9), X9
-	PSHUFB shaniFlip<>+0(SB), X9
+	PSHUFB X15, X9
 	MOVOU  16(R8), X4
-	PSHUFB shaniFlip<>+0(SB), X4
+	PSHUFB X15, X4
 	MOVOU  16(R9), X10
-	PSHUFB shaniFlip<>+0(SB), X10
+	PSHUFB X15, X10
 	MOVOU  32(R8), X5
-	PSHUFB shaniFlip<>+0(SB), X5
+	PSHUFB X15, X5
 	MOVOU  32(R9), X11
-	PSHUFB shaniFlip<>+0(SB), X11
+	PSHUFB X15, X11
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        X3, X0
@@ -14181,9 +14201,9 @@ shaniStaged2_block:
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
-	PSHUFB      shaniFlip<>+0(SB), X6
+	PSHUFB      X15, X6
 	MOVOU       48(R9), X12
-	PSHUFB      shaniFlip<>+0(SB), X12
+	PSHUFB      X15, X12
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        X4, X0
@@ -14470,20 +14490,20 @@ shaniStaged2_block:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 
@@ -14508,6 +14528,7 @@ TEXT ·shaniStaged3(SB), NOSPLIT, $496-32
 	VZEROUPPER
 
 shaniStaged3_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -14544,42 +14565,33 @@ shaniStaged3_block:
 	MOVO   X4, 240(R14)
 	MOVO   X5, 384(R14)
 	MOVO   X6, 400(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -14597,18 +14609,15 @@ shaniStaged3_block:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -15141,29 +15150,29 @@ shaniStaged3_block:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
@@ -15188,6 +15197,7 @@ TEXT ·shaniStaged4(SB), NOSPLIT, $656-32
 	VZEROUPPER
 
 shaniStaged4_init:
+	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    count+16(FP), DX
@@ -15229,54 +15239,42 @@ shaniStaged4_block:
 	MOVO   X6, 400(R14)
 	MOVO   X7, 544(R14)
 	MOVO   X8, 560(R14)
-	MOVOU  (R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, (R14)
-	MOVO   X13, X9
-	MOVOU  (R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 160(R14)
-	MOVO   X13, X10
-	MOVOU  (R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 320(R14)
-	MOVO   X13, X11
-	MOVOU  (R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 480(R14)
-	MOVO   X13, X12
-	MOVOU  16(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 16(R14)
-	MOVO   X13, X9
-	MOVOU  16(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 176(R14)
-	MOVO   X13, X10
-	MOVOU  16(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 336(R14)
-	MOVO   X13, X11
-	MOVOU  16(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 496(R14)
-	MOVO   X13, X12
-	MOVOU  32(R8), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 32(R14)
-	MOVO   X13, X9
-	MOVOU  32(R9), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 192(R14)
-	MOVO   X13, X10
-	MOVOU  32(R10), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 352(R14)
-	MOVO   X13, X11
-	MOVOU  32(R11), X13
-	PSHUFB shaniFlip<>+0(SB), X13
-	MOVO   X13, 512(R14)
-	MOVO   X13, X12
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
 
 	// Rounds 0-3; load and byte-swap message group 3.
 	MOVO        (R14), X0
@@ -15299,22 +15297,18 @@ shaniStaged4_block:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(R8), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 48(R14)
-	MOVO        X13, X9
-	MOVOU       48(R9), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 208(R14)
-	MOVO        X13, X10
-	MOVOU       48(R10), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 368(R14)
-	MOVO        X13, X11
-	MOVOU       48(R11), X13
-	PSHUFB      shaniFlip<>+0(SB), X13
-	MOVO        X13, 528(R14)
-	MOVO        X13, X12
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
 
 	// Rounds 4-51; schedule message groups 4-15.
 	MOVO        16(R14), X0
@@ -16021,38 +16015,38 @@ shaniStaged4_block:
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
 	PSHUFD  $0xb1, X2, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
 	PSHUFD  $0x1b, X3, X13
 	PSHUFD  $0xb1, X4, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
 	PSHUFD  $0x1b, X5, X13
 	PSHUFD  $0xb1, X6, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	PSHUFD  $0x1b, X7, X13
 	PSHUFD  $0xb1, X8, X14
-	MOVO    X13, X15
+	MOVO    X13, X0
 	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X15, X14
-	PSHUFB  shaniFlip<>+0(SB), X13
-	PSHUFB  shaniFlip<>+0(SB), X14
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
 

@@ -24,8 +24,7 @@ import (
 var (
 	k256     Mem // the round constants, 16 bytes per group of four rounds
 	flipMask Mem // byte-swaps each dword
-	flip     Op  // flipMask, or the register it is loaded into (see prologue)
-	zeroBlk  Mem // the block idle streams hash
+	zeroBlk  Mem // the idleRun blocks idle streams hash
 	hasAVX   Mem // ·useVZEROUPPER
 	ivData   Mem // SHA-256's initial state, as ABEF and CDGH
 	ivK01    Mem // ivData with K[0] and K[1] folded in (abi.IVK01)
@@ -45,7 +44,7 @@ func main() {
 	DATA(0, U64(0x0405060700010203))
 	DATA(8, U64(0x0c0d0e0f08090a0b))
 	zeroBlk = GLOBL("shaniZero", RODATA|NOPTR)
-	for i := 0; i < 64; i += 8 {
+	for i := 0; i < 64*idleRun; i += 8 {
 		DATA(i, U64(0))
 	}
 	hasAVX = NewDataAddr(Symbol{Name: "·useVZEROUPPER"}, 0)
@@ -105,7 +104,7 @@ func header(path string) {
 var (
 	lsReg   = RDI // *laneSet
 	jobsReg = RSI // &jobs[0]
-	njobs   = RDX // len(jobs)
+	njobs   = RDX // len(jobs) (shani1; the lane-set kernels load it where they need it)
 	next    = RCX // index of the next job to take
 	busy    = RBX // busy lanes
 	tmp     = RAX
@@ -113,9 +112,16 @@ var (
 	tmp2    = R13
 	frame   = R14                            // the stack frame, 16-byte aligned for SSE memory operands
 	blockP  = []GPPhysical{R8, R9, R10, R11} // each stream's block this step
+	steps   = RDX                            // the lane-set kernels: steps left in the segment
 	t1, t2  = X13, X14                       // scratch
-	t3      = X15
+	// flip holds flipMask in every kernel (see prologue): a byte swap then
+	// reads no memory.
+	flip = X15
 )
+
+// idleRun is the length of an idle stream's run of zero blocks: while a
+// stream idles, a segment is at most idleRun steps long.
+const idleRun = 16
 
 // stream is one interleaved SHA-NI stream: its state registers, where its
 // last four message groups live, and its stack slots. With one or two
@@ -142,49 +148,65 @@ func kernel(n int) {
 
 	ss := prologue(name, n, true)
 
-	Comment("Every stream starts idle, about to end its last block: the advance",
-		"below hands each one a job.")
+	Comment("Every stream starts idle at the end of a run: the segment's end below",
+		"hands each one a job.")
 	XORQ(next, next)
 	XORQ(busy, busy)
-	LEAQ(zeroBlk, tmp)
 	for _, s := range ss {
-		MOVQ(tmp, s.lane.Offset(abi.LaneP))
-		MOVQ(U32(1), s.lane.Offset(abi.LaneN))
+		MOVQ(U32(0), s.lane.Offset(abi.LaneN))
 		MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
 	}
-	JMP(LabelRef(name + "_advance"))
+	JMP(LabelRef(name + "_segEnd"))
 
 	abi.LoopHead(name + "_loop")
+	Comment("A segment is as many steps as the stream nearest the end of its run",
+		"has blocks left: within it the streams' block pointers stay in registers",
+		"and no stream needs bookkeeping. Each lane's n becomes what is left after",
+		"the segment.")
+	MOVQ(ss[0].lane.Offset(abi.LaneN), steps)
+	for _, s := range ss[1:] {
+		MOVQ(s.lane.Offset(abi.LaneN), tmp)
+		CMPQ(tmp, steps)
+		CMOVQCS(tmp, steps)
+	}
+	for _, s := range ss {
+		SUBQ(steps, s.lane.Offset(abi.LaneN))
+	}
 	Comment("When every stream stands at the batch's shared padding block, its W+K",
-		"is known: skip the schedule.")
+		"is known: skip the schedule. The padding block is a run of its own, one",
+		"block long, so a stream can reach it only at a segment's start, and the",
+		"segment is then one step.")
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPad}, tmp)
 	TESTQ(tmp, tmp)
 	JEQ(LabelRef(name + "_block"))
 	for _, s := range ss {
-		CMPQ(tmp, s.lane.Offset(abi.LaneP))
+		CMPQ(tmp, blockP[s.i])
 		JNE(LabelRef(name + "_block"))
 	}
 	padBlock(name, ss)
 
 	abi.LoopHead(name + "_block")
-	for _, s := range ss {
-		MOVQ(s.lane.Offset(abi.LaneP), blockP[s.i])
-	}
 	compress(ss)
-
-	Label(name + "_advance")
-	Comment("Advance each stream a block; a stream at the end of a run moves to the",
-		"job's next run, or finishes its job and takes the next one.")
+	Label(name + "_step")
 	for _, s := range ss {
-		ADDQ(U8(64), s.lane.Offset(abi.LaneP))
-		DECQ(s.lane.Offset(abi.LaneN))
+		ADDQ(U8(64), blockP[s.i])
+	}
+	DECQ(steps)
+	JNE(LabelRef(name + "_block"))
+
+	Label(name + "_segEnd")
+	Comment("A stream at the end of its run moves to the job's next run, or finishes",
+		"its job and takes the next one.")
+	for _, s := range ss {
+		CMPQ(s.lane.Offset(abi.LaneN), U8(0))
 		JEQ(LabelRef(fmt.Sprintf("%s_end%d", name, s.i)))
 		Label(fmt.Sprintf("%s_next%d", name, s.i))
 	}
 	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
 	JAE(LabelRef(name + "_loop"))
 
-	Comment("Return: write each busy stream's state back, words a..h.")
+	Comment("Return: write each busy stream's state back, words a..h. (lane.p is",
+		"the kernel's own: the next kernel starts from the job's runs and lane.n.)")
 	for _, s := range ss {
 		skip := fmt.Sprintf("%s_out%d", name, s.i)
 		CMPQ(s.lane.Offset(abi.LaneJob), U8(0))
@@ -233,14 +255,10 @@ func prologue(name string, n int, laneArgs bool) []stream {
 	JEQ(LabelRef(name + "_init"))
 	VZEROUPPER()
 	Label(name + "_init")
-	flip = flipMask
-	if n == 1 {
-		// A spare register for the mask saves a load in every byte swap:
-		// about two cycles of a one-block message's latency (Intel Xeon,
-		// BENCHMARKS.md).
-		flip = X12
-		MOVOU(flipMask, X12)
-	}
+	// The mask in a register saves a load in every byte swap: about two
+	// cycles of a one-block message's latency (Intel Xeon, BENCHMARKS.md),
+	// and four loads a block of every stream.
+	MOVOU(flipMask, flip)
 	return ss
 }
 
@@ -412,11 +430,11 @@ func loadState(s stream, ptr GPPhysical) {
 }
 
 // padBlock emits the rounds of one block of every stream with W+K taken from
-// ls.padWK, then jumps to the advance.
+// ls.padWK, then jumps to the step's end.
 func padBlock(name string, ss []stream) {
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, tmp)
 	wkRounds(ss)
-	JMP(LabelRef(name + "_advance"))
+	JMP(LabelRef(name + "_step"))
 }
 
 // wkRounds emits the rounds of one block of every stream with W+K taken
@@ -451,17 +469,18 @@ func schedule(s stream, g int) {
 	}
 	slot := func(i int) Mem { return s.ring.Offset(16 * (i % 4)) }
 	if g < 4 {
-		MOVOU(Mem{Base: blockP[s.i], Disp: 16 * g}, t1)
-		PSHUFB(flip, t1)
-	} else {
-		// W[4g..4g+3] = msg2(msg1(G[g-4], G[g-3]) + W[4g-7..4g-4], G[g-1])
-		MOVO(slot(g-4), t1)
-		SHA256MSG1(slot(g-3), t1)
-		MOVO(s.prev, t2)
-		PALIGNR(U8(4), slot(g-2), t2)
-		PADDD(t2, t1)
-		SHA256MSG2(s.prev, t1)
+		MOVOU(Mem{Base: blockP[s.i], Disp: 16 * g}, s.prev)
+		PSHUFB(flip, s.prev)
+		MOVO(s.prev, slot(g))
+		return
 	}
+	// W[4g..4g+3] = msg2(msg1(G[g-4], G[g-3]) + W[4g-7..4g-4], G[g-1])
+	MOVO(slot(g-4), t1)
+	SHA256MSG1(slot(g-3), t1)
+	MOVO(s.prev, t2)
+	PALIGNR(U8(4), slot(g-2), t2)
+	PADDD(t2, t1)
+	SHA256MSG2(s.prev, t1)
 	MOVO(t1, slot(g))
 	MOVO(t1, s.prev)
 }
@@ -498,15 +517,17 @@ func rounds(s stream, g int) {
 }
 
 // unshuffle leaves stream s's state in t1 = (a, b, c, d) and t2 = (e, f, g, h).
+// It uses X0, which holds W+K only within a block's rounds.
 func unshuffle(s stream) {
 	PSHUFD(U8(0x1b), s.abef, t1) // a b e f
 	PSHUFD(U8(0xb1), s.cdgh, t2) // g h c d
-	MOVO(t1, t3)
+	MOVO(t1, X0)
 	PBLENDW(U8(0xf0), t2, t1) // a b c d
-	PALIGNR(U8(8), t3, t2)    // e f g h
+	PALIGNR(U8(8), X0, t2)    // e f g h
 }
 
-// advance emits the out-of-line path of stream s at the end of a run.
+// advance emits the out-of-line path of stream s at the end of a run, which
+// sets the stream's block pointer and lane.n for its next run.
 func advance(name string, s stream) {
 	pre := fmt.Sprintf("%s_", name)
 	back := LabelRef(fmt.Sprintf("%snext%d", pre, s.i))
@@ -533,8 +554,7 @@ func advance(name string, s stream) {
 	MOVQ(tmp2, s.lane.Offset(abi.LaneSeg))
 	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, tmp2)
 	MOVQ(tmp2, s.lane.Offset(abi.LaneN))
-	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns}, tmp2)
-	MOVQ(tmp2, s.lane.Offset(abi.LaneP))
+	MOVQ(Mem{Base: tmp, Disp: abi.JobRuns}, blockP[s.i])
 	JMP(back)
 
 	Label(done)
@@ -549,7 +569,8 @@ func advance(name string, s stream) {
 
 	Label(take)
 	Comment("Take the next job, if any, and load its starting state.")
-	CMPQ(next, njobs)
+	Load(Param("jobs").Len(), tmp2)
+	CMPQ(next, tmp2)
 	JAE(LabelRef(fmt.Sprintf("%sidle%d", pre, s.i)))
 	MOVQ(next, jp)
 	SHLQ(U8(6), jp)
@@ -558,8 +579,7 @@ func advance(name string, s stream) {
 	INCQ(busy)
 	MOVQ(next, s.lane.Offset(abi.LaneJob))
 	MOVQ(U32(0), s.lane.Offset(abi.LaneSeg))
-	MOVQ(Mem{Base: jp, Disp: abi.JobRuns}, tmp)
-	MOVQ(tmp, s.lane.Offset(abi.LaneP))
+	MOVQ(Mem{Base: jp, Disp: abi.JobRuns}, blockP[s.i])
 	MOVQ(Mem{Base: jp, Disp: abi.JobRuns + 8}, tmp)
 	MOVQ(tmp, s.lane.Offset(abi.LaneN))
 	MOVQ(Mem{Base: jp, Disp: abi.JobInit}, tmp)
@@ -567,11 +587,10 @@ func advance(name string, s stream) {
 	JMP(back)
 
 	Label(fmt.Sprintf("%sidle%d", pre, s.i))
-	Comment("No job left: the stream idles, hashing a zero block.")
+	Comment("No job left: the stream idles, hashing zero blocks.")
 	MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
-	LEAQ(zeroBlk, tmp)
-	MOVQ(tmp, s.lane.Offset(abi.LaneP))
-	MOVQ(U32(1), s.lane.Offset(abi.LaneN))
+	LEAQ(zeroBlk, blockP[s.i])
+	MOVQ(U32(idleRun), s.lane.Offset(abi.LaneN))
 	JMP(back)
 }
 
