@@ -8,7 +8,6 @@
 #define JOB_RUN_N 16	// job.runs[0].n
 #define JOB_OUT 56	// job.out
 #define LANE_H 0	// lane.h: kernels address it as (RL)
-#define LANE_P 32	// lane.p: the lane's next block
 #define LANE_N 40	// lane.n
 #define LANE_SEG 48	// lane.seg
 #define LANE_JOB 56	// lane.job
@@ -42,26 +41,43 @@
 	ADD	$(LS_LANES+2*64), LS, LANE2 \
 	ADD	$(LS_LANES+3*64), LS, LANE3
 
-// LANE_START makes lane RL idle, about to end its last block: the first
-// advance hands it a job.
-#define LANE_START(RL, ZERO) \
-	MOVD	$ZERO, RT0 \
-	MOVD	$1, RT1 \
-	MOVD	RT0, LANE_P(RL) \
-	MOVD	RT1, LANE_N(RL) \
+// Within a segment each lane's next block is in a register of its own, and
+// one count says how many steps the segment has left.
+#define P0 R11
+#define P1 R12
+#define P2 R13
+#define P3 R14
+#define STEPS R15
+// IDLE_RUN is the blocks in an idle lane's run (a kernel's zero blocks): an
+// idle lane cuts no segment shorter than that.
+#define IDLE_RUN 16
+
+// LANE_START makes lane RL idle at the end of a run: the first segment's end
+// hands it a job.
+#define LANE_START(RL) \
+	MOVD	ZR, LANE_N(RL) \
 	MOVD	ZR, LANE_JOB(RL)
 
-// LANE_STEP advances lane RL past the block it just hashed; at the end of a
-// run it leaves for the lane's out-of-line path (LANE_END), which comes back
-// to next.
-#define LANE_STEP(RL, end, next) \
-	MOVD	LANE_P(RL), RT0 \
-	MOVD	LANE_N(RL), RT1 \
-	ADD	$64, RT0 \
-	MOVD	RT0, LANE_P(RL) \
-	SUBS	$1, RT1 \
-	MOVD	RT1, LANE_N(RL) \
-	BEQ	end \
+// A segment is as many steps as the lane nearest the end of its run has
+// blocks left, so that no lane needs bookkeeping within it: SEG_FIRST and
+// SEG_MIN leave the least of the lanes' lane.n in STEPS, and SEG_TAKE takes
+// it from each lane's lane.n, which is then what is left after the segment.
+#define SEG_FIRST(RL) \
+	MOVD	LANE_N(RL), STEPS
+#define SEG_MIN(RL) \
+	MOVD	LANE_N(RL), RT0 \
+	CMP	RT0, STEPS \
+	CSEL	HI, RT0, STEPS, STEPS
+#define SEG_TAKE(RL) \
+	MOVD	LANE_N(RL), RT0 \
+	SUB	STEPS, RT0 \
+	MOVD	RT0, LANE_N(RL)
+
+// SEG_CHECK, where a segment ends, leaves for lane RL's out-of-line path
+// (LANE_END) if the lane is at the end of its run; that comes back to next.
+#define SEG_CHECK(RL, end, next) \
+	MOVD	LANE_N(RL), RT0 \
+	CBZ	RT0, end \
 next:
 
 // LANE_LOOP goes back to loop while at least ls.minActive lanes, and at
@@ -73,12 +89,12 @@ next:
 	BHS	loop \
 	B	ret
 
-// LANE_END is the out-of-line path of lane RL at the end of a run: the lane
-// moves to its job's next run; or its job is done, DIGEST(L) writes the
-// digest to JOB_OUT(JP), and it takes the next job, LOAD(L) loading the
-// job's starting state from (RT0); or, with no job left, it idles on the
-// zero block.
-#define LANE_END(L, RL, end, next, done, take, idle, DIGEST, LOAD, ZERO) \
+// LANE_END is the out-of-line path of lane RL, whose next block is in P, at
+// the end of a run: the lane moves to its job's next run; or its job is
+// done, DIGEST(L) writes the digest to JOB_OUT(JP), and it takes the next
+// job, LOAD(L) loading the job's starting state from (RT0); or, with no job
+// left, it idles on the IDLE_RUN zero blocks at ZERO.
+#define LANE_END(L, RL, P, end, next, done, take, idle, DIGEST, LOAD, ZERO) \
 end: \
 	MOVD	LANE_JOB(RL), RT0 \
 	CBZ	RT0, take \
@@ -93,8 +109,7 @@ end: \
 	CBZ	RT2, done \
 	MOVD	RT1, LANE_SEG(RL) \
 	MOVD	RT2, LANE_N(RL) \
-	MOVD	JOB_RUN_P(RT0), RT2 \
-	MOVD	RT2, LANE_P(RL) \
+	MOVD	JOB_RUN_P(RT0), P \
 	B	next \
 done: \
 	DIGEST(L) \
@@ -107,8 +122,7 @@ take: \
 	ADD	$1, BUSY \
 	MOVD	NEXT, LANE_JOB(RL) \
 	MOVD	ZR, LANE_SEG(RL) \
-	MOVD	JOB_RUN_P(JP), RT0 \
-	MOVD	RT0, LANE_P(RL) \
+	MOVD	JOB_RUN_P(JP), P \
 	MOVD	JOB_RUN_N(JP), RT0 \
 	MOVD	RT0, LANE_N(RL) \
 	MOVD	JOB_INIT(JP), RT0 \
@@ -116,8 +130,7 @@ take: \
 	B	next \
 idle: \
 	MOVD	ZR, LANE_JOB(RL) \
-	MOVD	$ZERO, RT0 \
-	MOVD	RT0, LANE_P(RL) \
-	MOVD	$1, RT0 \
+	MOVD	$ZERO, P \
+	MOVD	$IDLE_RUN, RT0 \
 	MOVD	RT0, LANE_N(RL) \
 	B	next

@@ -7,15 +7,16 @@
 // register, for arm64 CPUs without the SHA2 instructions. It follows
 // runGeneric (kernel_generic.go): lanes take jobs from the queue in order,
 // refill as jobs end, idle lanes hash neonZero, and the kernel returns once
-// no job is left and fewer than ls.minActive lanes are busy.
+// no job is left and fewer than ls.minActive lanes are busy, in segments as
+// the SHA2 kernels (kernel_arm64.h).
 //
 // Vector registers: the state a..h in V0-V7 at every block boundary (lane
 // i of each register is lane i's word); the message schedule W[0..15] in
 // V8-V23, in the order the 4x4 transposes leave it, W[t] overwritten by
 // W[t+16]; temporaries V24-V27.
 
-// The block an idle lane hashes: its state is never used.
-GLOBL ·neonZero(SB), RODATA|NOPTR, $64
+// The IDLE_RUN zero blocks an idle lane hashes: its state is never used.
+GLOBL ·neonZero(SB), RODATA|NOPTR, $1024
 
 // W[t] for t in 0..15: word t of each lane's block, then W[t+16], ...
 #define W0 V8
@@ -94,24 +95,32 @@ TEXT ·neon4(SB), NOSPLIT, $128-32
 	MOVD	jobs_base+8(FP), JOBS
 	MOVD	jobs_len+16(FP), NJOBS
 	LANE_ENTER
-	LANE_START(LANE0, ·neonZero(SB))
-	LANE_START(LANE1, ·neonZero(SB))
-	LANE_START(LANE2, ·neonZero(SB))
-	LANE_START(LANE3, ·neonZero(SB))
-	B	advance
+	LANE_START(LANE0)
+	LANE_START(LANE1)
+	LANE_START(LANE2)
+	LANE_START(LANE3)
+	B	segend
+
+seg:
+	// A segment: as many steps as the stream nearest the end of its run
+	// has blocks left (kernel_arm64.h).
+	SEG_FIRST(LANE0)
+	SEG_MIN(LANE1)
+	SEG_MIN(LANE2)
+	SEG_MIN(LANE3)
+	SEG_TAKE(LANE0)
+	SEG_TAKE(LANE1)
+	SEG_TAKE(LANE2)
+	SEG_TAKE(LANE3)
 
 loop:
 	// Load: each lane's next 64 bytes, lane i into V(8+4i)..V(11+4i);
 	// byte-swap the words; transpose each group of four words so that W[t]
 	// holds word t of every lane.
-	MOVD	LANE_P(LANE0), RT0
-	MOVD	LANE_P(LANE1), RT1
-	MOVD	LANE_P(LANE2), RT2
-	MOVD	LANE_P(LANE3), R10
-	VLD1	(RT0), [V8.B16, V9.B16, V10.B16, V11.B16]
-	VLD1	(RT1), [V12.B16, V13.B16, V14.B16, V15.B16]
-	VLD1	(RT2), [V16.B16, V17.B16, V18.B16, V19.B16]
-	VLD1	(R10), [V20.B16, V21.B16, V22.B16, V23.B16]
+	VLD1	(P0), [V8.B16, V9.B16, V10.B16, V11.B16]
+	VLD1	(P1), [V12.B16, V13.B16, V14.B16, V15.B16]
+	VLD1	(P2), [V16.B16, V17.B16, V18.B16, V19.B16]
+	VLD1	(P3), [V20.B16, V21.B16, V22.B16, V23.B16]
 	VREV32	V8.B16, V8.B16
 	VREV32	V9.B16, V9.B16
 	VREV32	V10.B16, V10.B16
@@ -193,14 +202,22 @@ sched:
 	VADD	V26.S4, V6.S4, V6.S4
 	VADD	V27.S4, V7.S4, V7.S4
 
-advance:
-	// Advance each lane a block; a lane at the end of a run moves to its
-	// job's next run, or finishes its job and takes the next one.
-	LANE_STEP(LANE0, end0, next0)
-	LANE_STEP(LANE1, end1, next1)
-	LANE_STEP(LANE2, end2, next2)
-	LANE_STEP(LANE3, end3, next3)
-	LANE_LOOP(loop, return)
+	// Step: each lane's next block.
+	ADD	$64, P0
+	ADD	$64, P1
+	ADD	$64, P2
+	ADD	$64, P3
+	SUBS	$1, STEPS
+	BNE	loop
+
+segend:
+	// A lane at the end of its run moves to its job's next run, or
+	// finishes its job and takes the next one.
+	SEG_CHECK(LANE0, end0, next0)
+	SEG_CHECK(LANE1, end1, next1)
+	SEG_CHECK(LANE2, end2, next2)
+	SEG_CHECK(LANE3, end3, next3)
+	LANE_LOOP(seg, return)
 
 return:
 	// Store: each busy lane's state back to its lane.h, words a..h.
@@ -210,7 +227,7 @@ return:
 	STORE(3, LANE3, stored3)
 	RET
 
-	LANE_END(0, LANE0, end0, next0, done0, take0, idle0, DIGEST, LOAD, ·neonZero(SB))
-	LANE_END(1, LANE1, end1, next1, done1, take1, idle1, DIGEST, LOAD, ·neonZero(SB))
-	LANE_END(2, LANE2, end2, next2, done2, take2, idle2, DIGEST, LOAD, ·neonZero(SB))
-	LANE_END(3, LANE3, end3, next3, done3, take3, idle3, DIGEST, LOAD, ·neonZero(SB))
+	LANE_END(0, LANE0, P0, end0, next0, done0, take0, idle0, DIGEST, LOAD, ·neonZero(SB))
+	LANE_END(1, LANE1, P1, end1, next1, done1, take1, idle1, DIGEST, LOAD, ·neonZero(SB))
+	LANE_END(2, LANE2, P2, end2, next2, done2, take2, idle2, DIGEST, LOAD, ·neonZero(SB))
+	LANE_END(3, LANE3, P3, end3, next3, done3, take3, idle3, DIGEST, LOAD, ·neonZero(SB))

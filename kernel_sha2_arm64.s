@@ -9,7 +9,9 @@
 // hidden behind the others'. Each follows runGeneric (kernel_generic.go):
 // streams take jobs from the queue in order, refill as jobs end, idle
 // streams hash sha2Zero, and the kernel returns once no job is left and
-// fewer than ls.minActive streams are busy.
+// fewer than ls.minActive streams are busy. It runs in segments
+// (kernel_arm64.h): the streams' block pointers stay in P0-P3, and the lane
+// bookkeeping runs only where some stream's run ends.
 //
 // Stream s owns V(8s) to V(8s+7): the state (a,b,c,d) and (e,f,g,h), word
 // order as in lane.h, so it loads and stores without shuffles; a copy of
@@ -21,8 +23,8 @@
 // last. At a block's start the state is saved in the lane's h, free until
 // the kernel returns, for the final addition.
 
-// The block an idle stream hashes: its state is never used.
-GLOBL ·sha2Zero(SB), RODATA|NOPTR, $64
+// The IDLE_RUN zero blocks an idle stream hashes: its state is never used.
+GLOBL ·sha2Zero(SB), RODATA|NOPTR, $1024
 
 // GROUP_SCHED is rounds 4g..4g+3 of one stream, with KV = K[4g..4g+3] and
 // mg = W[4g..4g+3], and turns mg into W[4g+16..4g+19] from mg1..mg3, the
@@ -42,11 +44,10 @@ GLOBL ·sha2Zero(SB), RODATA|NOPTR, $64
 	SHA256H	wk.S4, efgh, abcd \
 	SHA256H2	wk.S4, abcd0, efgh
 
-// BLOCK loads stream RL's next block into m0..m3, byte-swapping its words,
-// and saves the state in the lane's h.
-#define BLOCK(RL, abcd, efgh, m0, m1, m2, m3) \
-	MOVD	LANE_P(RL), RT0 \
-	VLD1	(RT0), [m0.B16, m1.B16, m2.B16, m3.B16] \
+// BLOCK loads stream RL's next block, at P, into m0..m3, byte-swapping its
+// words, and saves the state in the lane's h.
+#define BLOCK(RL, P, abcd, efgh, m0, m1, m2, m3) \
+	VLD1	(P), [m0.B16, m1.B16, m2.B16, m3.B16] \
 	VST1	[abcd.S4, efgh.S4], (RL) \
 	VREV32	m0.B16, m0.B16 \
 	VREV32	m1.B16, m1.B16 \
@@ -93,17 +94,23 @@ TEXT ·sha2x1(SB), NOSPLIT, $0-32
 	MOVD	jobs_base+8(FP), JOBS
 	MOVD	jobs_len+16(FP), NJOBS
 	LANE_ENTER
-	LANE_START(LANE0, ·sha2Zero(SB))
+	LANE_START(LANE0)
 	MOVD	$·k256(SB), KP
 	VLD1.P	64(KP), [V16.S4, V17.S4, V18.S4, V19.S4]
 	VLD1.P	64(KP), [V20.S4, V21.S4, V22.S4, V23.S4]
 	VLD1.P	64(KP), [V24.S4, V25.S4, V26.S4, V27.S4]
 	VLD1	(KP), [V28.S4, V29.S4, V30.S4, V31.S4]
-	B	advance
+	B	segend
+
+seg:
+	// A segment: as many steps as the stream nearest the end of its run
+	// has blocks left (kernel_arm64.h).
+	SEG_FIRST(LANE0)
+	SEG_TAKE(LANE0)
 
 loop:
 	// Load: each stream's next block; save its state.
-	BLOCK(LANE0, V0, V1, V4, V5, V6, V7)
+	BLOCK(LANE0, P0, V0, V1, V4, V5, V6, V7)
 
 	// Rounds 0-47, four at a time in each stream, and the schedule of
 	// W[16..63].
@@ -129,18 +136,23 @@ loop:
 	// Add the saved state.
 	FINISH(LANE0, V0, V1, V2, V3)
 
-advance:
-	// Advance each stream a block; a stream at the end of a run moves to
-	// its job's next run, or finishes its job and takes the next one.
-	LANE_STEP(LANE0, end0, next0)
-	LANE_LOOP(loop, return)
+	// Step: each stream's next block.
+	ADD	$64, P0
+	SUBS	$1, STEPS
+	BNE	loop
+
+segend:
+	// A stream at the end of its run moves to its job's next run, or
+	// finishes its job and takes the next one.
+	SEG_CHECK(LANE0, end0, next0)
+	LANE_LOOP(seg, return)
 
 return:
 	// Store: each busy stream's state back to its lane.h.
 	STORE(LANE0, V0, V1, stored0)
 	RET
 
-	LANE_END(0, LANE0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
+	LANE_END(0, LANE0, P0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
 
 // func sha2x2(ls *laneSet, jobs []job)
 TEXT ·sha2x2(SB), NOSPLIT, $0-32
@@ -148,19 +160,27 @@ TEXT ·sha2x2(SB), NOSPLIT, $0-32
 	MOVD	jobs_base+8(FP), JOBS
 	MOVD	jobs_len+16(FP), NJOBS
 	LANE_ENTER
-	LANE_START(LANE0, ·sha2Zero(SB))
-	LANE_START(LANE1, ·sha2Zero(SB))
+	LANE_START(LANE0)
+	LANE_START(LANE1)
 	MOVD	$·k256(SB), KP
 	VLD1.P	64(KP), [V16.S4, V17.S4, V18.S4, V19.S4]
 	VLD1.P	64(KP), [V20.S4, V21.S4, V22.S4, V23.S4]
 	VLD1.P	64(KP), [V24.S4, V25.S4, V26.S4, V27.S4]
 	VLD1	(KP), [V28.S4, V29.S4, V30.S4, V31.S4]
-	B	advance
+	B	segend
+
+seg:
+	// A segment: as many steps as the stream nearest the end of its run
+	// has blocks left (kernel_arm64.h).
+	SEG_FIRST(LANE0)
+	SEG_MIN(LANE1)
+	SEG_TAKE(LANE0)
+	SEG_TAKE(LANE1)
 
 loop:
 	// Load: each stream's next block; save its state.
-	BLOCK(LANE0, V0, V1, V4, V5, V6, V7)
-	BLOCK(LANE1, V8, V9, V12, V13, V14, V15)
+	BLOCK(LANE0, P0, V0, V1, V4, V5, V6, V7)
+	BLOCK(LANE1, P1, V8, V9, V12, V13, V14, V15)
 
 	// Rounds 0-47, four at a time in each stream, and the schedule of
 	// W[16..63].
@@ -203,12 +223,18 @@ loop:
 	FINISH(LANE0, V0, V1, V2, V3)
 	FINISH(LANE1, V8, V9, V10, V11)
 
-advance:
-	// Advance each stream a block; a stream at the end of a run moves to
-	// its job's next run, or finishes its job and takes the next one.
-	LANE_STEP(LANE0, end0, next0)
-	LANE_STEP(LANE1, end1, next1)
-	LANE_LOOP(loop, return)
+	// Step: each stream's next block.
+	ADD	$64, P0
+	ADD	$64, P1
+	SUBS	$1, STEPS
+	BNE	loop
+
+segend:
+	// A stream at the end of its run moves to its job's next run, or
+	// finishes its job and takes the next one.
+	SEG_CHECK(LANE0, end0, next0)
+	SEG_CHECK(LANE1, end1, next1)
+	LANE_LOOP(seg, return)
 
 return:
 	// Store: each busy stream's state back to its lane.h.
@@ -216,8 +242,8 @@ return:
 	STORE(LANE1, V8, V9, stored1)
 	RET
 
-	LANE_END(0, LANE0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
-	LANE_END(1, LANE1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
+	LANE_END(0, LANE0, P0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
+	LANE_END(1, LANE1, P1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
 
 // func sha2x3(ls *laneSet, jobs []job)
 TEXT ·sha2x3(SB), NOSPLIT, $0-32
@@ -225,16 +251,26 @@ TEXT ·sha2x3(SB), NOSPLIT, $0-32
 	MOVD	jobs_base+8(FP), JOBS
 	MOVD	jobs_len+16(FP), NJOBS
 	LANE_ENTER
-	LANE_START(LANE0, ·sha2Zero(SB))
-	LANE_START(LANE1, ·sha2Zero(SB))
-	LANE_START(LANE2, ·sha2Zero(SB))
-	B	advance
+	LANE_START(LANE0)
+	LANE_START(LANE1)
+	LANE_START(LANE2)
+	B	segend
+
+seg:
+	// A segment: as many steps as the stream nearest the end of its run
+	// has blocks left (kernel_arm64.h).
+	SEG_FIRST(LANE0)
+	SEG_MIN(LANE1)
+	SEG_MIN(LANE2)
+	SEG_TAKE(LANE0)
+	SEG_TAKE(LANE1)
+	SEG_TAKE(LANE2)
 
 loop:
 	// Load: each stream's next block; save its state.
-	BLOCK(LANE0, V0, V1, V4, V5, V6, V7)
-	BLOCK(LANE1, V8, V9, V12, V13, V14, V15)
-	BLOCK(LANE2, V16, V17, V20, V21, V22, V23)
+	BLOCK(LANE0, P0, V0, V1, V4, V5, V6, V7)
+	BLOCK(LANE1, P1, V8, V9, V12, V13, V14, V15)
+	BLOCK(LANE2, P2, V16, V17, V20, V21, V22, V23)
 	MOVD	$·k256(SB), KP
 
 	// Rounds 0-47, four at a time in each stream, and the schedule of
@@ -283,13 +319,20 @@ sched:
 	FINISH(LANE1, V8, V9, V10, V11)
 	FINISH(LANE2, V16, V17, V18, V19)
 
-advance:
-	// Advance each stream a block; a stream at the end of a run moves to
-	// its job's next run, or finishes its job and takes the next one.
-	LANE_STEP(LANE0, end0, next0)
-	LANE_STEP(LANE1, end1, next1)
-	LANE_STEP(LANE2, end2, next2)
-	LANE_LOOP(loop, return)
+	// Step: each stream's next block.
+	ADD	$64, P0
+	ADD	$64, P1
+	ADD	$64, P2
+	SUBS	$1, STEPS
+	BNE	loop
+
+segend:
+	// A stream at the end of its run moves to its job's next run, or
+	// finishes its job and takes the next one.
+	SEG_CHECK(LANE0, end0, next0)
+	SEG_CHECK(LANE1, end1, next1)
+	SEG_CHECK(LANE2, end2, next2)
+	LANE_LOOP(seg, return)
 
 return:
 	// Store: each busy stream's state back to its lane.h.
@@ -298,9 +341,9 @@ return:
 	STORE(LANE2, V16, V17, stored2)
 	RET
 
-	LANE_END(0, LANE0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
-	LANE_END(1, LANE1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
-	LANE_END(2, LANE2, end2, next2, done2, take2, idle2, DIGEST2, LOAD2, ·sha2Zero(SB))
+	LANE_END(0, LANE0, P0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
+	LANE_END(1, LANE1, P1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
+	LANE_END(2, LANE2, P2, end2, next2, done2, take2, idle2, DIGEST2, LOAD2, ·sha2Zero(SB))
 
 // func sha2x4(ls *laneSet, jobs []job)
 TEXT ·sha2x4(SB), NOSPLIT, $0-32
@@ -308,18 +351,30 @@ TEXT ·sha2x4(SB), NOSPLIT, $0-32
 	MOVD	jobs_base+8(FP), JOBS
 	MOVD	jobs_len+16(FP), NJOBS
 	LANE_ENTER
-	LANE_START(LANE0, ·sha2Zero(SB))
-	LANE_START(LANE1, ·sha2Zero(SB))
-	LANE_START(LANE2, ·sha2Zero(SB))
-	LANE_START(LANE3, ·sha2Zero(SB))
-	B	advance
+	LANE_START(LANE0)
+	LANE_START(LANE1)
+	LANE_START(LANE2)
+	LANE_START(LANE3)
+	B	segend
+
+seg:
+	// A segment: as many steps as the stream nearest the end of its run
+	// has blocks left (kernel_arm64.h).
+	SEG_FIRST(LANE0)
+	SEG_MIN(LANE1)
+	SEG_MIN(LANE2)
+	SEG_MIN(LANE3)
+	SEG_TAKE(LANE0)
+	SEG_TAKE(LANE1)
+	SEG_TAKE(LANE2)
+	SEG_TAKE(LANE3)
 
 loop:
 	// Load: each stream's next block; save its state.
-	BLOCK(LANE0, V0, V1, V4, V5, V6, V7)
-	BLOCK(LANE1, V8, V9, V12, V13, V14, V15)
-	BLOCK(LANE2, V16, V17, V20, V21, V22, V23)
-	BLOCK(LANE3, V24, V25, V28, V29, V30, V31)
+	BLOCK(LANE0, P0, V0, V1, V4, V5, V6, V7)
+	BLOCK(LANE1, P1, V8, V9, V12, V13, V14, V15)
+	BLOCK(LANE2, P2, V16, V17, V20, V21, V22, V23)
+	BLOCK(LANE3, P3, V24, V25, V28, V29, V30, V31)
 	MOVD	$·k256(SB), KP
 
 	// Rounds 0-47, four at a time in each stream, and the schedule of
@@ -377,14 +432,22 @@ sched:
 	FINISH(LANE2, V16, V17, V18, V19)
 	FINISH(LANE3, V24, V25, V26, V27)
 
-advance:
-	// Advance each stream a block; a stream at the end of a run moves to
-	// its job's next run, or finishes its job and takes the next one.
-	LANE_STEP(LANE0, end0, next0)
-	LANE_STEP(LANE1, end1, next1)
-	LANE_STEP(LANE2, end2, next2)
-	LANE_STEP(LANE3, end3, next3)
-	LANE_LOOP(loop, return)
+	// Step: each stream's next block.
+	ADD	$64, P0
+	ADD	$64, P1
+	ADD	$64, P2
+	ADD	$64, P3
+	SUBS	$1, STEPS
+	BNE	loop
+
+segend:
+	// A stream at the end of its run moves to its job's next run, or
+	// finishes its job and takes the next one.
+	SEG_CHECK(LANE0, end0, next0)
+	SEG_CHECK(LANE1, end1, next1)
+	SEG_CHECK(LANE2, end2, next2)
+	SEG_CHECK(LANE3, end3, next3)
+	LANE_LOOP(seg, return)
 
 return:
 	// Store: each busy stream's state back to its lane.h.
@@ -394,7 +457,7 @@ return:
 	STORE(LANE3, V24, V25, stored3)
 	RET
 
-	LANE_END(0, LANE0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
-	LANE_END(1, LANE1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
-	LANE_END(2, LANE2, end2, next2, done2, take2, idle2, DIGEST2, LOAD2, ·sha2Zero(SB))
-	LANE_END(3, LANE3, end3, next3, done3, take3, idle3, DIGEST3, LOAD3, ·sha2Zero(SB))
+	LANE_END(0, LANE0, P0, end0, next0, done0, take0, idle0, DIGEST0, LOAD0, ·sha2Zero(SB))
+	LANE_END(1, LANE1, P1, end1, next1, done1, take1, idle1, DIGEST1, LOAD1, ·sha2Zero(SB))
+	LANE_END(2, LANE2, P2, end2, next2, done2, take2, idle2, DIGEST2, LOAD2, ·sha2Zero(SB))
+	LANE_END(3, LANE3, P3, end3, next3, done3, take3, idle3, DIGEST3, LOAD3, ·sha2Zero(SB))
