@@ -295,7 +295,6 @@ GLOBL shaniPad64WK<>(SB), RODATA|NOPTR, $256
 TEXT ·shani1(SB), NOSPLIT, $176-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -307,6 +306,7 @@ TEXT ·shani1(SB), NOSPLIT, $176-32
 shani1_init:
 	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    $0x00000000, 120(DI)
+	MOVQ    jobs_len+16(FP), DX
 	SHLQ    $0x06, DX
 	ADDQ    SI, DX
 	PCALIGN $0x40
@@ -765,7 +765,6 @@ shaniJob_done:
 TEXT ·shani2(SB), NOSPLIT, $336-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -1441,7 +1440,6 @@ shani2_idle1:
 TEXT ·shani3(SB), NOSPLIT, $496-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
@@ -2518,7 +2516,6 @@ shani3_idle2:
 TEXT ·shani4(SB), NOSPLIT, $656-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	MOVQ jobs_len+16(FP), DX
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 

@@ -117,7 +117,7 @@ type job struct {
 // they return, leave in it what a busy lane still has to do. 64 bytes.
 type lane struct {
 	h   [8]uint32 // at return: hash state before the next block, words a..h
-	p   uintptr   // kernel-private: the next block (the lane kernels: less their step offset)
+	p   uintptr   // kernel-private: the AVX lane kernels' next block, less their step offset (the others keep it in a register)
 	n   uintptr   // blocks left in run seg (at return: at least 1 if busy)
 	seg uintptr   // which run of the job the lane is in
 	job uintptr   // 1 + index of the lane's job in the queue; 0 when idle

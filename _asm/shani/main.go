@@ -104,7 +104,7 @@ func header(path string) {
 var (
 	lsReg   = RDI // *laneSet
 	jobsReg = RSI // &jobs[0]
-	njobs   = RDX // len(jobs) (shani1; the lane-set kernels load it where they need it)
+	njobs   = RDX // shani1: the end of jobs; the others load len(jobs) where they need it
 	next    = RCX // index of the next job to take
 	busy    = RBX // busy lanes
 	tmp     = RAX
@@ -245,7 +245,6 @@ func prologue(name string, n int, laneArgs bool) []stream {
 	if laneArgs {
 		Load(Param("ls"), lsReg)
 		Load(Param("jobs").Base(), jobsReg)
-		Load(Param("jobs").Len(), njobs)
 	}
 	LEAQ(locals.Offset(15), frame)
 	ANDQ(I8(-16), frame)
@@ -371,6 +370,7 @@ func sequential(single bool) {
 		LEAQ(Mem{Base: jobsReg, Disp: abi.JobSize}, njobs)
 	} else {
 		MOVQ(U32(0), s.lane.Offset(abi.LaneJob))
+		Load(Param("jobs").Len(), njobs)
 		SHLQ(U8(6), njobs)
 		ADDQ(jobsReg, njobs)
 	}
