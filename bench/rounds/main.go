@@ -6,7 +6,9 @@
 // tape-leaves shapes, -calls times each; the order of the implementations
 // turns from round to round. It prints every round, then each
 // implementation's median, fastest and worst round, and the speed ratios
-// sha256x/gohashtree and sha256x/crypto per round.
+// sha256x/gohashtree and sha256x/crypto per round. As controls, crypto/sha256
+// and sha256x each time the tape-leaves shape twice in every round: the
+// spread of those A/A ratios is what the timing alone does to a ratio.
 //
 // A round's figure is the mean of its calls, timed together (-interleave
 // false, the default), or, with -interleave, the median of its calls timed
@@ -65,6 +67,15 @@ func main() {
 			&timed{name: s.Name + "/crypto", run: func() { s.HashCrypto(out, h) }},
 			&timed{name: s.Name + "/sha256x", run: func() { sha256x.HashManyPrefixed(out, s.Prefix, s.Msgs) }},
 		)
+		if s.Name == "tape-leaves" {
+			// The controls: the same code timed twice in every round. Their
+			// worst rounds are how far the timing alone moves a ratio, for
+			// a short call (sha256x's) and a long one (crypto/sha256's).
+			ts = append(ts,
+				&timed{name: s.Name + "/crypto-again", run: func() { s.HashCrypto(out, h) }},
+				&timed{name: s.Name + "/sha256x-again", run: func() { sha256x.HashManyPrefixed(out, s.Prefix, s.Msgs) }},
+			)
+		}
 	}
 	cpu := "unknown CPU"
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
@@ -129,6 +140,8 @@ func main() {
 		{name: "sha256x/crypto", of: x, vs: byName["crypto"]},
 		{name: "solana sha256x/crypto", of: byName["solana/sha256x"], vs: byName["solana/crypto"]},
 		{name: "tape sha256x/crypto", of: byName["tape-leaves/sha256x"], vs: byName["tape-leaves/crypto"]},
+		{name: "tape crypto/crypto (A/A)", of: byName["tape-leaves/crypto-again"], vs: byName["tape-leaves/crypto"]},
+		{name: "tape sha256x/sha256x (A/A)", of: byName["tape-leaves/sha256x-again"], vs: byName["tape-leaves/sha256x"]},
 	}
 	for _, q := range ratios {
 		fmt.Printf(" %*s", width(q.name), q.name)
@@ -153,10 +166,10 @@ func main() {
 		s := slices.Sorted(slices.Values(t.ns))
 		fmt.Printf("%-24s %10.2f %10.2f %10.2f\n", t.name, median(s)/1e3, s[0]/1e3, s[len(s)-1]/1e3)
 	}
-	fmt.Printf("\n%-24s %10s %10s %10s\n", "speed ratio per round", "median", "best", "worst")
+	fmt.Printf("\n%-28s %10s %10s %10s\n", "speed ratio per round", "median", "best", "worst")
 	for _, q := range ratios {
 		s := slices.Sorted(slices.Values(q.r))
-		fmt.Printf("%-24s %9.2fx %9.2fx %9.2fx\n", q.name, median(s), s[len(s)-1], s[0])
+		fmt.Printf("%-28s %9.2fx %9.2fx %9.2fx\n", q.name, median(s), s[len(s)-1], s[0])
 	}
 }
 
