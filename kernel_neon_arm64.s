@@ -16,7 +16,7 @@
 // W[t+16]; temporaries V24-V27.
 
 // The IDLE_RUN zero blocks an idle lane hashes: its state is never used.
-GLOBL ·neonZero(SB), RODATA|NOPTR, $1024
+GLOBL ·neonZero(SB), RODATA|NOPTR, $(64*IDLE_RUN)
 
 // W[t] for t in 0..15: word t of each lane's block, then W[t+16], ...
 #define W0 V8
@@ -102,8 +102,8 @@ TEXT ·neon4(SB), NOSPLIT, $128-32
 	B	segend
 
 seg:
-	// A segment: as many steps as the stream nearest the end of its run
-	// has blocks left (kernel_arm64.h).
+	// A segment: as many steps as the lane nearest the end of its run has
+	// blocks left (kernel_arm64.h).
 	SEG_FIRST(LANE0)
 	SEG_MIN(LANE1)
 	SEG_MIN(LANE2)

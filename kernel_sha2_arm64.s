@@ -24,7 +24,7 @@
 // the kernel returns, for the final addition.
 
 // The IDLE_RUN zero blocks an idle stream hashes: its state is never used.
-GLOBL ·sha2Zero(SB), RODATA|NOPTR, $1024
+GLOBL ·sha2Zero(SB), RODATA|NOPTR, $(64*IDLE_RUN)
 
 // GROUP_SCHED is rounds 4g..4g+3 of one stream, with KV = K[4g..4g+3] and
 // mg = W[4g..4g+3], and turns mg into W[4g+16..4g+19] from mg1..mg3, the
