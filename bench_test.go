@@ -9,6 +9,8 @@ import (
 	"testing"
 	"unsafe"
 
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
@@ -27,16 +29,16 @@ func BenchmarkShapes(b *testing.B) {
 				}
 			})
 			for _, p := range testPlans() {
-				if p.name == "generic" || strings.HasPrefix(p.name, "generic-") {
+				if p.Name == "generic" || strings.HasPrefix(p.Name, "generic-") {
 					continue // the generic kernel has its own benchmark
 				}
-				b.Run(p.name, func(b *testing.B) {
+				b.Run(p.Name, func(b *testing.B) {
 					b.SetBytes(s.Bytes())
 					for b.Loop() {
 						if s.Single {
-							out[0] = p.pl.sum256(s.Msgs[0])
+							out[0] = sum256(p.Plan, s.Msgs[0])
 						} else {
-							p.pl.hashMany(out, s.Prefix, s.Msgs)
+							hashMany(p.Plan, out, s.Prefix, s.Msgs)
 						}
 					}
 				})
@@ -49,20 +51,19 @@ func BenchmarkShapes(b *testing.B) {
 // messages as it has lanes (times 4): the kernel's own speed, with almost no
 // scheduling around it.
 func BenchmarkKernels(b *testing.B) {
-	for _, v := range variants() {
-		if find(v.kernel).missing != "" {
-			continue
-		}
-		pl := &plan{stages: []stage{v.st}, one: []stage{v.st}}
-		msgs := make([][]byte, 4*v.st.width)
+	for _, id := range plan.Alone() {
+		info := kernel.Lookup(id)
+		st := plan.Stage{K: id, Width: info.Width, MinActive: 1}
+		pl := plan.New(plan.Plan{Name: info.Variant, Stages: []plan.Stage{st}, One: []plan.Stage{st}})
+		msgs := make([][]byte, 4*info.Width)
 		for i := range msgs {
 			msgs[i] = make([]byte, 64<<10)
 		}
 		out := make([][Size]byte, len(msgs))
-		b.Run(v.kernel+"-"+v.name, func(b *testing.B) {
+		b.Run(info.Family+"-"+info.Variant, func(b *testing.B) {
 			b.SetBytes(int64(len(msgs)) << 16)
 			for b.Loop() {
-				pl.hashMany(out, nil, msgs)
+				hashMany(pl, out, nil, msgs)
 			}
 		})
 	}
@@ -70,13 +71,13 @@ func BenchmarkKernels(b *testing.B) {
 
 // smallPlans are the plans BenchmarkSmall also runs, with SMALLPLANS=1:
 // every mixed plan this CPU can run and the shani kernel's, to choose among.
-func smallPlans() []*plan {
+func smallPlans() []*plan.Plan {
 	if os.Getenv("SMALLPLANS") == "" {
 		return nil
 	}
-	ps := routedPlans()
-	if k := find("shani"); k != nil && k.missing == "" {
-		ps = append(ps, &k.plan)
+	ps := plan.Mixed()
+	if pl := plan.Runnable("shani"); pl != nil {
+		ps = append(ps, pl)
 	}
 	return ps
 }
@@ -114,10 +115,10 @@ func BenchmarkSmall(b *testing.B) {
 					}
 				})
 				for _, pl := range smallPlans() {
-					b.Run(name+"/impl=plan-"+pl.name, func(b *testing.B) {
+					b.Run(name+"/impl=plan-"+pl.Name, func(b *testing.B) {
 						b.SetBytes(s.Bytes())
 						for b.Loop() {
-							pl.hashMany(out, prefix, s.Msgs)
+							hashMany(pl, out, prefix, s.Msgs)
 						}
 					})
 				}
@@ -241,7 +242,7 @@ func BenchmarkLevelLayout(b *testing.B) {
 // pairs (plain, SHA-256d, RFC 6962, Solana) on every plan here whose pairs
 // kernels start with lanes, its lanes taking a last partial group as a whole
 // one (part=on) or leaving it to the next stages (part=off): what each
-// plan.pairsPartial rests on. Compare with benchstat -col /part.
+// plan.Plan.PairsPartial rests on. Compare with benchstat -col /part.
 func BenchmarkPartialGroups(b *testing.B) {
 	joins := []struct {
 		name string
@@ -252,23 +253,23 @@ func BenchmarkPartialGroups(b *testing.B) {
 		{"rfc6962", Join{Prefix: []byte{1}}},
 		{"solana", Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
 	}
-	seen := map[*plan]bool{}
+	seen := map[*plan.Plan]bool{}
 	for _, np := range testPlans() {
-		base := np.pl
-		if seen[base] || len(base.pairs) == 0 || base.pairs[0].width < 8 {
+		base := np.Plan
+		if seen[base] || len(base.Pairs) == 0 || base.Pairs[0].Width < 8 {
 			continue
 		}
 		seen[base] = true
-		variant := func(partial partialMin) *plan {
+		variant := func(partial plan.PartialMin) *plan.Plan {
 			pl := *base
-			pl.pairsPartial = partial
+			pl.PairsPartial = partial
 			return &pl
 		}
 		parts := []struct {
 			name string
-			pl   *plan
-		}{{"off", variant(0)}, {"on", variant(partialAlways)}}
-		w := base.pairs[0].width
+			pl   *plan.Plan
+		}{{"off", variant(0)}, {"on", variant(plan.PartialAlways)}}
+		w := base.Pairs[0].Width
 		for n := 1; n < 2*w; n++ {
 			if n == w {
 				continue
@@ -283,16 +284,16 @@ func BenchmarkPartialGroups(b *testing.B) {
 			}
 			out := make([][Size]byte, n)
 			for _, p := range parts {
-				name := fmt.Sprintf("plan=%s/n=%d/kind=%%s/part=%s", np.name, n, p.name)
+				name := fmt.Sprintf("plan=%s/n=%d/kind=%%s/part=%s", np.Name, n, p.name)
 				b.Run(fmt.Sprintf(name, "many64"), func(b *testing.B) {
 					for b.Loop() {
-						p.pl.hashMany(out, nil, msgs)
+						hashMany(p.pl, out, nil, msgs)
 					}
 				})
 				for _, j := range joins {
 					b.Run(fmt.Sprintf(name, j.name), func(b *testing.B) {
 						for b.Loop() {
-							p.pl.hashLevel(out, &j.jn, nodes)
+							hashLevel(p.pl, out, j.jn, nodes)
 						}
 					})
 				}

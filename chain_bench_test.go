@@ -3,6 +3,10 @@ package sha256x
 import (
 	"crypto/sha256"
 	"testing"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
 )
 
 // BenchmarkChain times one chain, 4096 steps a call, on a crypto/sha256.Sum256
@@ -26,7 +30,7 @@ func BenchmarkChain(b *testing.B) {
 		b.Run("impl="+p.name, func(b *testing.B) {
 			var d [Size]byte
 			for b.Loop() {
-				d = p.cp.chain(d, steps)
+				d = sched.Chain(p.cp, d, steps)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*steps), "ns/step")
 		})
@@ -46,7 +50,7 @@ func BenchmarkChains(b *testing.B) {
 	for _, p := range benchChainPlans(true) {
 		b.Run("impl="+p.name, func(b *testing.B) {
 			for b.Loop() {
-				p.cp.chains(states, counts)
+				sched.Chains(p.cp, states, counts)
 			}
 			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*chains*steps), "ns/step")
 		})
@@ -57,18 +61,17 @@ func BenchmarkChains(b *testing.B) {
 // kernel function alone (for Chain only the single-stream ones, unless
 // batch).
 func benchChainPlans(batch bool) []namedChainPlan {
-	ps := []namedChainPlan{{"dispatch", activeChain}}
-	for _, k := range kernels {
-		if k.missing == "" {
-			ps = append(ps, namedChainPlan{k.name, chainPlanOf(&k.plan)})
-		}
+	ps := []namedChainPlan{{"dispatch", &plan.Active.Chain}}
+	for _, name := range plan.Kernels() {
+		ps = append(ps, namedChainPlan{name, &plan.Find(name).Plan.Chain})
 	}
-	for _, pl := range routedPlans() {
-		ps = append(ps, namedChainPlan{pl.name, chainPlanOf(pl)})
+	for _, pl := range plan.Mixed() {
+		ps = append(ps, namedChainPlan{pl.Name, &pl.Chain})
 	}
-	for _, v := range chainVariants() {
-		if find(v.kernel).missing == "" && (batch || v.st.width == 1) {
-			ps = append(ps, namedChainPlan{v.kernel + "-chain-" + v.name, &chainPlan{name: v.name, one: v.st, stages: []chainStage{v.st}}})
+	for _, st := range chainKernels() {
+		if batch || st.Width == 1 {
+			info := kernel.Lookup(st.K)
+			ps = append(ps, namedChainPlan{info.Family + "-chain-" + info.Variant, &plan.ChainPlan{Name: info.Variant, One: st, Stages: []plan.ChainStage{st}}})
 		}
 	}
 	return ps

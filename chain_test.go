@@ -11,6 +11,10 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
 )
 
 // chainWant is the chain of n steps from seed, on a crypto/sha256 loop.
@@ -23,7 +27,7 @@ func chainWant(seed [Size]byte, n uint64) [Size]byte {
 
 type namedChainPlan struct {
 	name string
-	cp   *chainPlan
+	cp   *plan.ChainPlan
 }
 
 // testChainPlans returns every way this machine can run a chain: the chain
@@ -33,32 +37,43 @@ type namedChainPlan struct {
 func testChainPlans() []namedChainPlan {
 	var ps []namedChainPlan
 	for _, p := range testPlans() {
-		if strings.HasPrefix(p.name, "generic-x") {
+		if strings.HasPrefix(p.Name, "generic-x") {
 			continue // the same chain plan as generic
 		}
-		ps = append(ps, namedChainPlan{p.name, chainPlanOf(p.pl)})
+		ps = append(ps, namedChainPlan{p.Name, &p.Plan.Chain})
 	}
-	for _, v := range chainVariants() {
-		if find(v.kernel).missing == "" {
-			ps = append(ps, namedChainPlan{v.kernel + "-chain-" + v.name, &chainPlan{name: v.name, one: v.st, stages: []chainStage{v.st}}})
-		}
+	for _, st := range chainKernels() {
+		info := kernel.Lookup(st.K)
+		ps = append(ps, namedChainPlan{info.Family + "-chain-" + info.Variant, &plan.ChainPlan{Name: info.Variant, One: st, Stages: []plan.ChainStage{st}}})
 	}
 	// The generic chain kernel at several widths, which drives the
 	// scheduler's refills and hand-overs in pure Go.
 	for _, w := range []int{3, 16} {
-		ps = append(ps, namedChainPlan{fmt.Sprintf("generic-chain-x%d", w), &chainPlan{
-			one: chainStage{k: cGeneric, width: 1, minActive: 1},
-			stages: []chainStage{
-				{k: cGeneric, width: w, minActive: w/2 + 1},
-				{k: cStdlib, width: 2, minActive: 2},
-				{k: cGeneric, width: 1, minActive: 1},
+		ps = append(ps, namedChainPlan{fmt.Sprintf("generic-chain-x%d", w), &plan.ChainPlan{
+			One: plan.ChainStage{K: kernel.Generic, Width: 1, MinActive: 1},
+			Stages: []plan.ChainStage{
+				{K: kernel.Generic, Width: w, MinActive: w/2 + 1},
+				{K: kernel.Stdlib, Width: 2, MinActive: 2},
+				{K: kernel.Generic, Width: 1, MinActive: 1},
 			},
 		}})
 	}
 	return ps
 }
 
-func forChainPlans(t *testing.T, f func(t *testing.T, cp *chainPlan)) {
+// chainKernels returns every assembly chain kernel this CPU can run, each
+// as a stage alone.
+func chainKernels() []plan.ChainStage {
+	var sts []plan.ChainStage
+	for _, id := range plan.Alone() {
+		if info := kernel.Lookup(id); info.Chain == id && id != kernel.Stdlib {
+			sts = append(sts, plan.ChainStage{K: id, Width: info.Width, MinActive: 1, WordMajor: info.ChainWordMajor})
+		}
+	}
+	return sts
+}
+
+func forChainPlans(t *testing.T, f func(t *testing.T, cp *plan.ChainPlan)) {
 	for _, p := range testChainPlans() {
 		t.Run(p.name, func(t *testing.T) { f(t, p.cp) })
 	}
@@ -71,21 +86,21 @@ func seedOf(i int) (s [Size]byte) {
 
 func TestChain(t *testing.T) {
 	counts := []uint64{0, 1, 2, 3, 7, 64, 100, 1023, 1024, 1025, 2049}
-	forChainPlans(t, func(t *testing.T, cp *chainPlan) {
+	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
 		for i, n := range counts {
 			seed := seedOf(i)
-			if got, w := cp.chain(seed, n), chainWant(seed, n); got != w {
+			if got, w := sched.Chain(cp, seed, n), chainWant(seed, n); got != w {
 				t.Errorf("chain of %d steps: got %x, want %x", n, got, w)
 			}
 			// Chains of one chain takes the single-chain path; of the
 			// same chain twice, the batched one.
 			states := [][Size]byte{seed, seed}
-			cp.chains(states[:1], []uint64{n})
+			sched.Chains(cp, states[:1], []uint64{n})
 			if w := chainWant(seed, n); states[0] != w {
 				t.Errorf("chains of 1 chain of %d steps: got %x, want %x", n, states[0], w)
 			}
 			states[0] = seed
-			cp.chains(states, []uint64{n, n})
+			sched.Chains(cp, states, []uint64{n, n})
 			if w := chainWant(seed, n); states[0] != w || states[1] != w {
 				t.Errorf("chains of 2 chains of %d steps: got %x, %x, want %x", n, states[0], states[1], w)
 			}
@@ -95,7 +110,7 @@ func TestChain(t *testing.T) {
 
 // checkChains runs one batch on cp and compares every chain with the
 // crypto/sha256 loop.
-func checkChains(t *testing.T, cp *chainPlan, counts []uint64) {
+func checkChains(t *testing.T, cp *plan.ChainPlan, counts []uint64) {
 	t.Helper()
 	states := make([][Size]byte, len(counts))
 	wants := make([][Size]byte, len(counts))
@@ -103,7 +118,7 @@ func checkChains(t *testing.T, cp *chainPlan, counts []uint64) {
 		states[i] = seedOf(i + len(counts))
 		wants[i] = chainWant(states[i], counts[i])
 	}
-	cp.chains(states, counts)
+	sched.Chains(cp, states, counts)
 	bad := 0
 	for i := range states {
 		if states[i] != wants[i] {
@@ -121,7 +136,7 @@ func checkChains(t *testing.T, cp *chainPlan, counts []uint64) {
 // refill at every point and the last chains move to narrower kernels.
 func TestChainsRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
-	forChainPlans(t, func(t *testing.T, cp *chainPlan) {
+	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
 		for n := 1; n <= 70; n++ {
 			counts := make([]uint64, n)
 			for i := range counts {
@@ -142,7 +157,7 @@ func TestChainsLong(t *testing.T) {
 	if testing.Short() {
 		long = 5_000
 	}
-	forChainPlans(t, func(t *testing.T, cp *chainPlan) {
+	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
 		checkChains(t, cp, []uint64{long, 3, long/2 + 1, 0, 1, long - 1, 2048, 17})
 		counts := make([]uint64, 20)
 		for i := range counts {
@@ -150,7 +165,7 @@ func TestChainsLong(t *testing.T) {
 		}
 		checkChains(t, cp, counts)
 		seed := seedOf(99)
-		if got, w := cp.chain(seed, long+7), chainWant(seed, long+7); got != w {
+		if got, w := sched.Chain(cp, seed, long+7), chainWant(seed, long+7); got != w {
 			t.Errorf("chain of %d steps: got %x, want %x", long+7, got, w)
 		}
 	})
@@ -178,43 +193,6 @@ func TestChainAPI(t *testing.T) {
 	Chains(nil, nil)
 }
 
-// TestChainPlanOf checks that each plan's chain plan uses the kernels of the
-// plan's own families, so that forcing a kernel forces its chain code.
-func TestChainPlanOf(t *testing.T) {
-	t.Logf("dispatched chain plan %s: one %+v, stages %+v", activeChain.name, activeChain.one, activeChain.stages)
-	for _, k := range kernels {
-		if k.missing != "" {
-			continue
-		}
-		cp := chainPlanOf(&k.plan)
-		want := map[string]bool{k.name: true}
-		for _, st := range k.plan.one {
-			want[kernelOfChain(chainStageOf(st).k)] = true
-		}
-		for _, st := range append([]chainStage{cp.one}, cp.stages...) {
-			if got := kernelOfChain(st.k); !want[got] {
-				t.Errorf("kernel %s: chain stage %+v belongs to kernel %s", k.name, st, got)
-			}
-		}
-	}
-}
-
-// kernelOfChain names the kernel a chain kernel function belongs to.
-func kernelOfChain(k chainKernel) string {
-	switch k {
-	case cGeneric:
-		return "generic"
-	case cStdlib:
-		return "stdlib"
-	}
-	for _, v := range chainVariants() {
-		if v.st.k == k {
-			return v.kernel
-		}
-	}
-	return "?"
-}
-
 func TestChainAllocs(t *testing.T) {
 	states := make([][Size]byte, 70)
 	counts := make([]uint64, 70)
@@ -222,11 +200,11 @@ func TestChainAllocs(t *testing.T) {
 		counts[i] = uint64(i * 7 % 50)
 	}
 	var sink [Size]byte
-	forChainPlans(t, func(t *testing.T, cp *chainPlan) {
-		if a := testing.AllocsPerRun(10, func() { cp.chains(states, counts) }); a != 0 {
+	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
+		if a := testing.AllocsPerRun(10, func() { sched.Chains(cp, states, counts) }); a != 0 {
 			t.Errorf("chains: %v allocations", a)
 		}
-		if a := testing.AllocsPerRun(10, func() { sink = cp.chain(sink, 100) }); a != 0 {
+		if a := testing.AllocsPerRun(10, func() { sink = sched.Chain(cp, sink, 100) }); a != 0 {
 			t.Errorf("chain: %v allocations", a)
 		}
 	})
@@ -288,7 +266,7 @@ func TestChainPreempt(t *testing.T) {
 		t.Run(p.name, func(t *testing.T) {
 			// Steps for about 0.3 s.
 			start := time.Now()
-			p.cp.chain(seedOf(1), 20000)
+			sched.Chain(p.cp, seedOf(1), 20000)
 			steps := uint64(20000 * float64(300*time.Millisecond) / float64(time.Since(start)+1))
 			var states [2][Size]byte
 			done := make(chan time.Duration)
@@ -308,10 +286,10 @@ func TestChainPreempt(t *testing.T) {
 			}()
 			time.Sleep(5 * time.Millisecond)
 			t0 := time.Now()
-			if p.cp.stages[0].width > 1 {
-				p.cp.chains(states[:], []uint64{steps, steps})
+			if p.cp.Stages[0].Width > 1 {
+				sched.Chains(p.cp, states[:], []uint64{steps, steps})
 			} else {
-				states[0] = p.cp.chain(states[0], steps)
+				states[0] = sched.Chain(p.cp, states[0], steps)
 			}
 			took := time.Since(t0)
 			done <- 0
@@ -339,7 +317,7 @@ func TestChainPreempt(t *testing.T) {
 				}
 			}()
 			before := stoppingPauses()
-			p.cp.chains(states[:], []uint64{steps / 2, steps / 2})
+			sched.Chains(p.cp, states[:], []uint64{steps / 2, steps / 2})
 			stop <- true
 			<-stop
 			gcs, longest := stoppingPauses().since(before)
@@ -378,7 +356,7 @@ func FuzzChains(f *testing.F) {
 		}
 		for _, p := range plans {
 			states := append([][Size]byte(nil), init...)
-			p.cp.chains(states, counts)
+			sched.Chains(p.cp, states, counts)
 			for i := range states {
 				if states[i] != wants[i] {
 					t.Fatalf("%s: chain %d of %d (%d steps): got %x, want %x", p.name, i, len(states), counts[i], states[i], wants[i])

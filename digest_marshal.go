@@ -34,22 +34,33 @@ func New() hash.Hash {
 // MarshalBinary returns d's state in crypto/sha256's marshaled form. It never
 // returns an error.
 func (d *Digest) MarshalBinary() ([]byte, error) {
-	return d.AppendBinary(make([]byte, 0, marshaledSize))
+	b := make([]byte, marshaledSize)
+	d.marshal((*[marshaledSize]byte)(b))
+	return b, nil
 }
 
 // AppendBinary appends d's state in crypto/sha256's marshaled form to b. It
 // never returns an error.
 func (d *Digest) AppendBinary(b []byte) ([]byte, error) {
-	b = append(b, marshalMagic...)
-	h := d.state() // the zero Digest has not set the IV yet
+	var st [marshaledSize]byte
+	d.marshal(&st)
+	return append(b, st[:]...), nil
+}
+
+// marshal writes d's state in crypto/sha256's marshaled form to st. Apart
+// from MarshalBinary and AppendBinary, so that those inline and a caller's
+// buffer can stay on its stack.
+//
+//go:noinline
+func (d *Digest) marshal(st *[marshaledSize]byte) {
+	h, x, n := d.s.State()
+	b := append(st[:0], marshalMagic...)
 	for _, v := range h {
 		b = binary.BigEndian.AppendUint32(b, v)
 	}
-	b = append(b, d.x[:d.nx]...)
-	var zero [BlockSize]byte
-	b = append(b, zero[d.nx:]...)
-	b = binary.BigEndian.AppendUint64(b, d.len)
-	return b, nil
+	b = append(b, x...)
+	clear(st[len(b) : len(b)+BlockSize-len(x)])
+	binary.BigEndian.PutUint64(st[marshaledSize-8:], n)
 }
 
 // UnmarshalBinary sets d to the state b holds, marshaled by MarshalBinary or
@@ -63,23 +74,16 @@ func (d *Digest) UnmarshalBinary(b []byte) error {
 		return errStateSize
 	}
 	b = b[len(marshalMagic):]
-	for i := range d.h {
-		d.h[i] = binary.BigEndian.Uint32(b[4*i:])
+	var h [8]uint32
+	for i := range h {
+		h[i] = binary.BigEndian.Uint32(b[4*i:])
 	}
-	// writeMany reloads h from sum, the state big-endian, after every call,
-	// including calls that only buffer bytes: the two must agree.
-	b = b[copy(d.sum[:], b[:Size]):]
-	copy(d.x[:], b[:BlockSize])
-	d.len = binary.BigEndian.Uint64(b[BlockSize:])
-	d.nx = int(d.len % BlockSize)
-	d.init = true
+	d.s.SetState(&h, (*[BlockSize]byte)(b[Size:]), binary.BigEndian.Uint64(b[Size+BlockSize:]))
 	return nil
 }
 
 // Clone returns an independent copy of d, as a hash.Cloner. It never returns
 // an error.
 func (d *Digest) Clone() (hash.Cloner, error) {
-	e := *d
-	e.busy = false
-	return &e, nil
+	return &Digest{s: d.s.Clone()}, nil
 }

@@ -8,6 +8,8 @@ import (
 	"hash"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 var (
@@ -38,7 +40,7 @@ func unmarshal(t *testing.T, h hash.Hash, st []byte) {
 // resumes it in the other, both ways. The marshaled states must be equal byte
 // for byte at every cut, and the digests at the end.
 func TestMarshalInterop(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(10, 1))
 		for trial := 0; trial < 200; trial++ {
 			msg := pattern(r.IntN(1000), trial)
@@ -48,7 +50,7 @@ func TestMarshalInterop(t *testing.T) {
 				if r.IntN(4) == 0 {
 					n = min(len(msg), BlockSize*r.IntN(3))
 				}
-				pl.writeMany([]*Digest{d}, [][]byte{msg[:n]}, r.IntN(2) == 0)
+				writeMany(pl, []*Digest{d}, [][]byte{msg[:n]}, r.IntN(2) == 0)
 				ref.Write(msg[:n])
 				msg = msg[n:]
 				got, want := marshal(t, d), marshal(t, ref)
@@ -76,7 +78,7 @@ func TestMarshalInterop(t *testing.T) {
 // crypto/sha256 does over the same bytes, and that a stream resumed from
 // either package's state continues in the next batch.
 func TestMarshalWriteMany(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(10, 2))
 		const nstreams = 37
 		ds := make([]*Digest, nstreams)
@@ -90,13 +92,13 @@ func TestMarshalWriteMany(t *testing.T) {
 				chunks[i] = pattern(r.IntN(3000), round*nstreams+i)
 				refs[i].Write(chunks[i])
 			}
-			pl.writeMany(ds, chunks, false)
+			writeMany(pl, ds, chunks, false)
 			for i := range ds {
 				got, want := marshal(t, ds[i]), marshal(t, refs[i])
 				if !bytes.Equal(got, want) {
 					t.Fatalf("round %d, stream %d: state\n got %x\nwant %x", round, i, got, want)
 				}
-				if ds[i].busy {
+				if ds[i].s != ds[i].s.Clone() {
 					t.Fatalf("round %d, stream %d: busy after WriteMany", round, i)
 				}
 				switch r.IntN(3) {
@@ -123,7 +125,7 @@ func TestMarshalWriteMany(t *testing.T) {
 // raised, as hashing 4 GiB here would take too long; crypto/sha256 takes
 // them as it takes any other.
 func TestMarshalLarge(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, n := range []uint64{1<<32 - 1, 1 << 32, 1<<32 + 63, 7_115_087_207, 1<<61 - 1, 1<<63 + 5} {
 			for _, tail := range []int{0, 1, 55, 56, 64, 200} {
 				ref := sha256.New()
@@ -135,7 +137,7 @@ func TestMarshalLarge(t *testing.T) {
 				unmarshal(t, d, st)
 				more := pattern(tail, 2)
 				ref.Write(more)
-				pl.writeMany([]*Digest{d}, [][]byte{more}, true)
+				writeMany(pl, []*Digest{d}, [][]byte{more}, true)
 				if got, want := marshal(t, d), marshal(t, ref); !bytes.Equal(got, want) {
 					t.Fatalf("length %d + %d: state\n got %x\nwant %x", n, tail, got, want)
 				}

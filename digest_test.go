@@ -5,6 +5,8 @@ import (
 	"hash"
 	"math/rand/v2"
 	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 var _ hash.Hash = (*Digest)(nil)
@@ -13,7 +15,7 @@ var _ hash.Hash = (*Digest)(nil)
 // skipping rounds, and checks every digest, mid-stream and at the end,
 // against crypto/sha256 over the same bytes.
 func TestWriteMany(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(5, 6))
 		for _, nstreams := range []int{1, 2, 3, 5, 16, 70} {
 			ds := make([]*Digest, nstreams)
@@ -35,7 +37,7 @@ func TestWriteMany(t *testing.T) {
 					}
 					refs[i].Write(chunks[i])
 				}
-				pl.writeMany(ds, chunks, false)
+				writeMany(pl, ds, chunks, false)
 				for i, d := range ds {
 					if got, want := d.Sum(nil), refs[i].Sum(nil); string(got) != string(want) {
 						t.Fatalf("%d streams, round %d, stream %d: got %x, want %x", nstreams, round, i, got, want)
@@ -101,8 +103,8 @@ func TestWriteManyAllocs(t *testing.T) {
 	for i := range ds {
 		ds[i], chunks[i] = new(Digest), pattern(100000+i, i)
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
-		if a := testing.AllocsPerRun(10, func() { pl.writeMany(ds, chunks, false) }); a != 0 {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		if a := testing.AllocsPerRun(10, func() { writeMany(pl, ds, chunks, false) }); a != 0 {
 			t.Errorf("writeMany: %v allocations", a)
 		}
 		if a := testing.AllocsPerRun(10, func() { ds[0].Write(chunks[1][:777]); ds[0].Sum256() }); a != 0 {
@@ -116,8 +118,8 @@ func TestWriteManyAllocs(t *testing.T) {
 // after every write against crypto/sha256.
 func TestWrite(t *testing.T) {
 	big := pattern(3*partBlocks*BlockSize+500, 3)
-	forPlans(t, func(t *testing.T, pl *plan) {
-		if pl.stdlib {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		if pl.Stdlib {
 			return
 		}
 		r := rand.New(rand.NewPCG(9, 10))
@@ -131,11 +133,7 @@ func TestWrite(t *testing.T) {
 			n = min(n, len(big)-off)
 			c := big[off : off+n]
 			off += n
-			if d.nx+len(c) < BlockSize {
-				d.Write(c)
-			} else {
-				pl.write(&d, c)
-			}
+			d.s.Write(pl, c)
 			ref.Write(c)
 			if got, want := d.Sum(nil), ref.Sum(nil); string(got) != string(want) {
 				t.Fatalf("after %d bytes: got %x, want %x", off, got, want)

@@ -28,8 +28,8 @@ func FuzzHashMany(f *testing.F) {
 			bare[i], prefixed[i] = want(nil, m), want(prefix, m)
 		}
 		for _, p := range plans {
-			check(t, p.pl, nil, msgs, bare)
-			check(t, p.pl, prefix, msgs, prefixed)
+			check(t, p.Plan, nil, msgs, bare)
+			check(t, p.Plan, prefix, msgs, prefixed)
 		}
 	})
 }

@@ -7,6 +7,8 @@ import (
 	"syscall"
 	"testing"
 	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 // guarded returns n bytes of memory with an unmapped (PROT_NONE) page right
@@ -52,7 +54,7 @@ func TestGuardPages(t *testing.T) {
 	for i := range 40 {
 		edge64 = append(edge64, mem[len(mem)-64*(i%3+1):][:64], mem[64*(i%5):][:64])
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		check(t, pl, nil, msgs, nil)
 		check(t, pl, nil, edge64, nil)
 		check(t, pl, nil, edge64[:3], nil) // odd counts: the three-stream pairs kernels
@@ -64,7 +66,7 @@ func TestGuardPages(t *testing.T) {
 			check(t, pl, mem[:pn], msgs[len(msgs)-40:], nil)
 		}
 		for _, m := range msgs {
-			if got := pl.sum256(m); got != want(nil, m) {
+			if got := sum256(pl, m); got != want(nil, m) {
 				t.Fatalf("sum256 of %d bytes at a page edge: got %x", len(m), got)
 			}
 		}
@@ -72,7 +74,7 @@ func TestGuardPages(t *testing.T) {
 			for _, np := range []int{3, 12, 19, 29, 32} { // odd counts (three SHA-NI streams), partial groups of the lanes
 				level := nodes[len(nodes)-2*np:]
 				out := make([][Size]byte, np)
-				pl.hashLevel(out, &j, level)
+				hashLevel(pl, out, j, level)
 				for i := range out {
 					if out[i] != joinWant(j, level[2*i], level[2*i+1]) {
 						t.Fatalf("join %+v of %d pairs at a page edge: pair %d wrong", j, np, i)
@@ -84,7 +86,7 @@ func TestGuardPages(t *testing.T) {
 		for range msgs {
 			ds = append(ds, new(Digest))
 		}
-		pl.writeMany(ds, msgs, false)
+		writeMany(pl, ds, msgs, false)
 		for i, d := range ds {
 			if d.Sum256() != want(nil, msgs[i]) {
 				t.Fatalf("writeMany of a %d-byte chunk at a page edge: wrong digest", len(msgs[i]))

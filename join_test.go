@@ -3,6 +3,8 @@ package sha256x
 import (
 	"crypto/sha256"
 	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 func joinWant(j Join, l, r [Size]byte) [Size]byte {
@@ -50,7 +52,7 @@ func levelSizes() []int {
 }
 
 func TestHashLevel(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, j := range testJoins {
 			for _, n := range levelSizes() {
 				nodes := make([][Size]byte, 2*n)
@@ -63,9 +65,9 @@ func TestHashLevel(t *testing.T) {
 				}
 				out := make([][Size]byte, n+1)
 				out[n][0] = 0x5a
-				pl.hashLevel(out, &j, nodes)
+				hashLevel(pl, out, j, nodes)
 				// In place: the level reduces into its own first half.
-				pl.hashLevel(nodes, &j, nodes)
+				hashLevel(pl, nodes, j, nodes)
 				for i := range wants {
 					if out[i] != wants[i] || nodes[i] != wants[i] {
 						t.Fatalf("join %+v, %d pairs, pair %d: got %x, in place %x, want %x", j, n, i, out[i], nodes[i], wants[i])
@@ -124,7 +126,7 @@ func TestHashLevelAllocs(t *testing.T) {
 // take whole groups of, at every batch size around the lane counts
 // (TestGuardPages has them at page edges).
 func TestMany64(t *testing.T) {
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for n := 0; n <= 70; n++ {
 			msgs := make([][]byte, n)
 			for i := range msgs {
@@ -147,7 +149,7 @@ func TestHashLevelTemplates(t *testing.T) {
 		{Prefix: []byte{1}, Width: 31, Infix: []byte{3, 5}},
 		{Prefix: []byte{1, 2, 3}, Width: 31},
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		nodes := make([][Size]byte, 2*40)
 		for i := range nodes {
 			copy(nodes[i][:], pattern(Size, i))
@@ -155,7 +157,7 @@ func TestHashLevelTemplates(t *testing.T) {
 		out := make([][Size]byte, 40)
 		for round := range 3 {
 			for _, j := range joins {
-				pl.hashLevel(out, &j, nodes)
+				hashLevel(pl, out, j, nodes)
 				for i := range out {
 					if w := joinWant(j, nodes[2*i], nodes[2*i+1]); out[i] != w {
 						t.Fatalf("round %d, join %+v, pair %d: got %x, want %x", round, j, i, out[i], w)

@@ -7,6 +7,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 // TestKnownAnswers checks every plan against digests that OpenSSL computed
@@ -60,7 +62,7 @@ func TestKnownAnswers(t *testing.T) {
 	if len(batches) < 10 {
 		t.Fatalf("only %d prefixes in testdata/kat.txt", len(batches))
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, b := range batches {
 			check(t, pl, b.prefix, b.msgs, b.wants)
 		}

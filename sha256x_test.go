@@ -9,54 +9,17 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 func TestMain(m *testing.M) {
 	var names []string
 	for _, p := range testPlans() {
-		names = append(names, p.name)
+		names = append(names, p.Name)
 	}
 	fmt.Printf("sha256x: dispatched %s; testing %s\n", Kernel(), strings.Join(names, ", "))
 	os.Exit(m.Run())
-}
-
-type namedPlan struct {
-	name string
-	pl   *plan
-}
-
-// testPlans returns every way this machine can run a batch: the dispatched
-// plan, every kernel it can run, every kernel function alone, and the
-// generic kernel at several widths, which drives the scheduler's carry and
-// hand-over paths in pure Go.
-func testPlans() []namedPlan {
-	ps := []namedPlan{{"dispatch=" + active.name, active}}
-	for i := range kernels {
-		if kernels[i].missing == "" {
-			ps = append(ps, namedPlan{kernels[i].name, &kernels[i].plan})
-		}
-	}
-	for _, pl := range routedPlans() {
-		ps = append(ps, namedPlan{pl.name, pl})
-	}
-	for _, v := range variants() {
-		if find(v.kernel).missing == "" {
-			ps = append(ps, namedPlan{v.kernel + "-" + v.name, &plan{name: v.name, stages: []stage{v.st}, one: []stage{v.st}}})
-		}
-	}
-	for _, w := range []int{2, 3, 4, 7, 16} {
-		ps = append(ps, namedPlan{fmt.Sprintf("generic-x%d", w), &plan{
-			stages: []stage{{k: kGeneric, width: w, minActive: w/2 + 1}, {k: kGeneric, width: 2, minActive: 1}},
-			one:    genericKernel.plan.one,
-		}})
-	}
-	return ps
-}
-
-func forPlans(t *testing.T, f func(t *testing.T, pl *plan)) {
-	for _, p := range testPlans() {
-		t.Run(p.name, func(t *testing.T) { f(t, p.pl) })
-	}
 }
 
 // want is crypto/sha256 of prefix || msg.
@@ -71,17 +34,13 @@ func want(prefix, msg []byte) [Size]byte {
 
 // check hashes msgs on pl and compares every digest with crypto/sha256's,
 // and that the entry of out past the batch is left alone.
-func check(t *testing.T, pl *plan, prefix []byte, msgs [][]byte, wants [][Size]byte) {
+func check(t *testing.T, pl *plan.Plan, prefix []byte, msgs [][]byte, wants [][Size]byte) {
 	t.Helper()
 	out := make([][Size]byte, len(msgs)+1)
 	for i := range out[len(msgs)] {
 		out[len(msgs)][i] = 0xa5
 	}
-	if prefix == nil {
-		pl.hashMany(out, nil, msgs)
-	} else {
-		pl.hashMany(out, prefix, msgs)
-	}
+	hashMany(pl, out, prefix, msgs)
 	bad := 0
 	for i, m := range msgs {
 		w := want(prefix, m)
@@ -116,10 +75,10 @@ func TestLengths(t *testing.T) {
 	for n := 0; n <= 1100; n++ {
 		msgs = append(msgs, pattern(n, n))
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		check(t, pl, nil, msgs, nil)
 		for _, m := range msgs {
-			if got, w := pl.sum256(m), sha256.Sum256(m); got != w {
+			if got, w := sum256(pl, m), sha256.Sum256(m); got != w {
 				t.Fatalf("sum256 of %d bytes: got %x, want %x", len(m), got, w)
 			}
 			check(t, pl, nil, [][]byte{m}, nil)
@@ -141,10 +100,10 @@ func TestBlockBoundaries(t *testing.T) {
 			wants = append(wants, sha256.Sum256(big[:n+d]))
 		}
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		check(t, pl, nil, msgs, wants)
 		for i := 0; i < len(msgs); i += 97 {
-			if got := pl.sum256(msgs[i]); got != wants[i] {
+			if got := sum256(pl, msgs[i]); got != wants[i] {
 				t.Errorf("sum256 of %d bytes: got %x, want %x", len(msgs[i]), got, wants[i])
 			}
 		}
@@ -165,7 +124,7 @@ func TestPrefixes(t *testing.T) {
 		msgs = append(msgs, pattern(n, n))
 	}
 	msgs = append(msgs, pattern(1031, 1), pattern(1032, 2), pattern(4096, 3), nil, []byte{})
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, pn := range prefixLengths() {
 			prefix := pattern(pn, 1000+pn)
 			check(t, pl, prefix, msgs, nil)
@@ -176,7 +135,7 @@ func TestPrefixes(t *testing.T) {
 
 func TestBatchSizes(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for n := 0; n <= 40; n++ {
 			msgs := make([][]byte, n)
 			for i := range msgs {
@@ -194,7 +153,7 @@ func TestBatchSizes(t *testing.T) {
 func TestRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	sizes := []int{0, 1, 32, 55, 56, 64, 100, 1000, 4096, 65536}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for round := 0; round < 12; round++ {
 			msgs := make([][]byte, r.IntN(300))
 			for i := range msgs {
@@ -218,7 +177,7 @@ func TestRagged(t *testing.T) {
 func TestNilEmptyAndOverlapping(t *testing.T) {
 	buf := pattern(5000, 9)
 	msgs := [][]byte{nil, {}, buf[:100], buf[50:150], buf[:4096], buf[1:4097], buf[:100], buf[4999:], buf[5000:], nil}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		check(t, pl, nil, msgs, nil)
 		check(t, pl, buf[10:80], msgs, nil)
 	})
@@ -301,16 +260,16 @@ func TestAllocs(t *testing.T) {
 	}
 	out := make([][Size]byte, len(msgs))
 	prefix := pattern(100, 1)
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, n := range []int{1, 2, 64, 65, 300} {
-			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, nil, msgs[:n]) }); a != 0 {
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, nil, msgs[:n]) }); a != 0 {
 				t.Errorf("hashMany of %d messages: %v allocations", n, a)
 			}
-			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, prefix, msgs[:n]) }); a != 0 {
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, prefix, msgs[:n]) }); a != 0 {
 				t.Errorf("prefixed hashMany of %d messages: %v allocations", n, a)
 			}
 		}
-		if a := testing.AllocsPerRun(20, func() { out[0] = pl.sum256(msgs[100]) }); a != 0 {
+		if a := testing.AllocsPerRun(20, func() { out[0] = sum256(pl, msgs[100]) }); a != 0 {
 			t.Errorf("sum256: %v allocations", a)
 		}
 	})
@@ -320,9 +279,9 @@ func TestAllocs(t *testing.T) {
 	for i := range short {
 		short[i] = pattern(32+40*i, i)
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for n := 1; n <= serialBatch; n++ {
-			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, []byte("LEAF"), short[:n]) }); a != 0 {
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, []byte("LEAF"), short[:n]) }); a != 0 {
 				t.Errorf("prefixed hashMany of %d short messages: %v allocations", n, a)
 			}
 		}
@@ -333,9 +292,9 @@ func TestAllocs(t *testing.T) {
 	for i := range 29 {
 		many64 = append(many64, pattern(64, i))
 	}
-	forPlans(t, func(t *testing.T, pl *plan) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for _, n := range []int{12, 29} {
-			if a := testing.AllocsPerRun(20, func() { pl.hashMany(out, nil, many64[:n]) }); a != 0 {
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, nil, many64[:n]) }); a != 0 {
 				t.Errorf("hashMany of %d 64-byte messages: %v allocations", n, a)
 			}
 		}
@@ -375,6 +334,24 @@ func TestStackBuffers(t *testing.T) {
 	if a != 0 {
 		t.Errorf("%v allocations: a caller's slices escape", a)
 	}
+	// More messages than a window: the queue flushes and carries jobs, a
+	// level of more pairs than a chunk, streams past a window.
+	a = testing.AllocsPerRun(10, func() {
+		var out [70][Size]byte
+		var data [70 * 100]byte
+		var msgs [70][]byte
+		for i := range msgs {
+			msgs[i] = data[i*100 : i*100+i+30]
+		}
+		HashManyPrefixed(out[:], []byte("LEAF"), msgs[:])
+		var nodes [140][Size]byte
+		Join{Prefix: []byte{1}}.HashLevel(out[:], nodes[:])
+		Join{}.HashLevel(out[:], nodes[:])
+		sink = out[69]
+	})
+	if a != 0 {
+		t.Errorf("%v allocations: a batch of more than a window lets the caller's slices escape", a)
+	}
 }
 
 func TestConcurrent(t *testing.T) {
@@ -403,38 +380,6 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// TestLayout checks the offsets the assembly kernels rely on.
-func TestLayout(t *testing.T) {
-	var j job
-	var l lane
-	var ls laneSet
-	for _, c := range []struct {
-		name      string
-		got, want uintptr
-	}{
-		{"sizeof(job)", unsafe.Sizeof(j), 64},
-		{"job.init", unsafe.Offsetof(j.init), 0},
-		{"job.runs", unsafe.Offsetof(j.runs), 8},
-		{"sizeof(run)", unsafe.Sizeof(j.runs[0]), 16},
-		{"run.n", unsafe.Offsetof(j.runs[0].n), 8},
-		{"job.out", unsafe.Offsetof(j.out), 56},
-		{"sizeof(lane)", unsafe.Sizeof(l), 64},
-		{"lane.h", unsafe.Offsetof(l.h), 0},
-		{"lane.p", unsafe.Offsetof(l.p), 32},
-		{"lane.n", unsafe.Offsetof(l.n), 40},
-		{"lane.seg", unsafe.Offsetof(l.seg), 48},
-		{"lane.job", unsafe.Offsetof(l.job), 56},
-		{"laneSet.minActive", unsafe.Offsetof(ls.minActive), 0},
-		{"laneSet.pad", unsafe.Offsetof(ls.pad), 8},
-		{"laneSet.padWK", unsafe.Offsetof(ls.padWK), 16},
-		{"laneSet.lanes", unsafe.Offsetof(ls.lanes), 64},
-	} {
-		if c.got != c.want {
-			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
-		}
-	}
-}
-
 // TestDispatch checks what the dispatcher picked against SHA256X_WANT, when
 // CI sets it for an emulated CPU, and that Kernel and Kernels agree.
 func TestDispatch(t *testing.T) {
@@ -446,36 +391,4 @@ func TestDispatch(t *testing.T) {
 		t.Errorf("Kernels() = %v lacks generic", ks)
 	}
 	t.Logf("Kernel() = %s, Kernels() = %v", Kernel(), ks)
-}
-
-func TestForce(t *testing.T) {
-	for _, name := range Kernels() {
-		if pl := choose(name, ""); pl != &find(name).plan {
-			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.name)
-		}
-		if pl := choose("", name); pl != &find(name).plan {
-			t.Errorf("sha256x_%s chose %q", name, pl.name)
-		}
-	}
-	if pl := choose("", pinned); pl.name != active.name && os.Getenv("SHA256X_KERNEL") == "" {
-		t.Errorf("no SHA256X_KERNEL chose %q, but init chose %q", pl.name, active.name)
-	}
-	panics := func(env, pin, want string) {
-		t.Helper()
-		defer func() {
-			r, _ := recover().(string)
-			if !strings.HasPrefix(r, "sha256x: ") || !strings.Contains(r, want) || !strings.Contains(r, "(available: ") {
-				t.Errorf("choose(%q, %q) panicked %q, want a sha256x: message with %q and the kernels available", env, pin, r, want)
-			}
-		}()
-		choose(env, pin)
-	}
-	panics("nosuch", "", "SHA256X_KERNEL=nosuch: no kernel nosuch")
-	panics("", "nosuch", "build tag sha256x_nosuch: no kernel nosuch")
-	for _, k := range kernels {
-		if k.missing != "" {
-			panics(k.name, "", "lacks "+k.missing)
-			panics("", k.name, "lacks "+k.missing)
-		}
-	}
 }

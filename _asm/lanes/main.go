@@ -10,7 +10,7 @@
 //	avx512  ZMM, 16 lanes: VPRORD rotates, VPTERNLOGD for Ch, Maj and
 //	        three-way xors, the schedule in registers
 //
-// Each kernel follows the model in kernel_generic.go (runGeneric): lanes take
+// Each kernel follows the model in internal/kernel/generic.go (runGeneric): lanes take
 // jobs from the queue in order, refill as jobs end, idle lanes hash static
 // zero blocks, and the kernel returns once no job is left and fewer than
 // ls.minActive lanes are busy, writing each busy lane's state back. The
@@ -18,7 +18,7 @@
 // segment) every lane steps a block by one shared offset, three scalar
 // instructions a step.
 //
-// Usage: go run ./lanes -isa avx2|avx512 -out FILE
+// Usage: go run ./lanes -isa avx2|avx512 -pkg kernel -out FILE.s.tmp -stubs FILE.go.tmp
 package main
 
 import (
@@ -134,8 +134,12 @@ func main() {
 		log.Fatalf("unknown -isa %q", *which)
 	}
 
-	Package("github.com/sha256x/sha256x")
+	Package("github.com/sha256x/sha256x/internal/kernel")
 	ConstraintExpr("!purego")
+	k := abi.Of("amd64", v.name())[0]
+	if k.Width != v.lanes() {
+		log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+	}
 
 	tag := v.name()
 	kTab = GLOBL(tag+"K", RODATA|NOPTR)
@@ -165,29 +169,35 @@ func main() {
 		DATA(4*i, U32(wk))
 	}
 
-	kernel(v, *roll)
+	kernel(k, v, *roll)
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
 	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
 		for j := 0; j < v.lanes(); j++ {
 			DATA(k*v.vecBytes()+4*j, U32(w))
 		}
 	}
-	for _, m := range []pairsMode{contiguous, headers, double, staged} {
-		pairs(v, *roll, m)
+	if k.Pairs {
+		for _, m := range []pairsMode{contiguous, headers, double, staged} {
+			pairs(k, v, *roll, m)
+		}
 	}
-	loadTest(v)
+	loadTest(k, v)
 	Generate()
+	asm, stubs := abi.Outputs()
+	abi.Finish(asm, "_asm/lanes")
+	abi.Finish(stubs, "_asm/lanes")
 }
 
 // The stack frame, from frame (aligned to the vector size): the state,
 // word-major (st[k] holds word k of every lane), then whatever the isa needs.
 func stMem(v isa, k int) Mem { return Mem{Base: frame, Disp: v.vecBytes() * k} }
 
-func kernel(v isa, roll bool) {
-	name := v.name()
+func kernel(k abi.Kernel, v isa, roll bool) {
+	name := k.Func()
 	n := v.lanes()
 	vb := v.vecBytes()
-	TEXT(name, 0, "func(ls *laneSet, jobs []job)") // too big a frame for NOSPLIT
+	TEXT(name, 0, abi.LanesSig) // too big a frame for NOSPLIT
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
 	locals := AllocLocal(8*vb + v.frameBytes() + vb + 16 + vb)
 	lbl := func(s string) string { return name + "_" + s }
@@ -652,7 +662,7 @@ func advance(v isa, lbl func(string) string) {
 	MOVQ(tmp2, tmp)
 	SHLQ(U8(4), tmp)
 	ADDQ(jp, tmp)
-	CMPQ(Mem{Base: tmp, Disp: abi.JobRuns + 8}, U8(0))
+	CMPQ(Mem{Base: tmp, Disp: abi.JobRuns + abi.RunN}, U8(0))
 	JEQ(LabelRef(lbl("done")))
 	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneSeg})
 	setRun(v, Mem{Base: tmp, Disp: abi.JobRuns})
@@ -710,7 +720,7 @@ func setRun(v isa, r Mem) {
 	MOVQ(r, tmp2)
 	SUBQ(off, tmp2)
 	MOVQ(tmp2, Mem{Base: laneReg, Disp: abi.LaneP})
-	MOVQ(r.Offset(8), tmp2)
+	MOVQ(r.Offset(abi.RunN), tmp2)
 	SHLQ(U8(6), tmp2)
 	ADDQ(off, tmp2)
 	MOVL(tmp2.As32(), laneEnd(v))
@@ -765,12 +775,13 @@ func minEnd(v isa) {
 // loadTest emits a test-only entry point that runs the kernel's block load,
 // transpose and byte swap (loadW) on the blocks at p[i] and stores W[t] to
 // w[t].
-func loadTest(v isa) {
+func loadTest(k abi.Kernel, v isa) {
 	n := v.lanes()
 	vb := v.vecBytes()
-	name := v.name() + "LoadW"
+	name := k.Func() + "LoadW"
 	TEXT(name, 0, fmt.Sprintf("func(p *[%d]*byte, w *[16][%d]uint32)", n, n))
-	Doc(fmt.Sprintf("%s runs %s's block load, transpose and byte swap, for tests.", name, v.name()))
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s runs %s's block load, transpose and byte swap, for tests.", name, k.Func()))
 	locals := AllocLocal(8*vb + v.frameBytes() + vb)
 	Load(Param("p"), RSI)
 	Load(Param("w"), RDI)
@@ -786,7 +797,7 @@ func loadTest(v isa) {
 	RET()
 }
 
-// A pairsMode is what a pairs kernel reads.
+// A pairsMode is what a pairs kernel reads, in the order of abi.PairsCalls.
 type pairsMode int
 
 const (
@@ -801,25 +812,12 @@ const (
 // blocks, its own and the padding block of a 64-byte message, whose W+K is
 // a constant table. In staged mode each message is nb blocks, padded by
 // the caller.
-func pairs(v isa, roll bool, mode pairsMode) {
+func pairs(k abi.Kernel, v isa, roll bool, mode pairsMode) {
 	n := v.lanes()
 	vb := v.vecBytes()
-	name, sig, doc := "", "", ""
-	switch mode {
-	case contiguous:
-		name, sig = v.name()+"Pairs", "func(out *[32]byte, in *byte, n int)"
-		doc = "sets out[i] to SHA-256(in[64i:64i+64]) for i < n"
-	case headers:
-		name, sig = v.name()+"Many64", "func(out *[32]byte, msgs *[]byte, n int)"
-		doc = "sets out[i] to SHA-256(msgs[i]) for n 64-byte messages"
-	case double:
-		name, sig = v.name()+"Pairs2", "func(out *[32]byte, in *byte, n int)"
-		doc = "sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n"
-	case staged:
-		name, sig = v.name()+"Staged", "func(out *[32]byte, in *byte, n int, nb int)"
-		doc = "sets out[i] to the hash of the nb padded blocks at in[64nb*i:] for i < n"
-	}
+	name, sig, doc := k.PairsFunc(int(mode)), abi.PairsCalls[mode].Sig, abi.PairsCalls[mode].Doc
 	TEXT(name, 0, sig)
+	Pragma("noescape")
 	Doc(fmt.Sprintf("%s %s, n a multiple of %d.", name, doc, n))
 	outReg, inReg, nReg, strideReg, blkReg := RDI, RSI, RDX, RBX, RCX
 	locals := AllocLocal(8*vb + v.frameBytes() + vb)

@@ -1,0 +1,100 @@
+package abi
+
+import (
+	"fmt"
+	"strings"
+)
+
+// A Kernel is one line of the kernel list: one assembly kernel, with the
+// entry points it has. The family's generator writes its assembly and stubs
+// from this line (_asm/lanes, _asm/shani, _asm/chain; arm64's assembly is
+// written by hand, its stubs by _asm/table), and _asm/table writes the
+// table internal/kernel dispatches through by ID: a new kernel is one line
+// here, and the table cannot drift from the assembly.
+type Kernel struct {
+	Arch    string // GOARCH
+	Family  string // the kernel it belongs to, as SHA256X_KERNEL names it
+	Width   int    // lanes or streams
+	Streams bool   // interleaved streams (SHA-NI, ARMv8 SHA2), not SIMD lanes
+	Job     bool   // an entry for a single job
+	Pairs   bool   // pairs kernels for every pairs call
+	Chain   bool   // a chain kernel
+	// ChainOf is, for a kernel without a chain kernel, the width of the
+	// same family's kernel whose chain kernel stands in.
+	ChainOf int
+}
+
+// Kernels lists every assembly kernel, each architecture's in the order
+// their IDs take.
+var Kernels = []Kernel{
+	{Arch: "amd64", Family: "shani", Width: 1, Streams: true, Job: true, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "shani", Width: 2, Streams: true, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "shani", Width: 3, Streams: true, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "shani", Width: 4, Streams: true, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "avx2", Width: 8, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true},
+	{Arch: "arm64", Family: "neon", Width: 4, Chain: true},
+	{Arch: "arm64", Family: "sha2", Width: 1, Streams: true, Chain: true},
+	{Arch: "arm64", Family: "sha2", Width: 2, Streams: true, Chain: true},
+	{Arch: "arm64", Family: "sha2", Width: 3, Streams: true, Chain: true},
+	// Four streams and the chain constants do not fit in 32 vector
+	// registers: three streams stand in.
+	{Arch: "arm64", Family: "sha2", Width: 4, Streams: true, ChainOf: 3},
+}
+
+// Of returns the kernels of one family on one architecture.
+func Of(arch, family string) []Kernel {
+	var ks []Kernel
+	for _, k := range Kernels {
+		if k.Arch == arch && k.Family == family {
+			ks = append(ks, k)
+		}
+	}
+	if len(ks) == 0 {
+		panic(fmt.Sprintf("abi: no %s kernel on %s", family, arch))
+	}
+	return ks
+}
+
+// Func is the name of the kernel's lane-set entry, which the other entry
+// points' names extend: "shaniX4", "avx512X16".
+func (k Kernel) Func() string { return fmt.Sprintf("%sX%d", k.Family, k.Width) }
+
+// ID is the name of the kernel's ID constant in internal/kernel.
+func (k Kernel) ID() string { return strings.ToUpper(k.Func()[:1]) + k.Func()[1:] }
+
+// Variant is how tests and benchmarks name the kernel within its family.
+func (k Kernel) Variant() string { return fmt.Sprintf("x%d", k.Width) }
+
+// JobFunc is the name of the entry for a single job.
+func (k Kernel) JobFunc() string { return k.Func() + "Job" }
+
+// ChainFunc is the name of the chain kernel.
+func (k Kernel) ChainFunc() string { return k.Func() + "Chain" }
+
+// PairsFunc is the name of the pairs kernel for call c (PairsCalls).
+func (k Kernel) PairsFunc(c int) string { return k.Func() + PairsCalls[c].Suffix }
+
+// A PairsCall is one form of input of the pairs kernels, in the order of
+// internal/kernel's PairsCall constants.
+type PairsCall struct {
+	Const  string // its internal/kernel constant
+	Suffix string // what its kernel's name adds to Func
+	Sig    string // the kernel's Go signature
+	Doc    string // what its kernel does, for the stub's comment
+}
+
+// PairsCalls lists the pairs calls.
+var PairsCalls = []PairsCall{
+	{"Adjacent", "Pairs", "func(out *[32]byte, in *byte, n int)", "sets out[i] to SHA-256(in[64i:64i+64]) for i < n"},
+	{"Slices", "Slices", "func(out *[32]byte, msgs *[]byte, n int)", "sets out[i] to SHA-256(msgs[i]) for n 64-byte messages"},
+	{"Double", "Double", "func(out *[32]byte, in *byte, n int)", "sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n"},
+	{"Staged", "Staged", "func(out *[32]byte, in *byte, n int, nb int)", "sets out[i] to the digest of the i-th message of nb padded blocks from in, for i < n"},
+}
+
+// The Go signatures of the other entry points.
+const (
+	LanesSig = "func(ls *LaneSet, jobs []Job)"
+	JobSig   = "func(j *Job)"
+	ChainSig = "func(ls *ChainLanes, n uint64)"
+)

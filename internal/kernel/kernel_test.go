@@ -1,0 +1,343 @@
+package kernel
+
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"fmt"
+	"math/rand/v2"
+	"testing"
+	"unsafe"
+)
+
+// Each kernel alone against the generic kernel and crypto/sha256: the lane
+// kernels over random queues, returning early and carried to the end as the
+// scheduler would; the single-job entries; the pairs kernels in every form;
+// the chain kernels. The scheduler's own tests (internal/sched, and the
+// root's differential tests over every plan) cover how batches reach them.
+
+// runnable lists every kernel this CPU can run.
+func runnable() []ID {
+	var ids []ID
+	for _, id := range IDs() {
+		if Missing(Lookup(id).Family) == "" {
+			ids = append(ids, id)
+		}
+	}
+	return ids
+}
+
+func name(id ID) string { return Lookup(id).Family + "-" + Lookup(id).Variant }
+
+// TestLayout checks the sizes the assembly's index arithmetic assumes
+// (offsets come from the types themselves: _asm/abi, layout_arm64.h).
+func TestLayout(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want uintptr
+	}{
+		{"sizeof(Job)", unsafe.Sizeof(Job{}), 64},
+		{"sizeof(Run)", unsafe.Sizeof(Run{}), 16},
+		{"sizeof(Lane)", unsafe.Sizeof(Lane{}), 64},
+		{"LaneSet.Lanes", unsafe.Offsetof(LaneSet{}.Lanes), 64},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s = %d, want %d", c.name, c.got, c.want)
+		}
+	}
+}
+
+// TestInfos checks what the table declares against the kernels' names.
+func TestInfos(t *testing.T) {
+	for _, id := range IDs() {
+		info := Lookup(id)
+		if info.Width < 1 || info.Width > MaxLanes {
+			t.Errorf("%s: width %d", name(id), info.Width)
+		}
+		if c := Lookup(info.Chain); c.Chain != info.Chain || c.Family != info.Family {
+			t.Errorf("%s: chain stand-in %s has no chain kernel of its own or another family", name(id), name(info.Chain))
+		}
+		if info.Pairs != HasPairs(id) {
+			t.Errorf("%s: Pairs %v, HasPairs %v", name(id), info.Pairs, HasPairs(id))
+		}
+	}
+}
+
+// message is a message and the job that hashes it whole, its blocks split
+// into up to three runs at random points, the last padded.
+type message struct {
+	data []byte
+	job  Job
+	out  [Size]byte
+}
+
+// newMessage makes a message of n bytes and its job; blocks are laid out in
+// one buffer, so that a run may start anywhere (unaligned by off).
+func newMessage(r *rand.Rand, n, off int) *message {
+	m := &message{data: make([]byte, n)}
+	for i := range m.data {
+		m.data[i] = byte(r.Uint32())
+	}
+	nb := (n+8)/BlockSize + 1
+	buf := make([]byte, nb*BlockSize+off)[off:]
+	copy(buf, m.data)
+	buf[n] = 0x80
+	binary.BigEndian.PutUint64(buf[nb*BlockSize-8:], 8*uint64(n))
+	cuts := []int{0, nb}
+	for range r.IntN(3) {
+		cuts = append(cuts, r.IntN(nb+1))
+	}
+	sortInts(cuts)
+	k := 0
+	for i := 0; i+1 < len(cuts); i++ {
+		if cuts[i+1] > cuts[i] {
+			m.job.Runs[k] = Run{&buf[cuts[i]*BlockSize], uintptr(cuts[i+1] - cuts[i])}
+			k++
+		}
+	}
+	m.job.Init = &IV
+	m.job.Out = &m.out
+	return m
+}
+
+func sortInts(a []int) {
+	for i := 1; i < len(a); i++ {
+		for j := i; j > 0 && a[j] < a[j-1]; j-- {
+			a[j], a[j-1] = a[j-1], a[j]
+		}
+	}
+}
+
+// carry turns the busy lanes ls holds after a kernel returned early into the
+// jobs that finish them, as the scheduler does.
+func carry(ls *LaneSet, jobs []Job, width int, states *[MaxLanes][8]uint32) []Job {
+	var rest []Job
+	for i := range width {
+		l := &ls.Lanes[i]
+		if l.Job == 0 {
+			continue
+		}
+		old := jobs[l.Job-1]
+		states[i] = l.H
+		j := Job{Init: &states[i], Out: old.Out}
+		k := 0
+		for s := l.Seg; s < 3 && old.Runs[s].N != 0; s++ {
+			r := old.Runs[s]
+			if s == l.Seg {
+				r.P = (*byte)(unsafe.Add(unsafe.Pointer(r.P), (r.N-l.N)*BlockSize))
+				r.N = l.N
+			}
+			j.Runs[k] = r
+			k++
+		}
+		rest = append(rest, j)
+	}
+	return rest
+}
+
+// TestLaneKernels runs random queues on every kernel: to the end
+// (MinActive 1), and returning as soon as a lane idles (MinActive = width),
+// its busy lanes carried to the generic kernel; every digest must be
+// crypto/sha256's.
+func TestLaneKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(1, 2))
+	sizes := []int{0, 1, 55, 56, 63, 64, 119, 120, 200, 1000, 4096}
+	for _, id := range runnable() {
+		t.Run(name(id), func(t *testing.T) {
+			width := Lookup(id).Width
+			for round := range 60 {
+				n := r.IntN(3*width + 3)
+				msgs := make([]*message, n)
+				jobs := make([]Job, n)
+				for i := range msgs {
+					size := sizes[r.IntN(len(sizes))]
+					if round%3 == 0 {
+						size = r.IntN(3000)
+					}
+					msgs[i] = newMessage(r, size, r.IntN(8))
+					jobs[i] = msgs[i].job
+				}
+				var ls LaneSet
+				early := round%2 == 1 && width > 1
+				ls.MinActive = 1
+				if early {
+					ls.MinActive = uintptr(width)
+				}
+				Hash(id, width, &ls, jobs)
+				if early {
+					var states [MaxLanes][8]uint32
+					rest := carry(&ls, jobs, width, &states)
+					var gs LaneSet
+					gs.MinActive = 1
+					Hash(Generic, 1, &gs, rest)
+				}
+				for i, m := range msgs {
+					if want := sha256.Sum256(m.data); m.out != want {
+						t.Fatalf("round %d (early %v), message %d of %d, %d bytes: got %x, want %x", round, early, i, n, len(m.data), m.out, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestHashJob runs one job at a time on every kernel's single-job entry.
+func TestHashJob(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 4))
+	for _, id := range runnable() {
+		if !Lookup(id).Job {
+			if HashJob(id, &Job{}) {
+				t.Errorf("%s: HashJob ran a kernel that declares none", name(id))
+			}
+			continue
+		}
+		for n := range 300 {
+			m := newMessage(r, n*7, n%8)
+			if !HashJob(id, &m.job) {
+				t.Fatalf("%s: HashJob reports no entry", name(id))
+			}
+			if want := sha256.Sum256(m.data); m.out != want {
+				t.Fatalf("%s: %d bytes: got %x, want %x", name(id), len(m.data), m.out, want)
+			}
+		}
+	}
+}
+
+// TestPairsKernels runs every pairs kernel in every form on whole groups.
+func TestPairsKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, id := range runnable() {
+		if !HasPairs(id) {
+			continue
+		}
+		width := Lookup(id).Width
+		t.Run(name(id), func(t *testing.T) {
+			for _, groups := range []int{1, 2, 3, 17} {
+				n := groups * width
+				in := make([]byte, 64*n+5)[r.IntN(5):][:64*n]
+				for i := range in {
+					in[i] = byte(r.Uint32())
+				}
+				msgs := make([][]byte, n)
+				for i := range msgs {
+					msgs[i] = in[64*((i*7)%n):][:64] // out of order, some twice
+				}
+				out := make([][Size]byte, n)
+				HashPairs(id, Adjacent, &out[0], &in[0], nil, n, 0)
+				for i := range out {
+					if want := sha256.Sum256(in[64*i:][:64]); out[i] != want {
+						t.Fatalf("Adjacent, %d messages: message %d wrong", n, i)
+					}
+				}
+				HashPairs(id, Double, &out[0], &in[0], nil, n, 0)
+				for i := range out {
+					d := sha256.Sum256(in[64*i:][:64])
+					if want := sha256.Sum256(d[:]); out[i] != want {
+						t.Fatalf("Double, %d messages: message %d wrong", n, i)
+					}
+				}
+				HashPairs(id, Slices, &out[0], nil, &msgs[0], n, 0)
+				for i := range out {
+					if want := sha256.Sum256(msgs[i]); out[i] != want {
+						t.Fatalf("Slices, %d messages: message %d wrong", n, i)
+					}
+				}
+				for nb := 1; nb <= 3; nb++ {
+					// Messages of nb padded blocks, staged one after another.
+					staged := make([]byte, n*nb*BlockSize)
+					lens := make([]int, n)
+					for i := range lens {
+						lens[i] = r.IntN(nb*BlockSize-8-(nb-1)*BlockSize) + (nb-1)*BlockSize
+						if nb == 1 {
+							lens[i] = r.IntN(BlockSize - 8)
+						}
+						t := staged[i*nb*BlockSize:][:nb*BlockSize]
+						for k := range lens[i] {
+							t[k] = byte(r.Uint32())
+						}
+						t[lens[i]] = 0x80
+						binary.BigEndian.PutUint64(t[nb*BlockSize-8:], 8*uint64(lens[i]))
+					}
+					HashPairs(id, Staged, &out[0], &staged[0], nil, n, nb)
+					for i := range out {
+						if want := sha256.Sum256(staged[i*nb*BlockSize:][:lens[i]]); out[i] != want {
+							t.Fatalf("Staged, %d messages of %d blocks: message %d wrong", n, nb, i)
+						}
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestChainKernels advances random chains on every chain kernel and on the
+// generic one, which must agree with a crypto/sha256 loop.
+func TestChainKernels(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, id := range runnable() {
+		info := Lookup(id)
+		if info.Chain != id {
+			continue
+		}
+		t.Run(name(id), func(t *testing.T) {
+			width := info.Width
+			if id == Generic || id == Stdlib {
+				width = 3
+			}
+			for _, steps := range []uint64{1, 2, 7, 64, 1000} {
+				var seeds [MaxLanes][Size]byte
+				var ls ChainLanes
+				for i := range width {
+					for k := range seeds[i] {
+						seeds[i][k] = byte(r.Uint32())
+					}
+					h := StateOf(&seeds[i])
+					for k := range 8 {
+						ls[word(info, width, i, k)] = h[k]
+					}
+				}
+				AdvanceChains(id, width, &ls, steps)
+				for i := range width {
+					var h [8]uint32
+					for k := range 8 {
+						h[k] = ls[word(info, width, i, k)]
+					}
+					var got [Size]byte
+					PutDigest(&got, &h)
+					if want := ChainStdlib(seeds[i], steps); got != want {
+						t.Fatalf("%d steps, chain %d: got %x, want %x", steps, i, got, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+func word(info Info, width, i, k int) int {
+	if info.ChainWordMajor {
+		return k*width + i
+	}
+	return 8*i + k
+}
+
+func BenchmarkLaneKernels(b *testing.B) {
+	r := rand.New(rand.NewPCG(9, 10))
+	for _, id := range runnable() {
+		width := Lookup(id).Width
+		msgs := make([]*message, 4*width)
+		for i := range msgs {
+			msgs[i] = newMessage(r, 64<<10, 0)
+		}
+		jobs := make([]Job, len(msgs))
+		b.Run(fmt.Sprintf("kernel=%s", name(id)), func(b *testing.B) {
+			b.SetBytes(int64(len(msgs)) << 16)
+			for b.Loop() {
+				for i := range msgs {
+					jobs[i] = msgs[i].job
+				}
+				var ls LaneSet
+				ls.MinActive = 1
+				Hash(id, width, &ls, jobs)
+			}
+		})
+	}
+}

@@ -1,0 +1,6 @@
+//go:build !purego
+
+package kernel
+
+// BuildNote explains, in panics, why no assembly kernel exists.
+const BuildNote = ""

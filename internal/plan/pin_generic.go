@@ -1,0 +1,5 @@
+//go:build sha256x_generic
+
+package plan
+
+const pinned = "generic"

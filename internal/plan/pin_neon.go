@@ -1,0 +1,5 @@
+//go:build sha256x_neon
+
+package plan
+
+const pinned = "neon"

@@ -1,0 +1,5 @@
+//go:build sha256x_sha2
+
+package plan
+
+const pinned = "sha2"

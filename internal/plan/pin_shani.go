@@ -1,0 +1,5 @@
+//go:build sha256x_shani
+
+package plan
+
+const pinned = "shani"

@@ -1,0 +1,5 @@
+//go:build sha256x_stdlib
+
+package plan
+
+const pinned = "stdlib"

@@ -1,0 +1,235 @@
+// Package plan is data and choice: how batches run on this machine. A plan
+// names the kernels a batch goes through, widest first, each handing its
+// last busy lanes to the next; the pairs kernels that take Merkle pairs with
+// no queue; the kernel of single messages; and the chain kernels that
+// follow from them. Each architecture's table (plans_<arch>.go) lists its
+// plans and the dispatch routes by CPU; the choice is made once, at init:
+// SHA256X_KERNEL, else a sha256x_<name> build tag, else the route this CPU
+// matches. Every row rests on a measurement in BENCHMARKS.md. The plan
+// never calls a kernel: the scheduler (internal/sched) does.
+package plan
+
+import (
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+)
+
+// A Stage is one kernel of a plan. Its kernel runs the jobs of its queue,
+// each taken by a lane in order, until no job is left and fewer than
+// MinActive (at least 1) lanes are busy.
+type Stage struct {
+	K         kernel.ID
+	Width     int  // lanes
+	MinActive int  // when to hand busy lanes to the next stage; the last stage runs to the end
+	Odd       bool // taken only by an odd number of jobs (see the scheduler's finish)
+}
+
+// A Plan is how batches run.
+type Plan struct {
+	Name   string
+	Stages []Stage // widest first, each handing its last busy lanes to the next
+	One    []Stage // the kernel of a single message: its last stage
+	Stdlib bool    // crypto/sha256, one message after another
+	// Pairs are kernels for 64-byte messages (Merkle pairs) with no job
+	// queue, widest first, each taking whole groups of its lanes; the job
+	// queue takes what is left.
+	Pairs        []Stage
+	PairsPartial PartialMin // when Pairs[0], lanes, takes a last partial group as a whole one
+
+	// Derived at init from the above.
+	SmallPairs bool         // the last two pairs kernels take two pairs and one: Small[2] and Small[1]
+	Small      [3]kernel.ID // the pairs kernel of one and of two pairs, where SmallPairs
+	Chain      ChainPlan    // the chain kernels that follow the plan
+}
+
+// A PartialMin holds, for each pairs call (a byte each), the fewest
+// messages a last partial group of a plan's first pairs stage, its lanes,
+// must have to run as a whole group; 0: never, it is left to the next
+// stages. It is the plan's, not a field of Stage: a fifth field makes a
+// Stage too big for the compiler to keep in registers (BENCHMARKS.md,
+// "Partial groups of pairs").
+type PartialMin uint32
+
+// PartialMins packs the minimums for the four pairs calls.
+func PartialMins(adjacent, slices, double, staged int) PartialMin {
+	return PartialMin(adjacent | slices<<8 | double<<16 | staged<<24)
+}
+
+// At is the minimum for pairs call c.
+func (p PartialMin) At(c kernel.PairsCall) int { return int(p >> (8 * c) & 0xff) }
+
+// PartialAlways has the lanes take a last partial group of any size.
+const PartialAlways PartialMin = 1 | 1<<8 | 1<<16 | 1<<24
+
+// Take returns how many of n 64-byte messages a pairs stage takes: whole
+// groups of its lanes (a power of two: a mask, not a division), or, for an
+// odd stage (three SHA-NI streams), one group when n is odd, leaving the
+// next stage (two streams) an even count.
+func (st Stage) Take(n int) int {
+	if st.Odd {
+		if n&1 == 0 || n < st.Width {
+			return 0
+		}
+		return st.Width
+	}
+	return n &^ (st.Width - 1)
+}
+
+// TakesPartial reports whether the plan's first pairs stage, its lanes,
+// takes all n messages of pairs call c, a last partial group among them
+// (PairsPartial): a check once, not one per stage.
+func (pl *Plan) TakesPartial(n int, c kernel.PairsCall) bool {
+	p := pl.PairsPartial.At(c)
+	return p > 0 && n&(pl.Pairs[0].Width-1) >= p && kernel.HasPairs(pl.Pairs[0].K)
+}
+
+// MaxPairsWidth is the most lanes a pairs kernel has.
+const MaxPairsWidth = kernel.MaxLanes
+
+// derive sets what the plan's hot paths read of its stages, and checks
+// what they assume.
+func (pl *Plan) derive() {
+	n := len(pl.Pairs)
+	pl.SmallPairs = n >= 2 && pl.Pairs[n-2].Width == 2 && pl.Pairs[n-1].Width == 1
+	if pl.SmallPairs {
+		pl.Small[1], pl.Small[2] = pl.Pairs[n-1].K, pl.Pairs[n-2].K
+	}
+	// Take counts groups with a mask, and an odd stage leaves the next an
+	// even count: check the pairs stages are made that way.
+	for i, st := range pl.Pairs {
+		if !kernel.HasPairs(st.K) || st.Width != kernel.Lookup(st.K).Width {
+			panic("sha256x: internal error: plan " + pl.Name + ": a pairs stage without its pairs kernel")
+		}
+		if st.Odd && (i+1 == n || pl.Pairs[i+1].Width != 2) || !st.Odd && st.Width&(st.Width-1) != 0 {
+			panic("sha256x: internal error: plan " + pl.Name + ": a pairs stage that Take cannot count")
+		}
+	}
+	// A partial group is one group of the first stage's lanes, fewer than
+	// it has, staged in room for MaxPairsWidth.
+	if pl.PairsPartial != 0 {
+		if n == 0 || pl.Pairs[0].Odd || pl.Pairs[0].Width > MaxPairsWidth {
+			panic("sha256x: internal error: plan " + pl.Name + ": PairsPartial without pairs lanes")
+		}
+		for c := range kernel.PairsCalls {
+			if pl.PairsPartial.At(c) >= pl.Pairs[0].Width {
+				panic("sha256x: internal error: plan " + pl.Name + ": PairsPartial of a whole group")
+			}
+		}
+	}
+	pl.Chain = chainPlanOf(pl)
+}
+
+// A Kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
+type Kernel struct {
+	Name    string
+	Missing string // the CPU feature this machine lacks to run it, or ""
+	Plan    Plan   // how batches run when it is forced
+}
+
+var (
+	genericKernel = Kernel{Name: "generic", Plan: Plan{
+		Name:   "generic",
+		Stages: []Stage{{K: kernel.Generic, Width: 1, MinActive: 1}},
+		One:    []Stage{{K: kernel.Generic, Width: 1, MinActive: 1}},
+	}}
+	stdlibKernel = Kernel{Name: "stdlib", Plan: Plan{Name: "stdlib", Stdlib: true}}
+)
+
+// kernels are this architecture's, in the order the dispatcher prefers them
+// when forced by name.
+var kernels = func() []Kernel {
+	ks := archKernels()
+	for i := range ks {
+		ks[i].Missing = kernel.Missing(ks[i].Name)
+		ks[i].Plan.derive()
+	}
+	for i := range mixedPlans {
+		mixedPlans[i].derive()
+	}
+	return ks
+}()
+
+// Active is the plan every call runs on.
+var Active = Choose(os.Getenv("SHA256X_KERNEL"), pinned)
+
+// Kernels lists every kernel this CPU can run, in the order the dispatcher
+// prefers them when forced by name.
+func Kernels() []string {
+	var names []string
+	for _, k := range kernels {
+		if k.Missing == "" {
+			names = append(names, k.Name)
+		}
+	}
+	return names
+}
+
+// Choose returns the plan forced by SHA256X_KERNEL (env), else the one
+// pinned by a build tag (pin), else the best plan for this CPU. A forced or
+// pinned kernel that does not exist here, or that this CPU cannot run,
+// panics.
+func Choose(env, pin string) *Plan {
+	name, why := env, "SHA256X_KERNEL="+env
+	if name == "" {
+		name, why = pin, "build tag sha256x_"+pin
+	}
+	if name == "" {
+		return bestPlan()
+	}
+	k := Find(name)
+	switch {
+	case k == nil:
+		panic("sha256x: " + why + ": no kernel " + name + " on " + runtime.GOARCH + kernel.BuildNote + " (available: " + strings.Join(Kernels(), ", ") + ")")
+	case k.Missing != "":
+		panic("sha256x: " + why + ": this CPU lacks " + k.Missing + ", which kernel " + name + " needs (available: " + strings.Join(Kernels(), ", ") + ")")
+	}
+	return &k.Plan
+}
+
+// Find returns the kernel of that name, or nil.
+func Find(name string) *Kernel {
+	for i := range kernels {
+		if kernels[i].Name == name {
+			return &kernels[i]
+		}
+	}
+	return nil
+}
+
+// Runnable returns the plan of that name, a kernel's or a mixed one, if this
+// CPU can run all of it.
+func Runnable(name string) *Plan {
+	if k := Find(name); k != nil {
+		if k.Missing != "" {
+			return nil
+		}
+		return &k.Plan
+	}
+	for i := range mixedPlans {
+		pl := &mixedPlans[i]
+		if pl.Name != name {
+			continue
+		}
+		for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
+			if kernel.Missing(kernel.Lookup(st.K).Family) != "" {
+				return nil
+			}
+		}
+		return pl
+	}
+	return nil
+}
+
+// Mixed lists the mixed plans this CPU can run, for tests and benchmarks.
+func Mixed() []*Plan {
+	var ps []*Plan
+	for i := range mixedPlans {
+		if pl := Runnable(mixedPlans[i].Name); pl != nil {
+			ps = append(ps, pl)
+		}
+	}
+	return ps
+}

@@ -1,0 +1,138 @@
+package plan
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+)
+
+// every returns every plan of this architecture's tables, whether or not
+// this CPU can run it.
+func every() []*Plan {
+	var ps []*Plan
+	for i := range kernels {
+		ps = append(ps, &kernels[i].Plan)
+	}
+	for i := range mixedPlans {
+		ps = append(ps, &mixedPlans[i])
+	}
+	return ps
+}
+
+// TestTables checks what the scheduler assumes of every plan: stages
+// widest first, each kernel's width what the kernel declares (the generic
+// kernel takes any), a single-message stage of one lane or stream where
+// SmallPairs is set, and the one- and two-pair kernels of SmallPairs.
+func TestTables(t *testing.T) {
+	for _, pl := range every() {
+		if pl.Stdlib {
+			continue
+		}
+		if len(pl.Stages) == 0 || len(pl.One) == 0 {
+			t.Errorf("plan %s: no stages", pl.Name)
+			continue
+		}
+		for i, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
+			if info := kernel.Lookup(st.K); st.K != kernel.Generic && st.Width != info.Width {
+				t.Errorf("plan %s: stage %d of width %d runs %s-%s", pl.Name, i, st.Width, info.Family, info.Variant)
+			}
+			if st.MinActive < 1 || st.MinActive > st.Width {
+				t.Errorf("plan %s: stage %d hands over below %d of %d lanes", pl.Name, i, st.MinActive, st.Width)
+			}
+		}
+		for i := 1; i < len(pl.Stages); i++ {
+			if pl.Stages[i].Width > pl.Stages[i-1].Width {
+				t.Errorf("plan %s: stage %d wider than the one before it", pl.Name, i)
+			}
+		}
+		if pl.SmallPairs {
+			for n := 1; n <= 2; n++ {
+				if info := kernel.Lookup(pl.Small[n]); info.Width != n || !info.Pairs {
+					t.Errorf("plan %s: %d pairs go to %s-%s", pl.Name, n, info.Family, info.Variant)
+				}
+			}
+		}
+	}
+}
+
+// TestRoutes checks that every route names a plan of the tables.
+func TestRoutes(t *testing.T) {
+	names := map[string]bool{}
+	for _, pl := range every() {
+		names[pl.Name] = true
+	}
+	for _, k := range kernels {
+		names[k.Name] = true
+	}
+	for _, r := range routeNames() {
+		if !names[r] {
+			t.Errorf("a route names plan %q, which no table has", r)
+		}
+	}
+}
+
+func TestForce(t *testing.T) {
+	for _, name := range Kernels() {
+		if pl := Choose(name, ""); pl != &Find(name).Plan {
+			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.Name)
+		}
+		if pl := Choose("", name); pl != &Find(name).Plan {
+			t.Errorf("sha256x_%s chose %q", name, pl.Name)
+		}
+	}
+	for _, pl := range append(every(), Active, bestPlan()) {
+		if len(pl.Chain.Stages) == 0 {
+			t.Errorf("plan %s: not derived (no chain plan)", pl.Name)
+		}
+	}
+	if pl := Choose("", pinned); pl.Name != Active.Name && os.Getenv("SHA256X_KERNEL") == "" {
+		t.Errorf("no SHA256X_KERNEL chose %q, but init chose %q", pl.Name, Active.Name)
+	}
+	panics := func(env, pin, want string) {
+		t.Helper()
+		defer func() {
+			r, _ := recover().(string)
+			if !strings.HasPrefix(r, "sha256x: ") || !strings.Contains(r, want) || !strings.Contains(r, "(available: ") {
+				t.Errorf("Choose(%q, %q) panicked %q, want a sha256x: message with %q and the kernels available", env, pin, r, want)
+			}
+		}()
+		Choose(env, pin)
+	}
+	panics("nosuch", "", "SHA256X_KERNEL=nosuch: no kernel nosuch")
+	panics("", "nosuch", "build tag sha256x_nosuch: no kernel nosuch")
+	for _, k := range kernels {
+		if k.Missing != "" {
+			panics(k.Name, "", "lacks "+k.Missing)
+			panics("", k.Name, "lacks "+k.Missing)
+		}
+	}
+}
+
+// TestChainPlanOf checks that each plan's chain plan uses the kernels of the
+// plan's own families, so that forcing a kernel forces its chain code, and
+// that streams drain to one.
+func TestChainPlanOf(t *testing.T) {
+	t.Logf("dispatched chain plan %s: one %+v, stages %+v", Active.Chain.Name, Active.Chain.One, Active.Chain.Stages)
+	for _, pl := range every() {
+		cp := pl.Chain
+		want := map[string]bool{}
+		for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
+			want[kernel.Lookup(st.K).Family] = true
+		}
+		if pl.Stdlib {
+			want["stdlib"] = true
+		}
+		for _, st := range append([]ChainStage{cp.One}, cp.Stages...) {
+			info := kernel.Lookup(st.K)
+			if !want[info.Family] || info.Chain != st.K || st.WordMajor != info.ChainWordMajor {
+				t.Errorf("plan %s: chain stage %+v, of %s-%s", pl.Name, st, info.Family, info.Variant)
+			}
+		}
+		last := cp.Stages[len(cp.Stages)-1]
+		if last.MinActive != 1 || kernel.Lookup(last.K).Streams && last.Width != 1 {
+			t.Errorf("plan %s: the last chain stage %+v does not run to the end on one stream", pl.Name, last)
+		}
+	}
+}

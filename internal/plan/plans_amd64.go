@@ -1,0 +1,191 @@
+//go:build !purego
+
+package plan
+
+import (
+	"github.com/klauspost/cpuid/v2"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+)
+
+// archKernels lists the amd64 kernels, best first when forced by name.
+func archKernels() []Kernel {
+	shani := Kernel{Name: "shani", Plan: Plan{
+		Name:   "shani",
+		Stages: []Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 3}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}},
+		One:    []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:  shaniPairs,
+	}}
+	avx2 := Kernel{Name: "avx2", Plan: Plan{
+		Name:         "avx2",
+		Stages:       []Stage{{K: kernel.Avx2X8, Width: 8, MinActive: 1}},
+		One:          []Stage{{K: kernel.Avx2X8, Width: 8, MinActive: 1}},
+		Pairs:        avx2Pairs8,
+		PairsPartial: PartialAlways,
+	}}
+	avx512 := Kernel{Name: "avx512", Plan: Plan{
+		Name:         "avx512",
+		Stages:       []Stage{{K: kernel.Avx512X16, Width: 16, MinActive: 1}},
+		One:          []Stage{{K: kernel.Avx512X16, Width: 16, MinActive: 1}},
+		Pairs:        avx512Pairs16,
+		PairsPartial: PartialAlways,
+	}}
+	return []Kernel{avx512, shani, avx2, genericKernel, stdlibKernel}
+}
+
+// Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
+// streams for the batch's last messages; one message on one SHA-NI stream.
+// MinActive of the wide stage is where its speed per busy lane falls below
+// the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
+// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 busy the streams are
+// faster. (Not tuned by a sweep: no row measured here routes to these.)
+var mixedPlans = []Plan{
+	{
+		Name: "avx512+shani",
+		Stages: []Stage{
+			{K: kernel.Avx512X16, Width: 16, MinActive: 14},
+			{K: kernel.ShaniX4, Width: 4, MinActive: 3},
+			{K: kernel.ShaniX2, Width: 2, MinActive: 1},
+		},
+		One:   []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs: avx512Shani,
+	},
+	{
+		// Without SHA-NI, the best single stream is crypto/sha256's own (its
+		// AVX2 code): 8 AVX2 lanes hash one long message at 0.45x its speed,
+		// 8 busy lanes 3.0-4.1x (BENCHMARKS.md, "AVX2 without SHA-NI"). So
+		// single messages go to it, and a batch's last lanes once fewer than
+		// 3 are busy (8 lanes' per-lane speed, about 213 MB/s, times 2 busy
+		// is below one stream's 512 MB/s on Zen 4).
+		Name: "avx2+stdlib",
+		Stages: []Stage{
+			{K: kernel.Avx2X8, Width: 8, MinActive: 3},
+			{K: kernel.Stdlib, Width: 1, MinActive: 1},
+		},
+		One:          []Stage{{K: kernel.Stdlib, Width: 1, MinActive: 1}},
+		Pairs:        avx2Pairs8,
+		PairsPartial: PartialMins(3, 5, 3, 3),
+	},
+	{
+		// The same for AVX-512 without SHA-NI (Skylake-SP and kin).
+		Name: "avx512+stdlib",
+		Stages: []Stage{
+			{K: kernel.Avx512X16, Width: 16, MinActive: 7},
+			{K: kernel.Stdlib, Width: 1, MinActive: 1},
+		},
+		One:          []Stage{{K: kernel.Stdlib, Width: 1, MinActive: 1}},
+		Pairs:        avx512Pairs16,
+		PairsPartial: PartialMins(4, 4, 3, 5),
+	},
+	{
+		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
+		// as fast as 11 busy AVX-512 lanes, so the wide lanes hand over below
+		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon"). Two
+		// busy streams already reach the SHA unit's bound there, and an idle
+		// one wastes its share: an odd number of jobs starts on three
+		// streams, so that none is left to run alone.
+		Name: "avx512+shani2",
+		Stages: []Stage{
+			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
+			{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true},
+			{K: kernel.ShaniX2, Width: 2, MinActive: 2},
+			{K: kernel.ShaniX1, Width: 1, MinActive: 1},
+		},
+		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:        avx512Shani3,
+		PairsPartial: PartialMins(9, 10, 9, 11),
+	},
+}
+
+// A route is one row of the dispatch table: the CPUs it matches and the plan
+// (a kernel's or a mixed one) they run.
+type route struct {
+	vendor           cpuid.Vendor
+	family           int    // -1: any
+	modelLo, modelHi int    // model range, inclusive
+	plan             string // taken only if this CPU can run every kernel in it
+}
+
+const anyFamily = -1
+
+// routes is the dispatch table, first match wins; a CPU no row matches, or
+// whose row names a plan it cannot run, falls through to the next rows and
+// then to the first kernel it can run of avx512, shani, avx2.
+var routes = []route{
+	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
+	// this project's machine: shani leads or ties every shape; avx512+shani
+	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Zen 4").
+	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
+	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
+	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
+	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
+	// public measurements put 16-lane AVX-512 ahead of SHA-NI streams
+	// (tape-sha256 picks its AVX-512 kernel there).
+	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
+	// Other AMD with SHA-NI (Zen 1-3): not measured here; public
+	// measurements put 8-lane AVX2 behind SHA-NI streams on Zen 3.
+	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
+	// Intel with AVX-512 and SHA-NI (server cores), measured on an Intel
+	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
+	// batch shape, and two SHA-NI streams finish a batch faster than one
+	// (tape-leaves 1.86x against 1.71x crypto/sha256), as fast as three or
+	// four (BENCHMARKS.md, "Intel Xeon"). Without SHA-NI (Skylake-SP; not
+	// measured here) the last lanes and single messages go to crypto/sha256.
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani2"},
+	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+stdlib"},
+	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
+	// crypto/sha256's single stream for the rest (Haswell-class), else the
+	// generic kernel: without SHA-NI and AVX2,
+	// crypto/sha256 runs its own Go code, which the generic kernel beats by
+	// 4-10% (BENCHMARKS.md, "Portable kernels").
+}
+
+func bestPlan() *Plan {
+	c := &cpuid.CPU
+	for _, r := range routes {
+		if c.VendorID == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
+			r.modelLo <= c.Model && c.Model <= r.modelHi {
+			if pl := Runnable(r.plan); pl != nil {
+				return pl
+			}
+		}
+	}
+	for _, name := range []string{"shani", "avx2+stdlib"} {
+		if pl := Runnable(name); pl != nil {
+			return pl
+		}
+	}
+	return &Find("generic").Plan
+}
+
+// The pairs kernels of the plans: AVX2 or AVX-512 lanes where they lead,
+// then SHA-NI streams.
+//
+// The plans' PairsPartial, PartialMins(adjacent, slices, double, staged), say
+// from what size the lanes take a last partial group as a whole one, where
+// that measured faster than the stages after them (BENCHMARKS.md, "Partial
+// groups of pairs"): any size on the lanes alone, which would run it anyway;
+// on the plans that end on crypto/sha256, from where their stages after the
+// lanes lost on the Intel Xeon (its crypto/sha256 runs on SHA-NI, faster than
+// on the CPUs these plans are for); on the Intel plan, from where its SHA-NI
+// streams lost. The Zen plans are unmeasured and take none.
+var (
+	shaniPairs = []Stage{{K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
+
+	avx2Pairs8    = []Stage{{K: kernel.Avx2X8, Width: 8}}
+	avx512Pairs16 = []Stage{{K: kernel.Avx512X16, Width: 16}}
+
+	avx512Shani = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
+	// The Intel plan's: an odd count left after the wide lanes goes in
+	// threes and pairs, none left alone (see avx512+shani2).
+	avx512Shani3 = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
+)
+
+// routeNames lists the plans the routes name, for tests.
+func routeNames() []string {
+	var names []string
+	for _, r := range routes {
+		names = append(names, r.plan)
+	}
+	return names
+}

@@ -1,0 +1,486 @@
+package sched
+
+import (
+	"encoding/binary"
+	"math/bits"
+	"sync"
+	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+const (
+	// Size is the size of a SHA-256 digest in bytes.
+	Size = kernel.Size
+	// BlockSize is the block size of SHA-256 in bytes.
+	BlockSize = kernel.BlockSize
+
+	window   = 64 // jobs per kernel call, at most
+	maxLanes = kernel.MaxLanes
+
+	// PartBlocks bounds the blocks of one message that one job hashes. Go
+	// cannot preempt assembly, so a kernel call must be bounded work (as
+	// crypto/sha256 hands its assembly at most 64 KiB at a time): a message
+	// with more whole blocks is hashed a part at a time, its state carried
+	// between parts, and a window closes once its jobs hold width parts. A
+	// kernel call then hashes at most 2*width*(PartBlocks+3) blocks
+	// (TestBoundedCalls).
+	PartBlocks = 1024
+
+	// pairChunk bounds the 64-byte messages of one pairs kernel call (two
+	// blocks each, as PartBlocks).
+	pairChunk = PartBlocks / 2
+
+	// levelChunk is how many nodes a level stages for one pairs kernel call.
+	levelChunk = 64
+)
+
+// A slot holds the blocks one job stages (a message's head and tail, or a
+// whole Merkle node), and a carried job's state.
+type slot struct {
+	blk [3 * BlockSize]byte
+	h   [8]uint32
+}
+
+type scratch struct {
+	ls    kernel.LaneSet
+	slots [2][window]slot
+	mid   [8]uint32 // the prefix's midstate
+	// padBlock is a tail block of padding only (0x80, zeros, the length),
+	// shared by the jobs of one length; padBits is the length in bits it
+	// is for, noPadBlock if none yet; padWK its message schedule plus the
+	// round constants.
+	padBlock [BlockSize]byte
+	padBits  uint64
+	padWK    [64]uint32
+	lvl      [levelChunk * 3 * BlockSize]byte // a level's nodes staged whole, for a pairs kernel
+	lvlLen   int                              // the length of the nodes lvl is laid out for (lvlTemplate), 0 if none
+}
+
+// pairPadBlock is the padding block of a 64-byte message (a Merkle pair),
+// which single messages point their last run at instead of staging it.
+var pairPadBlock = [BlockSize]byte{0: 0x80, BlockSize - 2: 2}
+
+// noPadBlock marks scratch.padBlock unused: no message is 2^64-1 bits long.
+const noPadBlock = ^uint64(0)
+
+// The scratch areas keep their shared padding block from one batch to the
+// next: a batch of the same length (every level of a Merkle tree) reuses its
+// schedule.
+var scratchPool = sync.Pool{New: func() any { return &scratch{padBits: noPadBlock} }}
+
+// setPadBlock makes the shared padding block the one for messages of the
+// given length in bits, and tells the kernels where it and its schedule
+// are.
+func (sc *scratch) setPadBlock(bits uint64) {
+	sc.padBits = bits
+	sc.padBlock = [BlockSize]byte{0: 0x80}
+	binary.BigEndian.PutUint64(sc.padBlock[BlockSize-8:], bits)
+	kernel.ScheduleWK(&sc.padWK, &sc.padBlock)
+	sc.ls.PadBlock = uintptr(unsafe.Pointer(&sc.padBlock))
+	sc.ls.PadBlockWK = uintptr(unsafe.Pointer(&sc.padWK))
+}
+
+// run calls the stage's kernel. Kernels are called directly, never through a
+// func value, so that the compiler can see the caller's slices do not escape.
+func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) {
+	if CallBlocks.On {
+		CallBlocks.note(jobs)
+	}
+	kernel.Hash(st.K, st.Width, ls, jobs)
+}
+
+// CallBlocks, when on (in tests), records the most blocks a kernel call's
+// queue held.
+var CallBlocks CallCounter
+
+// A CallCounter records the most blocks a kernel call's queue held.
+type CallCounter struct {
+	On   bool
+	Most uintptr
+}
+
+func (c *CallCounter) note(jobs []kernel.Job) {
+	var n uintptr
+	for i := range jobs {
+		for _, r := range jobs[i].Runs {
+			n += r.N
+		}
+	}
+	c.Most = max(c.Most, n)
+}
+
+// A batch is the state of one call.
+type batch struct {
+	stages []plan.Stage
+	sc     *scratch
+	half   int        // which half of sc.slots the current window stages into
+	init   *[8]uint32 // every job's starting state
+	pre    []byte     // the prefix's bytes after its last whole block
+	bits   uint64     // 8 * len(prefix)
+	padSet bool       // sc.padBlock is this batch's: its jobs may point at it
+}
+
+// limit is how many blocks a window's jobs may hold before it is flushed.
+func (b *batch) limit() int { return b.stages[0].Width * PartBlocks }
+
+// A feed is what a batch's jobs are made from, a job an item: items
+// first..end of one of four kinds.
+type feed struct {
+	kind       feedKind
+	first, end int
+	out        [][Size]byte // where the digests go, but fromStreams'
+	msgs       [][]byte     // fromMessages
+	// classes are fromMessages' power-of-two classes of the block counts:
+	// where they span more than a factor of 8, the messages are fed
+	// longest first, a pass a class.
+	classes    uint64
+	nodes      [][Size]byte // fromNodes
+	nodeBytes  []byte
+	jn         *Join
+	w          int
+	contiguous bool      // left || right lies whole in nodeBytes: a prefixed message read in place
+	ss         []*Stream // fromStreams
+	chunks     [][]byte
+	which      []int // the streams fed, or nil for all
+	part       int
+}
+
+type feedKind uint8
+
+const (
+	fromMessages feedKind = iota // the first part of prefix || msgs[i]
+	fromNodes                    // the join of nodes[2i] and nodes[2i+1]
+	fromDigests                  // out[i], hashed again in place (SHA-256d)
+	fromStreams                  // part f.part of chunks[i], after what ss[i] holds
+)
+
+// queue hashes every job f makes on the plan's kernels, a window at a time:
+// a full window runs on the first kernel, its busy lanes carried into the
+// next window; the last window runs through every stage. It reports
+// whether a message or chunk has parts still to hash.
+//
+// This is the only place a window is built. Jobs are assigned into the local
+// array directly, field by field, never through a pointer or copy: either
+// would send the array, and the caller's slices, to the heap; and a job
+// built whole is copied through a temporary, which stalled on store
+// forwarding.
+func (b *batch) queue(f *feed) (more bool) {
+	var jobs [window]kernel.Job
+	n, nb := 0, 0
+	cmax, cmin := 0, 0
+	ragged := false
+	if f.kind == fromMessages {
+		cmax, cmin = bits.Len64(f.classes)-1, bits.TrailingZeros64(f.classes)
+		ragged = cmax-cmin > 3
+	}
+	for c := cmax; c >= cmin; c-- {
+		if ragged && f.classes&(1<<c) == 0 {
+			continue
+		}
+		for i := f.first; i < f.end; i++ {
+			var chunk []byte
+			var st *Stream
+			switch f.kind {
+			case fromMessages:
+				if ragged && blockClass(len(b.pre)+len(f.msgs[i])) != c {
+					continue
+				}
+			case fromStreams:
+				k := i
+				if f.which != nil {
+					k = f.which[i]
+				}
+				var ok, rest bool
+				st = f.ss[k]
+				if chunk, ok, rest = st.take(f.chunks[k], f.part); rest {
+					more = true
+				}
+				if !ok {
+					continue
+				}
+			}
+			if n == window || nb >= b.limit() {
+				carried, nc := b.flush(jobs[:n])
+				for k := range nc {
+					jobs[k] = carried[k]
+				}
+				n, nb = nc, 0
+			}
+			s := &b.sc.slots[b.half][n]
+			switch f.kind {
+			case fromMessages:
+				var m bool
+				jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], m = b.stagePart(&s.blk, f.msgs[i], 0)
+				jobs[n].Init, jobs[n].Out = b.init, &f.out[i]
+				more = more || m
+			case fromNodes:
+				if f.contiguous {
+					jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], _ = b.stagePart(&s.blk, f.nodeBytes[2*i*Size:(2*i+2)*Size], 0)
+				} else {
+					jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2] = kernel.Run{P: &s.blk[0], N: uintptr(stageJoin(s.blk[:], f.jn, f.w, &f.nodes[2*i], &f.nodes[2*i+1]))}, kernel.Run{}, kernel.Run{}
+				}
+				jobs[n].Init, jobs[n].Out = b.init, &f.out[i]
+			case fromDigests:
+				jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], _ = b.stagePart(&s.blk, f.out[i][:], 0)
+				jobs[n].Init, jobs[n].Out = b.init, &f.out[i]
+			case fromStreams:
+				jobs[n].Runs[0], jobs[n].Runs[1] = st.stage(s, chunk)
+				jobs[n].Runs[2], jobs[n].Init, jobs[n].Out = kernel.Run{}, &st.h, &st.sum
+			}
+			nb += int(jobs[n].Runs[0].N + jobs[n].Runs[1].N + jobs[n].Runs[2].N)
+			n++
+		}
+		if !ragged {
+			break
+		}
+	}
+	b.finish(jobs[:n])
+	return more
+}
+
+// parts is how many parts prefix || msg is hashed in: one per PartBlocks
+// of its whole blocks after the block it shares with the prefix.
+func (b *batch) parts(msg []byte) int {
+	whole := (len(b.pre) + len(msg)) / BlockSize
+	if len(b.pre) > 0 && whole > 0 {
+		whole-- // the staged head
+	}
+	return max(1, (whole+PartBlocks-1)/PartBlocks)
+}
+
+// stagePart stages the blocks of one part of prefix || msg in blk and
+// returns the part's runs, and whether more parts follow. Part 0 has the
+// staged head; each part up to PartBlocks of the whole blocks, read in
+// place; the last the staged tail. The runs come back in registers, not as
+// a job: copying a returned job into the queue stalled on store forwarding.
+func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r2 kernel.Run, more bool) {
+	pre := b.pre
+	total := b.bits + 8*uint64(len(msg))
+	var rs [3]kernel.Run
+	k := 0
+	whole := (len(pre) + len(msg)) / BlockSize
+	if len(pre) > 0 && whole > 0 {
+		if part == 0 {
+			copy(blk[copy(blk[:BlockSize], pre):BlockSize], msg)
+			rs[k] = kernel.Run{P: &blk[0], N: 1}
+			k++
+		}
+		msg = msg[BlockSize-len(pre):]
+		pre = nil
+		whole--
+	}
+	if len(pre) == 0 && whole > 0 {
+		skip := part * PartBlocks
+		if whole-skip > PartBlocks {
+			rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: PartBlocks}
+			return rs[0], rs[1], rs[2], true
+		}
+		rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: uintptr(whole - skip)}
+		k++
+		msg = msg[whole*BlockSize:]
+	}
+	if len(pre)+len(msg) == 0 && b.sc == nil && total == 8*64 {
+		rs[k] = kernel.Run{P: &pairPadBlock[0], N: 1}
+		return rs[0], rs[1], rs[2], false
+	}
+	if len(pre)+len(msg) == 0 && b.sc != nil {
+		// A tail of padding only depends on nothing but the length: share
+		// one for a batch of whole-block messages (Merkle joins), the first
+		// such message's length.
+		if !b.padSet {
+			if b.sc.padBits != total {
+				b.sc.setPadBlock(total)
+			}
+			b.padSet = true
+		}
+		if b.sc.padBits == total {
+			rs[k] = kernel.Run{P: &b.sc.padBlock[0], N: 1}
+			return rs[0], rs[1], rs[2], false
+		}
+	}
+	rs[k] = kernel.Run{P: &blk[BlockSize], N: uintptr(padTailClear(blk[BlockSize:], pre, msg, total))}
+	return rs[0], rs[1], rs[2], false
+}
+
+// padTailClear is padTail for a t that overlaps neither a nor b: it zeroes
+// the block or two first, with fixed-size stores the compiler inlines,
+// instead of clearing the gap after the message with a call (BENCHMARKS.md,
+// "Small batches": 6% of the short shape).
+func padTailClear(t, a, b []byte, bits uint64) int {
+	nt := (len(a)+len(b)+8)/BlockSize + 1
+	if nt == 1 {
+		*(*[BlockSize]byte)(t) = [BlockSize]byte{}
+	} else {
+		*(*[2 * BlockSize]byte)(t) = [2 * BlockSize]byte{}
+	}
+	m := copy(t, a)
+	m += copy(t[m:], b)
+	t[m] = 0x80
+	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], bits)
+	return nt
+}
+
+// padTail writes a || b, the padding and the length in bits into t and
+// returns how many blocks that makes. a may be t's own start (a node staged
+// in place).
+func padTail(t, a, b []byte, bits uint64) int {
+	m := copy(t, a)
+	m += copy(t[m:], b)
+	t[m] = 0x80
+	nt := (m+8)/BlockSize + 1
+	clear(t[m+1 : nt*BlockSize-8])
+	binary.BigEndian.PutUint64(t[nt*BlockSize-8:], bits)
+	return nt
+}
+
+// blockClass is the power-of-two class of the number of blocks that n bytes
+// hash to, padding included.
+func blockClass(n int) int {
+	return bits.Len(uint(n+8)>>6 + 1)
+}
+
+// overlaps reports whether b shares a byte with [lo, hi).
+func overlaps(lo, hi uintptr, b []byte) bool {
+	if len(b) == 0 {
+		return false
+	}
+	p := uintptr(unsafe.Pointer(unsafe.SliceData(b)))
+	return p < hi && lo < p+uintptr(len(b))
+}
+
+// flush runs a full window on the plan's first kernel, which returns as soon
+// as no job is left and a lane idles, and returns the busy lanes as jobs that
+// open the next window.
+func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int) {
+	st := b.stages[0]
+	b.sc.ls.MinActive = uintptr(st.Width)
+	run(st, &b.sc.ls, jobs)
+	return b.carry(jobs, st.Width)
+}
+
+// finish runs the last jobs through the plan's kernels, each stage handing
+// its last busy lanes to the next.
+func (b *batch) finish(jobs []kernel.Job) {
+	var carried [maxLanes]kernel.Job
+	for i, st := range b.stages {
+		last := i == len(b.stages)-1
+		if !last && len(jobs) < st.MinActive {
+			continue // too few jobs to be worth this kernel
+		}
+		if st.Odd && len(jobs)%2 == 0 {
+			// Where any two busy streams reach the SHA unit's bound, an
+			// odd count starts in threes and an even one in pairs, so that
+			// 3, 5 or 9 jobs of one length leave none to run alone (7 still
+			// leave one: 3, 3, 1).
+			continue
+		}
+		b.sc.ls.MinActive = 1
+		if !last {
+			b.sc.ls.MinActive = uintptr(st.MinActive)
+		}
+		run(st, &b.sc.ls, jobs)
+		if last {
+			return
+		}
+		c, nc := b.carry(jobs, st.Width)
+		if nc == 0 {
+			return
+		}
+		carried = c
+		jobs = carried[:nc]
+	}
+}
+
+// carry returns the busy lanes of the last kernel call as jobs, moving their
+// staged blocks to the other half of the scratch area, where they are the
+// first slots.
+func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c int) {
+	from, to := &b.sc.slots[b.half], &b.sc.slots[b.half^1]
+	b.half ^= 1
+	for i := range width {
+		l := &b.sc.ls.Lanes[i]
+		if l.Job == 0 {
+			continue
+		}
+		old := &jobs[l.Job-1]
+		src, dst := &from[l.Job-1], &to[c]
+		*dst = *src
+		dst.h = l.H
+		// Assigned whole, never through a pointer: see HashMany.
+		j := kernel.Job{Init: &dst.h, Out: old.Out}
+		k := 0
+		for s := l.Seg; s < uintptr(len(old.Runs)) && old.Runs[s].N != 0; s++ {
+			r := old.Runs[s]
+			if s == l.Seg {
+				r.P = (*byte)(unsafe.Add(unsafe.Pointer(r.P), (r.N-l.N)*BlockSize))
+				r.N = l.N
+			}
+			// Staged blocks move with the job.
+			if off := uintptr(unsafe.Pointer(r.P)) - uintptr(unsafe.Pointer(src)); off < unsafe.Sizeof(*src) {
+				r.P = (*byte)(unsafe.Add(unsafe.Pointer(dst), off))
+			}
+			j.Runs[k] = r
+			k++
+		}
+		carried[c] = j
+		c++
+	}
+	return carried, c
+}
+
+// hashParts hashes the parts after the first of every message longer than
+// one part. Their states wait in out between parts. They go a group at a
+// time, as many as the first kernel has lanes, all of a group's next parts
+// in one window, so that the lanes stay busy and nothing is allocated.
+func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
+	var group [maxLanes]int
+	var jobs [window]kernel.Job
+	width := b.stages[0].Width
+	g := 0
+	for i := 0; i <= len(msgs); i++ {
+		if i < len(msgs) {
+			if b.parts(msgs[i]) > 1 {
+				group[g] = i
+				g++
+			}
+			if g < width {
+				continue
+			}
+		}
+		for part := 1; g > 0; part++ {
+			n := 0
+			for _, k := range group[:g] {
+				if b.parts(msgs[k]) <= part {
+					continue
+				}
+				s := &b.sc.slots[b.half][n]
+				s.h = kernel.StateOf(&out[k])
+				jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], _ = b.stagePart(&s.blk, msgs[k], part)
+				jobs[n].Init, jobs[n].Out = &s.h, &out[k]
+				n++
+			}
+			if n == 0 {
+				break
+			}
+			b.finish(jobs[:n])
+		}
+		g = 0
+	}
+}
+
+// midstate returns the hash state after the whole blocks in prefix, a part
+// at a time, on the last of stages.
+func midstate(stages []plan.Stage, prefix []byte) [8]uint32 {
+	h := kernel.IV
+	for len(prefix) >= BlockSize {
+		nb := min(len(prefix)/BlockSize, PartBlocks)
+		var d [Size]byte
+		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &prefix[0], N: uintptr(nb)}}, Out: &d}}
+		runOne(stages, &jobs)
+		h = kernel.StateOf(&d)
+		prefix = prefix[nb*BlockSize:]
+	}
+	return h
+}

@@ -1,0 +1,187 @@
+package sched
+
+import (
+	"crypto/sha256"
+	"strconv"
+	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// A Join is sha256x.Join's layout, which the root converts to: how a node
+// is made from its two children, SHA-256(Prefix || left[:Width] || Infix ||
+// right[:Width]), hashed twice with Double.
+type Join struct {
+	Prefix []byte
+	Infix  []byte
+	Width  int
+	Double bool
+}
+
+// MaxJoin bounds len(Prefix) + len(Infix) + 2*Width: a node is staged
+// whole, in at most three blocks.
+const MaxJoin = 3*BlockSize - 9
+
+// HashLevel is Join.HashLevel on plan pl; pairs says the join is of plain
+// pairs but for Double (no Prefix or Infix, Width 32), which the caller
+// folds to a constant for a literal Join.
+func HashLevel(pl *plan.Plan, pairs bool, j *Join, out, nodes [][Size]byte) {
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && pl.SmallPairs {
+		// One or two pairs, the top of every tree: straight to the one-
+		// or two-stream kernel, unless out overlaps the nodes other than
+		// in place.
+		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
+		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
+			kernel.HashPairs(pl.Small[n2], kernel.Adjacent, &out[0], &nodes[0][0], nil, n2, 0)
+			return
+		}
+	}
+	hashLevel(pl, out, j, nodes)
+}
+
+func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
+	w := jn.Width
+	if w == 0 {
+		w = Size
+	}
+	switch {
+	case len(nodes)%2 != 0:
+		panic("sha256x: HashLevel of an odd number of nodes (" + strconv.Itoa(len(nodes)) + ")")
+	case len(out) < len(nodes)/2:
+		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(nodes)/2 = " + strconv.Itoa(len(nodes)/2))
+	case w < 1 || w > Size:
+		panic("sha256x: Join.Width = " + strconv.Itoa(jn.Width) + ", not in 0..32")
+	case len(jn.Prefix)+len(jn.Infix)+2*w > MaxJoin:
+		panic("sha256x: Join of " + strconv.Itoa(len(jn.Prefix)+len(jn.Infix)+2*w) + " bytes, more than 183")
+	case len(nodes) == 0:
+		return
+	}
+	n2 := len(nodes) / 2
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	nodeBytes := unsafe.Slice(&nodes[0][0], len(nodes)*Size)
+	if overlaps(lo, lo+uintptr(n2)*Size, nodeBytes) && &out[0] != &nodes[0] {
+		panic("sha256x: out overlaps nodes, other than in place")
+	}
+	if pl.Stdlib {
+		levelStdlib(out, jn, w, nodes)
+		return
+	}
+	// In place is safe on every path: a node's digest is written after its
+	// children are read (staged or in registers), and lies before every
+	// child read after it.
+	contiguous := w == Size && len(jn.Infix) == 0
+	p := pairsInput{call: kernel.Staged, in: nodeBytes, nodes: nodes, jn: jn, w: w}
+	if contiguous && len(jn.Prefix) == 0 {
+		p.call = kernel.Adjacent // Merkle pairs, read in place
+		if jn.Double {
+			p.call = kernel.Double
+		}
+	}
+	// sc apart from p: escape analysis follows a struct as a whole, and the
+	// pool's Put would send p's slices to the heap with it.
+	var sc *scratch
+	if p.call == kernel.Staged {
+		sc = scratchPool.Get().(*scratch)
+		defer scratchPool.Put(sc)
+		p.sc, p.nb = sc, (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize+1
+	}
+	// The pairs kernels; other joins than pairs are staged whole, a chunk
+	// at a time. What they leave goes to the job queue.
+	first := hashPairs(pl, &p, out, n2) // out[first:] is left to the job queue
+	again := n2                         // out[again:] wants its second hash
+	if jn.Double {
+		again = first
+		if p.call == kernel.Staged {
+			again = 0
+		}
+	}
+	if (first < n2 || again < n2) && sc == nil {
+		sc = scratchPool.Get().(*scratch)
+		defer scratchPool.Put(sc)
+	}
+	if first < n2 {
+		// When left || right lies whole in nodes (Width 32, no Infix), each
+		// node is a prefixed message read in place; otherwise it is staged
+		// whole.
+		b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV, bits: 8 * uint64(len(jn.Prefix))}
+		if n2-first == 1 {
+			b.stages = pl.One
+		}
+		if contiguous {
+			whole := len(jn.Prefix) &^ (BlockSize - 1)
+			if whole > 0 {
+				sc.mid = midstate(pl.One, jn.Prefix[:whole])
+				b.init = &sc.mid
+			}
+			b.pre = jn.Prefix[whole:]
+		}
+		f := feed{kind: fromNodes, first: first, end: n2, out: out, nodes: nodes, nodeBytes: nodeBytes, jn: jn, w: w, contiguous: contiguous}
+		b.queue(&f)
+	}
+	if again < n2 {
+		b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV}
+		b.rehash(out[again:n2])
+	}
+}
+
+// rehash sets each digest in out to its own SHA-256 (the second hash of
+// SHA-256d), in place: each is staged before its digest is written.
+func (b *batch) rehash(out [][Size]byte) {
+	f := feed{kind: fromDigests, end: len(out), out: out}
+	b.queue(&f)
+}
+
+// lvlTemplate makes every node of sc.lvl, at nb blocks each, a node of join
+// jn with its children still to be copied in: prefix, infix and padding in
+// place. Consecutive levels of one tree find it made.
+func (sc *scratch) lvlTemplate(jn *Join, w, nb int) {
+	m := len(jn.Prefix) + len(jn.Infix) + 2*w
+	t := sc.lvl[:nb*BlockSize]
+	if sc.lvlLen == m && string(t[:len(jn.Prefix)]) == string(jn.Prefix) &&
+		string(t[len(jn.Prefix)+w:][:len(jn.Infix)]) == string(jn.Infix) {
+		return
+	}
+	for j := range levelChunk {
+		t := sc.lvl[j*nb*BlockSize:][:nb*BlockSize]
+		copy(t, jn.Prefix)
+		copy(t[len(jn.Prefix)+w:], jn.Infix)
+		padTail(t, t[:m], nil, 8*uint64(m))
+	}
+	sc.lvlLen = m
+}
+
+// lvlNodes stages the children of len(nodes)/2 nodes in the slots of lvl
+// (laid out by lvlTemplate).
+func (sc *scratch) lvlNodes(jn *Join, w, nb int, nodes [][Size]byte) {
+	l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
+	for j := range len(nodes) / 2 {
+		t := sc.lvl[j*nb*BlockSize:]
+		copy(t[l:l+w], nodes[2*j][:w])
+		copy(t[r:r+w], nodes[2*j+1][:w])
+	}
+}
+
+// stageJoin stages a whole node, padded, in t and returns its blocks.
+func stageJoin(t []byte, jn *Join, w int, l, r *[Size]byte) int {
+	m := copy(t, jn.Prefix)
+	m += copy(t[m:], l[:w])
+	m += copy(t[m:], jn.Infix)
+	m += copy(t[m:], r[:w])
+	return padTail(t, t[:m], nil, 8*uint64(m))
+}
+
+// levelStdlib is hashLevel on crypto/sha256, node after node.
+func levelStdlib(out [][Size]byte, jn *Join, w int, nodes [][Size]byte) {
+	var buf [MaxJoin]byte
+	for i := range len(nodes) / 2 {
+		m := copy(buf[:], jn.Prefix)
+		m += copy(buf[m:], nodes[2*i][:w])
+		m += copy(buf[m:], jn.Infix)
+		m += copy(buf[m:], nodes[2*i+1][:w])
+		out[i] = sha256.Sum256(buf[:m])
+		if jn.Double {
+			out[i] = sha256.Sum256(out[i][:])
+		}
+	}
+}

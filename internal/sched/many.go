@@ -1,0 +1,118 @@
+package sched
+
+import (
+	"math/bits"
+	"strconv"
+	"unsafe"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+const (
+	// A batch of at most serialBatch messages of at most 4 blocks each
+	// (block class serialClass-1), with no whole block of prefix, goes one
+	// message after another: through the job queue two to four such
+	// messages took 10-25% longer than one by one, and five of 32 bytes 27%
+	// (the queue's odd stage starts three and hands two over); six ran as
+	// fast through the queue (BENCHMARKS.md, "Small batches").
+	serialBatch = 5
+	serialClass = 4
+)
+
+// SerialBatch is serialBatch, for tests.
+const SerialBatch = serialBatch
+
+// HashMany is HashMany and HashManyPrefixed on plan pl.
+func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
+	if n := len(msgs); (n == 1 || n == 2) && len(prefix) == 0 && len(out) >= n && pl.SmallPairs && small64(out[:n], msgs) {
+		// One or two 64-byte messages, as at the top of a tree: straight
+		// to the one- or two-stream pairs kernel, one read in place.
+		c, in := kernel.Slices, (*byte)(nil)
+		if n == 1 {
+			c, in = kernel.Adjacent, &msgs[0][0]
+		}
+		kernel.HashPairs(pl.Small[n], c, &out[0], in, &msgs[0], n, 0)
+		return
+	}
+	hashMany(pl, out, prefix, msgs)
+}
+
+// small64 reports whether every message is 64 bytes long and lies apart
+// from out.
+func small64(out [][Size]byte, msgs [][]byte) bool {
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(out))*Size
+	for _, m := range msgs {
+		if len(m) != 2*Size || overlaps(lo, hi, m) {
+			return false
+		}
+	}
+	return true
+}
+
+func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
+	if len(out) < len(msgs) {
+		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(msgs) = " + strconv.Itoa(len(msgs)))
+	}
+	if len(msgs) == 0 {
+		return
+	}
+	whole := len(prefix) &^ (BlockSize - 1)
+	pre := prefix[whole:]
+
+	// One pass over the batch: the overlap check, and the power-of-two
+	// classes of the block counts.
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(msgs))*Size
+	if overlaps(lo, hi, prefix) {
+		panic("sha256x: out overlaps prefix")
+	}
+	var classes uint64
+	all64 := len(prefix) == 0
+	for _, m := range msgs {
+		if overlaps(lo, hi, m) {
+			panic("sha256x: out overlaps msgs")
+		}
+		classes |= 1 << blockClass(len(pre)+len(m))
+		all64 = all64 && len(m) == 2*Size
+	}
+	if pl.Stdlib {
+		hashStdlib(out, prefix, msgs)
+		return
+	}
+	if all64 && len(pl.Pairs) > 0 {
+		// 64-byte messages (Merkle pairs): the pairs kernels; the rest as
+		// any batch.
+		p := pairsInput{call: kernel.Slices, msgs: msgs}
+		done := hashPairs(pl, &p, out, len(msgs))
+		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
+			return
+		}
+	}
+	if len(msgs) == 1 || len(msgs) <= serialBatch && bits.Len64(classes) <= serialClass && whole == 0 {
+		// One message, or a few short ones: one after another on the
+		// single-message path, which costs less than the queue earns back.
+		for i, m := range msgs {
+			if len(prefix) == 0 {
+				sum256To(pl, &out[i], m)
+			} else {
+				hashOne(pl, &out[i], prefix, m)
+			}
+		}
+		return
+	}
+
+	sc := scratchPool.Get().(*scratch)
+	defer scratchPool.Put(sc)
+	b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV, pre: pre, bits: 8 * uint64(len(prefix))}
+	if whole > 0 {
+		sc.mid = midstate(pl.One, prefix[:whole])
+		b.init = &sc.mid
+	}
+
+	f := feed{kind: fromMessages, end: len(msgs), out: out, msgs: msgs, classes: classes}
+	if b.queue(&f) {
+		b.hashParts(out, msgs)
+	}
+}

@@ -1,0 +1,74 @@
+package sched
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// The scheduler's own edge cases; the root's tests compare every entry point
+// with crypto/sha256 over every plan.
+
+// TestHashPairs checks what hashPairs leaves the job queue: nothing when
+// the lanes take a partial group, else fewer messages than the narrowest
+// pairs stage takes; and the digests of what it hashed.
+func TestHashPairs(t *testing.T) {
+	for _, p := range plan.All() {
+		pl := p.Plan
+		if len(pl.Pairs) == 0 {
+			continue
+		}
+		t.Run(p.Name, func(t *testing.T) {
+			for n := 0; n <= 70; n++ {
+				msgs := make([][]byte, n)
+				for i := range msgs {
+					msgs[i] = pattern(64, i+n)
+				}
+				out := make([][Size]byte, n)
+				in := pairsInput{call: kernel.Slices, msgs: msgs}
+				done := hashPairs(pl, &in, out, n)
+				if pl.TakesPartial(n, kernel.Slices) && done != n {
+					t.Errorf("%d messages: the lanes take a partial group, but %d are left", n, n-done)
+				}
+				if last := pl.Pairs[len(pl.Pairs)-1]; done < n && last.Take(n-done) != 0 && !last.Odd {
+					t.Errorf("%d messages: %d left, of which the last stage takes %d", n, n-done, last.Take(n-done))
+				}
+				for i := range done {
+					if out[i] != sha256.Sum256(msgs[i]) {
+						t.Fatalf("%d messages: digest %d wrong", n, i)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestWindows runs batches around the window's size through the queue, with
+// the generic kernel at several widths handing over to narrower stages, and
+// checks every digest: carried lanes open the next window with their staged
+// blocks moved.
+func TestWindows(t *testing.T) {
+	for _, w := range []int{2, 5, 16} {
+		pl := plan.New(plan.Plan{
+			Name:   fmt.Sprintf("generic-x%d", w),
+			Stages: []plan.Stage{{K: kernel.Generic, Width: w, MinActive: w}, {K: kernel.Generic, Width: 2, MinActive: 1}},
+			One:    []plan.Stage{{K: kernel.Generic, Width: 1, MinActive: 1}},
+		})
+		for _, n := range []int{window - 1, window, window + 1, 2*window + 3} {
+			msgs := make([][]byte, n)
+			for i := range msgs {
+				msgs[i] = pattern(37*i%300, i)
+			}
+			out := make([][Size]byte, n)
+			HashMany(pl, out, []byte("prefix"), msgs)
+			for i, m := range msgs {
+				if out[i] != sha256.Sum256(append([]byte("prefix"), m...)) {
+					t.Fatalf("width %d, %d messages: digest %d wrong", w, n, i)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,109 @@
+package sched
+
+import (
+	"crypto/sha256"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// Sum256 returns the digest of msg on plan pl's single-message path.
+func Sum256(pl *plan.Plan, msg []byte) (d [Size]byte) {
+	sum256To(pl, &d, msg)
+	return d
+}
+
+// sum256To hashes one message on the plan's single-message kernel into d: its
+// whole blocks in place, a part at a time, and its padded tail from the
+// stack. The kernel writes d itself, and a short message starts from the IV
+// itself: no digest or state copied through the stack.
+func sum256To(pl *plan.Plan, d *[Size]byte, msg []byte) {
+	if pl.Stdlib || pl.One[len(pl.One)-1].K == kernel.Stdlib {
+		*d = sha256.Sum256(msg)
+		return
+	}
+	if len(msg) == 2*Size && pl.SmallPairs {
+		// A Merkle pair: its padding block's W+K is the pairs kernel's
+		// table, no schedule.
+		kernel.HashPairs(pl.Small[1], kernel.Adjacent, d, &msg[0], nil, 1, 0)
+		return
+	}
+	var t [2 * BlockSize]byte
+	bits := 8 * uint64(len(msg))
+	init := &kernel.IV
+	var h [8]uint32
+	for len(msg) > PartBlocks*BlockSize {
+		jobs := [1]kernel.Job{{Init: init, Runs: [3]kernel.Run{{P: &msg[0], N: PartBlocks}}, Out: d}}
+		runOne(pl.One, &jobs)
+		h, init = kernel.StateOf(d), &h
+		msg = msg[PartBlocks*BlockSize:]
+	}
+	var jobs [1]kernel.Job
+	jobs[0].Init, jobs[0].Out = init, d
+	k := 0
+	if whole := len(msg) / BlockSize; whole > 0 {
+		jobs[0].Runs[0] = kernel.Run{P: &msg[0], N: uintptr(whole)}
+		msg = msg[whole*BlockSize:]
+		k++
+	}
+	if len(msg) == 0 && bits == 8*64 {
+		jobs[0].Runs[k] = kernel.Run{P: &pairPadBlock[0], N: 1}
+	} else {
+		jobs[0].Runs[k] = kernel.Run{P: &t[0], N: uintptr(padTail(t[:], msg, nil, bits))}
+	}
+	runOne(pl.One, &jobs)
+}
+
+// hashOne hashes prefix || msg on the plan's single-message kernel, a part
+// at a time, with nothing but the stack for scratch.
+func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
+	whole := len(prefix) &^ (BlockSize - 1)
+	h := kernel.IV
+	if whole > 0 {
+		h = midstate(pl.One, prefix[:whole])
+	}
+	pre := prefix[whole:]
+	if n := len(pre) + len(msg); n < 4*BlockSize-8 {
+		// What is left is at most four padded blocks: staged whole, one run.
+		// Up to two in a buffer of two, which costs less to zero; three or
+		// four through stagePart (head, body in place, tail) took 12-19%
+		// longer (BENCHMARKS.md, "Small batches").
+		var t []byte
+		if n < 2*BlockSize-8 {
+			var b [2 * BlockSize]byte
+			t = b[:]
+		} else {
+			var b [4 * BlockSize]byte
+			t = b[:]
+		}
+		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &t[0], N: uintptr(padTail(t, pre, msg, 8*uint64(len(prefix)+len(msg))))}}, Out: out}}
+		runOne(pl.One, &jobs)
+		return
+	}
+	b := batch{pre: pre, bits: 8 * uint64(len(prefix))} // no scratch: no shared padding block
+	var t [3 * BlockSize]byte
+	for part := 0; ; part++ {
+		r0, r1, r2, more := b.stagePart(&t, msg, part)
+		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{r0, r1, r2}, Out: out}}
+		runOne(pl.One, &jobs)
+		if !more {
+			return
+		}
+		h = kernel.StateOf(out)
+	}
+}
+
+// runOne hashes one job on the last of stages, through the kernel's entry
+// for a single job if it has one.
+func runOne(stages []plan.Stage, j *[1]kernel.Job) {
+	st := stages[len(stages)-1]
+	if CallBlocks.On {
+		CallBlocks.note(j[:])
+	}
+	if kernel.HashJob(st.K, &j[0]) {
+		return
+	}
+	var ls kernel.LaneSet
+	ls.MinActive = 1
+	run(st, &ls, j[:])
+}

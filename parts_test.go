@@ -1,0 +1,74 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"hash"
+	"math/rand/v2"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// Long messages are hashed a part of partBlocks blocks at a time, so that no
+// kernel call runs unbounded work (internal/sched's TestBoundedCalls checks
+// the bound). TestParts checks the digests around part boundaries.
+
+// TestParts checks messages, prefixes and chunks around the part boundaries,
+// on every plan: alone, with short messages among them, and more of them than
+// a kernel has lanes.
+func TestParts(t *testing.T) {
+	const pb = partBlocks * BlockSize
+	big := pattern(3*pb+200, 4)
+	var lens []int
+	for _, k := range []int{1, 2, 3} {
+		for d := -65; d <= 65; d += 13 {
+			lens = append(lens, k*pb+d)
+		}
+	}
+	r := rand.New(rand.NewPCG(7, 8))
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		for _, pn := range []int{0, 1, 63, 64, 100, pb + 5} {
+			prefix := pattern(pn, pn)
+			var msgs [][]byte
+			for _, n := range lens {
+				msgs = append(msgs, big[:n])
+				check(t, pl, prefix, [][]byte{big[:n]}, nil)
+			}
+			// Ragged: more long messages than lanes, short ones between.
+			for range 40 {
+				msgs = append(msgs, big[r.IntN(100):][:r.IntN(3000)])
+			}
+			r.Shuffle(len(msgs), func(i, j int) { msgs[i], msgs[j] = msgs[j], msgs[i] })
+			check(t, pl, prefix, msgs, nil)
+		}
+		for _, n := range lens {
+			if got, w := sum256(pl, big[:n]), sha256.Sum256(big[:n]); got != w {
+				t.Fatalf("sum256 of %d bytes: got %x, want %x", n, got, w)
+			}
+		}
+		// Streams written in chunks across part boundaries, after odd
+		// buffered bytes.
+		ds := make([]*Digest, 20)
+		refs := make([]hash.Hash, len(ds))
+		for i := range ds {
+			ds[i], refs[i] = new(Digest), sha256.New()
+		}
+		for round := range 4 {
+			chunks := make([][]byte, len(ds))
+			for i := range chunks {
+				n := r.IntN(50)
+				if (i+round)%3 != 0 {
+					n = lens[r.IntN(len(lens))]
+				}
+				chunks[i] = big[r.IntN(100):][:n]
+				refs[i].Write(chunks[i])
+			}
+			writeMany(pl, ds, chunks, false)
+			for i, d := range ds {
+				if got, want := d.Sum(nil), refs[i].Sum(nil); string(got) != string(want) {
+					t.Fatalf("round %d, stream %d: got %x, want %x", round, i, got, want)
+				}
+			}
+		}
+	})
+}

@@ -1,5 +1,0 @@
-//go:build sha256x_generic
-
-package sha256x
-
-const pinned = "generic"

@@ -1,5 +1,0 @@
-//go:build sha256x_neon
-
-package sha256x
-
-const pinned = "neon"

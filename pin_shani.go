@@ -1,5 +1,0 @@
-//go:build sha256x_shani
-
-package sha256x
-
-const pinned = "shani"
