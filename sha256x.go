@@ -14,6 +14,11 @@
 //
 // All functions are safe for concurrent use and, after warm-up, allocate
 // nothing.
+//
+// This package is the API alone. Behind it, internal/sched turns each call
+// into kernel calls, following the plan internal/plan chose for this CPU,
+// and internal/kernel holds the kernels, called by ID through a table
+// generated with their assembly (README.md, "How it works").
 package sha256x
 
 import (
@@ -24,10 +29,13 @@ import (
 
 const (
 	// Size is the size of a SHA-256 digest in bytes.
-	Size = kernel.Size
+	Size = 32
 	// BlockSize is the block size of SHA-256 in bytes.
-	BlockSize = kernel.BlockSize
+	BlockSize = 64
 )
+
+// The engine's sizes are these (a negative difference does not compile).
+const _ = uint(Size-kernel.Size) | uint(kernel.Size-Size) | uint(BlockSize-kernel.BlockSize) | uint(kernel.BlockSize-BlockSize)
 
 // HashMany sets out[i] to the SHA-256 digest of msgs[i] for every i in
 // msgs. Messages may have any lengths, may be nil or empty, and may overlap

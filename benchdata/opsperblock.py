@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Counts the instructions the SHA-NI kernels' loops execute per block, by
 kind, from a generated kernel_shani_amd64.s: for each kernel, the block body
-(from <name>_block: to the step's bookkeeping, or shani1's and shaniJob's
+(from <name>_block: to the step's bookkeeping, or shaniX1's and shaniX1Job's
 whole per-block loop) plus the bookkeeping, divided by the streams.
 
 Two layouts are understood. Before commit "shani: segments" every step ran
@@ -61,8 +61,12 @@ def tally(lines, n):
 def count(path, steps):
     sec = sections(path)
     res = {}
-    for name, n in (('shani1', 1), ('shaniJob', 1), ('shani2', 2), ('shani3', 3), ('shani4', 4)):
-        if name + '_block' not in sec:
+    # Each kernel by its name in internal/kernel (shaniX4), or in files
+    # generated before the move (shani4).
+    for names, n in ((('shaniX1', 'shani1'), 1), (('shaniX1Job', 'shaniJob'), 1), (('shaniX2', 'shani2'), 2),
+                     (('shaniX3', 'shani3'), 3), (('shaniX4', 'shani4'), 4)):
+        name = next((m for m in names if m + '_block' in sec), None)
+        if name is None:
             continue
         step, seg = list(sec[name + '_block']), []
         if n > 1:
@@ -78,7 +82,7 @@ def count(path, steps):
                 step += pad + sec[name + '_advance'] + checks
         st, sg = tally(step, n), tally(seg, n)
         per = {k: st.get(k, 0) + sg.get(k, 0) / steps for k in set(st) | set(sg)}
-        res[name] = (per, sum(sg.values()))
+        res[names[0]] = (per, sum(sg.values()))
     return res
 
 args = sys.argv[1:]

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Counts the instructions the arm64 lane kernels (sha2x1..sha2x4, neon4)
+"""Counts the instructions the arm64 lane kernels (sha2X1..sha2X4, neonX4)
 execute per block, from `go tool objdump` of an arm64 test binary, whose
 lines name the source line each instruction came from (a macro's
 instructions all name its line). The source's labels split each kernel:
@@ -11,11 +11,11 @@ instructions all name its line). The source's labels split each kernel:
 
 Per block is per step divided by the kernel's streams or lanes; the inner
 loop over the schedule (sched: up to CBNZ R10, sched) counts 3 times. The kind
-"rounds" is SHA256H/SHA256H2 (sha2) and nothing for neon4, whose rounds are
+"rounds" is SHA256H/SHA256H2 (sha2) and nothing for neonX4, whose rounds are
 ordinary vector instructions: its row counts everything. Usage:
 
   GOARCH=arm64 go test -c -o /tmp/arm64.test .
-  go tool objdump -s 'sha2x|neon4' /tmp/arm64.test > /tmp/arm64.dis
+  go tool objdump -s 'sha2X|neonX' /tmp/arm64.test > /tmp/arm64.dis
   benchdata/opsperblock_arm64.py [-steps N] /tmp/arm64.dis kernel_sha2_arm64.s kernel_neon_arm64.s
 """
 import re, sys

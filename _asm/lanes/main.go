@@ -538,8 +538,9 @@ func transposeNet(v isa, rows []VecPhysical) [][]*tnode {
 // first (15 of the 64 shuffles of 16 lanes), then W[1] (one more), and so on,
 // each byte-swapped into its ring register as soon as it is complete.
 // Emitted stage by stage (transpose), no word is complete before the last
-// stage, and round 0 waits for all of them: on the Intel Xeon of
-// BENCHMARKS.md this order runs the 16-lane kernel 4.7% faster.
+// stage, and round 0 waits for all of them: this order runs the 16-lane
+// kernel 4.7% faster (BENCHMARKS.md, "Lane kernels: bookkeeping where runs
+// end, the transpose in word order").
 func transposeInOrder(v isa, regs, others []VecPhysical) {
 	n := v.lanes()
 	stages := transposeNet(v, regs)

@@ -335,15 +335,17 @@ shaniX1_run:
 
 shaniX1_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
-	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (Intel Xeon,
-	// BENCHMARKS.md). A prefetch never faults, so it may run past the message.
+	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (BENCHMARKS.md,
+	// "Round by round", one long message). A prefetch never faults, so it may
+	// run past the message.
 	PREFETCHT0 1024(R8)
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
@@ -568,15 +570,17 @@ shaniX1Job_run:
 
 shaniX1Job_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
-	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (Intel Xeon,
-	// BENCHMARKS.md). A prefetch never faults, so it may run past the message.
+	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (BENCHMARKS.md,
+	// "Round by round", one long message). A prefetch never faults, so it may
+	// run past the message.
 	PREFETCHT0 1024(R8)
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
@@ -939,7 +943,8 @@ shaniX2_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -1658,7 +1663,8 @@ shaniX3_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -2778,7 +2784,8 @@ shaniX4_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -4788,7 +4795,8 @@ shaniX1Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
@@ -5001,7 +5009,8 @@ shaniX2Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -5498,7 +5507,8 @@ shaniX2Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -6003,7 +6013,8 @@ shaniX2Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -6469,7 +6480,8 @@ shaniX2Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -6846,7 +6858,8 @@ shaniX3Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -7663,7 +7676,8 @@ shaniX3Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -8490,7 +8504,8 @@ shaniX3Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -9276,7 +9291,8 @@ shaniX3Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -9937,7 +9953,8 @@ shaniX4Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -10994,7 +11011,8 @@ shaniX4Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -12063,7 +12081,8 @@ shaniX4Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -13089,7 +13108,8 @@ shaniX4Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -13946,7 +13966,8 @@ shaniX1Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
@@ -14168,7 +14189,8 @@ shaniX2Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -14555,7 +14577,8 @@ shaniX3Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -15227,7 +15250,8 @@ shaniX4Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md.)
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)

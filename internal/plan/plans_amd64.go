@@ -37,8 +37,8 @@ func archKernels() []Kernel {
 // streams for the batch's last messages; one message on one SHA-NI stream.
 // MinActive of the wide stage is where its speed per busy lane falls below
 // the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
-// of 2 SHA-NI streams (BENCHMARKS.md), so below 14 busy the streams are
-// faster. (Not tuned by a sweep: no row measured here routes to these.)
+// of 2 SHA-NI streams, so below 14 busy the streams are faster
+// (BENCHMARKS.md, "Wide lanes on Zen 4, measured under load").
 var mixedPlans = []Plan{
 	{
 		Name: "avx512+shani",
@@ -80,7 +80,8 @@ var mixedPlans = []Plan{
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
 		// as fast as 11 busy AVX-512 lanes, so the wide lanes hand over below
-		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon"). Two
+		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon (family 6,
+	// model 167)"). Two
 		// busy streams already reach the SHA unit's bound there, and an idle
 		// one wastes its share: an odd number of jobs starts on three
 		// streams, so that none is left to run alone.
@@ -114,7 +115,8 @@ const anyFamily = -1
 var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
 	// this project's machine: shani leads or ties every shape; avx512+shani
-	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Zen 4").
+	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Wide
+	// lanes on Zen 4, measured under load").
 	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
 	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
 	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
@@ -122,15 +124,17 @@ var routes = []route{
 	// public measurements put 16-lane AVX-512 ahead of SHA-NI streams
 	// (tape-sha256 picks its AVX-512 kernel there).
 	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
-	// Other AMD with SHA-NI (Zen 1-3): not measured here; public
-	// measurements put 8-lane AVX2 behind SHA-NI streams on Zen 3.
+	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
+	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured
+	// here").
 	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
 	// Intel with AVX-512 and SHA-NI (server cores), measured on an Intel
 	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
 	// batch shape, and two SHA-NI streams finish a batch faster than one
 	// (tape-leaves 1.86x against 1.71x crypto/sha256), as fast as three or
-	// four (BENCHMARKS.md, "Intel Xeon"). Without SHA-NI (Skylake-SP; not
-	// measured here) the last lanes and single messages go to crypto/sha256.
+	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)"). Without
+	// SHA-NI (Skylake-SP, which no machine here has) the last lanes and single
+	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
 	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani2"},
 	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+stdlib"},
 	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with

@@ -12,13 +12,14 @@ import "github.com/sha256x/sha256x/internal/kernel"
 // sha256_mb/aarch64/sha256_mb_mgr_ce.c) and drains through its x2 and x1
 // kernels. A Rust multi-buffer library uses four on Apple M; sha2 x4 exists
 // and is tested, but nothing here can time real arm64 hardware, so the
-// default follows the published aarch64 choice (BENCHMARKS.md, "arm64").
+// default follows the published aarch64 choice (BENCHMARKS.md, "Other
+// architectures").
 // Single messages and Sum256 use one stream.
 //
 // neon runs four lanes while at least two are busy and leaves the last
 // message, and single messages, to the portable kernel: a 4-lane NEON step
 // costs more than one scalar block (an estimate from instruction counts,
-// BENCHMARKS.md "arm64"), and crypto/sha256 has no assembly of its own on an
+// BENCHMARKS.md "Other architectures"), and crypto/sha256 has no assembly of its own on an
 // arm64 CPU without the SHA2 instructions.
 func archKernels() []Kernel {
 	sha2 := Kernel{Name: "sha2", Plan: Plan{

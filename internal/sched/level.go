@@ -25,7 +25,10 @@ const MaxJoin = 3*BlockSize - 9
 
 // HashLevel is Join.HashLevel on plan pl; pairs says the join is of plain
 // pairs but for Double (no Prefix or Infix, Width 32), which the caller
-// folds to a constant for a literal Join.
+// folds to a constant for a literal Join. The Join comes by address: by
+// value it takes most of the argument registers and sends out and nodes to
+// the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
+// "Merkle levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, j *Join, out, nodes [][Size]byte) {
 	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && pl.SmallPairs {
 		// One or two pairs, the top of every tree: straight to the one-
