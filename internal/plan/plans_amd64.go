@@ -80,11 +80,10 @@ var mixedPlans = []Plan{
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
 		// as fast as 11 busy AVX-512 lanes, so the wide lanes hand over below
-		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon (family 6,
-	// model 167)"). Two
-		// busy streams already reach the SHA unit's bound there, and an idle
-		// one wastes its share: an odd number of jobs starts on three
-		// streams, so that none is left to run alone.
+		// 11 busy; one stream finishes (BENCHMARKS.md, "Intel Xeon (family
+		// 6, model 167)"). Two busy streams already reach the SHA unit's
+		// bound there, and an idle one wastes its share: an odd number of
+		// jobs starts on three streams, so that none is left to run alone.
 		Name: "avx512+shani2",
 		Stages: []Stage{
 			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
