@@ -74,7 +74,11 @@ func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// children are read (staged or in registers), and lies before every
 	// child read after it.
 	contiguous := w == Size && len(jn.Infix) == 0
-	p := pairsInput{call: kernel.Staged, in: nodeBytes, nodes: nodes, jn: jn, w: w}
+	// Field by field (here and in every feed and pairsInput): a literal is
+	// built in a temporary and copied, and the copy's loads stall on
+	// store forwarding, 20 ns of a one-pair level.
+	var p pairsInput
+	p.call, p.in, p.nodes, p.jn, p.w = kernel.Staged, nodeBytes, nodes, jn, w
 	if contiguous && len(jn.Prefix) == 0 {
 		p.call = kernel.Adjacent // Merkle pairs, read in place
 		if jn.Double {
@@ -119,7 +123,9 @@ func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
 			}
 			b.pre = jn.Prefix[whole:]
 		}
-		f := feed{kind: fromNodes, first: first, end: n2, out: out, nodes: nodes, nodeBytes: nodeBytes, jn: jn, w: w, contiguous: contiguous}
+		var f feed
+		f.kind, f.first, f.end, f.out = fromNodes, first, n2, out
+		f.nodes, f.nodeBytes, f.jn, f.w, f.contiguous = nodes, nodeBytes, jn, w, contiguous
 		b.queue(&f)
 	}
 	if again < n2 {
@@ -131,7 +137,8 @@ func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
 // rehash sets each digest in out to its own SHA-256 (the second hash of
 // SHA-256d), in place: each is staged before its digest is written.
 func (b *batch) rehash(out [][Size]byte) {
-	f := feed{kind: fromDigests, end: len(out), out: out}
+	var f feed
+	f.kind, f.end, f.out = fromDigests, len(out), out
 	b.queue(&f)
 }
 

@@ -84,7 +84,8 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if all64 && len(pl.Pairs) > 0 {
 		// 64-byte messages (Merkle pairs): the pairs kernels; the rest as
 		// any batch.
-		p := pairsInput{call: kernel.Slices, msgs: msgs}
+		var p pairsInput
+		p.call, p.msgs = kernel.Slices, msgs
 		done := hashPairs(pl, &p, out, len(msgs))
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
@@ -111,7 +112,8 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 		b.init = &sc.mid
 	}
 
-	f := feed{kind: fromMessages, end: len(msgs), out: out, msgs: msgs, classes: classes}
+	var f feed
+	f.kind, f.end, f.out, f.msgs, f.classes = fromMessages, len(msgs), out, msgs, classes
 	if b.queue(&f) {
 		b.hashParts(out, msgs)
 	}

@@ -185,7 +185,8 @@ const partBytes = PartBlocks * BlockSize
 // for each i in which, or in all of ss if which is nil, and reports whether
 // any of those chunks has more parts.
 func (b *batch) writePart(ss []*Stream, chunks [][]byte, which []int, part int) (more bool) {
-	f := feed{kind: fromStreams, end: len(ss), ss: ss, chunks: chunks, which: which, part: part}
+	var f feed
+	f.kind, f.end, f.ss, f.chunks, f.which, f.part = fromStreams, len(ss), ss, chunks, which, part
 	if which != nil {
 		f.end = len(which)
 	}
