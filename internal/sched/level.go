@@ -29,21 +29,22 @@ const MaxJoin = 3*BlockSize - 9
 // value it takes most of the argument registers and sends out and nodes to
 // the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
 // "Merkle levels and trees against gohashtree and hashtree").
-func HashLevel(pl *plan.Plan, pairs bool, j *Join, out, nodes [][Size]byte) {
-	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && !j.Double && pl.SmallPairs {
+func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && pl.SmallPairs {
 		// One or two pairs, the top of every tree: straight to the one-
 		// or two-stream kernel, unless out overlaps the nodes other than
-		// in place.
+		// in place. Here, not in a function of its own: every call between
+		// two small levels' kernels costs them (BENCHMARKS.md, "The house").
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
 		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
-			kernel.HashPairs(pl.Small[n2], kernel.Adjacent, &out[0], &nodes[0][0], nil, n2, 0)
+			c := kernel.Adjacent
+			if jn.Double {
+				c = kernel.Double
+			}
+			kernel.HashPairs(pl.Small[n2], c, &out[0], &nodes[0][0], nil, n2, 0)
 			return
 		}
 	}
-	hashLevel(pl, out, j, nodes)
-}
-
-func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	w := jn.Width
 	if w == 0 {
 		w = Size
@@ -74,32 +75,43 @@ func hashLevel(pl *plan.Plan, out [][Size]byte, jn *Join, nodes [][Size]byte) {
 	// children are read (staged or in registers), and lies before every
 	// child read after it.
 	contiguous := w == Size && len(jn.Infix) == 0
-	// Field by field (here and in every feed and pairsInput): a literal is
-	// built in a temporary and copied, and the copy's loads stall on
-	// store forwarding, 20 ns of a one-pair level.
-	var p pairsInput
-	p.call, p.in, p.nodes, p.jn, p.w = kernel.Staged, nodeBytes, nodes, jn, w
+	call := kernel.Staged
 	if contiguous && len(jn.Prefix) == 0 {
-		p.call = kernel.Adjacent // Merkle pairs, read in place
+		call = kernel.Adjacent // Merkle pairs, read in place
 		if jn.Double {
-			p.call = kernel.Double
+			call = kernel.Double
 		}
 	}
-	// sc apart from p: escape analysis follows a struct as a whole, and the
-	// pool's Put would send p's slices to the heap with it.
-	var sc *scratch
-	if p.call == kernel.Staged {
-		sc = scratchPool.Get().(*scratch)
-		defer scratchPool.Put(sc)
-		p.sc, p.nb = sc, (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize+1
+	nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
+	if call == kernel.Staged && n2 <= 2 && !jn.Double && pl.SmallPairs {
+		// One or two nodes of another join (RFC 6962's at the top of a
+		// log, a proof's path): staged on the stack, straight to the one-
+		// or two-stream kernel, no scratch from the pool.
+		var buf [2 * 3 * BlockSize]byte
+		for i := range n2 {
+			stageJoin(buf[i*nb*BlockSize:], jn, w, &nodes[2*i], &nodes[2*i+1])
+		}
+		kernel.HashPairs(pl.Small[n2], kernel.Staged, &out[0], &buf[0], nil, n2, nb)
+		return
 	}
 	// The pairs kernels; other joins than pairs are staged whole, a chunk
-	// at a time. What they leave goes to the job queue.
-	first := hashPairs(pl, &p, out, n2) // out[first:] is left to the job queue
-	again := n2                         // out[again:] wants its second hash
+	// at a time. What they leave goes to the job queue: out[first:], and
+	// out[again:] for its second hash.
+	var first int
+	var sc *scratch
+	if call == kernel.Staged {
+		sc = scratchPool.Get().(*scratch)
+		defer scratchPool.Put(sc)
+		var stg staging
+		stg.sc, stg.nodes, stg.jn, stg.w, stg.nb = sc, nodes, jn, w, nb
+		first = hashPairs(pl, call, &out[0], nil, nil, &stg, n2)
+	} else {
+		first = hashPairs(pl, call, &out[0], &nodes[0][0], nil, nil, n2)
+	}
+	again := n2
 	if jn.Double {
 		again = first
-		if p.call == kernel.Staged {
+		if call == kernel.Staged {
 			again = 0
 		}
 	}

@@ -27,7 +27,9 @@ const SerialBatch = serialBatch
 func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if n := len(msgs); (n == 1 || n == 2) && len(prefix) == 0 && len(out) >= n && pl.SmallPairs && small64(out[:n], msgs) {
 		// One or two 64-byte messages, as at the top of a tree: straight
-		// to the one- or two-stream pairs kernel, one read in place.
+		// to the one- or two-stream pairs kernel, one read in place. Here,
+		// not in a function of its own: every call before a small batch's
+		// kernel costs it (BENCHMARKS.md, "The house").
 		c, in := kernel.Slices, (*byte)(nil)
 		if n == 1 {
 			c, in = kernel.Adjacent, &msgs[0][0]
@@ -35,23 +37,6 @@ func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 		kernel.HashPairs(pl.Small[n], c, &out[0], in, &msgs[0], n, 0)
 		return
 	}
-	hashMany(pl, out, prefix, msgs)
-}
-
-// small64 reports whether every message is 64 bytes long and lies apart
-// from out.
-func small64(out [][Size]byte, msgs [][]byte) bool {
-	lo := uintptr(unsafe.Pointer(&out[0]))
-	hi := lo + uintptr(len(out))*Size
-	for _, m := range msgs {
-		if len(m) != 2*Size || overlaps(lo, hi, m) {
-			return false
-		}
-	}
-	return true
-}
-
-func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if len(out) < len(msgs) {
 		panic("sha256x: len(out) = " + strconv.Itoa(len(out)) + " < len(msgs) = " + strconv.Itoa(len(msgs)))
 	}
@@ -84,9 +69,7 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if all64 && len(pl.Pairs) > 0 {
 		// 64-byte messages (Merkle pairs): the pairs kernels; the rest as
 		// any batch.
-		var p pairsInput
-		p.call, p.msgs = kernel.Slices, msgs
-		done := hashPairs(pl, &p, out, len(msgs))
+		done := hashPairs(pl, kernel.Slices, &out[0], nil, &msgs[0], nil, len(msgs))
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
 		}
@@ -117,4 +100,17 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if b.queue(&f) {
 		b.hashParts(out, msgs)
 	}
+}
+
+// small64 reports whether every message is 64 bytes long and lies apart
+// from out.
+func small64(out [][Size]byte, msgs [][]byte) bool {
+	lo := uintptr(unsafe.Pointer(&out[0]))
+	hi := lo + uintptr(len(out))*Size
+	for _, m := range msgs {
+		if len(m) != 2*Size || overlaps(lo, hi, m) {
+			return false
+		}
+	}
+	return true
 }

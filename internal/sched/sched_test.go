@@ -28,8 +28,10 @@ func TestHashPairs(t *testing.T) {
 					msgs[i] = pattern(64, i+n)
 				}
 				out := make([][Size]byte, n)
-				in := pairsInput{call: kernel.Slices, msgs: msgs}
-				done := hashPairs(pl, &in, out, n)
+				var done int
+				if n > 0 {
+					done = hashPairs(pl, kernel.Slices, &out[0], nil, &msgs[0], nil, n)
+				}
 				if pl.TakesPartial(n, kernel.Slices) && done != n {
 					t.Errorf("%d messages: the lanes take a partial group, but %d are left", n, n-done)
 				}
