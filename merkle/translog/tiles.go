@@ -3,6 +3,7 @@ package translog
 import (
 	"errors"
 	"math/bits"
+	"slices"
 	"strconv"
 	"strings"
 	"unsafe"
@@ -291,6 +292,11 @@ func (t *TileLog) prepare(k int, visit Visitor) uint64 {
 	for l := len(t.levels); l < tileLevels(size+uint64(k)); l++ {
 		t.levels = append(t.levels, make([]byte, 0, TileWidth*Size))
 		t.start = append(t.start, 0)
+	}
+	// Room for the growth's nodes of each tile level, in one allocation
+	// at most, not one for each doubling.
+	for l := range t.levels {
+		t.levels[l] = slices.Grow(t.levels[l], (k>>(TileHeight*l)+1)*Size)
 	}
 	t.visit = visit
 	return size
