@@ -21,9 +21,12 @@ import (
 
 // entry returns entry i of the test logs: distinct, 8 to about 130 bytes.
 func entry(r *rand.Rand, i int) []byte {
-	e := fmt.Appendf(nil, "entry %d:", i)
-	for range r.IntN(120) {
-		e = append(e, byte(r.Uint32()))
+	e := fmt.Appendf(make([]byte, 0, 136), "entry %d:", i)
+	for k := r.IntN(120); k > 0; k -= 8 {
+		v := r.Uint64()
+		for j := range min(k, 8) {
+			e = append(e, byte(v>>(8*j)))
+		}
 	}
 	return e
 }

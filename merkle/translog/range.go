@@ -16,7 +16,8 @@ import (
 // The zero Range is an empty range at 0, ready to grow a log from its
 // first entry. A Range keeps scratch memory for its batches (up to
 // chunkLeaves leaves' worth, 256 KiB): after the first batch of a size,
-// appending allocates nothing. A Range is not safe for concurrent use.
+// appending allocates nothing. A Range is not safe for concurrent use;
+// copy one with Clone (an assigned copy shares its memory).
 type Range struct {
 	begin, end uint64
 	ids        []NodeID
@@ -265,10 +266,4 @@ func decompose(begin, end uint64) (left, right uint64) {
 	x := begin - 1
 	mask := uint64(1)<<(bits.Len64(x^end)-1) - 1
 	return ^x & mask, end & mask
-}
-
-// rangeSize is the number of compact nodes of leaves begin to end-1.
-func rangeSize(begin, end uint64) int {
-	left, right := decompose(begin, end)
-	return bits.OnesCount64(left) + bits.OnesCount64(right)
 }

@@ -86,8 +86,10 @@ func (id NodeID) String() string {
 // A Visitor is handed the nodes that an append creates, a level's run at a
 // time: nodes[i] is node (level, index+i). The slice is scratch memory,
 // valid only during the call: copy what you keep. Every node of the tree
-// is handed over exactly once, when its subtree becomes complete: the
-// leaves first, then level by level.
+// is handed over exactly once, when its subtree becomes complete: in each
+// pass of an append (the batch, or each 4,096 leaves of a larger one) the
+// leaves first, then each level above them, so that each level's runs come
+// in order.
 type Visitor func(level int, index uint64, nodes [][Size]byte)
 
 // A NodeReader reads stored nodes: the roots of complete subtrees, as a
