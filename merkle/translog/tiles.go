@@ -233,6 +233,17 @@ func NewTileLog(size uint64, edge [][]byte) (*TileLog, error) {
 	return t, nil
 }
 
+// Reset empties the log, keeping its memory for the next log.
+func (t *TileLog) Reset() {
+	t.r.begin, t.r.end = 0, 0
+	t.r.ids, t.r.hashes = t.r.ids[:0], t.r.hashes[:0]
+	for l := range t.levels {
+		t.levels[l] = t.levels[l][:0]
+		t.start[l] = 0
+	}
+	t.tiles = t.tiles[:0]
+}
+
 // Size returns the number of leaves in the log.
 func (t *TileLog) Size() uint64 { return t.r.end }
 

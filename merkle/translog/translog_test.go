@@ -35,8 +35,28 @@ func leafHashesOf(entries [][]byte) [][Size]byte {
 	return h
 }
 
-// mth is the Merkle Tree Hash of RFC 9162 2.1.1, by merkle.RFC6962.
-func mth(d [][Size]byte) [Size]byte { return merkle.RFC6962.RootNodes(d) }
+// mth is the Merkle Tree Hash of RFC 9162 2.1.1, by merkle.RFC6962,
+// remembered for each subrange (by its first leaf's address and its
+// length), as the recursive references below ask for the same ones often.
+func mth(d [][Size]byte) [Size]byte {
+	if len(d) == 0 {
+		return merkle.RFC6962.RootNodes(d)
+	}
+	k := mthKey{&d[0], len(d)}
+	if h, ok := mthMemo[k]; ok {
+		return h
+	}
+	h := merkle.RFC6962.RootNodes(d)
+	mthMemo[k] = h
+	return h
+}
+
+type mthKey struct {
+	first *[Size]byte
+	n     int
+}
+
+var mthMemo = map[mthKey][Size]byte{}
 
 // split is the largest power of two below n > 1.
 func split(n int) int { return 1 << (bits.Len(uint(n-1)) - 1) }
@@ -599,6 +619,19 @@ func TestTileLog(t *testing.T) {
 	}
 	if lg, err := NewTileLog(0, nil); err != nil || lg.Root() != EmptyRoot {
 		t.Errorf("NewTileLog(0, nil): %v", err)
+	}
+	// A reset log grows again as a new one.
+	lg.Reset()
+	var fresh TileLog
+	a := lg.AppendHashes(leaves[:1000], nil)
+	b := fresh.AppendHashes(leaves[:1000], nil)
+	if len(a) != len(b) || lg.Root() != fresh.Root() || lg.Size() != 1000 {
+		t.Fatal("a reset TileLog differs from a new one")
+	}
+	for i := range a {
+		if a[i].Tile != b[i].Tile || string(a[i].Data) != string(b[i].Data) {
+			t.Fatalf("a reset TileLog's tile %v differs", a[i].Tile)
+		}
 	}
 }
 
