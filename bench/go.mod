@@ -8,6 +8,8 @@ require (
 	github.com/pk910/hashtree-bindings v0.2.6
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0
+	github.com/transparency-dev/merkle v0.0.2
+	golang.org/x/mod v0.43.0
 	golang.org/x/sys v0.50.0
 )
 

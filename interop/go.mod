@@ -4,10 +4,14 @@ go 1.26.0
 
 replace github.com/sha256x/sha256x => ../
 
+replace github.com/sha256x/sha256x/logadapt => ../logadapt
+
 require (
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0-00010101000000-000000000000
+	github.com/sha256x/sha256x/logadapt v0.0.0-00010101000000-000000000000
 	github.com/transparency-dev/merkle v0.0.2
+	golang.org/x/mod v0.43.0
 )
 
 require (

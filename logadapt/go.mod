@@ -1,0 +1,16 @@
+module github.com/sha256x/sha256x/logadapt
+
+go 1.26.0
+
+replace github.com/sha256x/sha256x => ../
+
+require (
+	github.com/sha256x/sha256x v0.0.0-00010101000000-000000000000
+	github.com/transparency-dev/merkle v0.0.2
+	golang.org/x/mod v0.43.0
+)
+
+require (
+	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/sys v0.50.0 // indirect
+)

@@ -1,0 +1,240 @@
+// Package logadapt connects package translog (github.com/sha256x/sha256x/
+// merkle/translog) to the two Go libraries that transparency logs are built
+// on, so that a log built on either switches its hashing to sha256x
+// without a rewrite of its storage or its clients:
+//
+//   - github.com/transparency-dev/merkle (Trillian, Tessera, TesseraCT,
+//     Sunlight): Hasher is its merkle.LogHasher; CompactRange and
+//     FromCompact move a compact range either way; Visit hands translog's
+//     new nodes to a compact.VisitFn; Fetch serves a proof.Nodes from a
+//     translog.NodeReader; Bytes and Hashes convert proofs.
+//   - golang.org/x/mod/sumdb/tlog (Go's checksum database, C2SP
+//     tlog-tiles): HashReader and NodeReader turn a translog.NodeReader
+//     into a tlog.HashReader and back, in tlog's stored-hash order (see
+//     translog.StoredIndex and translog.FlatStore); ToTlog and FromTlog
+//     convert proofs; Tile and FromTile convert tile names.
+//
+// It is a module of its own, so that sha256x itself depends on neither
+// library: only programs that import logadapt do.
+package logadapt
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/merkle/translog"
+	"github.com/transparency-dev/merkle"
+	"github.com/transparency-dev/merkle/compact"
+	"github.com/transparency-dev/merkle/proof"
+	"golang.org/x/mod/sumdb/tlog"
+)
+
+// Hasher is the RFC 6962 merkle.LogHasher of transparency-dev/merkle, its
+// hashes computed by sha256x: a drop-in for rfc6962.DefaultHasher, with the
+// same hashes. Each call hashes one leaf or node, as that interface asks;
+// translog's batches are faster still.
+type Hasher struct{}
+
+var _ merkle.LogHasher = Hasher{}
+
+var emptyRoot = translog.EmptyRoot
+
+// EmptyRoot returns the root of a tree of no leaves: SHA-256 of nothing.
+func (Hasher) EmptyRoot() []byte { return append([]byte(nil), emptyRoot[:]...) }
+
+// HashLeaf returns SHA-256(0x00 || leaf).
+func (Hasher) HashLeaf(leaf []byte) []byte {
+	h := translog.LeafHash(leaf)
+	return h[:]
+}
+
+// HashChildren returns SHA-256(0x01 || l || r). l and r are hashes, 32
+// bytes each, as the interface's callers pass them; other lengths are
+// hashed as they are too, as rfc6962.Hasher does.
+func (Hasher) HashChildren(l, r []byte) []byte {
+	if len(l) == sha256x.Size && len(r) == sha256x.Size {
+		h := translog.NodeHash([32]byte(l), [32]byte(r))
+		return h[:]
+	}
+	b := make([]byte, 0, 1+len(l)+len(r))
+	b = append(append(append(b, 1), l...), r...)
+	h := sha256x.Sum256(b)
+	return h[:]
+}
+
+// Size returns 32.
+func (Hasher) Size() int { return sha256x.Size }
+
+// Factory is a compact.RangeFactory that hashes with Hasher.
+var Factory = &compact.RangeFactory{Hash: Hasher{}.HashChildren}
+
+// ID converts a transparency-dev node ID to translog's.
+func ID(id compact.NodeID) translog.NodeID {
+	return translog.NodeID{Level: int(id.Level), Index: id.Index}
+}
+
+// CompactID converts a translog node ID to transparency-dev's.
+func CompactID(id translog.NodeID) compact.NodeID {
+	return compact.NewNodeID(uint(id.Level), id.Index)
+}
+
+// FromCompact returns the translog.Range of the same leaves and nodes as r,
+// a compact range of transparency-dev/merkle: to go on appending to a
+// stored range in batches. It is an error if r's hashes are not 32 bytes
+// or not as many as its range has nodes.
+func FromCompact(r *compact.Range) (*translog.Range, error) {
+	hs, err := Hashes(r.Hashes())
+	if err != nil {
+		return nil, err
+	}
+	return translog.NewRange(r.Begin(), r.End(), hs)
+}
+
+// CompactRange returns the compact.Range of factory f with the same leaves
+// and nodes as r.
+func CompactRange(f *compact.RangeFactory, r *translog.Range) (*compact.Range, error) {
+	return f.NewRange(r.Begin(), r.End(), Bytes(r.Hashes()))
+}
+
+// Visit returns a translog.Visitor that hands each new node to visit, one
+// by one with its compact.NodeID, as compact.Range.Append does; the hash
+// slice is visit's to keep.
+func Visit(visit compact.VisitFn) translog.Visitor {
+	return func(level int, index uint64, nodes [][32]byte) {
+		for k := range nodes {
+			h := nodes[k]
+			visit(compact.NewNodeID(uint(level), index+uint64(k)), h[:])
+		}
+	}
+}
+
+// Bytes returns the hashes of a proof as the [][]byte that
+// transparency-dev's proof.VerifyInclusion and VerifyConsistency take, in
+// the same order: the order of RFC 9162, which both libraries share.
+func Bytes(hashes [][32]byte) [][]byte {
+	b := make([][]byte, len(hashes))
+	flat := make([]byte, len(hashes)*sha256x.Size)
+	for i := range hashes {
+		b[i] = flat[i*sha256x.Size : (i+1)*sha256x.Size : (i+1)*sha256x.Size]
+		copy(b[i], hashes[i][:])
+	}
+	return b
+}
+
+// Hashes returns hashes given as byte slices (a transparency-dev proof, or
+// compact range) as translog's. It is an error if one is not 32 bytes.
+func Hashes(b [][]byte) ([][32]byte, error) {
+	h := make([][32]byte, len(b))
+	for i := range b {
+		if len(b[i]) != sha256x.Size {
+			return nil, errors.New("logadapt: hash " + strconv.Itoa(i) + " has " + strconv.Itoa(len(b[i])) + " bytes, not 32")
+		}
+		h[i] = [32]byte(b[i])
+	}
+	return h, nil
+}
+
+// Fetch reads the nodes of a transparency-dev proof plan (proof.Inclusion
+// or proof.Consistency) from r in one ReadNodes call and rehashes them into
+// the proof, as a transparency-dev log server does from its own storage.
+func Fetch(n proof.Nodes, r translog.NodeReader) ([][]byte, error) {
+	ids := make([]translog.NodeID, len(n.IDs))
+	for i, id := range n.IDs {
+		ids[i] = ID(id)
+	}
+	hs := make([][32]byte, len(ids))
+	if err := r.ReadNodes(ids, hs); err != nil {
+		return nil, err
+	}
+	return n.Rehash(Bytes(hs), Hasher{}.HashChildren)
+}
+
+// ToTlog returns hashes as tlog's: for tlog.RecordProof, tlog.TreeProof,
+// or a tlog.HashReader's answer.
+func ToTlog(hashes [][32]byte) []tlog.Hash {
+	t := make([]tlog.Hash, len(hashes))
+	for i := range hashes {
+		t[i] = tlog.Hash(hashes[i])
+	}
+	return t
+}
+
+// FromTlog returns tlog's hashes (a tlog.RecordProof or tlog.TreeProof) as
+// translog's.
+func FromTlog(hashes []tlog.Hash) [][32]byte {
+	t := make([][32]byte, len(hashes))
+	for i := range hashes {
+		t[i] = hashes[i]
+	}
+	return t
+}
+
+// HashReader returns the tlog.HashReader of r: tlog.TreeHash, ProveRecord,
+// ProveTree and StoredHashes then read translog's stored nodes, by their
+// stored-hash indexes.
+func HashReader(r translog.NodeReader) tlog.HashReader {
+	return tlog.HashReaderFunc(func(indexes []int64) ([]tlog.Hash, error) {
+		ids := make([]translog.NodeID, len(indexes))
+		for i, x := range indexes {
+			if x < 0 {
+				return nil, fmt.Errorf("logadapt: stored hash index %d", x)
+			}
+			level, n := tlog.SplitStoredHashIndex(x)
+			ids[i] = translog.NodeID{Level: level, Index: uint64(n)}
+		}
+		hs := make([][32]byte, len(ids))
+		if err := r.ReadNodes(ids, hs); err != nil {
+			return nil, err
+		}
+		return ToTlog(hs), nil
+	})
+}
+
+// NodeReader returns the translog.NodeReader of r, a store of tlog's
+// stored hashes: translog's proofs and roots then come from a log that
+// tlog.StoredHashes built.
+func NodeReader(r tlog.HashReader) translog.NodeReader {
+	return hashReader{r}
+}
+
+type hashReader struct{ r tlog.HashReader }
+
+func (h hashReader) ReadNodes(ids []translog.NodeID, out [][32]byte) error {
+	if len(out) != len(ids) {
+		return errors.New("logadapt: ReadNodes of " + strconv.Itoa(len(ids)) + " nodes into " + strconv.Itoa(len(out)))
+	}
+	indexes := make([]int64, len(ids))
+	for i, id := range ids {
+		if id.Level < 0 || id.Level > 61 || id.Index >= 1<<(61-id.Level) {
+			return errors.New("logadapt: node " + id.String() + " has no stored hash index in an int64")
+		}
+		indexes[i] = int64(translog.StoredIndex(id.Level, id.Index))
+	}
+	hs, err := h.r.ReadHashes(indexes)
+	if err != nil {
+		return err
+	}
+	if len(hs) != len(ids) {
+		return errors.New("logadapt: ReadHashes of " + strconv.Itoa(len(ids)) + " indexes returned " + strconv.Itoa(len(hs)) + " hashes")
+	}
+	for i := range hs {
+		out[i] = hs[i]
+	}
+	return nil
+}
+
+// Tile returns t as tlog names it: tlog.Tile{H: 8, L, N, W}.
+func Tile(t translog.Tile) tlog.Tile {
+	return tlog.Tile{H: translog.TileHeight, L: t.L, N: int64(t.N), W: t.W}
+}
+
+// FromTile returns tlog's tile t as translog names it. It is an error if t
+// is not a tile of hashes of height 8.
+func FromTile(t tlog.Tile) (translog.Tile, error) {
+	if t.H != translog.TileHeight || t.L < 0 || t.N < 0 || t.W < 1 || t.W > translog.TileWidth {
+		return translog.Tile{}, fmt.Errorf("logadapt: tile %+v is not a hash tile of height 8", t)
+	}
+	return translog.Tile{L: t.L, N: uint64(t.N), W: t.W}, nil
+}
