@@ -11,4 +11,11 @@ require (
 	golang.org/x/sys v0.50.0
 )
 
+require (
+	github.com/emicklei/dot v1.6.2 // indirect
+	github.com/ferranbt/fastssz v0.1.4 // indirect
+	github.com/mitchellh/mapstructure v1.3.2 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
+)
+
 replace github.com/sha256x/sha256x => ../

@@ -54,7 +54,9 @@ package hashtree
 
 import (
 	"errors"
+	"runtime"
 	"strconv"
+	"strings"
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
@@ -85,17 +87,30 @@ func (e *shortError) Unwrap() error { return ErrShortDigests }
 // number of chunks, or fewer than len(chunks)/2 digests, is an error and
 // leaves digests alone.
 func Hash(digests, chunks [][32]byte) error {
-	if len(chunks) == 0 {
+	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
+		return hashError(len(digests), n)
+	}
+	if small(digests, chunks) {
+		sha256x.Join{}.HashLevel(digests, chunks)
 		return nil
-	}
-	if len(chunks)%2 != 0 {
-		return ErrOddChunks
-	}
-	if len(digests) < len(chunks)/2 {
-		return &shortError{len(chunks) / 2, len(digests)}
 	}
 	level(digests, chunks)
 	return nil
+}
+
+// hashError is the error of Hash, or nil, for these lengths: out of line,
+// so that Hash stays small.
+//
+//go:noinline
+func hashError(digests, chunks int) error {
+	switch {
+	case chunks == 0:
+		return nil
+	case chunks%2 != 0:
+		return ErrOddChunks
+	default:
+		return &shortError{chunks / 2, digests}
+	}
 }
 
 // HashChunks is Hash without the error cases, as gohashtree.HashChunks: it
@@ -118,20 +133,31 @@ func HashChunks(digests, chunks [][32]byte) {
 // bytes, digests not a multiple of 32, or digests shorter than
 // len(chunks)/2 bytes are errors, checked in that order.
 func HashByteSlice(digests, chunks []byte) error {
-	if len(chunks) == 0 {
-		return nil
+	if n := len(chunks); n%64 != 0 || len(digests)%32 != 0 || len(digests) < n/2 || n == 0 {
+		return hashBytesError(len(digests), n)
 	}
-	if len(chunks)%64 != 0 {
-		return ErrChunksNotPairs
+	if d, c := roots(digests), roots(chunks); small(d, c) {
+		sha256x.Join{}.HashLevel(d, c)
+	} else {
+		level(d, c)
 	}
-	if len(digests)%32 != 0 {
-		return ErrDigestsNotRoots
-	}
-	if len(digests) < len(chunks)/2 {
-		return &shortError{len(chunks) / 2, len(digests)}
-	}
-	level(roots(digests), roots(chunks))
 	return nil
+}
+
+// hashBytesError is the error of HashByteSlice, or nil, for these lengths.
+//
+//go:noinline
+func hashBytesError(digests, chunks int) error {
+	switch {
+	case chunks == 0:
+		return nil
+	case chunks%64 != 0:
+		return ErrChunksNotPairs
+	case digests%32 != 0:
+		return ErrDigestsNotRoots
+	default:
+		return &shortError{chunks / 2, digests}
+	}
 }
 
 // HashOf is Hash for slices of any 32-byte type.
@@ -154,18 +180,47 @@ func roots(b []byte) [][32]byte {
 	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
 }
 
-// level hashes the pairs of chunks (an even number, at least 2) into
-// digests (long enough). In place and disjoint are one HashLevel call;
-// digests that start below chunks and run into them, which gohashtree
-// hashes correctly because it writes each digest after reading its pair,
-// go in runs that each write only below what they read.
-func level(digests, chunks [][32]byte) {
+// inTwos: on amd64 plans with SHA-NI, HashLevel takes a level of one or two
+// pairs straight to one or two SHA-NI streams, and levels of 3 to 8 pairs
+// measured faster as such calls of two pairs than as one call (Zen 5:
+// BENCHMARKS.md, "SSZ"), the way gohashtree hashes them.
+var inTwos = runtime.GOARCH == "amd64" && strings.Contains(sha256x.Kernel(), "shani")
+
+// small reports whether a level of one or two pairs is in place or apart
+// from its digests: then HashLevel's own path for one or two pairs (most of
+// fastssz's calls) takes it as it is, called straight from the exported
+// functions, one call less (BENCHMARKS.md, "SSZ").
+func small(digests, chunks [][32]byte) bool {
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
-	if d < c && d+uintptr(len(chunks)/2)*32 > c {
+	return len(chunks) <= 4 && (d == c || d+64 <= c || c+128 <= d)
+}
+
+// level hashes the pairs of chunks (an even number, at least 2) into
+// digests (long enough). In place and disjoint go to HashLevel;
+// digests that start below chunks and run into them, which gohashtree
+// hashes correctly because it writes each digest after reading its pair, go
+// in runs that each write only below what they read; digests that start
+// inside chunks, past their start, panic.
+func level(digests, chunks [][32]byte) {
+	n := len(chunks)
+	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
+	switch {
+	case d == c:
+	case d < c && c-d < uintptr(n/2)*32:
 		trailing(digests, chunks, int((c-d)/32))
 		return
+	case d > c && d-c < uintptr(n)*32:
+		panic("sha256x/hashtree: digests start inside the chunks, past their start")
 	}
-	sha256x.Join{}.HashLevel(digests, chunks) // panics if digests start inside chunks
+	if inTwos && n >= 6 && n <= 16 {
+		// In place too: the call for pairs 2i and 2i+1 writes digests 2i and
+		// 2i+1, below chunk 4i where its reads begin.
+		for i := 0; i < n; i += 4 {
+			sha256x.Join{}.HashLevel(digests[i/2:], chunks[i:min(n, i+4)])
+		}
+		return
+	}
+	sha256x.Join{}.HashLevel(digests, chunks)
 }
 
 // trailing hashes a level whose digests start gap whole digests (and
