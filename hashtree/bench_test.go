@@ -27,4 +27,3 @@ func BenchmarkHash(b *testing.B) {
 		})
 	}
 }
-

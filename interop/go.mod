@@ -11,6 +11,12 @@ require (
 )
 
 require (
+	github.com/emicklei/dot v1.6.2 // indirect
+	github.com/ferranbt/fastssz v0.1.4 // indirect
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	github.com/minio/sha256-simd v1.0.0 // indirect
+	github.com/mitchellh/mapstructure v1.3.2 // indirect
+	github.com/pk910/hashtree-bindings v0.2.6 // indirect
 	golang.org/x/sys v0.50.0 // indirect
+	gopkg.in/yaml.v2 v2.3.0 // indirect
 )
