@@ -24,10 +24,10 @@ func init() {
 	}
 }
 
-// ZeroHash returns the root of a tree of depth zero chunks of 2^depth
-// (depth 0: the zero chunk itself), precomputed: the sibling that
-// merkleization takes where a level ends before its limit. It panics unless
-// 0 <= depth <= MaxDepth.
+// ZeroHash returns the root of a tree of 2^depth zero chunks (depth 0: the
+// zero chunk itself), precomputed: the sibling that merkleization takes
+// where a level ends before its limit. It panics unless 0 <= depth <=
+// MaxDepth.
 func ZeroHash(depth int) [32]byte {
 	if depth < 0 || depth > MaxDepth {
 		panic("sha256x/hashtree: ZeroHash(" + strconv.Itoa(depth) + "), not in 0..64")

@@ -85,7 +85,8 @@ func (t *Tree) Root() [32]byte { return t.root }
 
 // Gindex returns the generalized index of chunk i of the tree (the
 // element i of a list of containers). It panics unless i is within the
-// limit.
+// limit and the gindex fits in 64 bits (a tree of depth 63 or more, or 62 for
+// a list, has none).
 func (t *Tree) Gindex(i uint64) uint64 {
 	d := t.depth
 	if t.list {
