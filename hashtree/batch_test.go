@@ -14,6 +14,12 @@ func TestContainerRoots(t *testing.T) {
 	ks := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 15, 16, 17, 21, 25, 32, 33, 100}
 	for _, k := range ks {
 		ns := []int{0, 1, 2, 3, 7, 64, blockOf(k) - 1, blockOf(k), blockOf(k) + 1, 2*blockOf(k) + 5}
+		if testing.Short() { // under emulation (.ci/cross): one batch past a block, for some shapes
+			ns = ns[:6]
+			if k%4 == 1 || k == 8 {
+				ns = append(ns, blockOf(k)+1)
+			}
+		}
 		for _, n := range ns {
 			fields := randChunks(r, n*k)
 			keep := slices.Clone(fields)
