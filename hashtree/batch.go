@@ -35,8 +35,8 @@ func blockOf(k int) int {
 // allocation once the pool's buffer has grown.
 //
 // roots may be fields[:n] (in place); otherwise it must not overlap fields.
-// ContainerRoots panics if k < 1, if len(fields) is not a multiple of k, or
-// if len(roots) < n.
+// ContainerRoots panics if k < 1, if len(fields) is not a multiple of k, if
+// len(roots) < n, or if roots overlaps fields other than in place.
 func ContainerRoots(roots, fields [][32]byte, k int) {
 	if k < 1 {
 		panic("sha256x/hashtree: ContainerRoots of " + strconv.Itoa(k) + " fields a container")
@@ -54,6 +54,9 @@ func ContainerRoots(roots, fields [][32]byte, k int) {
 	case k == 1:
 		copy(roots, fields)
 		return
+	case overlaps(nodeBytes(roots[:n]), nodeBytes(fields)) && &roots[0] != &fields[0]:
+		// A later block's fields could be overwritten before they are read.
+		panic("sha256x/hashtree: ContainerRoots: roots overlap fields, other than in place")
 	case k == 2:
 		sha256x.Join{}.HashLevel(roots[:n], fields)
 		return
@@ -106,13 +109,27 @@ func containers(roots, fields [][32]byte, k int, buf [][32]byte) {
 	}
 }
 
+// nodeBytes returns the memory of nodes.
+func nodeBytes(nodes [][32]byte) []byte {
+	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(nodes))), 32*len(nodes))
+}
+
+// overlaps reports whether a and b share a byte.
+func overlaps(a, b []byte) bool {
+	if len(a) == 0 || len(b) == 0 {
+		return false
+	}
+	pa, pb := uintptr(unsafe.Pointer(&a[0])), uintptr(unsafe.Pointer(&b[0]))
+	return pa < pb+uintptr(len(b)) && pb < pa+uintptr(len(a))
+}
+
 // ByteVectorRoots sets roots[i] to ByteVectorRoot(vectors[i*size :
 // i*size+size]) for each of the len(vectors)/size byte vectors of size bytes
 // that lie one after another in vectors, all hashed together as
 // ContainerRoots hashes containers: vectors of whole chunks read in place,
-// others padded in a copy, a block at a time. roots must not overlap
-// vectors. It panics if size < 1, if len(vectors) is not a multiple of size,
-// or if roots is too short.
+// others padded in a copy, a block at a time. It panics if size < 1, if
+// len(vectors) is not a multiple of size, if roots is too short, or if roots
+// overlaps vectors (other than in place, vectors of whole chunks only).
 func ByteVectorRoots(roots [][32]byte, vectors []byte, size int) {
 	if size < 1 {
 		panic("sha256x/hashtree: ByteVectorRoots of " + strconv.Itoa(size) + "-byte vectors")
@@ -128,6 +145,9 @@ func ByteVectorRoots(roots [][32]byte, vectors []byte, size int) {
 		return
 	}
 	k := (size + 31) / 32
+	if size%32 != 0 && overlaps(nodeBytes(roots[:n]), vectors) {
+		panic("sha256x/hashtree: ByteVectorRoots: roots overlap vectors")
+	}
 	if size%32 == 0 {
 		ContainerRoots(roots, unsafe.Slice((*[32]byte)(unsafe.Pointer(&vectors[0])), n*k), k)
 		return

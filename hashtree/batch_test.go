@@ -4,6 +4,7 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+	"unsafe"
 )
 
 // TestContainerRoots: the batched roots of n containers of k fields against
@@ -44,6 +45,9 @@ func TestContainerRoots(t *testing.T) {
 	mustPanic(t, "k 0", func() { ContainerRoots(nil, nil, 0) })
 	mustPanic(t, "k not dividing", func() { ContainerRoots(make([][32]byte, 3), make([][32]byte, 7), 3) })
 	mustPanic(t, "short roots", func() { ContainerRoots(make([][32]byte, 1), make([][32]byte, 6), 3) })
+	f := make([][32]byte, 3*10000)
+	mustPanic(t, "roots inside fields", func() { ContainerRoots(f[6000:], f, 3) })
+	mustPanic(t, "roots inside fields, 2 fields", func() { ContainerRoots(f[1:], f[:20], 2) })
 }
 
 func TestByteVectorRoots(t *testing.T) {
@@ -77,4 +81,7 @@ func TestByteVectorRoots(t *testing.T) {
 	mustPanic(t, "size 0", func() { ByteVectorRoots(nil, nil, 0) })
 	mustPanic(t, "size not dividing", func() { ByteVectorRoots(make([][32]byte, 2), make([]byte, 97), 48) })
 	mustPanic(t, "short roots", func() { PubkeyRoots(make([][32]byte, 1), keys[:2]) })
+	mustPanic(t, "roots over the keys", func() {
+		PubkeyRoots(unsafe.Slice((*[32]byte)(unsafe.Pointer(&keys[0])), 300), keys)
+	})
 }
