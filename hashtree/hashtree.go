@@ -1,0 +1,246 @@
+// Package hashtree is SSZ hashing (Ethereum's hash_tree_root) on sha256x:
+// a drop-in for github.com/prysmaticlabs/gohashtree and OffchainLabs'
+// hashtree, the consensus specs' merkleization, the roots of many
+// containers at once, and proofs by generalized index.
+//
+// # A drop-in for gohashtree and hashtree
+//
+// Hash, HashChunks and HashByteSlice have gohashtree's signatures, results
+// and error cases: digests[i] = SHA-256(chunks[2i] || chunks[2i+1]), in
+// place when digests and chunks start at the same address (as Prysm and
+// fastssz call them). Switching is the import line:
+//
+//	import gohashtree "github.com/sha256x/sha256x/hashtree"
+//
+// or, with fastssz, ssz.NewHasherWithHashFn(hashtree.HashByteSlice). HashOf
+// and HashChunksOf take slices of any named 32-byte type (a root, a
+// chainhash.Hash) without casts. Every level is one call to
+// sha256x.Join{}.HashLevel: one or two pairs go straight to one or two SHA-NI
+// streams, longer levels to the widest lanes (see BENCHMARKS.md, "SSZ").
+//
+// # Merkleization
+//
+// Merkleize and MixInLength are the specs' merkleize(chunks, limit) and
+// mix_in_length: a tree padded to its limit is hashed without hashing its
+// zero subtrees (ZeroHash holds their roots). ListRoot, BasicVectorRoot,
+// BasicListRoot, ByteVectorRoot, ByteListRoot, BitvectorRoot and BitlistRoot
+// are the roots of the specs' list and vector types.
+//
+// # Many objects at once
+//
+// A container of k fields is a tree of k field roots, three tiny levels for a
+// validator, which no hasher runs fast one object at a time. ContainerRoots
+// hashes n containers of one shape level by level, the level of every
+// container in one batched call; ByteVectorRoots, PubkeyRoots and
+// SignatureRoots batch the roots of fixed-size byte fields (a BLS public key,
+// a signature) the same way. The roots then go through ListRoot (a validator
+// registry) or back into ContainerRoots (a containing object).
+//
+// # Proofs
+//
+// Tree keeps every level of one merkleization, for proofs by generalized
+// index: Tree.Prove and Tree.ProveMulti (the specs' helper indices and order,
+// see HelperIndices); Proof.Verify and Multiproof.Verify check them, and
+// ConcatProofs chains proofs of nested objects.
+//
+// # Errors
+//
+// Data from outside (a proof, a serialized bitlist) gets an error, never a
+// panic. Programmer errors (a list longer than its limit, a container shape
+// that does not divide the fields, digests that overlap their chunks other
+// than in place or from below) panic with a message that starts
+// "sha256x/hashtree:".
+package hashtree
+
+import (
+	"errors"
+	"runtime"
+	"strconv"
+	"strings"
+	"unsafe"
+
+	"github.com/sha256x/sha256x"
+)
+
+// The errors of Hash, HashOf and HashByteSlice, with gohashtree's messages.
+// An error for digests too short wraps ErrShortDigests and adds the lengths
+// as gohashtree does.
+var (
+	ErrOddChunks       = errors.New("odd number of chunks")
+	ErrShortDigests    = errors.New("not enough digest length")
+	ErrChunksNotPairs  = errors.New("chunks not multiple of 64 bytes")
+	ErrDigestsNotRoots = errors.New("digests not multiple of 32 bytes")
+)
+
+type shortError struct{ need, got int }
+
+func (e *shortError) Error() string {
+	return "not enough digest length, need at least " + strconv.Itoa(e.need) + ", got " + strconv.Itoa(e.got)
+}
+
+func (e *shortError) Unwrap() error { return ErrShortDigests }
+
+// Hash sets digests[i] to SHA-256(chunks[2i] || chunks[2i+1]) for every pair
+// of chunks, as gohashtree.Hash does. digests may start where chunks start
+// (in place, digests[i] overwriting chunks[i]), or before chunks; it must not
+// start inside chunks otherwise (a panic). No chunks is no error; an odd
+// number of chunks, or fewer than len(chunks)/2 digests, is an error and
+// leaves digests alone.
+func Hash(digests, chunks [][32]byte) error {
+	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
+		return hashError(len(digests), n)
+	}
+	if small(digests, chunks) {
+		sha256x.Join{}.HashLevel(digests, chunks)
+		return nil
+	}
+	level(digests, chunks)
+	return nil
+}
+
+// hashError is the error of Hash, or nil, for these lengths: out of line,
+// so that Hash stays small.
+//
+//go:noinline
+func hashError(digests, chunks int) error {
+	switch {
+	case chunks == 0:
+		return nil
+	case chunks%2 != 0:
+		return ErrOddChunks
+	default:
+		return &shortError{chunks / 2, digests}
+	}
+}
+
+// HashChunks is Hash without the error cases, as gohashtree.HashChunks: it
+// hashes len(chunks)/2 pairs (an odd last chunk is left out). It panics if
+// digests is shorter than that.
+func HashChunks(digests, chunks [][32]byte) {
+	n := len(chunks) &^ 1
+	if n == 0 {
+		return
+	}
+	if len(digests) < n/2 {
+		panic("sha256x/hashtree: HashChunks of " + strconv.Itoa(n/2) + " pairs into " + strconv.Itoa(len(digests)) + " digests")
+	}
+	level(digests, chunks[:n])
+}
+
+// HashByteSlice is Hash over flat bytes, gohashtree.HashByteSlice and
+// fastssz's HashFn: pair i is chunks[64i:64i+64], its digest
+// digests[32i:32i+32]. No chunks is no error; chunks not a multiple of 64
+// bytes, digests not a multiple of 32, or digests shorter than
+// len(chunks)/2 bytes are errors, checked in that order.
+func HashByteSlice(digests, chunks []byte) error {
+	if n := len(chunks); n%64 != 0 || len(digests)%32 != 0 || len(digests) < n/2 || n == 0 {
+		return hashBytesError(len(digests), n)
+	}
+	if d, c := roots(digests), roots(chunks); small(d, c) {
+		sha256x.Join{}.HashLevel(d, c)
+	} else {
+		level(d, c)
+	}
+	return nil
+}
+
+// hashBytesError is the error of HashByteSlice, or nil, for these lengths.
+//
+//go:noinline
+func hashBytesError(digests, chunks int) error {
+	switch {
+	case chunks == 0:
+		return nil
+	case chunks%64 != 0:
+		return ErrChunksNotPairs
+	case digests%32 != 0:
+		return ErrDigestsNotRoots
+	default:
+		return &shortError{chunks / 2, digests}
+	}
+}
+
+// HashOf is Hash for slices of any 32-byte type.
+func HashOf[T ~[32]byte](digests, chunks []T) error {
+	return Hash(view(digests), view(chunks))
+}
+
+// HashChunksOf is HashChunks for slices of any 32-byte type.
+func HashChunksOf[T ~[32]byte](digests, chunks []T) {
+	HashChunks(view(digests), view(chunks))
+}
+
+// view returns s as [][32]byte, the same memory.
+func view[T ~[32]byte](s []T) [][32]byte {
+	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+}
+
+// roots returns the whole 32-byte chunks of b, the same memory.
+func roots(b []byte) [][32]byte {
+	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
+}
+
+// inTwos: on amd64 plans with SHA-NI, HashLevel takes a level of one or two
+// pairs straight to one or two SHA-NI streams, and levels of 3 to 8 pairs
+// measured faster as such calls of two pairs than as one call (Zen 5:
+// BENCHMARKS.md, "SSZ"), the way gohashtree hashes them.
+var inTwos = runtime.GOARCH == "amd64" && strings.Contains(sha256x.Kernel(), "shani")
+
+// small reports whether a level of one or two pairs is in place or apart
+// from its digests: then HashLevel's own path for one or two pairs (most of
+// fastssz's calls) takes it as it is, called straight from the exported
+// functions, one call less (BENCHMARKS.md, "SSZ").
+func small(digests, chunks [][32]byte) bool {
+	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
+	return len(chunks) <= 4 && (d == c || d+64 <= c || c+128 <= d)
+}
+
+// level hashes the pairs of chunks (an even number, at least 2) into
+// digests (long enough). In place and disjoint go to HashLevel;
+// digests that start below chunks and run into them, which gohashtree
+// hashes correctly because it writes each digest after reading its pair, go
+// in runs that each write only below what they read; digests that start
+// inside chunks, past their start, panic.
+func level(digests, chunks [][32]byte) {
+	n := len(chunks)
+	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
+	switch {
+	case d == c:
+	case d < c && c-d < uintptr(n/2)*32:
+		trailing(digests, chunks, int((c-d)/32))
+		return
+	case d > c && d-c < uintptr(n)*32:
+		panic("sha256x/hashtree: digests start inside the chunks, past their start")
+	}
+	if inTwos && n >= 6 && n <= 16 {
+		// In place too: the call for pairs 2i and 2i+1 writes digests 2i and
+		// 2i+1, below chunk 4i where its reads begin.
+		for i := 0; i < n; i += 4 {
+			sha256x.Join{}.HashLevel(digests[i/2:], chunks[i:min(n, i+4)])
+		}
+		return
+	}
+	sha256x.Join{}.HashLevel(digests, chunks)
+}
+
+// trailing hashes a level whose digests start gap whole digests (and
+// perhaps a few bytes more) below its chunks and overlap them: the run of
+// pairs a..b writes digests a..b, which end at or below chunk 2a, where the
+// run's reads begin, so each run has its output apart from its input and
+// the runs double in length. A gap of less than one digest hashes the first
+// pair through a copy.
+func trailing(digests, chunks [][32]byte, gap int) {
+	n := len(chunks) / 2
+	for a := 0; a < n; {
+		b := min(n, 2*a+gap)
+		if b == a {
+			var t [1][32]byte
+			sha256x.Join{}.HashLevel(t[:], chunks[:2])
+			digests[0] = t[0]
+			a = 1
+			continue
+		}
+		sha256x.Join{}.HashLevel(digests[a:b], chunks[2*a:2*b])
+		a = b
+	}
+}

@@ -1,0 +1,228 @@
+package hashtree
+
+import (
+	"errors"
+	"math/bits"
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+// refHeap is every node of the padded tree of chunks under limit (depth at
+// most 12), by gindex, and, with list, the length mixed in.
+func refHeap(chunks [][32]byte, limit uint64, list bool, length uint64) map[uint64][32]byte {
+	depth := Depth(limit)
+	h := map[uint64][32]byte{}
+	base := uint64(1) << depth
+	for i := range base {
+		var c [32]byte
+		if i < uint64(len(chunks)) {
+			c = chunks[i]
+		}
+		h[base+i] = c
+	}
+	for g := base - 1; g >= 1; g-- {
+		h[g] = refPair(h[2*g], h[2*g+1])
+	}
+	if !list {
+		return h
+	}
+	l := map[uint64][32]byte{}
+	for g, n := range h { // under gindex 2
+		d := bits.Len64(g) - 1
+		l[1<<(d+1)|g&(1<<d-1)] = n
+	}
+	var lc [32]byte
+	lc[0], lc[1], lc[2], lc[3] = byte(length), byte(length>>8), byte(length>>16), byte(length>>24)
+	l[3] = lc
+	l[1] = refPair(l[2], l[3])
+	return l
+}
+
+// refHelpers is get_helper_indices, with sets.
+func refHelpers(gs []uint64) []uint64 {
+	helper, path := map[uint64]bool{}, map[uint64]bool{}
+	for _, g := range gs {
+		for ; g > 1; g >>= 1 {
+			helper[g^1] = true
+			path[g] = true
+		}
+	}
+	var out []uint64
+	for g := range helper {
+		if !path[g] {
+			out = append(out, g)
+		}
+	}
+	slices.Sort(out)
+	slices.Reverse(out)
+	return out
+}
+
+func TestTree(t *testing.T) {
+	r := rand.New(rand.NewPCG(19, 20))
+	for _, n := range []int{0, 1, 2, 3, 5, 8, 13} {
+		for _, limit := range []uint64{uint64(n), uint64(n) + 1, 16, 64} {
+			if limit < uint64(n) {
+				continue
+			}
+			chunks := randChunks(r, n)
+			for _, list := range []bool{false, true} {
+				tr, ref := NewTree(chunks, limit), refHeap(chunks, limit, false, 0)
+				if list {
+					tr, ref = NewListTree(chunks, limit, uint64(n)), refHeap(chunks, limit, true, uint64(n))
+				}
+				if tr.Root() != ref[1] {
+					t.Fatalf("%d chunks, limit %d, list %v: root wrong", n, limit, list)
+				}
+				for i := range n {
+					if tr.Gindex(uint64(i)) != map[bool]uint64{false: 1, true: 2}[list]<<Depth(limit)|uint64(i) {
+						t.Fatalf("Gindex(%d) wrong", i)
+					}
+				}
+				var all []uint64
+				for g, want := range ref {
+					all = append(all, g)
+					if got, err := tr.Node(g); err != nil || got != want {
+						t.Fatalf("%d chunks, limit %d, list %v: node %d: %x, %v", n, limit, list, g, got, err)
+					}
+					p, err := tr.Prove(g)
+					if err != nil || p.Verify(ref[1]) != nil {
+						t.Fatalf("proof of %d: %v / %v", g, err, p.Verify(ref[1]))
+					}
+					if len(p.Branch) > 0 {
+						p.Branch[len(p.Branch)-1][3] ^= 1
+						if err := p.Verify(ref[1]); !errors.Is(err, ErrMismatch) {
+							t.Fatalf("tampered proof of %d: %v", g, err)
+						}
+						p.Branch = p.Branch[1:]
+						if err := p.Verify(ref[1]); !errors.Is(err, ErrMalformed) {
+							t.Fatalf("short proof of %d: %v", g, err)
+						}
+					}
+				}
+				maxG := slices.Max(all)
+				for _, g := range []uint64{0, 2 * maxG, 2*maxG + 1} {
+					if _, err := tr.Node(g); !errors.Is(err, ErrGindex) {
+						t.Fatalf("node %d: %v, want ErrGindex", g, err)
+					}
+					if _, err := tr.Prove(g); !errors.Is(err, ErrGindex) {
+						t.Fatalf("proof of %d: %v, want ErrGindex", g, err)
+					}
+				}
+				for range 20 {
+					gs := make([]uint64, 1+r.IntN(5))
+					for i := range gs {
+						gs[i] = all[r.IntN(len(all))]
+					}
+					slices.Sort(gs)
+					gs = slices.Compact(gs)
+					r.Shuffle(len(gs), func(i, j int) { gs[i], gs[j] = gs[j], gs[i] })
+					if !slices.Equal(HelperIndices(gs), refHelpers(gs)) {
+						t.Fatalf("HelperIndices(%v) = %v, want %v", gs, HelperIndices(gs), refHelpers(gs))
+					}
+					m, err := tr.ProveMulti(gs)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := m.Verify(ref[1]); err != nil {
+						t.Fatalf("multiproof of %v: %v", gs, err)
+					}
+					if len(m.Helpers) > 0 {
+						m.Helpers[r.IntN(len(m.Helpers))][0] ^= 1
+						if err := m.Verify(ref[1]); err == nil {
+							t.Fatalf("tampered multiproof of %v verified", gs)
+						}
+						m.Helpers = m.Helpers[1:]
+						if err := m.Verify(ref[1]); !errors.Is(err, ErrMalformed) {
+							t.Fatalf("short multiproof of %v: %v", gs, err)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// TestMultiproofAncestor: a leaf whose ancestor is also a leaf must agree
+// with it, where the specs' function would not look at it.
+func TestMultiproofAncestor(t *testing.T) {
+	chunks := randChunks(rand.New(rand.NewPCG(21, 22)), 4)
+	tr := NewTree(chunks, 4)
+	m, err := tr.ProveMulti([]uint64{2, 4})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Verify(tr.Root()); err != nil {
+		t.Fatal(err)
+	}
+	m.Leaves[1][0] ^= 1 // the leaf at 4, below 2
+	if err := m.Verify(tr.Root()); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("an inconsistent leaf below another: %v", err)
+	}
+	if _, err := (Multiproof{Gindices: []uint64{5, 5}, Leaves: make([][32]byte, 2), Helpers: make([][32]byte, 2)}).Root(); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("a gindex twice: %v", err)
+	}
+	if _, err := (Multiproof{}).Root(); !errors.Is(err, ErrMalformed) {
+		t.Fatalf("no gindices: %v", err)
+	}
+	if _, err := (Multiproof{Gindices: []uint64{0}, Leaves: make([][32]byte, 1)}).Root(); !errors.Is(err, ErrGindex) {
+		t.Fatalf("gindex 0: %v", err)
+	}
+}
+
+func TestConcatProofs(t *testing.T) {
+	r := rand.New(rand.NewPCG(23, 24))
+	// A list of 5 containers of 6 fields, proving field 4 of container 3.
+	fields := randChunks(r, 30)
+	roots := make([][32]byte, 5)
+	ContainerRoots(roots, fields, 6)
+	list := NewListTree(roots, 1<<40, 5)
+	inner := NewTree(fields[18:24], 6)
+	pi, _ := inner.Prove(inner.Gindex(4))
+	po, err := list.Prove(list.Gindex(3))
+	if err != nil {
+		t.Fatal(err)
+	}
+	p, err := ConcatProofs(po, pi)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.Gindex != ConcatGindices(list.Gindex(3), inner.Gindex(4)) || p.Leaf != fields[22] {
+		t.Fatalf("gindex %d, leaf %x", p.Gindex, p.Leaf)
+	}
+	if err := p.Verify(list.Root()); err != nil {
+		t.Fatal(err)
+	}
+	if len(p.Branch) != 41+3 {
+		t.Fatalf("branch of %d", len(p.Branch))
+	}
+	pi.Leaf[0] ^= 1
+	if _, err := ConcatProofs(po, pi); !errors.Is(err, ErrMismatch) {
+		t.Fatalf("a proof of another subtree: %v", err)
+	}
+	if _, err := ConcatProofs(Proof{Gindex: 1 << 62, Leaf: pi.Leaf}, Proof{Gindex: 8, Leaf: pi.Leaf, Branch: make([][32]byte, 3)}); err == nil {
+		t.Fatal("a gindex of 66 bits")
+	}
+	mustPanic(t, "ConcatGindices overflow", func() { ConcatGindices(1<<62, 8) })
+}
+
+// FuzzMultiproof: a multiproof from outside never panics.
+func FuzzMultiproof(f *testing.F) {
+	f.Add([]byte{2, 4, 9}, uint8(3))
+	f.Add([]byte{1}, uint8(0))
+	f.Add([]byte{255, 3, 7, 7}, uint8(9))
+	f.Fuzz(func(t *testing.T, gs []byte, helpers uint8) {
+		m := Multiproof{Helpers: make([][32]byte, helpers%16)}
+		for _, g := range gs {
+			m.Gindices = append(m.Gindices, uint64(g)<<(g%7))
+			m.Leaves = append(m.Leaves, [32]byte{g})
+		}
+		if len(gs) > 0 && gs[0]%5 == 0 {
+			m.Leaves = m.Leaves[1:]
+		}
+		_, _ = m.Root()
+		p := Proof{Gindex: uint64(helpers) << (helpers % 60), Branch: make([][32]byte, len(gs))}
+		_, _ = p.Root()
+	})
+}

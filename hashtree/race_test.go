@@ -1,0 +1,5 @@
+//go:build race
+
+package hashtree
+
+const raceEnabled = true
