@@ -1,11 +1,10 @@
 //go:build unix
 
-package main
+package files
 
 import (
 	"os"
 	"syscall"
-	"time"
 )
 
 var errIsDir error = syscall.EISDIR
@@ -51,14 +50,4 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, err error) {
 		n += m
 	}
 	return 0, isLarge, nil
-}
-
-// userTime is the process's user CPU time, which FreeBSD's time trial
-// measures.
-func userTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
-	}
-	return time.Duration(ru.Utime.Nano())
 }

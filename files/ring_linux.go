@@ -1,0 +1,268 @@
+package files
+
+// Small files through io_uring, in two passes over a batch, each a few
+// submissions of linked chains for up to a few hundred files:
+//
+//   - probe: openat into a direct descriptor, a read of up to probeMax
+//     bytes into the worker's arena (registered once as a fixed buffer), a
+//     read of one more byte, and a close. A second read that finds nothing
+//     proves the first one read the whole file, whatever its type or
+//     stated size (as sha256sum reads up to EOF); no statx is needed, and
+//     every operation runs inline in the submitting thread.
+//   - sized, for the files the probe did not settle (empty ones, which
+//     might be pipes that have no writer yet, and those longer than
+//     probeMax): statx, then for the small regular ones openat, a read of
+//     size+1 bytes and a close. statx runs on the kernel's io-wq threads,
+//     slower, so only these few pay for it.
+//
+// Nothing here decides an error: a file whose open or read fails or comes
+// up short is read again the plain way, which gives it the outcome it has
+// without io_uring; only whole reads are taken from the ring.
+
+import (
+	"errors"
+	"strings"
+	"sync/atomic"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sha256x/sha256x/internal/uring"
+)
+
+// probeMax is the size of a probe read: files up to it need no statx.
+const probeMax = 16 << 10
+
+// ringMin is the fewest small-file candidates in a batch for which a
+// worker uses io_uring: below it the ring's setup costs more than the
+// system calls it saves (BENCHMARKS.md, "Files").
+const ringMin = 8
+
+// ringRefused is set once the kernel has refused io_uring, so that no
+// other worker asks again.
+var ringRefused atomic.Bool
+
+type ringReader struct {
+	ring  *uring.Ring
+	sts   []unix.Statx_t
+	res   []int32
+	paths []byte // the batch's paths, each ending in NUL
+	offs  []int
+	cand  []int
+	sized []int
+	reads []int32
+	more  []int32
+	opens []int32
+	at    []int
+}
+
+func (rr *ringReader) close() {
+	if rr != nil {
+		rr.ring.Close()
+	}
+}
+
+func (rr *ringReader) path(k int) []byte { return rr.paths[rr.offs[k]:rr.offs[k+1]] }
+
+// ringSmalls reads and hashes the small regular files of todo through the
+// ring; it returns the files to read the plain way (rest) and those to
+// stream (large).
+func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
+	if w.ring == nil {
+		if ringRefused.Load() {
+			w.noRing = true
+			return todo, nil
+		}
+		ring, err := uring.New(4*batchMax, batchMax, [][]byte{w.arenaBuf()})
+		if err != nil {
+			w.noRing = true
+			if !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EMFILE) && !errors.Is(err, unix.ENFILE) {
+				ringRefused.Store(true)
+			}
+			return todo, nil
+		}
+		w.ring = &ringReader{
+			ring: ring, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
+			reads: make([]int32, batchMax), more: make([]int32, batchMax), opens: make([]int32, batchMax), at: make([]int, batchMax),
+		}
+	}
+	rr := w.ring
+	if len(todo) > batchMax {
+		rest = todo[batchMax:]
+		todo = todo[:batchMax]
+	}
+	rr.paths, rr.offs = rr.paths[:0], rr.offs[:0]
+	for _, it := range todo {
+		rr.offs = append(rr.offs, len(rr.paths))
+		rr.paths = append(append(rr.paths, it.Path...), 0)
+	}
+	rr.offs = append(rr.offs, len(rr.paths))
+	// A path with a NUL byte inside is left to the plain way, which
+	// refuses it as the system call wrappers do.
+	rr.cand = rr.cand[:0]
+	for k, it := range todo {
+		if strings.IndexByte(it.Path, 0) >= 0 {
+			rest = append(rest, it)
+		} else {
+			rr.cand = append(rr.cand, k)
+		}
+	}
+	rr.sized = rr.sized[:0]
+	if !w.probe(r, todo, &rest) {
+		return rest, nil
+	}
+	if len(rr.sized) == 0 {
+		return rest, nil
+	}
+	rr.cand = append(rr.cand[:0], rr.sized...)
+	return w.sizedReads(r, todo, rest)
+}
+
+// probe reads the candidates rr.cand of todo with probe chains; it hashes
+// the files read whole, appends the failures to rest, and leaves in
+// rr.sized those that need their size. It reports false if the ring
+// failed (the unsettled files are then in rest).
+func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
+	rr := w.ring
+	arena := w.arena
+	slots := min(batchMax, w.c.arenaMax/probeMax)
+	scratch := arena[len(arena)-slots:]
+	for i := 0; i < len(rr.cand); {
+		start := i
+		m := 0
+		for ; i < len(rr.cand) && m < slots; i++ {
+			k := rr.cand[i]
+			u := uint64(m) << 2
+			rr.ring.OpenDirect(rr.path(k), m, u, true)
+			rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], -1, 0, u|1, true)
+			rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
+			rr.ring.CloseDirect(m, u|3)
+			m++
+		}
+		if err := rr.ring.Submit(4 * m); err != nil {
+			w.dropRing()
+			for _, k := range rr.cand[start:] {
+				*rest = append(*rest, todo[k])
+			}
+			return false
+		}
+		rr.ring.Reap(func(user uint64, res int32) {
+			switch s := user >> 2; user & 3 {
+			case 0:
+				rr.opens[s] = res
+			case 1:
+				rr.reads[s] = res
+			case 2:
+				rr.more[s] = res
+			}
+		})
+		for s := range m {
+			k := rr.cand[start+s]
+			it := todo[k]
+			switch n := int(rr.reads[s]); {
+			case rr.opens[s] < 0, n < 0, rr.more[s] < 0:
+				*rest = append(*rest, it)
+			case n == 0 || rr.more[s] > 0:
+				rr.sized = append(rr.sized, k) // empty (or a pipe), or longer
+			default:
+				w.batch = append(w.batch, it)
+				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+n])
+			}
+		}
+		w.hash(r)
+	}
+	return true
+}
+
+// sizedReads sizes the candidates rr.cand of todo with statx and reads the
+// small regular ones whole, by their size; it returns the files to read
+// the plain way and those to stream.
+func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
+	rr := w.ring
+	for _, k := range rr.cand {
+		rr.ring.Statx(rr.path(k), &rr.sts[k], uint64(k), false)
+	}
+	if err := rr.ring.Submit(len(rr.cand)); err != nil {
+		w.dropRing()
+		for _, k := range rr.cand {
+			rest = append(rest, todo[k])
+		}
+		return rest, nil
+	}
+	rr.ring.Reap(func(user uint64, res int32) { rr.res[user] = res })
+	cand := rr.cand[:0]
+	for _, k := range rr.cand {
+		it, st := todo[k], &rr.sts[k]
+		switch {
+		case rr.res[k] < 0, st.Mode&unix.S_IFMT == unix.S_IFDIR:
+			rest = append(rest, it)
+		case st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > uint64(w.c.smallMax):
+			it.stream = true
+			large = append(large, it)
+		default:
+			cand = append(cand, k)
+		}
+	}
+	rr.cand = cand
+
+	// Open, read and close as many as the arena holds, round after round.
+	arena := w.arena
+	for i := 0; i < len(rr.cand); {
+		start, used, m := i, 0, 0
+		for ; i < len(rr.cand); i++ {
+			k := rr.cand[i]
+			n := int(rr.sts[k].Size) + 1
+			if used+n > len(arena) {
+				break
+			}
+			rr.ring.OpenDirect(rr.path(k), m, uint64(m)<<2, true)
+			rr.ring.ReadDirect(m, arena[used:used+n], 0, 0, uint64(m)<<2|1, true)
+			rr.ring.CloseDirect(m, uint64(m)<<2|2)
+			rr.at[m] = used
+			used += n
+			m++
+		}
+		if err := rr.ring.Submit(3 * m); err != nil {
+			w.dropRing()
+			for _, k := range rr.cand[start:] {
+				rest = append(rest, todo[k])
+			}
+			return rest, large
+		}
+		rr.ring.Reap(func(user uint64, res int32) {
+			switch s := user >> 2; user & 3 {
+			case 0:
+				rr.opens[s] = res
+			case 1:
+				rr.reads[s] = res
+			}
+		})
+		for s := range m {
+			k := rr.cand[start+s]
+			it, size := todo[k], int(rr.sts[k].Size)
+			switch {
+			case rr.opens[s] < 0:
+				rest = append(rest, it)
+			case int(rr.reads[s]) == size:
+				w.batch = append(w.batch, it)
+				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])
+			case int(rr.reads[s]) == size+1:
+				it.stream = true // grown since it was sized
+				large = append(large, it)
+			default:
+				rest = append(rest, it) // failed or short: truncated, or a short read
+			}
+		}
+		w.hash(r)
+	}
+	return rest, large
+}
+
+// dropRing gives up the ring after a failure of the ring itself (not of a
+// file): the worker reads the plain way from then on.
+func (w *worker) dropRing() {
+	w.ring.close()
+	w.ring = nil
+	w.noRing = true
+	w.arena = nil // the kernel may still hold the old one
+
+}
