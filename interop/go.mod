@@ -12,5 +12,6 @@ require (
 
 require (
 	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
+	golang.org/x/mod v0.43.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 )
