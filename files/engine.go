@@ -39,7 +39,9 @@ const (
 
 type item struct {
 	Result
-	stream bool // to be hashed as a large file
+	stream  bool          // to be hashed as a large file
+	regular bool          // listed as a regular file: may be probed unsized
+	file    io.ReadCloser // a pipe or device found open, to stream
 }
 
 type run struct {
@@ -68,7 +70,7 @@ type run struct {
 
 // run hashes what seq yields and hands every Result to fn. n is the number
 // of files if known, else -1.
-func (h *Hasher) run(ctx context.Context, seq iter.Seq2[string, error], n int, ordered bool, fn func(Result)) error {
+func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bool, fn func(Result)) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
@@ -101,11 +103,16 @@ func (h *Hasher) run(ctx context.Context, seq iter.Seq2[string, error], n int, o
 	}
 	r.produce(seq, n)
 	wg.Wait()
+	for _, it := range r.larges { // left by a cancelled call
+		if it.file != nil {
+			it.file.Close()
+		}
+	}
 	return ctx.Err()
 }
 
 // produce cuts the input into batches for the workers.
-func (r *run) produce(seq iter.Seq2[string, error], n int) {
+func (r *run) produce(seq iter.Seq[Entry], n int) {
 	size := batchMax
 	if n > 0 {
 		// Known length: about four batches per worker, so that they end
@@ -114,11 +121,11 @@ func (r *run) produce(seq iter.Seq2[string, error], n int) {
 	}
 	var b []*item
 	i := 0
-	for p, err := range seq {
+	for e := range seq {
 		if r.ctx.Err() != nil {
 			break
 		}
-		b = append(b, &item{Result: Result{Index: i, Path: p, Err: err}})
+		b = append(b, &item{Result: Result{Index: i, Path: e.Path, Err: e.Err}, regular: e.Regular})
 		i++
 		if len(b) >= size || (n < 0 && len(b) >= batchMin && r.idle.Load() > 0) {
 			r.push(b)
@@ -325,9 +332,9 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 		var kind fileKind
 		var err error
 		if w.c.fsys != nil {
-			n, kind, err = readSmallFS(w.c.fsys, it.Path, buf)
+			n, kind, it.file, err = readSmallFS(w.c.fsys, it.Path, buf)
 		} else {
-			n, kind, err = readSmall(it.Path, buf)
+			n, kind, it.file, err = readSmall(it.Path, buf)
 		}
 		switch {
 		case err != nil:
@@ -357,29 +364,34 @@ const (
 )
 
 // readSmallFS is readSmall through an fs.FS.
-func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, err error) {
+func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ io.ReadCloser, err error) {
 	f, err := fsys.Open(path)
 	if err != nil {
-		return 0, 0, err
+		return 0, 0, nil, err
 	}
-	defer f.Close()
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return 0, 0, err
+		f.Close()
+		return 0, 0, nil, err
+	case !st.IsDir() && !st.Mode().IsRegular():
+		return 0, isLarge, f, nil // kept open, as readSmall keeps it
+	}
+	defer f.Close()
+	switch {
 	case st.IsDir():
-		return 0, isDir, nil
-	case !st.Mode().IsRegular() || st.Size() >= int64(len(buf)):
-		return 0, isLarge, nil
+		return 0, isDir, nil, nil
+	case st.Size() >= int64(len(buf)):
+		return 0, isLarge, nil, nil
 	}
 	n, err = io.ReadFull(f, buf[:st.Size()+1])
 	switch err {
 	case nil:
-		return 0, isLarge, nil // grown
+		return 0, isLarge, nil, nil // grown
 	case io.EOF, io.ErrUnexpectedEOF:
-		return n, isSmall, nil
+		return n, isSmall, nil, nil
 	}
-	return 0, 0, err
+	return 0, 0, nil, err
 }
 
 func (w *worker) open(path string) (io.ReadCloser, error) {
@@ -400,11 +412,15 @@ func (w *worker) streams(r *run, items []*item) {
 	var idx []int // the items still being read
 	for i, it := range items {
 		it.stream = false
-		f, err := w.open(it.Path)
-		if err != nil {
-			it.Err = err
-			continue
+		f := it.file
+		if f == nil {
+			var err error
+			if f, err = w.open(it.Path); err != nil {
+				it.Err = err
+				continue
+			}
 		}
+		it.file = nil
 		defer f.Close()
 		rs[i] = f
 		ds[i].Reset()

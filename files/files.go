@@ -89,12 +89,26 @@ type Result struct {
 	Err error
 }
 
-// List yields the paths, each with a nil error: the input of Stream and
-// Each for a plain list.
-func List(paths []string) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
+// An Entry is one file to hash, as List, Tree and TreeFS yield them.
+type Entry struct {
+	Path string
+	// Err, if set, is why the file cannot be hashed (an error of the walk
+	// that found it): its Result carries Err, and the file is not opened.
+	Err error
+	// Regular says that the file was a regular file when it was listed
+	// (its directory entry said so, or stat did), which lets the Hasher
+	// read it without sizing it first. Set it only from such a listing:
+	// a Regular entry is opened and read before its type is known, which
+	// would take data out of a pipe.
+	Regular bool
+}
+
+// List yields the paths as Entries: the input of Stream and Each for a
+// plain list.
+func List(paths []string) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
 		for _, p := range paths {
-			if !yield(p, nil) {
+			if !yield(Entry{Path: p}) {
 				return
 			}
 		}
@@ -119,20 +133,19 @@ func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
 	return res, err
 }
 
-// Stream hashes the files that paths yields and calls fn with each Result
-// in input order, as soon as it and those before it are done. A path
-// yielded with a non-nil error is not opened: its Result carries the
-// error. fn is called from the hashing goroutines, one call at a time. The
+// Stream hashes the files that entries yields and calls fn with each
+// Result in input order, as soon as it and those before it are done. An
+// Entry with an Err is not opened: its Result carries the error. fn is called from the hashing goroutines, one call at a time. The
 // error is non-nil only if ctx was cancelled, and then fn is not called
 // again.
-func (h *Hasher) Stream(ctx context.Context, paths iter.Seq2[string, error], fn func(Result)) error {
-	return h.run(ctx, paths, -1, true, fn)
+func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
+	return h.run(ctx, entries, -1, true, fn)
 }
 
 // Each is Stream with the Results handed to fn as each file finishes, in
 // no particular order (Result.Index tells which file it is).
-func (h *Hasher) Each(ctx context.Context, paths iter.Seq2[string, error], fn func(Result)) error {
-	return h.run(ctx, paths, -1, false, fn)
+func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
+	return h.run(ctx, entries, -1, false, fn)
 }
 
 // config is a Hasher's settings resolved for one call.

@@ -4,6 +4,7 @@ package files
 
 import (
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 )
@@ -12,7 +13,7 @@ var errIsDir = errors.New("is a directory")
 
 // readSmall opens the file at path and, if it is a regular file of at most
 // len(buf)-1 bytes, reads it into buf.
-func readSmall(path string, buf []byte) (n int, kind fileKind, err error) {
+func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
 	return readSmallFS(osFS{}, path, buf)
 }
 

@@ -3,17 +3,18 @@ package files
 // Small files through io_uring, in two passes over a batch, each a few
 // submissions of linked chains for up to a few hundred files:
 //
-//   - probe: openat into a direct descriptor, a read of up to probeMax
-//     bytes into the worker's arena (registered once as a fixed buffer), a
-//     read of one more byte, and a close. A second read that finds nothing
-//     proves the first one read the whole file, whatever its type or
-//     stated size (as sha256sum reads up to EOF); no statx is needed, and
-//     every operation runs inline in the submitting thread.
-//   - sized, for the files the probe did not settle (empty ones, which
-//     might be pipes that have no writer yet, and those longer than
-//     probeMax): statx, then for the small regular ones openat, a read of
-//     size+1 bytes and a close. statx runs on the kernel's io-wq threads,
-//     slower, so only these few pay for it.
+//   - probe, for files a directory listing says are regular: openat into
+//     a direct descriptor, a read of up to probeMax bytes into the worker's
+//     arena (registered once as a fixed buffer), a read of one more byte,
+//     and a close. A second read that finds nothing proves the first one
+//     read the whole file, whatever its stated size (as sha256sum reads up
+//     to EOF); no statx is needed, and every operation runs inline in the
+//     submitting thread.
+//   - sized, for the files of unknown type (which may be pipes: nothing is
+//     read before their type is known) and those the probe did not settle
+//     (empty, or longer than probeMax): statx, then for the small regular
+//     ones openat, a read of size+1 bytes and a close. statx runs on the
+//     kernel's io-wq threads, slower, so only these pay for it.
 //
 // Nothing here decides an error: a file whose open or read fails or comes
 // up short is read again the plain way, which gives it the outcome it has
@@ -40,6 +41,9 @@ const ringMin = 8
 // ringRefused is set once the kernel has refused io_uring, so that no
 // other worker asks again.
 var ringRefused atomic.Bool
+
+// ringFiles counts the files read whole through a ring, for the tests.
+var ringFiles atomic.Int64
 
 type ringReader struct {
 	ring  *uring.Ring
@@ -74,8 +78,11 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		}
 		ring, err := uring.New(4*batchMax, batchMax, [][]byte{w.arenaBuf()})
 		if err != nil {
+			// Refused for good (ENOSYS, EPERM, a kernel without what the
+			// ring needs), or for now (out of memory or descriptors, or
+			// SHA256X_IOURING=off, which the next call reads again).
 			w.noRing = true
-			if !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EMFILE) && !errors.Is(err, unix.ENFILE) {
+			if !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EMFILE) && !errors.Is(err, unix.ENFILE) && !errors.Is(err, uring.ErrDisabled) {
 				ringRefused.Store(true)
 			}
 			return todo, nil
@@ -98,16 +105,21 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 	rr.offs = append(rr.offs, len(rr.paths))
 	// A path with a NUL byte inside is left to the plain way, which
 	// refuses it as the system call wrappers do.
-	rr.cand = rr.cand[:0]
+	rr.cand, rr.sized = rr.cand[:0], rr.sized[:0]
 	for k, it := range todo {
-		if strings.IndexByte(it.Path, 0) >= 0 {
+		switch {
+		case strings.IndexByte(it.Path, 0) >= 0:
 			rest = append(rest, it)
-		} else {
+		case it.regular:
 			rr.cand = append(rr.cand, k)
+		default:
+			rr.sized = append(rr.sized, k) // maybe a pipe: no reads before statx
 		}
 	}
-	rr.sized = rr.sized[:0]
 	if !w.probe(r, todo, &rest) {
+		for _, k := range rr.sized {
+			rest = append(rest, todo[k])
+		}
 		return rest, nil
 	}
 	if len(rr.sized) == 0 {
@@ -162,10 +174,11 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			case rr.opens[s] < 0, n < 0, rr.more[s] < 0:
 				*rest = append(*rest, it)
 			case n == 0 || rr.more[s] > 0:
-				rr.sized = append(rr.sized, k) // empty (or a pipe), or longer
+				rr.sized = append(rr.sized, k) // empty, or longer
 			default:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+n])
+				ringFiles.Add(1)
 			}
 		}
 		w.hash(r)
@@ -245,6 +258,7 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			case int(rr.reads[s]) == size:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])
+				ringFiles.Add(1)
 			case int(rr.reads[s]) == size+1:
 				it.stream = true // grown since it was sized
 				large = append(large, it)

@@ -2,6 +2,8 @@
 
 package files
 
+import "sync/atomic"
+
 const ringMin = 1 << 30 // never: io_uring is Linux's
 
 type ringReader struct{}
@@ -9,3 +11,8 @@ type ringReader struct{}
 func (*ringReader) close() {}
 
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
+
+var ringFiles atomic.Int64
+
+// probeMax is the size of a probe read on Linux (ring_linux.go).
+const probeMax = 16 << 10

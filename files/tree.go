@@ -14,11 +14,12 @@ import (
 // sockets) are left out. A link that leads nowhere (dangling, a loop) is
 // yielded with the error that stat gave, and a directory that cannot be
 // read with the error that reading it gave, after any entries that were
-// read. If dir is not a directory, Tree yields dir itself.
-func Tree(dir string) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
+// read. Files are yielded Regular; if dir is not a directory, Tree yields
+// dir itself, not Regular.
+func Tree(dir string) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
-			yield(dir, nil)
+			yield(Entry{Path: dir})
 			return
 		}
 		walk(dir, os.ReadDir, os.Stat, yield)
@@ -27,10 +28,10 @@ func Tree(dir string) iter.Seq2[string, error] {
 
 // TreeFS is Tree for the files of fsys under root, for a Hasher whose FS is
 // fsys: the paths are fs.FS paths (root "." gives "a", "b/c").
-func TreeFS(fsys fs.FS, root string) iter.Seq2[string, error] {
-	return func(yield func(string, error) bool) {
+func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
 		if st, err := fs.Stat(fsys, root); err != nil || !st.IsDir() {
-			yield(root, nil)
+			yield(Entry{Path: root})
 			return
 		}
 		readDir := func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
@@ -49,7 +50,7 @@ type readDirFunc func(string) ([]fs.DirEntry, error)
 type statFunc func(string) (fs.FileInfo, error)
 
 // walk yields the files under dir, and reports whether to go on.
-func walk(dir string, readDir readDirFunc, stat statFunc, yield func(string, error) bool) bool {
+func walk(dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
 	ents, err := readDir(dir)
 	sep := "/"
 	if strings.HasSuffix(dir, "/") {
@@ -58,9 +59,9 @@ func walk(dir string, readDir readDirFunc, stat statFunc, yield func(string, err
 	return walkEntries(dir+sep, ents, err, dir, readDir, stat, yield)
 }
 
-func walkEntries(prefix string, ents []fs.DirEntry, err error, dir string, readDir readDirFunc, stat statFunc, yield func(string, error) bool) bool {
+func walkEntries(prefix string, ents []fs.DirEntry, err error, dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
 	if err != nil && len(ents) == 0 {
-		return yield(dir, err)
+		return yield(Entry{Path: dir, Err: err})
 	}
 	for _, e := range ents {
 		p := prefix + e.Name()
@@ -70,25 +71,25 @@ func walkEntries(prefix string, ents []fs.DirEntry, err error, dir string, readD
 				return false
 			}
 		case t.IsRegular():
-			if !yield(p, nil) {
+			if !yield(Entry{Path: p, Regular: true}) {
 				return false
 			}
 		case t&fs.ModeSymlink != 0:
 			st, err := stat(p)
 			switch {
 			case err != nil:
-				if !yield(p, err) { // dangling, or a loop
+				if !yield(Entry{Path: p, Err: err}) { // dangling, or a loop
 					return false
 				}
 			case st.Mode().IsRegular():
-				if !yield(p, nil) {
+				if !yield(Entry{Path: p, Regular: true}) {
 					return false
 				}
 			}
 		}
 	}
 	if err != nil {
-		return yield(dir, err)
+		return yield(Entry{Path: dir, Err: err})
 	}
 	return true
 }

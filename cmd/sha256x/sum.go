@@ -242,10 +242,10 @@ func sumFiles(opts sumOpts, eng *engine, out *output) int {
 		args = args[k:]
 		seq := files.List(run)
 		if opts.recursive {
-			seq = func(yield func(string, error) bool) {
+			seq = func(yield func(files.Entry) bool) {
 				for _, a := range run {
-					for p, err := range files.Tree(a) {
-						if !yield(p, err) {
+					for e := range files.Tree(a) {
+						if !yield(e) {
 							return
 						}
 					}
