@@ -1,7 +1,6 @@
 package uring
 
 import (
-	"errors"
 	"fmt"
 	"runtime"
 	"sync/atomic"
@@ -385,5 +384,3 @@ func Errno(res int32) error {
 	}
 	return unix.Errno(-res)
 }
-
-var _ = errors.New
