@@ -51,4 +51,3 @@ func TestFIFO(t *testing.T) {
 		}
 	}
 }
-

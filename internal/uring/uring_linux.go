@@ -44,12 +44,12 @@ const (
 
 type sqringOffsets struct {
 	head, tail, ringMask, ringEntries, flags, dropped, array, resv1 uint32
-	userAddr                                                      uint64
+	userAddr                                                        uint64
 }
 
 type cqringOffsets struct {
 	head, tail, ringMask, ringEntries, overflow, cqes, flags, resv1 uint32
-	userAddr                                                       uint64
+	userAddr                                                        uint64
 }
 
 type params struct {

@@ -25,7 +25,6 @@ func newRing(t *testing.T, bufs [][]byte) *Ring {
 
 func cstr(s string) []byte { return append([]byte(s), 0) }
 
-
 func reap(r *Ring) map[uint64]int32 {
 	m := map[uint64]int32{}
 	r.Reap(func(u uint64, res int32) { m[u] = res })
