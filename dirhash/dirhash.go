@@ -19,6 +19,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -150,38 +151,77 @@ func isHash1(hash Hash) bool {
 // With Hash1, the files are read and hashed on every core (package files),
 // and the error, if any, is the one Hash1 would meet first.
 func HashDir(dir, prefix string, hash Hash) (string, error) {
-	names, err := DirFiles(dir, prefix)
+	if !isHash1(hash) {
+		names, err := DirFiles(dir, prefix)
+		if err != nil {
+			return "", err
+		}
+		return hash(names, func(name string) (io.ReadCloser, error) {
+			return os.Open(filepath.Join(dir, strings.TrimPrefix(name, prefix)))
+		})
+	}
+	ents, names, err := dirEntries(dir, prefix)
 	if err != nil {
 		return "", err
 	}
-	path := func(name string) string { return filepath.Join(dir, strings.TrimPrefix(name, prefix)) }
-	if !isHash1(hash) {
-		return hash(names, func(name string) (io.ReadCloser, error) { return os.Open(path(name)) })
+	// Hash1's order: by name.
+	order := make([]int, len(names))
+	for k := range order {
+		order[k] = k
 	}
-	slices.Sort(names)
-	paths := make([]string, len(names))
-	for k, n := range names {
-		if strings.Contains(n, "\n") {
-			// Hash1 stops at this name: only the files before it matter.
-			names, paths = names[:k], paths[:k]
-			err = errNewline
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	stop := len(order) // Hash1 stops at a name with a newline
+	for i, k := range order {
+		if strings.Contains(names[k], "\n") {
+			stop = i
 			break
 		}
-		paths[k] = path(n)
 	}
+	res := make([]files.Result, len(ents))
 	var h files.Hasher
-	res, _ := h.Hash(context.Background(), paths)
-	sums := make([][sha256x.Size]byte, len(res))
-	for k, r := range res {
-		if r.Err != nil {
-			return "", r.Err
+	h.Each(context.Background(), slices.Values(ents), func(r files.Result) { res[r.Index] = r })
+	sorted := make([]string, stop)
+	sums := make([][sha256x.Size]byte, stop)
+	for i, k := range order[:stop] {
+		if res[k].Err != nil {
+			return "", res[k].Err
 		}
-		sums[k] = r.Sum
+		sorted[i], sums[i] = names[k], res[k].Sum
 	}
+	if stop < len(order) {
+		return "", errNewline
+	}
+	return summary(sorted, sums), nil
+}
+
+// dirEntries lists what DirFiles lists, from the directory entries' types
+// (filepath.WalkDir) rather than an lstat of each file, with each file's
+// path and whether it is regular.
+func dirEntries(dir, prefix string) ([]files.Entry, []string, error) {
+	var ents []files.Entry
+	var names []string
+	clean := filepath.Clean(dir)
+	err := filepath.WalkDir(clean, func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		} else if file == clean {
+			return fmt.Errorf("%s is not a directory", clean)
+		}
+		rel := file
+		if clean != "." {
+			rel = file[len(clean)+1:]
+		}
+		names = append(names, filepath.ToSlash(filepath.Join(prefix, rel)))
+		ents = append(ents, files.Entry{Path: filepath.Join(dir, rel), Regular: d.Type().IsRegular()})
+		return nil
+	})
 	if err != nil {
-		return "", err
+		return nil, nil, err
 	}
-	return summary(names, sums), nil
+	return ents, names, nil
 }
 
 // DirFiles returns the list of files in the tree rooted at dir, replacing

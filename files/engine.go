@@ -271,9 +271,7 @@ func newWorker(c *config) *worker {
 	return &worker{c: c, noRing: c.plain || c.fsys != nil}
 }
 
-func (w *worker) close() {
-	w.ring.close()
-}
+func (w *worker) close() { w.release() }
 
 func (w *worker) arenaBuf() []byte {
 	if w.arena == nil {

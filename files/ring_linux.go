@@ -22,8 +22,11 @@ package files
 
 import (
 	"errors"
+	"runtime"
 	"strings"
+	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -47,6 +50,8 @@ var ringFiles atomic.Int64
 
 type ringReader struct {
 	ring  *uring.Ring
+	arena []byte // registered with ring
+	idle  time.Time
 	sts   []unix.Statx_t
 	res   []int32
 	paths []byte // the batch's paths, each ending in NUL
@@ -65,6 +70,70 @@ func (rr *ringReader) close() {
 	}
 }
 
+// Rings are kept between calls (setting one up and tearing it down costs
+// about as much as reading a few hundred small files the plain way), up to
+// one per core, and closed after a second unused.
+var rings struct {
+	sync.Mutex
+	idle  []*ringReader
+	timer *time.Timer
+}
+
+const ringIdle = time.Second
+
+func takeRing(arena int) *ringReader {
+	rings.Lock()
+	defer rings.Unlock()
+	for i, rr := range rings.idle {
+		if len(rr.arena) == arena {
+			rings.idle = append(rings.idle[:i], rings.idle[i+1:]...)
+			return rr
+		}
+	}
+	return nil
+}
+
+func putRing(rr *ringReader) {
+	rings.Lock()
+	defer rings.Unlock()
+	if len(rings.idle) >= runtime.GOMAXPROCS(0) {
+		rr.close()
+		return
+	}
+	rr.idle = time.Now()
+	rings.idle = append(rings.idle, rr)
+	if rings.timer == nil {
+		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
+	}
+}
+
+func closeIdleRings() {
+	rings.Lock()
+	defer rings.Unlock()
+	keep := rings.idle[:0]
+	for _, rr := range rings.idle {
+		if time.Since(rr.idle) >= ringIdle {
+			rr.close()
+		} else {
+			keep = append(keep, rr)
+		}
+	}
+	clear(rings.idle[len(keep):])
+	rings.idle = keep
+	rings.timer = nil
+	if len(keep) > 0 {
+		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
+	}
+}
+
+// release hands the worker's ring back for the next call.
+func (w *worker) release() {
+	if w.ring != nil {
+		putRing(w.ring)
+		w.ring = nil
+	}
+}
+
 func (rr *ringReader) path(k int) []byte { return rr.paths[rr.offs[k]:rr.offs[k+1]] }
 
 // ringSmalls reads and hashes the small regular files of todo through the
@@ -76,6 +145,11 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 			w.noRing = true
 			return todo, nil
 		}
+		if rr := takeRing(w.c.arenaMax + w.c.smallMax + 1); rr != nil {
+			w.ring, w.arena = rr, rr.arena
+		}
+	}
+	if w.ring == nil {
 		ring, err := uring.New(4*batchMax, batchMax, [][]byte{w.arenaBuf()})
 		if err != nil {
 			// Refused for good (ENOSYS, EPERM, a kernel without what the
@@ -88,7 +162,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 			return todo, nil
 		}
 		w.ring = &ringReader{
-			ring: ring, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
+			ring: ring, arena: w.arena, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
 			reads: make([]int32, batchMax), more: make([]int32, batchMax), opens: make([]int32, batchMax), at: make([]int, batchMax),
 		}
 	}

@@ -10,6 +10,8 @@ type ringReader struct{}
 
 func (*ringReader) close() {}
 
+func (w *worker) release() {}
+
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
 
 var ringFiles atomic.Int64
