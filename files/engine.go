@@ -120,12 +120,19 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 		size = max(16, min(batchMax, (n+4*r.c.workers-1)/(4*r.c.workers)))
 	}
 	var b []*item
+	var slab []item // items are allocated a batch at a time
 	i := 0
 	for e := range seq {
 		if r.ctx.Err() != nil {
 			break
 		}
-		b = append(b, &item{Result: Result{Index: i, Path: e.Path, Err: e.Err}, regular: e.Regular})
+		if len(slab) == 0 {
+			slab = make([]item, size)
+		}
+		it := &slab[0]
+		slab = slab[1:]
+		*it = item{Result: Result{Index: i, Path: e.Path, Err: e.Err}, regular: e.Regular}
+		b = append(b, it)
 		i++
 		if len(b) >= size || (n < 0 && len(b) >= batchMin && r.idle.Load() > 0) {
 			r.push(b)

@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Times `sha256x sum` (this tree, with io_uring and with it refused) against
+# the sha256x of an older commit, `openssl dgst -sha256` (one process) and
+# coreutils `sha256sum`, whole processes, page cache warm, side by side in
+# one hyperfine run each; counts system calls per file with strace -c -f;
+# times the start of one small file's sum against a Go program that prints
+# one line.
+#   small: 10,000 files of 0..8 KiB (100 directories of 100 files)
+#   large: 8 files of 64 MiB
+# Needs hyperfine, strace, openssl, sha256sum, perl, git and go. Files are
+# made under a temporary directory, removed on exit.
+#
+#   bash bench/files.sh [RUNS] [OLD]   (RUNS per command, 20; OLD commit, ae6c824)
+set -euo pipefail
+runs=${1:-20}
+old=${2:-ae6c824}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+go build -o "$tmp/sha256x" "$repo/cmd/sha256x"
+mkdir "$tmp/old"
+git -C "$repo" archive "$old" | tar -x -C "$tmp/old"
+(cd "$tmp/old" && go build -o "$tmp/sha256x-old" ./cmd/sha256x)
+mkdir "$tmp/hello"
+printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hi\\n") }\n' > "$tmp/hello/main.go"
+(cd "$tmp/hello" && go mod init hello > /dev/null 2>&1 && go build -o "$tmp/hello-go" .)
+x=$tmp/sha256x
+o=$tmp/sha256x-old
+
+perl -e '
+  srand(2026);
+  my ($root) = @ARGV;
+  mkdir "$root/small";
+  for my $d (0..99) {
+    mkdir sprintf("%s/small/d%02d", $root, $d);
+    for my $f (0..99) {
+      my $n = int(rand(8193));
+      open(my $fh, ">", sprintf("%s/small/d%02d/f%02d", $root, $d, $f)) or die;
+      print $fh pack("C*", map { int(rand(256)) } 1..$n);
+      close($fh);
+    }
+  }
+' "$tmp"
+mkdir "$tmp/large"
+for i in 1 2 3 4 5 6 7 8; do
+  head -c $((64 << 20)) /dev/urandom > "$tmp/large/f$i"
+done
+cd "$tmp"
+"$x" sum -r small | cut -c67- > list
+tr '\n' '\0' < list > list0
+# One process for the whole list (xargs' default would start two).
+xa="xargs -0 -s 1000000 -a list0"
+
+# Same output from every tool and mode (openssl's format differs: compare
+# digests).
+"$x" sum -r small > new.txt
+SHA256X_IOURING=off "$x" sum -r small | cmp - new.txt
+"$o" sum -r small | cmp - new.txt
+$xa sha256sum | cmp - new.txt
+$xa "$x" sum | cmp - new.txt
+diff <(cut -c1-64 new.txt) <($xa openssl dgst -sha256 -r | cut -c1-64)
+diff <("$x" sum large/*) <(sha256sum large/*)
+diff <(SHA256X_IOURING=off "$x" sum large/*) <(sha256sum large/*)
+
+echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) cores; kernel $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+
+echo "== system calls per file (strace -c -f, 10,000 files, sum -r)"
+for m in "new" "new, io_uring refused" "old $old"; do
+  case $m in
+    new) cmd=("$x" sum -r small); env=() ;;
+    new,*) cmd=("$x" sum -r small); env=(SHA256X_IOURING=off) ;;
+    old*) cmd=("$o" sum -r small); env=() ;;
+  esac
+  env "${env[@]}" strace -f -c -o st.txt "${cmd[@]}" > /dev/null
+  perl -ne 'if (/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\S+)$/ && $2 ne "total") { $t += $1; $c{$2} = $1 } END {
+    my @top = sort { $c{$b} <=> $c{$a} } keys %c; splice(@top, 6) if @top > 6;
+    printf "%-24s %6.2f per file (%d):", $ARGV[0], $t / 10000, $t; printf " %s %d", $_, $c{$_} for @top; print "\n" }' "$m" < st.txt
+done
+
+hyperfine -N --warmup 3 --runs "$runs" --export-json small.json \
+  -n "sha256x sum -r" "$x sum -r small" \
+  -n "sha256x sum -r, io_uring refused" "env SHA256X_IOURING=off $x sum -r small" \
+  -n "sha256x $old sum -r" "$o sum -r small" \
+  -n "sha256x sum (list)" "$xa $x sum" \
+  -n "sha256x sum (list), io_uring refused" "env SHA256X_IOURING=off $xa $x sum" \
+  -n "sha256x $old sum (list)" "$xa $o sum" \
+  -n "openssl dgst -sha256 (list)" "$xa openssl dgst -sha256" \
+  -n "sha256sum (list)" "$xa sha256sum" > /dev/null
+hyperfine -N --warmup 2 --runs "$runs" --export-json large.json \
+  -n "sha256x sum" "$x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
+  -n "sha256x sum, io_uring refused" "env SHA256X_IOURING=off $x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
+  -n "sha256x $old sum" "$o sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
+  -n "openssl dgst -sha256" "openssl dgst -sha256 large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
+  -n "sha256sum" "sha256sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" > /dev/null
+hyperfine -N --warmup 10 --runs $((runs * 5)) --export-json one.json \
+  -n "sha256x sum (one 4 KiB file)" "$x sum small/d00/f01" \
+  -n "sha256x $old sum (one file)" "$o sum small/d00/f01" \
+  -n "Go program printing a line" "$tmp/hello-go" \
+  -n "sha256sum (one file)" "sha256sum small/d00/f01" \
+  -n "openssl dgst -sha256 (one file)" "openssl dgst -sha256 small/d00/f01" > /dev/null
+# Medians, worst (max) and best, and each command's median over sha256x's
+# first command's.
+for f in small.json large.json one.json; do
+  echo "== ${f%.json} ($runs+ runs: median, min, max; median ratio to the first)"
+  perl -MJSON::PP -e '
+    my $d = decode_json(do { local $/; <STDIN> });
+    my @r = @{$d->{results}};
+    my $base = $r[0]{median};
+    printf "%-40s %8.1f ms %8.1f %8.1f  %5.2fx\n", $_->{command}, 1000 * $_->{median}, 1000 * $_->{min}, 1000 * $_->{max}, $_->{median} / $base for @r;
+  ' < "$f"
+done
+echo "== GODEBUG=inittrace=1 $x sum small/d00/f01 (init ms, largest first)"
+GODEBUG=inittrace=1 "$x" sum small/d00/f01 2>&1 >/dev/null | awk '/^init/ { printf "%-40s %s ms\n", $2, $5 }' | sort -k2 -g -r | head -8
