@@ -29,11 +29,10 @@ func randomTree(t testing.TB, dir string, seed uint64, n, max int) []string {
 		}
 		sizes = append(sizes, s)
 	}
+	fill := rand.NewChaCha8([32]byte{byte(seed)})
 	for i, s := range sizes {
 		b := make([]byte, s)
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
+		fill.Read(b)
 		p := filepath.Join(dir, fmt.Sprintf("d%d", i%5), fmt.Sprintf("f%04d", i))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
@@ -171,7 +170,7 @@ func TestBadFiles(t *testing.T) {
 // hands over every one once; errors from the input come through.
 func TestStreamAndEach(t *testing.T) {
 	dir := t.TempDir()
-	paths := randomTree(t, dir, 4, 1200, 400<<10)
+	paths := randomTree(t, dir, 4, 1200, 64<<10)
 	walkErr := errors.New("from the walk")
 	seq := func(yield func(Entry) bool) {
 		for i, p := range paths {
@@ -264,7 +263,7 @@ func TestFS(t *testing.T) {
 // TestProgress: the totals reach every file and byte.
 func TestProgress(t *testing.T) {
 	dir := t.TempDir()
-	paths := randomTree(t, dir, 7, 500, 1<<20)
+	paths := randomTree(t, dir, 7, 300, 1<<20)
 	var total int64
 	for _, p := range paths {
 		st, _ := os.Stat(p)

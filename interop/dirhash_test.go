@@ -106,6 +106,7 @@ func TestModuleDirs(t *testing.T) {
 // randomTree writes n files of 0..max bytes, some nested, under dir.
 func randomTree(t *testing.T, dir string, seed uint64, n, max int) []string {
 	r := rand.New(rand.NewPCG(seed, 9))
+	fill := rand.NewChaCha8([32]byte{byte(seed)})
 	var names []string
 	for i := range n {
 		name := fmt.Sprintf("f%d", i)
@@ -120,9 +121,7 @@ func randomTree(t *testing.T, dir string, seed uint64, n, max int) []string {
 			size = r.IntN(300) // many small ones
 		}
 		b := make([]byte, size)
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
+		fill.Read(b)
 		p := filepath.Join(dir, name)
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
 			t.Fatal(err)
