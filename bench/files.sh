@@ -22,9 +22,19 @@ go build -o "$tmp/sha256x" "$repo/cmd/sha256x"
 mkdir "$tmp/old"
 git -C "$repo" archive "$old" | tar -x -C "$tmp/old"
 (cd "$tmp/old" && go build -o "$tmp/sha256x-old" ./cmd/sha256x)
+# Programs that print a line and import one package each: what the start of
+# a Go process costs here, and what each package's init adds to it.
 mkdir "$tmp/hello"
-printf 'package main\n\nimport "os"\n\nfunc main() { os.Stdout.WriteString("hi\\n") }\n' > "$tmp/hello/main.go"
-(cd "$tmp/hello" && go mod init hello > /dev/null 2>&1 && go build -o "$tmp/hello-go" .)
+printf 'module hello\n\ngo 1.26.0\n\nrequire github.com/sha256x/sha256x v0.0.0\n\nreplace github.com/sha256x/sha256x => %s\n' "$repo" > "$tmp/hello/go.mod"
+cp "$repo/go.sum" "$tmp/hello/"
+for p in none github.com/klauspost/cpuid/v2 golang.org/x/sys/cpu runtime/metrics crypto/sha256 github.com/sha256x/sha256x; do
+  d=$tmp/hello/$(basename "$p")
+  mkdir -p "$d"
+  imp=""
+  [ "$p" = none ] || imp="import _ \"$p\""
+  printf 'package main\n\nimport "os"\n\n%s\n\nfunc main() { os.Stdout.WriteString("hi\\n") }\n' "$imp" > "$d/main.go"
+  (cd "$tmp/hello" && GOFLAGS=-mod=mod go build -o "$tmp/hello-$(basename "$p")" "./$(basename "$p")")
+done
 x=$tmp/sha256x
 o=$tmp/sha256x-old
 
@@ -96,7 +106,12 @@ hyperfine -N --warmup 2 --runs "$runs" --export-json large.json \
 hyperfine -N --warmup 10 --runs $((runs * 5)) --export-json one.json \
   -n "sha256x sum (one 4 KiB file)" "$x sum small/d00/f01" \
   -n "sha256x $old sum (one file)" "$o sum small/d00/f01" \
-  -n "Go program printing a line" "$tmp/hello-go" \
+  -n "Go program printing a line" "$tmp/hello-none" \
+  -n "... importing klauspost/cpuid/v2" "$tmp/hello-v2" \
+  -n "... importing golang.org/x/sys/cpu" "$tmp/hello-cpu" \
+  -n "... importing runtime/metrics" "$tmp/hello-metrics" \
+  -n "... importing crypto/sha256" "$tmp/hello-sha256" \
+  -n "... importing sha256x" "$tmp/hello-sha256x" \
   -n "sha256sum (one file)" "sha256sum small/d00/f01" \
   -n "openssl dgst -sha256 (one file)" "openssl dgst -sha256 small/d00/f01" > /dev/null
 # Medians, worst (max) and best, and each command's median over sha256x's
@@ -110,5 +125,10 @@ for f in small.json large.json one.json; do
     printf "%-40s %8.1f ms %8.1f %8.1f  %5.2fx\n", $_->{command}, 1000 * $_->{median}, 1000 * $_->{min}, 1000 * $_->{max}, $_->{median} / $base for @r;
   ' < "$f"
 done
-echo "== GODEBUG=inittrace=1 $x sum small/d00/f01 (init ms, largest first)"
-GODEBUG=inittrace=1 "$x" sum small/d00/f01 2>&1 >/dev/null | awk '/^init/ { printf "%-40s %s ms\n", $2, $5 }' | sort -k2 -g -r | head -8
+echo "== GODEBUG=inittrace=1 $x sum small/d00/f01 (init ms, largest first; medians of 21 runs)"
+for i in $(seq 21); do GODEBUG=inittrace=1 "$x" sum small/d00/f01 2>&1 >/dev/null; done |
+  awk '/^init/ { print $2, $5 }' | sort -k1,1 -k2g | awk '{ v[$1] = v[$1] " " $2; n[$1]++ } END { for (k in v) { split(substr(v[k], 2), a, " "); printf "%-40s %s ms\n", k, a[int((n[k] + 1) / 2)] } }' | sort -k2 -g -r | head -8
+echo "== system calls of one small file's sum (strace -f -c)"
+strace -f -c -o st1.txt "$x" sum small/d00/f01 > /dev/null
+strace -f -c -o st0.txt "$tmp/hello-none" > /dev/null
+echo "sha256x sum: $(awk '/total/ { print $4 }' st1.txt) calls; Go program printing a line: $(awk '/total/ { print $4 }' st0.txt)"
