@@ -54,8 +54,10 @@ type ringReader struct {
 	idle  time.Time
 	sts   []unix.Statx_t
 	res   []int32
-	paths []byte // the batch's paths, each ending in NUL
+	paths []byte // the batch's names, each ending in NUL
 	offs  []int
+	dirs  []int // directories opened for the batch; dirs[0] is AT_FDCWD
+	dirOf []int // the directory of each name
 	cand  []int
 	sized []int
 	reads []int32
@@ -134,7 +136,75 @@ func (w *worker) release() {
 	}
 }
 
-func (rr *ringReader) path(k int) []byte { return rr.paths[rr.offs[k]:rr.offs[k+1]] }
+// path is file k's name for the ring: relative to its directory's
+// descriptor, or the whole path from the working directory.
+func (rr *ringReader) path(k int) (dir int, name []byte) {
+	return rr.dirs[rr.dirOf[k]], rr.paths[rr.offs[k]:rr.offs[k+1]]
+}
+
+// dirMin is the fewest files of a batch in one directory for which the
+// directory is opened (O_PATH) and they are opened relative to it: a path
+// lookup of one name instead of every component, for two system calls.
+const dirMin = 8
+
+// setPaths lays out the batch's names, each ending in NUL: where dirMin or
+// more in a row share a directory, the name within it and the directory
+// opened once; otherwise the whole path.
+func (rr *ringReader) setPaths(todo []*item) {
+	rr.paths, rr.offs = rr.paths[:0], rr.offs[:0]
+	rr.dirs = append(rr.dirs[:0], unix.AT_FDCWD)
+	rr.dirOf = rr.dirOf[:0]
+	for i := 0; i < len(todo); {
+		dir, _ := splitDir(todo[i].Path)
+		j := i + 1
+		for j < len(todo) {
+			if d, _ := splitDir(todo[j].Path); d != dir {
+				break
+			}
+			j++
+		}
+		d := 0
+		if dir != "" && j-i >= dirMin {
+			if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+				rr.dirs = append(rr.dirs, fd)
+				d = len(rr.dirs) - 1
+			}
+		}
+		for ; i < j; i++ {
+			name := todo[i].Path
+			if d > 0 {
+				_, name = splitDir(name)
+			}
+			rr.offs = append(rr.offs, len(rr.paths))
+			rr.paths = append(append(rr.paths, name...), 0)
+			rr.dirOf = append(rr.dirOf, d)
+		}
+	}
+	rr.offs = append(rr.offs, len(rr.paths))
+}
+
+// closeDirs closes the batch's directories, once the ring is done with
+// them.
+func (rr *ringReader) closeDirs() {
+	for _, fd := range rr.dirs[1:] {
+		unix.Close(fd)
+	}
+	rr.dirs = rr.dirs[:1]
+}
+
+// splitDir splits a path at its last slash: "a/b/c" is "a/b" and "c", "/c"
+// is "/" and "c"; a path without a slash, or ending in one, has no
+// directory part.
+func splitDir(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	switch {
+	case i < 0 || i == len(p)-1:
+		return "", p
+	case i == 0:
+		return "/", p[1:]
+	}
+	return p[:i], p[i+1:]
+}
 
 // ringSmalls reads and hashes the small regular files of todo through the
 // ring; it returns the files to read the plain way (rest) and those to
@@ -171,12 +241,8 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		rest = todo[batchMax:]
 		todo = todo[:batchMax]
 	}
-	rr.paths, rr.offs = rr.paths[:0], rr.offs[:0]
-	for _, it := range todo {
-		rr.offs = append(rr.offs, len(rr.paths))
-		rr.paths = append(append(rr.paths, it.Path...), 0)
-	}
-	rr.offs = append(rr.offs, len(rr.paths))
+	rr.setPaths(todo)
+	defer rr.closeDirs()
 	// A path with a NUL byte inside is left to the plain way, which
 	// refuses it as the system call wrappers do.
 	rr.cand, rr.sized = rr.cand[:0], rr.sized[:0]
@@ -218,7 +284,8 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 		for ; i < len(rr.cand) && m < slots; i++ {
 			k := rr.cand[i]
 			u := uint64(m) << 2
-			rr.ring.OpenDirect(rr.path(k), m, u, true)
+			dir, name := rr.path(k)
+			rr.ring.OpenDirect(dir, name, m, u, true)
 			rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], -1, 0, u|1, true)
 			rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
 			rr.ring.CloseDirect(m, u|3)
@@ -266,7 +333,8 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 	rr := w.ring
 	for _, k := range rr.cand {
-		rr.ring.Statx(rr.path(k), &rr.sts[k], uint64(k), false)
+		dir, name := rr.path(k)
+		rr.ring.Statx(dir, name, &rr.sts[k], uint64(k), false)
 	}
 	if err := rr.ring.Submit(len(rr.cand)); err != nil {
 		w.dropRing()
@@ -301,7 +369,8 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			if used+n > len(arena) {
 				break
 			}
-			rr.ring.OpenDirect(rr.path(k), m, uint64(m)<<2, true)
+			dir, name := rr.path(k)
+			rr.ring.OpenDirect(dir, name, m, uint64(m)<<2, true)
 			rr.ring.ReadDirect(m, arena[used:used+n], 0, 0, uint64(m)<<2|1, true)
 			rr.ring.CloseDirect(m, uint64(m)<<2|2)
 			rr.at[m] = used

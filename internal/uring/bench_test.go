@@ -48,7 +48,7 @@ func BenchmarkSmallFiles(b *testing.B) {
 		off := 0
 		for k, p := range part {
 			n := int(sts[k].Size) + 1
-			ring.OpenDirect(p, k, 0, true)
+			ring.OpenDirect(unix.AT_FDCWD, p, k, 0, true)
 			ring.ReadDirect(k, buf[off:off+n], 0, 0, 1, true)
 			ring.CloseDirect(k, 2)
 			off += n
@@ -84,7 +84,7 @@ func BenchmarkSmallFiles(b *testing.B) {
 		}},
 		{"impl=ring-statx+ring", func(part [][]byte) {
 			for k, p := range part {
-				ring.Statx(p, &sts[k], 0, false)
+				ring.Statx(unix.AT_FDCWD, p, &sts[k], 0, false)
 			}
 			if err := ring.Submit(len(part)); err != nil {
 				b.Fatal(err)
@@ -94,7 +94,7 @@ func BenchmarkSmallFiles(b *testing.B) {
 		}},
 		{"impl=ring-probe", func(part [][]byte) {
 			for k, p := range part {
-				ring.OpenDirect(p, k, 0, true)
+				ring.OpenDirect(unix.AT_FDCWD, p, k, 0, true)
 				ring.ReadDirect(k, buf[k*16<<10:(k+1)*16<<10], -1, 0, 1, true)
 				ring.ReadDirect(k, buf[batch*16<<10+k:batch*16<<10+k+1], -1, 0, 2, true)
 				ring.CloseDirect(k, 3)

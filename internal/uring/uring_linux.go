@@ -273,23 +273,25 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	return s
 }
 
-// Statx queues statx(AT_FDCWD, path, 0, STATX_TYPE|STATX_SIZE, st). path
-// must end in a NUL byte and stay unchanged until Submit returns; st must
-// stay alive until the operation completes.
-func (r *Ring) Statx(path []byte, st *unix.Statx_t, user uint64, link bool) {
+// Statx queues statx(dir, path, 0, STATX_TYPE|STATX_SIZE, st), dir a
+// directory's descriptor or unix.AT_FDCWD. path must end in a NUL byte and
+// stay unchanged until Submit returns, dir open until the operation
+// completes, and st alive until then.
+func (r *Ring) Statx(dir int, path []byte, st *unix.Statx_t, user uint64, link bool) {
 	s := r.next(opStatx, link, user)
-	s.fd = unix.AT_FDCWD
+	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
 	s.len = unix.STATX_TYPE | unix.STATX_SIZE
 	s.off = uint64(uintptr(unsafe.Pointer(st)))
 }
 
-// OpenDirect queues openat(AT_FDCWD, path, O_RDONLY) into the direct
-// descriptor slot. path must end in a NUL byte and stay unchanged until
-// Submit returns.
-func (r *Ring) OpenDirect(path []byte, slot int, user uint64, link bool) {
+// OpenDirect queues openat(dir, path, O_RDONLY) into the direct descriptor
+// slot, dir a directory's descriptor or unix.AT_FDCWD. path must end in a
+// NUL byte and stay unchanged until Submit returns, and dir open until the
+// operation completes.
+func (r *Ring) OpenDirect(dir int, path []byte, slot int, user uint64, link bool) {
 	s := r.next(opOpenAt, link, user)
-	s.fd = unix.AT_FDCWD
+	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
 	s.opFlags = unix.O_RDONLY // O_CLOEXEC is refused for direct descriptors, which no exec inherits
 	s.fileIndex = uint32(slot) + 1

@@ -62,7 +62,7 @@ func TestChains(t *testing.T) {
 			r = newRing(t, nil)
 		}
 		var st unix.Statx_t
-		r.Statx(cstr(path), &st, 1, false)
+		r.Statx(unix.AT_FDCWD, cstr(path), &st, 1, false)
 		if err := r.Submit(1); err != nil {
 			t.Fatal(err)
 		}
@@ -70,13 +70,13 @@ func TestChains(t *testing.T) {
 			t.Fatalf("statx: %v, size %d, mode %o", m, st.Size, st.Mode)
 		}
 		p := cstr(path)
-		r.OpenDirect(p, 3, 10, true)
+		r.OpenDirect(unix.AT_FDCWD, p, 3, 10, true)
 		r.ReadDirect(3, buf[:4096], -1, 0, 11, true)
 		r.ReadDirect(3, buf[4096:], -1, 0, 12, true)
 		r.ReadDirect(3, buf[:1], -1, 0, 13, true)
 		r.CloseDirect(3, 14)
 		missing := cstr(filepath.Join(dir, "missing"))
-		r.OpenDirect(missing, 4, 20, true)
+		r.OpenDirect(unix.AT_FDCWD, missing, 4, 20, true)
 		r.ReadDirect(4, buf[:10], 0, -1, 21, true)
 		r.CloseDirect(4, 22)
 		if err := r.Submit(8); err != nil {
