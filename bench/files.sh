@@ -83,9 +83,9 @@ for m in "new" "new, io_uring refused" "old $old"; do
     old*) cmd=("$o" sum -r small); env=() ;;
   esac
   env "${env[@]}" strace -f -c -o st.txt "${cmd[@]}" > /dev/null
-  perl -ne 'if (/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\S+)$/ && $2 ne "total") { $t += $1; $c{$2} = $1 } END {
+  perl -ne 'BEGIN { $label = shift } if (/^\s*[\d.]+\s+[\d.]+\s+\d+\s+(\d+)\s+(?:\d+\s+)?(\S+)$/ && $2 ne "total") { $t += $1; $c{$2} = $1 } END {
     my @top = sort { $c{$b} <=> $c{$a} } keys %c; splice(@top, 6) if @top > 6;
-    printf "%-24s %6.2f per file (%d):", $ARGV[0], $t / 10000, $t; printf " %s %d", $_, $c{$_} for @top; print "\n" }' "$m" < st.txt
+    printf "%-24s %6.2f per file (%d):", $label, $t / 10000, $t; printf " %s %d", $_, $c{$_} for @top; print "\n" }' "$m" < st.txt
 done
 
 hyperfine -N --warmup 3 --runs "$runs" --export-json small.json \

@@ -48,13 +48,14 @@ type run struct {
 	c   config
 	ctx context.Context
 
-	mu      sync.Mutex
-	cond    sync.Cond
-	batches [][]*item
-	larges  []*item
-	closed  bool // the input is exhausted
-	busy    int  // workers on a batch, which may add large files
-	idle    atomic.Int32
+	mu        sync.Mutex
+	cond      sync.Cond
+	batches   [][]*item
+	larges    []*item
+	closed    bool // the input is exhausted
+	busy      int  // workers on a batch, which may add large files
+	streaming int  // workers on large files
+	idle      atomic.Int32
 
 	dmu     sync.Mutex
 	dcond   sync.Cond
@@ -181,13 +182,17 @@ func (r *run) work() {
 	defer r.mu.Unlock()
 	for r.ctx.Err() == nil {
 		if len(r.larges) > 0 {
-			k := min(r.c.streams, (len(r.larges)+r.c.workers-1)/r.c.workers)
+			// A fair share among the workers not streaming already.
+			free := max(1, r.c.workers-r.streaming)
+			k := min(r.c.streams, (len(r.larges)+free-1)/free)
 			part := r.larges[:k:k]
 			r.larges = r.larges[k:]
+			r.streaming++
 			r.mu.Unlock()
 			w.streams(r, part)
 			r.deliver(part)
 			r.mu.Lock()
+			r.streaming--
 			continue
 		}
 		if len(r.batches) > 0 {

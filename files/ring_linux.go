@@ -39,7 +39,7 @@ const probeMax = 16 << 10
 // ringMin is the fewest small-file candidates in a batch for which a
 // worker uses io_uring: below it the ring's setup costs more than the
 // system calls it saves (BENCHMARKS.md, "Files").
-const ringMin = 8
+const ringMin = 16
 
 // ringRefused is set once the kernel has refused io_uring, so that no
 // other worker asks again.

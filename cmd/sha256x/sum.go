@@ -77,7 +77,7 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			return o, 0, true
 		case a == "--text":
 			text = true
-		case a == "-j" || a == "--jobs" || a == "--job" || a == "--jo" || a == "--j":
+		case a == "-j" || isJobs(a):
 			if i+1 == len(args) {
 				return o, usageError(stderr, "option requires an argument -- 'j'"), true
 			}
@@ -85,7 +85,7 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			if !parseJobs(&o, args[i]) {
 				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(args[i])), true
 			}
-		case strings.HasPrefix(a, "--") && strings.Contains(a, "=") && strings.HasPrefix("jobs", a[2:strings.IndexByte(a, '=')]) && strings.IndexByte(a, '=') > 2:
+		case strings.Contains(a, "=") && isJobs(a[:strings.IndexByte(a, '=')]):
 			v := a[strings.IndexByte(a, '=')+1:]
 			if !parseJobs(&o, v) {
 				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(v)), true
@@ -164,6 +164,9 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 	}
 	return o, 0, false
 }
+
+// isJobs reports whether a names --jobs, or an unambiguous prefix of it.
+func isJobs(a string) bool { return len(a) > 2 && strings.HasPrefix("--jobs", a) }
 
 // parseJobs sets o.jobs from the argument of -j, a positive number.
 func parseJobs(o *sumOpts, v string) bool {
