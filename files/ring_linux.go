@@ -21,6 +21,7 @@ package files
 // without io_uring; only whole reads are taken from the ring.
 
 import (
+	"bytes"
 	"errors"
 	"runtime"
 	"strings"
@@ -49,21 +50,22 @@ var ringRefused atomic.Bool
 var ringFiles atomic.Int64
 
 type ringReader struct {
-	ring  *uring.Ring
-	arena []byte // registered with ring
-	idle  time.Time
-	sts   []unix.Statx_t
-	res   []int32
-	paths []byte // the batch's names, each ending in NUL
-	offs  []int
-	dirs  []int // directories opened for the batch; dirs[0] is AT_FDCWD
-	dirOf []int // the directory of each name
-	cand  []int
-	sized []int
-	reads []int32
-	more  []int32
-	opens []int32
-	at    []int
+	ring    *uring.Ring
+	arena   []byte // registered with ring
+	idle    time.Time
+	sts     []unix.Statx_t
+	res     []int32
+	paths   []byte // the batch's names, each ending in NUL
+	offs    []int
+	dirs    []int // directories opened for the batch; dirs[0] is AT_FDCWD
+	dirOf   []int // the directory of each name
+	dirents []byte
+	cand    []int
+	sized   []int
+	reads   []int32
+	more    []int32
+	opens   []int32
+	at      []int
 }
 
 func (rr *ringReader) close() {
@@ -165,7 +167,11 @@ func (rr *ringReader) setPaths(todo []*item) {
 		}
 		d := 0
 		if dir != "" && j-i >= dirMin {
-			if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+			if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+				rr.dirs = append(rr.dirs, fd)
+				d = len(rr.dirs) - 1
+				rr.readTypes(fd, todo[i:j])
+			} else if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
 				d = len(rr.dirs) - 1
 			}
@@ -182,6 +188,57 @@ func (rr *ringReader) setPaths(todo []*item) {
 	}
 	rr.offs = append(rr.offs, len(rr.paths))
 }
+
+// readTypes marks Regular the files of items (all in the directory open
+// as fd) that the directory's entries say are regular files, as Tree
+// would, so that they are probed without statx. It reads at most
+// dirTypesMax bytes of entries: a large directory is not read for a few
+// of its files.
+func (rr *ringReader) readTypes(fd int, items []*item) {
+	want := make(map[string]*item, len(items))
+	for _, it := range items {
+		if !it.regular {
+			_, name := splitDir(it.Path)
+			want[name] = it
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	if rr.dirents == nil {
+		rr.dirents = make([]byte, 16<<10)
+	}
+	read := 0
+	for read < dirTypesMax && len(want) > 0 {
+		n, err := unix.ReadDirent(fd, rr.dirents)
+		if err != nil || n <= 0 {
+			break
+		}
+		read += n
+		// struct linux_dirent64: ino, off (8 bytes each), reclen (2),
+		// type (1), the name ending in NUL.
+		for b := rr.dirents[:n]; len(b) >= 19; {
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			name := b[19:reclen]
+			if k := bytes.IndexByte(name, 0); k >= 0 {
+				name = name[:k]
+			}
+			if it, ok := want[string(name)]; ok {
+				if b[18] == unix.DT_REG {
+					it.regular = true
+				}
+				delete(want, string(name))
+			}
+			b = b[reclen:]
+		}
+	}
+}
+
+// dirTypesMax bounds the directory entries readTypes reads.
+const dirTypesMax = 64 << 10
 
 // closeDirs closes the batch's directories, once the ring is done with
 // them.

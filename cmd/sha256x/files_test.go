@@ -114,16 +114,17 @@ func TestSumFIFO(t *testing.T) {
 	names := tree(t, dir)
 	t.Chdir(dir)
 	data := strings.Repeat("through the pipe\n", 10000)
+	var fifo string
 	// withWriter runs f with a new pipe and its writer, which writes once.
 	withWriter := func(f func() result) result {
-		os.Remove("fifo")
-		if err := syscall.Mkfifo("fifo", 0o644); err != nil {
+		os.Remove(fifo)
+		if err := syscall.Mkfifo(fifo, 0o644); err != nil {
 			t.Skip(err)
 		}
 		done := make(chan struct{})
 		go func() {
 			defer close(done)
-			w, err := os.OpenFile("fifo", os.O_WRONLY, 0)
+			w, err := os.OpenFile(fifo, os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)
 				return
@@ -133,22 +134,35 @@ func TestSumFIFO(t *testing.T) {
 		}()
 		r := f()
 		// Release the writer if f never opened the pipe.
-		if rd, err := os.OpenFile("fifo", os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
+		if rd, err := os.OpenFile(fifo, os.O_RDONLY|syscall.O_NONBLOCK, 0); err == nil {
 			<-done
 			rd.Close()
 		}
 		return r
 	}
-	args := append([]string{"--", names[0], "fifo"}, names[1:30]...)
-	want := withWriter(func() result { return sha256sum(t, "C.UTF-8", nil, args...) })
-	if !strings.Contains(want.stdout, "  fifo\n") {
-		t.Fatalf("sha256sum: %+v", want)
-	}
-	ringModes(t, func(t *testing.T) {
-		if got := withWriter(func() result { return ours(nil, args...) }); got != want {
-			t.Errorf("sum with a pipe: %s", diff(got.stdout+got.stderr, want.stdout+want.stderr))
+	// The pipe alone in the working directory, and amid files of its own
+	// directory (whose entries tell the file types apart).
+	var d0 []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "d0/") {
+			d0 = append(d0, n)
 		}
-	})
+	}
+	for _, fifo = range []string{"fifo", "d0/fifo"} {
+		args := append([]string{"--", names[0], fifo}, names[1:30]...)
+		if fifo != "fifo" {
+			args = append(append(append([]string{"--"}, d0[:20]...), fifo), d0[20:]...)
+		}
+		want := withWriter(func() result { return sha256sum(t, "C.UTF-8", nil, args...) })
+		if !strings.Contains(want.stdout, "  "+fifo+"\n") {
+			t.Fatalf("sha256sum: %+v", want)
+		}
+		ringModes(t, func(t *testing.T) {
+			if got := withWriter(func() result { return ours(nil, args...) }); got != want {
+				t.Errorf("sum with a pipe %s: %s", fifo, diff(got.stdout+got.stderr, want.stdout+want.stderr))
+			}
+		})
+	}
 }
 
 // TestJobs: -j N, -jN and --jobs=N take a positive number.
