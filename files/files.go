@@ -10,12 +10,15 @@
 // sha256x.WriteMany. An unreadable file gives an error in its Result and
 // does not stop the others.
 //
-// On Linux the small files of a batch are sized, opened, read and closed
-// through io_uring, a few system calls for a few hundred files (see
-// BENCHMARKS.md, "Files"). Where the kernel or a seccomp profile refuses
-// io_uring, or with PlainReads or the environment variable
-// SHA256X_IOURING=off, they are read with plain system calls; either way
-// every file gets the same outcome as from sha256sum.
+// On Linux the small files of a batch are opened, read and closed through
+// io_uring, one system call for up to 64 files; files whose type is not
+// known from a directory listing are sized with statx first, so that no
+// pipe is read before its type is known (see BENCHMARKS.md, "Files").
+// Where the kernel or a seccomp profile refuses io_uring, or with PlainReads
+// or the environment variable SHA256X_IOURING=off, they are read with plain
+// system calls; either way every file gets the same outcome as from
+// sha256sum. Up to one ring and its arena per core are kept for a second
+// after a call, for the next one.
 package files
 
 import (

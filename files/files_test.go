@@ -9,9 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"runtime"
 	"slices"
-	"syscall"
 	"testing"
 	"testing/fstest"
 )
@@ -109,61 +107,6 @@ func TestHashRandomTree(t *testing.T) {
 			}
 		}
 	}
-}
-
-// TestBadFiles: files that cannot be hashed, or change, give the error
-// (or the digest) that plain reads give, and do not stop the others.
-func TestBadFiles(t *testing.T) {
-	dir := t.TempDir()
-	good := randomTree(t, dir, 2, 40, 5000)
-	mk := func(name string, f func(p string) error) string {
-		p := filepath.Join(dir, name)
-		if err := f(p); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
-	bad := map[string]error{
-		mk("missing", func(string) error { return nil }):                                                     fs.ErrNotExist,
-		mk("dir", func(p string) error { return os.Mkdir(p, 0o755) }):                                        syscall.EISDIR,
-		mk("dangling", func(p string) error { return os.Symlink("nowhere", p) }):                             fs.ErrNotExist,
-		mk("loop", func(p string) error { return os.Symlink("loop", p) }):                                    syscall.ELOOP,
-		mk("notdir/x", func(string) error { return os.WriteFile(filepath.Join(dir, "notdir"), nil, 0o644) }): syscall.ENOTDIR,
-	}
-	if runtime.GOOS == "linux" {
-		bad["/proc/self/mem"] = syscall.EIO // unreadable, even for root
-	}
-	paths := slices.Clone(good)
-	for p := range bad {
-		paths = append(paths, p)
-		paths = append(paths, good[len(paths)%len(good)])
-	}
-	// Files whose size says other than what they hold.
-	var odd []string
-	for _, p := range []string{"/proc/version", "/sys/kernel/mm/transparent_hugepage/enabled"} {
-		if _, err := os.ReadFile(p); err == nil {
-			odd = append(odd, p)
-			paths = append(paths, p)
-		}
-	}
-	for _, c := range hashers {
-		res, err := c.h.Hash(context.Background(), paths)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, r := range res {
-			if e, ok := bad[r.Path]; ok {
-				if !errors.Is(r.Err, e) {
-					t.Errorf("%s: %s: error %v, want %v", c.name, r.Path, r.Err, e)
-				}
-				continue
-			}
-			if r.Err != nil || r.Sum != want(t, c.h.Prefix, r.Path) {
-				t.Errorf("%s: %s: err %v or wrong digest", c.name, r.Path, r.Err)
-			}
-		}
-	}
-	t.Logf("files whose size is not their contents: %q", odd)
 }
 
 // TestStreamAndEach: Stream hands the results over in input order, Each
