@@ -4,11 +4,15 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/hex"
 	"fmt"
 	"io"
-	"os"
+	"slices"
+	"strconv"
 	"strings"
+
+	"github.com/sha256x/sha256x/files"
 )
 
 func init() { commands["sum"] = sumMain }
@@ -26,6 +30,7 @@ With no FILE, or when FILE is -, read standard input.
       --tag        BSD-style lines: SHA256 (FILE) = HEX
   -z, --zero       end lines with NUL, not newline, and escape no name
   -c, --check      read checksums from the FILEs and check them
+  -j, --jobs=N     hash with at most N goroutines (default: one per core)
 The following options are useful only when verifying checksums:
       --ignore-missing  don't fail or report status for missing files
       --quiet      don't print OK for each successfully verified file
@@ -41,6 +46,7 @@ type sumOpts struct {
 	recursive, binary, tag, zero, check bool
 	ignoreMissing, quiet, status        bool
 	strict, warn                        bool
+	jobs                                int // 0: one per core
 	files                               []string
 }
 
@@ -71,6 +77,19 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			return o, 0, true
 		case a == "--text":
 			text = true
+		case a == "-j" || isJobs(a):
+			if i+1 == len(args) {
+				return o, usageError(stderr, "option requires an argument -- 'j'"), true
+			}
+			i++
+			if !parseJobs(&o, args[i]) {
+				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(args[i])), true
+			}
+		case strings.Contains(a, "=") && isJobs(a[:strings.IndexByte(a, '=')]):
+			v := a[strings.IndexByte(a, '=')+1:]
+			if !parseJobs(&o, v) {
+				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(v)), true
+			}
 		case strings.HasPrefix(a, "--"):
 			// Unambiguous prefixes, as getopt_long takes them.
 			var match []string
@@ -99,6 +118,20 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 				if a[k] == 't' {
 					text = true
 					continue
+				}
+				if a[k] == 'j' {
+					v := a[k+1:]
+					if v == "" {
+						if i+1 == len(args) {
+							return o, usageError(stderr, "option requires an argument -- 'j'"), true
+						}
+						i++
+						v = args[i]
+					}
+					if !parseJobs(&o, v) {
+						return o, usageError(stderr, "invalid number of jobs: %s", quoteName(v)), true
+					}
+					break
 				}
 				p := short[a[k]]
 				if p == nil {
@@ -132,6 +165,19 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 	return o, 0, false
 }
 
+// isJobs reports whether a names --jobs, or an unambiguous prefix of it.
+func isJobs(a string) bool { return len(a) > 2 && strings.HasPrefix("--jobs", a) }
+
+// parseJobs sets o.jobs from the argument of -j, a positive number.
+func parseJobs(o *sumOpts, v string) bool {
+	n, err := strconv.Atoi(v)
+	if err != nil || n < 1 {
+		return false
+	}
+	o.jobs = n
+	return true
+}
+
 // output buffers standard output and keeps error messages in step with it.
 type output struct {
 	out    *bufio.Writer
@@ -151,6 +197,7 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	}
 	out := &output{out: bufio.NewWriterSize(stdout, 64<<10), stderr: stderr}
 	eng := newEngine(nil, stdin)
+	eng.h.Workers = opts.jobs
 	defer eng.close()
 	out.prog = startProgress(stderr, eng)
 	defer out.prog.stop()
@@ -167,31 +214,50 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return status
 }
 
-const window = 4096 // files hashed, then printed, at a time
+const window = 4096 // files hashed, then reported, at a time by sum -c and merkle
 
+// sumFiles hashes the arguments (with -r, the files under the directories
+// among them) and prints a line for each, in order, as they finish. Runs of
+// files between "-" arguments stream through the files package; "-" is
+// hashed here, in its turn.
 func sumFiles(opts sumOpts, eng *engine, out *output) int {
 	status := 0
-	jobs := make(chan []*job, 16)
-	go walkArgs(opts.files, opts.recursive, jobs)
-	batch := make([]*job, 0, window)
-	flush := func() {
-		eng.hash(batch)
-		for _, j := range batch {
-			if j.err != nil {
-				out.errorf("%s: %s", quoteName(j.path), errText(j.err))
-				status = 1
-				continue
+	report := func(path string, sum []byte, err error) {
+		if err != nil {
+			out.errorf("%s: %s", quoteName(path), errText(err))
+			status = 1
+			return
+		}
+		writeSumLine(out.out, path, sum, opts)
+	}
+	for args := opts.files; len(args) > 0; {
+		if args[0] == "-" {
+			sum, err := eng.hashStdin()
+			report("-", sum[:], err)
+			args = args[1:]
+			continue
+		}
+		k := slices.Index(args, "-")
+		if k < 0 {
+			k = len(args)
+		}
+		run := args[:k]
+		args = args[k:]
+		seq := files.List(run)
+		if opts.recursive {
+			seq = func(yield func(files.Entry) bool) {
+				for _, a := range run {
+					for e := range files.Tree(a) {
+						if !yield(e) {
+							return
+						}
+					}
+				}
 			}
-			writeSumLine(out.out, j.path, j.sum[:], opts)
 		}
-		batch = batch[:0]
+		eng.h.Stream(context.Background(), seq, func(r files.Result) { report(r.Path, r.Sum[:], r.Err) })
+		eng.done()
 	}
-	for js := range jobs {
-		if batch = append(batch, js...); len(batch) >= window {
-			flush()
-		}
-	}
-	flush()
 	return status
 }
 
@@ -224,77 +290,5 @@ func writeSumLine(w *bufio.Writer, name string, sum []byte, opts sumOpts) {
 		w.WriteByte(0)
 	} else {
 		w.WriteByte('\n')
-	}
-}
-
-// A walker sends jobs in slices: one channel operation per few hundred
-// files, not per file.
-type walker struct {
-	out  chan<- []*job
-	jobs []*job
-}
-
-func (w *walker) send(j *job) {
-	w.jobs = append(w.jobs, j)
-	if len(w.jobs) == 256 {
-		w.flush()
-	}
-}
-
-func (w *walker) flush() {
-	if len(w.jobs) > 0 {
-		w.out <- w.jobs
-		w.jobs = nil
-	}
-}
-
-// walkArgs sends a job for each argument, and with recursive for each file
-// under each directory argument, in order.
-func walkArgs(args []string, recursive bool, out chan<- []*job) {
-	w := &walker{out: out}
-	defer close(out)
-	defer w.flush()
-	for _, a := range args {
-		if recursive && a != "-" {
-			if st, err := os.Stat(a); err == nil && st.IsDir() {
-				w.walkDir(a)
-				continue
-			}
-		}
-		w.send(&job{path: a})
-	}
-}
-
-// walkDir sends the files under dir, depth first, each directory's entries
-// in the byte order of their names (os.ReadDir sorts them).
-func (w *walker) walkDir(dir string) {
-	ents, err := os.ReadDir(dir)
-	if err != nil && len(ents) == 0 {
-		w.send(&job{path: dir, err: err})
-		return
-	}
-	sep := "/"
-	if strings.HasSuffix(dir, "/") {
-		sep = ""
-	}
-	for _, e := range ents {
-		p := dir + sep + e.Name()
-		switch t := e.Type(); {
-		case t.IsDir():
-			w.walkDir(p)
-		case t.IsRegular():
-			w.send(&job{path: p})
-		case t&os.ModeSymlink != 0:
-			st, err := os.Stat(p)
-			switch {
-			case err != nil:
-				w.send(&job{path: p, err: err}) // dangling: reported
-			case st.Mode().IsRegular():
-				w.send(&job{path: p})
-			}
-		}
-	}
-	if err != nil {
-		w.send(&job{path: dir, err: err})
 	}
 }

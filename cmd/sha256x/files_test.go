@@ -1,0 +1,123 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/uring"
+)
+
+// badTree adds to dir files that cannot be hashed or say other than what
+// they hold, and returns them with some good files between them.
+func badTree(t *testing.T, dir string, good []string) []string {
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.Mkdir(filepath.Join(dir, "adir"), 0o755))
+	must(os.Symlink("nowhere", filepath.Join(dir, "dangling")))
+	must(os.Symlink("loop", filepath.Join(dir, "loop")))
+	must(os.WriteFile(filepath.Join(dir, "notdir"), nil, 0o644))
+	bad := []string{"missing", "adir", "dangling", "loop", "notdir/x", "adir/"}
+	if runtime.GOOS == "linux" {
+		// Unreadable even for root; stated size 0 with contents.
+		bad = append(bad, "/proc/self/mem", "/proc/version")
+	}
+	var out []string
+	for i, b := range bad {
+		out = append(out, good[i*7%len(good)], b)
+	}
+	return append(out, good...)
+}
+
+// ringModes runs f with io_uring (where the kernel allows it) and with it
+// refused, as a seccomp profile would refuse it.
+func ringModes(t *testing.T, f func(t *testing.T)) {
+	t.Run("io_uring", func(t *testing.T) {
+		if r, err := uring.New(8, 8, nil); err != nil {
+			t.Logf("io_uring refused here (%v): this run reads plainly too", err)
+		} else {
+			r.Close()
+		}
+		f(t)
+	})
+	t.Run("refused", func(t *testing.T) {
+		t.Setenv("SHA256X_IOURING", "off")
+		f(t)
+	})
+}
+
+// TestSumBadFiles: files that cannot be read get sha256sum's messages and
+// status, and do not stop the others, with io_uring and without, on one
+// goroutine and on many.
+func TestSumBadFiles(t *testing.T) {
+	dir := t.TempDir()
+	names := badTree(t, dir, tree(t, dir))
+	t.Chdir(dir)
+	ringModes(t, func(t *testing.T) {
+		compare(t, nil, append([]string{"--"}, names...)...)
+		want := ours(nil, append([]string{"--"}, names...)...)
+		for _, j := range []string{"-j1", "-j3"} {
+			if got := ours(nil, append([]string{j, "--"}, names...)...); got != want {
+				t.Errorf("%s: %s", j, diff(got.stdout+got.stderr, want.stdout+want.stderr))
+			}
+		}
+	})
+}
+
+// TestSumRecursiveBad: -r over a tree with a symbolic link loop, a dangling
+// link and an unreadable directory lists and reports what sha256sum says of
+// the same names, with io_uring and without.
+func TestSumRecursiveBad(t *testing.T) {
+	dir := t.TempDir()
+	names := tree(t, dir)
+	t.Chdir(dir)
+	for _, l := range [][2]string{{"loop", "d1/loop"}, {"nowhere", "d2/dangling"}} {
+		if err := os.Symlink(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// What -r lists: the files, and the broken links in their places.
+	var want []string
+	for _, n := range names {
+		if strings.HasPrefix(n, "d1/") || strings.HasPrefix(n, "d2/") {
+			want = append(want, n)
+		}
+	}
+	want = append(want, "d2/dangling")
+	for i, n := range want {
+		if n > "d1/loop" && (i == 0 || want[i-1] < "d1/loop") {
+			want = append(want[:i], append([]string{"d1/loop"}, want[i:]...)...)
+			break
+		}
+	}
+	ringModes(t, func(t *testing.T) {
+		w := sha256sum(t, "C.UTF-8", nil, append([]string{"--"}, want...)...)
+		if got := ours(nil, "-r", "d1", "d2"); got != w {
+			t.Errorf("sum -r: code %d, want %d\n stdout: %s\n stderr: %s", got.code, w.code, diff(got.stdout, w.stdout), diff(got.stderr, w.stderr))
+		}
+	})
+}
+
+// TestJobs: -j N, -jN and --jobs=N take a positive number.
+func TestJobs(t *testing.T) {
+	dir := t.TempDir()
+	names := tree(t, dir)
+	t.Chdir(dir)
+	want := ours(nil, names...)
+	for _, a := range [][]string{{"-j", "1"}, {"-j2"}, {"--jobs=5"}, {"--jobs", "64"}, {"-rj", "2"}, {"--jo=3"}} {
+		if got := ours(nil, append(a, names...)...); got != want {
+			t.Errorf("%q: %s", a, diff(got.stdout+got.stderr, want.stdout+want.stderr))
+		}
+	}
+	for _, a := range [][]string{{"-j", "0"}, {"-j", "x"}, {"--jobs=-1"}, {"-j"}} {
+		got := ours(nil, a...)
+		if got.code != 1 || got.stdout != "" || !strings.HasSuffix(got.stderr, "Try 'sha256x sum --help' for more information.\n") {
+			t.Errorf("%q: %+v", a, got)
+		}
+	}
+}

@@ -1,0 +1,336 @@
+// Package dirhash computes the hashes of Go module trees that go.sum and
+// the checksum database record: a drop-in for
+// golang.org/x/mod/sumdb/dirhash, with the same names, types, results and
+// errors, that hashes a module's files many at once.
+//
+// Hash1 has the exact type of x/mod's dirhash.Hash and gives its "h1:"
+// result byte for byte, so it can be passed to x/mod's HashDir and HashZip
+// as well. This package's HashDir and HashZip, given this package's Hash1
+// (or DefaultHash), read and hash the files on every core: a directory
+// through package files (io_uring on Linux), a zip file's entries inflated
+// side by side; given any other Hash they do just what x/mod's do.
+package dirhash
+
+import (
+	"archive/zip"
+	"context"
+	"encoding/base64"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/files"
+)
+
+// A Hash is a directory hash function: given the file names and a way to
+// open each, it returns the hash of the whole tree. It is the same type as
+// x/mod's dirhash.Hash.
+type Hash func(files []string, open func(string) (io.ReadCloser, error)) (string, error)
+
+// DefaultHash is the hash function go.sum uses: Hash1.
+var DefaultHash Hash = Hash1
+
+// batchBytes bounds the file contents Hash1 holds before hashing them.
+const batchBytes = 16 << 20
+
+var errNewline = errors.New("dirhash: filenames with newlines are not supported")
+
+// Hash1 is the "h1:" hash: SHA-256 over the lines "<hex SHA-256 of the
+// file>  <name>\n" for the files sorted by name, base64-encoded after
+// "h1:". It opens and reads the files one after another, in sorted order,
+// as x/mod's Hash1 does (so open need not be safe for concurrent use), and
+// returns the first error it meets; it hashes what it has read a batch at
+// a time with sha256x.HashMany, then the summary.
+func Hash1(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
+	files = slices.Clone(files)
+	slices.Sort(files)
+	c := newCollector(len(files), batchBytes)
+	for k, file := range files {
+		if strings.Contains(file, "\n") {
+			return "", errNewline
+		}
+		r, err := open(file)
+		if err != nil {
+			return "", err
+		}
+		err = c.add(k, r)
+		r.Close()
+		if err != nil {
+			return "", err
+		}
+	}
+	c.flush()
+	return summary(files, c.sums), nil
+}
+
+// A collector reads files into an arena and hashes them a batch at a time.
+type collector struct {
+	arena []byte
+	used  int
+	msgs  [][]byte
+	at    []int // the file of each message
+	sums  [][sha256x.Size]byte
+	d     sha256x.Digest
+}
+
+// readMax is the longest file a collector holds whole; longer ones are
+// hashed as streams.
+const readMax = 256 << 10
+
+func newCollector(n, limit int) *collector {
+	return &collector{arena: make([]byte, limit+readMax), sums: make([][sha256x.Size]byte, n)}
+}
+
+// add reads file k from r and records its digest, now or at the next
+// flush. Its error is r's, as io.Copy would return it.
+func (c *collector) add(k int, r io.Reader) error {
+	if len(c.arena)-c.used < readMax {
+		c.flush()
+	}
+	buf := c.arena[c.used : c.used+readMax]
+	n, err := io.ReadFull(r, buf)
+	switch err {
+	case nil: // a long file
+		c.d.Reset()
+		c.d.Write(buf)
+		if _, err := io.CopyBuffer(&c.d, r, buf); err != nil {
+			return err
+		}
+		c.sums[k] = c.d.Sum256()
+	case io.EOF, io.ErrUnexpectedEOF:
+		c.msgs = append(c.msgs, buf[:n])
+		c.at = append(c.at, k)
+		c.used += n
+	default:
+		return err
+	}
+	return nil
+}
+
+func (c *collector) flush() {
+	out := make([][sha256x.Size]byte, len(c.msgs))
+	sha256x.HashMany(out, c.msgs)
+	for i, k := range c.at {
+		c.sums[k] = out[i]
+	}
+	c.msgs, c.at, c.used = c.msgs[:0], c.at[:0], 0
+}
+
+// summary is the h1: hash of the sorted files with their digests.
+func summary(files []string, sums [][sha256x.Size]byte) string {
+	var b []byte
+	for k, f := range files {
+		b = hex.AppendEncode(b, sums[k][:])
+		b = append(b, "  "...)
+		b = append(b, f...)
+		b = append(b, '\n')
+	}
+	s := sha256x.Sum256(b)
+	return "h1:" + base64.StdEncoding.EncodeToString(s[:])
+}
+
+// isHash1 reports whether hash is this package's Hash1, which HashDir and
+// HashZip may then compute their own way, with the same result.
+func isHash1(hash Hash) bool {
+	return hash != nil && reflect.ValueOf(hash).Pointer() == reflect.ValueOf(Hash1).Pointer()
+}
+
+// HashDir returns the hash of the local file system directory dir, with
+// the file names prefixed by prefix: hash(DirFiles(dir, prefix), open).
+// With Hash1, the files are read and hashed on every core (package files),
+// and the error, if any, is the one Hash1 would meet first.
+func HashDir(dir, prefix string, hash Hash) (string, error) {
+	if !isHash1(hash) {
+		names, err := DirFiles(dir, prefix)
+		if err != nil {
+			return "", err
+		}
+		return hash(names, func(name string) (io.ReadCloser, error) {
+			return os.Open(filepath.Join(dir, strings.TrimPrefix(name, prefix)))
+		})
+	}
+	ents, names, err := dirEntries(dir, prefix)
+	if err != nil {
+		return "", err
+	}
+	// Hash1's order: by name.
+	order := make([]int, len(names))
+	for k := range order {
+		order[k] = k
+	}
+	slices.SortFunc(order, func(a, b int) int { return strings.Compare(names[a], names[b]) })
+	stop := len(order) // Hash1 stops at a name with a newline
+	for i, k := range order {
+		if strings.Contains(names[k], "\n") {
+			stop = i
+			break
+		}
+	}
+	res := make([]files.Result, len(ents))
+	var h files.Hasher
+	h.Each(context.Background(), slices.Values(ents), func(r files.Result) { res[r.Index] = r })
+	sorted := make([]string, stop)
+	sums := make([][sha256x.Size]byte, stop)
+	for i, k := range order[:stop] {
+		if res[k].Err != nil {
+			return "", res[k].Err
+		}
+		sorted[i], sums[i] = names[k], res[k].Sum
+	}
+	if stop < len(order) {
+		return "", errNewline
+	}
+	return summary(sorted, sums), nil
+}
+
+// dirEntries lists what DirFiles lists, from the directory entries' types
+// (filepath.WalkDir) rather than an lstat of each file, with each file's
+// path and whether it is regular.
+func dirEntries(dir, prefix string) ([]files.Entry, []string, error) {
+	var ents []files.Entry
+	var names []string
+	clean := filepath.Clean(dir)
+	err := filepath.WalkDir(clean, func(file string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		} else if file == clean {
+			return fmt.Errorf("%s is not a directory", clean)
+		}
+		rel := file
+		if clean != "." {
+			rel = file[len(clean)+1:]
+		}
+		names = append(names, filepath.ToSlash(filepath.Join(prefix, rel)))
+		ents = append(ents, files.Entry{Path: filepath.Join(dir, rel), Regular: d.Type().IsRegular()})
+		return nil
+	})
+	if err != nil {
+		return nil, nil, err
+	}
+	return ents, names, nil
+}
+
+// DirFiles returns the list of files in the tree rooted at dir, replacing
+// the directory name dir with prefix in each name (slash-separated), as
+// x/mod's DirFiles does: every entry that is not a directory (symbolic
+// links are listed, not followed). If dir is not a directory, it returns an
+// error.
+func DirFiles(dir, prefix string) ([]string, error) {
+	var names []string
+	dir = filepath.Clean(dir)
+	err := filepath.Walk(dir, func(file string, info os.FileInfo, err error) error {
+		if err != nil {
+			return err
+		}
+		if info.IsDir() {
+			return nil
+		} else if file == dir {
+			return fmt.Errorf("%s is not a directory", dir)
+		}
+		rel := file
+		if dir != "." {
+			rel = file[len(dir)+1:]
+		}
+		names = append(names, filepath.ToSlash(filepath.Join(prefix, rel)))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return names, nil
+}
+
+// HashZip returns the hash of the file names and contents in the zip file
+// zipfile: hash(names, open) over its entries. With Hash1, the entries are
+// inflated and hashed on every core, and the error, if any, is the one
+// Hash1 would meet first.
+func HashZip(zipfile string, hash Hash) (string, error) {
+	z, err := zip.OpenReader(zipfile)
+	if err != nil {
+		return "", err
+	}
+	defer z.Close()
+	var names []string
+	zfiles := make(map[string]*zip.File)
+	for _, file := range z.File {
+		names = append(names, file.Name)
+		zfiles[file.Name] = file
+	}
+	zipOpen := func(name string) (io.ReadCloser, error) {
+		f := zfiles[name]
+		if f == nil {
+			return nil, fmt.Errorf("file %q not found in zip", name) // should never happen
+		}
+		return f.Open()
+	}
+	if !isHash1(hash) {
+		return hash(names, zipOpen)
+	}
+	return hash1Parallel(names, zipOpen)
+}
+
+// hash1Parallel is Hash1 for an open that is safe for concurrent use:
+// runtime.GOMAXPROCS(0) goroutines each take the next file, read it whole
+// (a long one as a stream) and hash what they hold a batch at a time.
+func hash1Parallel(names []string, open func(string) (io.ReadCloser, error)) (string, error) {
+	names = slices.Clone(names)
+	slices.Sort(names)
+	stop := len(names) // Hash1 does not go past a name with a newline
+	for k, n := range names {
+		if strings.Contains(n, "\n") {
+			stop = k
+			break
+		}
+	}
+	sums := make([][sha256x.Size]byte, stop)
+	errs := make([]error, stop)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := max(1, min(runtime.GOMAXPROCS(0), stop))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := newCollector(0, batchBytes/workers)
+			c.sums = sums // each worker writes only the files it took
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= stop {
+					break
+				}
+				r, err := open(names[k])
+				if err != nil {
+					errs[k] = err
+					continue
+				}
+				errs[k] = c.add(k, r)
+				r.Close()
+			}
+			c.flush()
+		}()
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			return "", err
+		}
+	}
+	if stop < len(names) {
+		return "", errNewline
+	}
+	return summary(names, sums), nil
+}

@@ -1,0 +1,94 @@
+package dirhash
+
+import (
+	"archive/zip"
+	"crypto/sha256"
+	"encoding/base64"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// reference is the h1: hash written out with crypto/sha256, the file
+// contents given.
+func reference(contents map[string]string) string {
+	var names []string
+	for n := range contents {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	var b strings.Builder
+	for _, n := range names {
+		fmt.Fprintf(&b, "%x  %s\n", sha256.Sum256([]byte(contents[n])), n)
+	}
+	s := sha256.Sum256([]byte(b.String()))
+	return "h1:" + base64.StdEncoding.EncodeToString(s[:])
+}
+
+func tree(t *testing.T, n int) (string, map[string]string) {
+	dir := t.TempDir()
+	contents := map[string]string{}
+	for i := range n {
+		rel := fmt.Sprintf("d%d/f%d.go", i%3, i)
+		data := strings.Repeat(fmt.Sprintf("line %d\n", i), i*i%5000)
+		p := filepath.Join(dir, rel)
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		contents["example.com/m@v1.0.0/"+rel] = data
+	}
+	return dir, contents
+}
+
+// TestHashDirAndZip: HashDir and HashZip with Hash1, and Hash1 through a
+// plain open, give the reference hash.
+func TestHashDirAndZip(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 17, 300} {
+		dir, contents := tree(t, n)
+		want := reference(contents)
+		const prefix = "example.com/m@v1.0.0"
+		if got, err := HashDir(dir, prefix, Hash1); got != want || err != nil {
+			t.Errorf("%d files: HashDir %s, %v; want %s", n, got, err, want)
+		}
+		// Another Hash: HashDir hands it the names and an open.
+		var other Hash = func(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
+			return Hash1(files, open)
+		}
+		if got, err := HashDir(dir, prefix, other); got != want || err != nil {
+			t.Errorf("%d files: HashDir, another Hash: %s, %v; want %s", n, got, err, want)
+		}
+		zf := filepath.Join(t.TempDir(), "m.zip")
+		f, _ := os.Create(zf)
+		w := zip.NewWriter(f)
+		for name, data := range contents {
+			fw, _ := w.Create(name)
+			io.WriteString(fw, data)
+		}
+		w.Close()
+		f.Close()
+		if got, err := HashZip(zf, Hash1); got != want || err != nil {
+			t.Errorf("%d files: HashZip %s, %v; want %s", n, got, err, want)
+		}
+		if got, err := HashZip(zf, other); got != want || err != nil {
+			t.Errorf("%d files: HashZip, another Hash: %s, %v; want %s", n, got, err, want)
+		}
+	}
+}
+
+// TestErrors: a name with a newline, and a tree that is not a directory.
+func TestErrors(t *testing.T) {
+	open := func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader("")), nil }
+	if _, err := Hash1([]string{"a", "b\nc"}, open); err == nil || !strings.Contains(err.Error(), "newlines") {
+		t.Errorf("newline: %v", err)
+	}
+	f := filepath.Join(t.TempDir(), "file")
+	os.WriteFile(f, nil, 0o644)
+	if _, err := HashDir(f, "p", Hash1); err == nil || !strings.Contains(err.Error(), "is not a directory") {
+		t.Errorf("HashDir of a file: %v", err)
+	}
+}

@@ -1,0 +1,476 @@
+package files
+
+// One call of a Hasher: the caller's goroutine walks the input and cuts it
+// into batches; workers (config.workers goroutines) take them:
+//
+//   - a batch of small-file candidates: each file is sized, and the
+//     regular ones up to smallMax bytes are read whole into the worker's
+//     arena and hashed together in one sha256x.HashManyPrefixed call; the
+//     others go to the queue of large files;
+//   - large files, and files that are not regular (pipes, devices), read a
+//     chunk at a time and hashed side by side with sha256x.WriteMany, up to
+//     streams files per worker; the queue is shared out so that a few big
+//     files still keep every worker busy, and it is served first, so that
+//     ordered results are not held up behind it.
+//
+// A worker holds its arena and its stream chunks and nothing else: memory
+// stays within the budget whatever the files' sizes. The batches waiting
+// are bounded, and so (for ordered results) is the number of files
+// between the oldest one not delivered and the newest one read.
+
+import (
+	"context"
+	"errors"
+	"io"
+	"io/fs"
+	"iter"
+	"os"
+	"sync"
+	"sync/atomic"
+
+	"github.com/sha256x/sha256x"
+)
+
+const (
+	batchMax = 256  // files per batch of small-file candidates
+	batchMin = 64   // a batch handed over early when a worker is idle
+	window   = 8192 // files read ahead of the oldest not yet delivered (ordered)
+)
+
+type item struct {
+	Result
+	stream  bool          // to be hashed as a large file
+	regular bool          // listed as a regular file: may be probed unsized
+	file    io.ReadCloser // a pipe or device found open, to stream
+}
+
+type run struct {
+	c   config
+	ctx context.Context
+
+	mu        sync.Mutex
+	cond      sync.Cond
+	batches   [][]*item
+	larges    []*item
+	closed    bool // the input is exhausted
+	busy      int  // workers on a batch, which may add large files
+	streaming int  // workers on large files
+	idle      atomic.Int32
+
+	dmu     sync.Mutex
+	dcond   sync.Cond
+	ordered bool
+	fn      func(Result)
+	done    map[int]*item // finished, waiting for those before them
+	next    int           // the next index to deliver (ordered)
+	stopped bool
+
+	files, bytes atomic.Int64
+	pmu          sync.Mutex
+}
+
+// run hashes what seq yields and hands every Result to fn. n is the number
+// of files if known, else -1.
+func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bool, fn func(Result)) error {
+	if ctx == nil {
+		ctx = context.Background()
+	}
+	if n == 0 {
+		return ctx.Err()
+	}
+	r := &run{c: h.config(n), ctx: ctx, ordered: ordered, fn: fn}
+	r.cond.L = &r.mu
+	r.dcond.L = &r.dmu
+	if ordered {
+		r.done = make(map[int]*item)
+	}
+	stop := context.AfterFunc(ctx, func() {
+		r.mu.Lock()
+		r.cond.Broadcast()
+		r.mu.Unlock()
+		r.dmu.Lock()
+		r.stopped = true
+		r.dcond.Broadcast()
+		r.dmu.Unlock()
+	})
+	defer stop()
+	var wg sync.WaitGroup
+	for range r.c.workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			r.work()
+		}()
+	}
+	r.produce(seq, n)
+	wg.Wait()
+	for _, it := range r.larges { // left by a cancelled call
+		if it.file != nil {
+			it.file.Close()
+		}
+	}
+	return ctx.Err()
+}
+
+// produce cuts the input into batches for the workers.
+func (r *run) produce(seq iter.Seq[Entry], n int) {
+	size := batchMax
+	if n > 0 {
+		// Known length: about four batches per worker, so that they end
+		// together.
+		size = max(16, min(batchMax, (n+4*r.c.workers-1)/(4*r.c.workers)))
+	}
+	var b []*item
+	var slab []item // items are allocated a batch at a time
+	i := 0
+	for e := range seq {
+		if r.ctx.Err() != nil {
+			break
+		}
+		if len(slab) == 0 {
+			slab = make([]item, size)
+		}
+		it := &slab[0]
+		slab = slab[1:]
+		*it = item{Result: Result{Index: i, Path: e.Path, Err: e.Err}, regular: e.Regular}
+		b = append(b, it)
+		i++
+		if len(b) >= size || (n < 0 && len(b) >= batchMin && r.idle.Load() > 0) {
+			r.push(b)
+			b = nil
+		}
+		if r.ordered && i-r.nextDelivered() >= window {
+			r.dmu.Lock()
+			for i-r.next >= window && !r.stopped {
+				r.dcond.Wait()
+			}
+			r.dmu.Unlock()
+		}
+	}
+	if len(b) > 0 {
+		r.push(b)
+	}
+	r.mu.Lock()
+	r.closed = true
+	r.cond.Broadcast()
+	r.mu.Unlock()
+}
+
+func (r *run) nextDelivered() int {
+	r.dmu.Lock()
+	defer r.dmu.Unlock()
+	return r.next
+}
+
+// push queues a batch, waiting while two per worker are queued already.
+func (r *run) push(b []*item) {
+	r.mu.Lock()
+	for len(r.batches) >= 2*r.c.workers && r.ctx.Err() == nil {
+		r.cond.Wait()
+	}
+	r.batches = append(r.batches, b)
+	r.cond.Broadcast()
+	r.mu.Unlock()
+}
+
+// work is a worker's loop: large files first, then batches, until the
+// input is exhausted and no batch can add large files any more.
+func (r *run) work() {
+	w := newWorker(&r.c)
+	defer w.close()
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	for r.ctx.Err() == nil {
+		if len(r.larges) > 0 {
+			// A fair share among the workers not streaming already.
+			free := max(1, r.c.workers-r.streaming)
+			k := min(r.c.streams, (len(r.larges)+free-1)/free)
+			part := r.larges[:k:k]
+			r.larges = r.larges[k:]
+			r.streaming++
+			r.mu.Unlock()
+			w.streams(r, part)
+			r.deliver(part)
+			r.mu.Lock()
+			r.streaming--
+			continue
+		}
+		if len(r.batches) > 0 {
+			b := r.batches[0]
+			r.batches = r.batches[1:]
+			r.busy++
+			r.cond.Broadcast()
+			r.mu.Unlock()
+			large := w.smalls(r, b)
+			r.deliver(b)
+			r.mu.Lock()
+			r.busy--
+			r.larges = append(r.larges, large...)
+			r.cond.Broadcast()
+			continue
+		}
+		if r.closed && r.busy == 0 {
+			return
+		}
+		r.idle.Add(1)
+		r.cond.Wait()
+		r.idle.Add(-1)
+	}
+}
+
+// deliver hands the finished items among items to fn: at once, or in
+// input order once those before them are delivered.
+func (r *run) deliver(items []*item) {
+	r.dmu.Lock()
+	defer r.dmu.Unlock()
+	if r.stopped || r.ctx.Err() != nil {
+		return
+	}
+	if !r.ordered {
+		for _, it := range items {
+			if !it.stream {
+				r.fn(it.Result)
+			}
+		}
+		return
+	}
+	for _, it := range items {
+		if !it.stream {
+			r.done[it.Index] = it
+		}
+	}
+	moved := false
+	for {
+		it, ok := r.done[r.next]
+		if !ok {
+			break
+		}
+		delete(r.done, r.next)
+		r.fn(it.Result)
+		r.next++
+		moved = true
+	}
+	if moved {
+		r.dcond.Broadcast()
+	}
+}
+
+func (r *run) progress(files int, bytes int64) {
+	f, b := r.files.Add(int64(files)), r.bytes.Add(bytes)
+	if r.c.progress != nil {
+		r.pmu.Lock()
+		r.c.progress(f, b)
+		r.pmu.Unlock()
+	}
+}
+
+// A worker's buffers, kept from one batch to the next.
+type worker struct {
+	c      *config
+	arena  []byte
+	msgs   [][]byte
+	out    [][sha256x.Size]byte
+	batch  []*item
+	bufs   [][]byte
+	ds     []*sha256x.Digest
+	chunks [][]byte
+	act    []*sha256x.Digest
+	ring   *ringReader // nil until a batch is large enough, or where refused
+	noRing bool
+}
+
+func newWorker(c *config) *worker {
+	return &worker{c: c, noRing: c.plain || c.fsys != nil}
+}
+
+func (w *worker) close() { w.release() }
+
+func (w *worker) arenaBuf() []byte {
+	if w.arena == nil {
+		w.arena = make([]byte, w.c.arenaMax+w.c.smallMax+1)
+	}
+	return w.arena
+}
+
+// hash hashes the messages gathered in w.msgs for w.batch in one call.
+func (w *worker) hash(r *run) {
+	if len(w.batch) == 0 {
+		return
+	}
+	if cap(w.out) < len(w.batch) {
+		w.out = make([][sha256x.Size]byte, len(w.batch))
+	}
+	out := w.out[:len(w.batch)]
+	sha256x.HashManyPrefixed(out, w.c.prefix, w.msgs)
+	var bytes int64
+	for i, it := range w.batch {
+		it.Sum = out[i]
+		it.Size = int64(len(w.msgs[i]))
+		bytes += it.Size
+	}
+	r.progress(len(w.batch), bytes)
+	w.msgs, w.batch = w.msgs[:0], w.batch[:0]
+}
+
+// smalls reads and hashes the small files of a batch and returns the
+// others, marked for streaming.
+func (w *worker) smalls(r *run, b []*item) (large []*item) {
+	todo := make([]*item, 0, len(b))
+	for _, it := range b {
+		if it.Err == nil {
+			todo = append(todo, it)
+		}
+	}
+	if !w.noRing && len(todo) >= ringMin {
+		todo, large = w.ringSmalls(r, todo)
+	}
+	return append(large, w.plainSmalls(r, todo)...)
+}
+
+// plainSmalls reads each file with plain system calls (or the FS's Open
+// and Read), a few MiB of small files per HashMany call.
+func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
+	arena := w.arenaBuf()
+	used := 0
+	for _, it := range todo {
+		if used > w.c.arenaMax {
+			w.hash(r)
+			used = 0
+		}
+		buf := arena[used : used+w.c.smallMax+1]
+		var n int
+		var kind fileKind
+		var err error
+		if w.c.fsys != nil {
+			n, kind, it.file, err = readSmallFS(w.c.fsys, it.Path, buf)
+		} else {
+			n, kind, it.file, err = readSmall(it.Path, buf)
+		}
+		switch {
+		case err != nil:
+			it.Err = err
+		case kind == isDir:
+			it.Err = &fs.PathError{Op: "read", Path: it.Path, Err: errIsDir}
+		case kind != isSmall:
+			it.stream = true // large, grown or not a regular file
+			large = append(large, it)
+		default:
+			w.batch = append(w.batch, it)
+			w.msgs = append(w.msgs, arena[used:used+n])
+			used += n
+		}
+	}
+	w.hash(r)
+	return large
+}
+
+// What readSmall found.
+type fileKind int
+
+const (
+	isSmall fileKind = iota + 1 // read whole
+	isLarge                     // to stream: large, grown, or not a regular file
+	isDir
+)
+
+// readSmallFS is readSmall through an fs.FS.
+func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ io.ReadCloser, err error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return 0, 0, nil, err
+	case !st.IsDir() && !st.Mode().IsRegular():
+		return 0, isLarge, f, nil // kept open, as readSmall keeps it
+	}
+	defer f.Close()
+	switch {
+	case st.IsDir():
+		return 0, isDir, nil, nil
+	case st.Size() >= int64(len(buf)):
+		return 0, isLarge, nil, nil
+	}
+	n, err = io.ReadFull(f, buf[:st.Size()+1])
+	switch err {
+	case nil:
+		return 0, isLarge, nil, nil // grown
+	case io.EOF, io.ErrUnexpectedEOF:
+		return n, isSmall, nil, nil
+	}
+	return 0, 0, nil, err
+}
+
+func (w *worker) open(path string) (io.ReadCloser, error) {
+	if w.c.fsys != nil {
+		return w.c.fsys.Open(path)
+	}
+	return os.Open(path)
+}
+
+// streams hashes the files side by side, a chunk of each per WriteMany.
+func (w *worker) streams(r *run, items []*item) {
+	for len(w.bufs) < len(items) {
+		w.bufs = append(w.bufs, make([]byte, w.c.chunk))
+		w.ds = append(w.ds, new(sha256x.Digest))
+	}
+	rs := make([]io.Reader, len(items))
+	ds := w.ds[:len(items)]
+	var idx []int // the items still being read
+	for i, it := range items {
+		it.stream = false
+		f := it.file
+		if f == nil {
+			var err error
+			if f, err = w.open(it.Path); err != nil {
+				it.Err = err
+				continue
+			}
+		}
+		it.file = nil
+		defer f.Close()
+		rs[i] = f
+		ds[i].Reset()
+		ds[i].Write(w.c.prefix)
+		idx = append(idx, i)
+	}
+	for len(idx) > 0 {
+		if r.ctx.Err() != nil {
+			return
+		}
+		w.chunks, w.act = w.chunks[:0], w.act[:0]
+		next := idx[:0]
+		var bytes int64
+		for _, i := range idx {
+			it := items[i]
+			n, err := io.ReadFull(rs[i], w.bufs[i])
+			switch {
+			case err == nil:
+				next = append(next, i)
+			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+			default:
+				it.Err = err
+			}
+			if it.Err == nil && n > 0 {
+				w.chunks = append(w.chunks, w.bufs[i][:n])
+				w.act = append(w.act, ds[i])
+				it.Size += int64(n)
+				bytes += int64(n)
+			}
+		}
+		sha256x.WriteMany(w.act, w.chunks)
+		r.progress(0, bytes)
+		idx = next
+	}
+	files := 0
+	for i, it := range items {
+		if it.Err == nil {
+			it.Sum = ds[i].Sum256()
+			files++
+		}
+	}
+	r.progress(files, 0)
+}

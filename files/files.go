@@ -1,0 +1,183 @@
+// Package files hashes files with SHA-256, many at once, on every core, in
+// bounded memory.
+//
+// A Hasher takes a list of paths, or the files of a directory tree (Tree)
+// or of an fs.FS (TreeFS), and gives each file's digest, in input order
+// (Hash, Stream) or as each finishes (Each). Small files are read whole into
+// a per-goroutine arena and hashed a few hundred at a time with one
+// sha256x.HashMany call; large files, and files that are not regular
+// (pipes, devices), are read in chunks and hashed side by side with
+// sha256x.WriteMany. An unreadable file gives an error in its Result and
+// does not stop the others.
+//
+// On Linux the small files of a batch are opened, read and closed through
+// io_uring, one system call for up to 64 files; files whose type is not
+// known from a directory listing are sized with statx first, so that no
+// pipe is read before its type is known (see BENCHMARKS.md, "Files").
+// Where the kernel or a seccomp profile refuses io_uring, or with PlainReads
+// or the environment variable SHA256X_IOURING=off, they are read with plain
+// system calls; either way every file gets the same outcome as from
+// sha256sum. Up to one ring and its arena per core are kept for a second
+// after a call, for the next one.
+package files
+
+import (
+	"context"
+	"io/fs"
+	"iter"
+	"runtime"
+
+	"github.com/sha256x/sha256x"
+)
+
+// A Hasher hashes files. The zero Hasher is ready to use: every core,
+// DefaultMemory per goroutine, the digests of the files' contents. A
+// Hasher's methods may be called concurrently.
+type Hasher struct {
+	// Workers bounds the goroutines that read and hash at once; 0 means
+	// runtime.GOMAXPROCS(0).
+	Workers int
+
+	// Memory bounds the bytes of file contents held at once by all the
+	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
+	// goroutine gets Memory/Workers (at least MinMemory): an arena of a
+	// quarter of it for small files, half of it for the chunks of up to 8
+	// large files hashed side by side. Memory also sets which files are
+	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.
+	Memory int
+
+	// Prefix, if set, is hashed before every file's contents: each digest
+	// is SHA-256(Prefix || contents), as for the leaves of a Merkle tree.
+	Prefix []byte
+
+	// FS, if set, is where paths are opened (with FS.Open); the paths are
+	// then fs.FS paths ("dir/file", no leading slash). Files of an FS are
+	// read with its Open and Read, never through io_uring.
+	FS fs.FS
+
+	// PlainReads, if set, reads every file with plain system calls, never
+	// through io_uring.
+	PlainReads bool
+
+	// Progress, if set, is called with the running totals of files and
+	// bytes hashed, after every batch of small files and every few MiB of
+	// large ones. It is called from the hashing goroutines, one call at a
+	// time, and should return quickly.
+	Progress func(files, bytes int64)
+}
+
+const (
+	// DefaultMemory is the memory budget per goroutine when Hasher.Memory
+	// is 0.
+	DefaultMemory = 4 << 20
+	// MinMemory is the least memory a goroutine gets, whatever
+	// Hasher.Memory says.
+	MinMemory = 128 << 10
+)
+
+// A Result is the outcome for one file.
+type Result struct {
+	// Index is the file's position in the input, from 0.
+	Index int
+	// Path is the path as given.
+	Path string
+	// Sum is the SHA-256 digest of Prefix || contents, if Err is nil.
+	Sum [sha256x.Size]byte
+	// Size is the number of bytes of the file that were hashed.
+	Size int64
+	// Err is why the file could not be hashed: an *fs.PathError from
+	// opening or reading it, a directory ("is a directory"), the error a
+	// Tree or TreeFS walk gave in the file's place, or the context's error
+	// for files left when the call was cancelled.
+	Err error
+}
+
+// An Entry is one file to hash, as List, Tree and TreeFS yield them.
+type Entry struct {
+	Path string
+	// Err, if set, is why the file cannot be hashed (an error of the walk
+	// that found it): its Result carries Err, and the file is not opened.
+	Err error
+	// Regular says that the file was a regular file when it was listed
+	// (its directory entry said so, or stat did), which lets the Hasher
+	// read it without sizing it first. Set it only from such a listing:
+	// a Regular entry is opened and read before its type is known, which
+	// would take data out of a pipe.
+	Regular bool
+}
+
+// List yields the paths as Entries: the input of Stream and Each for a
+// plain list.
+func List(paths []string) iter.Seq[Entry] {
+	return func(yield func(Entry) bool) {
+		for _, p := range paths {
+			if !yield(Entry{Path: p}) {
+				return
+			}
+		}
+	}
+}
+
+// Hash hashes the files at paths and returns a Result for each, in the
+// order of paths. The error is non-nil only if ctx was cancelled first;
+// the files not hashed by then have its error in their Results.
+func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
+	res := make([]Result, len(paths))
+	got := make([]bool, len(paths))
+	err := h.run(ctx, List(paths), len(paths), false, func(r Result) {
+		res[r.Index] = r
+		got[r.Index] = true
+	})
+	for i, p := range paths {
+		if !got[i] {
+			res[i] = Result{Index: i, Path: p, Err: err}
+		}
+	}
+	return res, err
+}
+
+// Stream hashes the files that entries yields and calls fn with each
+// Result in input order, as soon as it and those before it are done. An
+// Entry with an Err is not opened: its Result carries the error. fn is called from the hashing goroutines, one call at a time. The
+// error is non-nil only if ctx was cancelled, and then fn is not called
+// again.
+func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
+	return h.run(ctx, entries, -1, true, fn)
+}
+
+// Each is Stream with the Results handed to fn as each file finishes, in
+// no particular order (Result.Index tells which file it is).
+func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
+	return h.run(ctx, entries, -1, false, fn)
+}
+
+// config is a Hasher's settings resolved for one call.
+type config struct {
+	workers  int
+	smallMax int // largest file read whole
+	arenaMax int // bytes of small files per HashMany call
+	chunk    int // bytes read from a large file at a time
+	streams  int // large files hashed side by side by one goroutine
+	prefix   []byte
+	fsys     fs.FS
+	plain    bool
+	progress func(files, bytes int64)
+}
+
+func (h *Hasher) config(n int) config {
+	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 8}
+	if c.workers <= 0 {
+		c.workers = runtime.GOMAXPROCS(0)
+	}
+	if n >= 0 {
+		c.workers = max(1, min(c.workers, n))
+	}
+	per := DefaultMemory
+	if h.Memory > 0 {
+		per = max(MinMemory, h.Memory/c.workers)
+	}
+	c.smallMax = min(256<<10, per/16)
+	c.chunk = c.smallMax
+	c.arenaMax = per / 4
+	return c
+}

@@ -1,0 +1,241 @@
+package files
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"io/fs"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+	"testing/fstest"
+)
+
+// randomTree writes files of random sizes up to max and the sizes around
+// every limit of the package (probe reads, small files, stream chunks),
+// and returns their paths under dir in Tree's order.
+func randomTree(t testing.TB, dir string, seed uint64, n, max int) []string {
+	r := rand.New(rand.NewPCG(seed, 1))
+	sizes := []int{0, 1, 63, 64, 65, probeMax - 1, probeMax, probeMax + 1, 256<<10 - 1, 256 << 10, 256<<10 + 1, 3<<18 + 77}
+	for len(sizes) < n {
+		s := r.IntN(max + 1)
+		if r.IntN(3) > 0 {
+			s = r.IntN(9000)
+		}
+		sizes = append(sizes, s)
+	}
+	fill := rand.NewChaCha8([32]byte{byte(seed)})
+	for i, s := range sizes {
+		b := make([]byte, s)
+		fill.Read(b)
+		p := filepath.Join(dir, fmt.Sprintf("d%d", i%5), fmt.Sprintf("f%04d", i))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var paths []string
+	for e := range Tree(dir) {
+		if e.Err != nil || !e.Regular {
+			t.Fatal(e)
+		}
+		paths = append(paths, e.Path)
+	}
+	if len(paths) != len(sizes) {
+		t.Fatalf("Tree found %d files, want %d", len(paths), len(sizes))
+	}
+	return paths
+}
+
+func want(t testing.TB, prefix []byte, path string) [32]byte {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return sha256.Sum256(append(slices.Clone(prefix), data...))
+}
+
+// hashers are the configurations every test runs: the default (io_uring
+// where the kernel allows), plain reads, one goroutine, the least memory,
+// many goroutines, and a prefix.
+var hashers = []struct {
+	name string
+	h    Hasher
+}{
+	{"default", Hasher{}},
+	{"plain", Hasher{PlainReads: true}},
+	{"one worker", Hasher{Workers: 1}},
+	{"least memory", Hasher{Memory: 1}},
+	{"16 workers", Hasher{Workers: 16, Memory: 16 * MinMemory}},
+	{"prefix", Hasher{Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF")}},
+}
+
+// TestHashRandomTree: every digest of a random tree of 0..1 MiB files is
+// crypto/sha256's, in every configuration, with the ring reading files
+// where the kernel allows it.
+func TestHashRandomTree(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 1, 300, 1<<20)
+	for _, c := range hashers {
+		before := ringFiles.Load()
+		res, err := c.h.Hash(context.Background(), paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range res {
+			if r.Index != i || r.Path != paths[i] || r.Err != nil {
+				t.Fatalf("%s: result %d: %+v", c.name, i, r)
+			}
+			if w := want(t, c.h.Prefix, r.Path); r.Sum != w {
+				t.Fatalf("%s: %s (%d bytes): wrong digest", c.name, r.Path, r.Size)
+			}
+		}
+		ring := ringFiles.Load() - before
+		if c.name == "plain" && ring != 0 {
+			t.Errorf("plain: %d files read through io_uring", ring)
+		}
+		if c.name == "default" {
+			if why := ringRefusedWhy(); why != "" {
+				t.Logf("io_uring not used: %s", why)
+			} else if ring == 0 {
+				t.Errorf("default: no file read through io_uring")
+			}
+		}
+	}
+}
+
+// TestStreamAndEach: Stream hands the results over in input order, Each
+// hands over every one once; errors from the input come through.
+func TestStreamAndEach(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 4, 1200, 64<<10)
+	walkErr := errors.New("from the walk")
+	seq := func(yield func(Entry) bool) {
+		for i, p := range paths {
+			e := Entry{Path: p, Regular: i%2 == 0}
+			if i%97 == 5 {
+				e.Err = walkErr
+			}
+			if !yield(e) {
+				return
+			}
+		}
+	}
+	for _, c := range hashers[:3] {
+		next := 0
+		err := c.h.Stream(context.Background(), seq, func(r Result) {
+			if r.Index != next || r.Path != paths[next] {
+				t.Fatalf("%s: result %d (%s) after %d", c.name, r.Index, r.Path, next-1)
+			}
+			if (r.Index%97 == 5) != (r.Err == walkErr) {
+				t.Errorf("%s: %d: err %v", c.name, r.Index, r.Err)
+			}
+			next++
+		})
+		if err != nil || next != len(paths) {
+			t.Fatalf("%s: %v after %d of %d", c.name, err, next, len(paths))
+		}
+		seen := make([]bool, len(paths))
+		err = c.h.Each(context.Background(), List(paths), func(r Result) {
+			if seen[r.Index] || r.Err != nil || r.Sum != want(t, nil, r.Path) {
+				t.Errorf("%s: Each: %+v", c.name, r)
+			}
+			seen[r.Index] = true
+		})
+		if err != nil || slices.Contains(seen, false) {
+			t.Fatalf("%s: Each: %v, a file not reported", c.name, err)
+		}
+	}
+}
+
+// TestCancel: a cancelled call returns the context's error soon, and the
+// files not hashed carry it.
+func TestCancel(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 5, 2000, 9000)
+	ctx, cancel := context.WithCancel(context.Background())
+	n := 0
+	err := (&Hasher{Workers: 2}).Stream(ctx, List(paths), func(Result) {
+		if n++; n == 100 {
+			cancel()
+		}
+	})
+	if !errors.Is(err, context.Canceled) || n < 100 || n == len(paths) {
+		t.Errorf("Stream: %v after %d of %d files", err, n, len(paths))
+	}
+	res, err := new(Hasher).Hash(ctx, paths)
+	if !errors.Is(err, context.Canceled) || !errors.Is(res[0].Err, context.Canceled) {
+		t.Errorf("Hash with a cancelled context: %v, %v", err, res[0].Err)
+	}
+}
+
+// TestFS: a tree read through an fs.FS (a directory, and a map) hashes as
+// the directory does, and TreeFS lists what Tree lists.
+func TestFS(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 6, 200, 600<<10)
+	os.Symlink("f0001", filepath.Join(dir, "d1", "link"))
+	os.Symlink("nowhere", filepath.Join(dir, "d2", "dangling"))
+	os.Symlink("../d3", filepath.Join(dir, "d4", "dirlink"))
+	var want []Result
+	new(Hasher).Stream(context.Background(), Tree(dir), func(r Result) { want = append(want, r) })
+	fsys := os.DirFS(dir)
+	var got []Result
+	(&Hasher{FS: fsys}).Stream(context.Background(), TreeFS(fsys, "."), func(r Result) { got = append(got, r) })
+	if len(got) != len(want) || len(want) != len(paths)+2 {
+		t.Fatalf("TreeFS: %d results, Tree %d, want %d", len(got), len(want), len(paths)+2)
+	}
+	for i := range got {
+		if dir+"/"+got[i].Path != want[i].Path || got[i].Sum != want[i].Sum || (got[i].Err == nil) != (want[i].Err == nil) {
+			t.Errorf("%d: FS %s %x %v, dir %s %x %v", i, got[i].Path, got[i].Sum[:4], got[i].Err, want[i].Path, want[i].Sum[:4], want[i].Err)
+		}
+	}
+	m := fstest.MapFS{"a": {Data: []byte("abc")}, "b/c": {Data: make([]byte, 300<<10)}, "b/d": {Mode: fs.ModeDir}}
+	res, _ := (&Hasher{FS: m}).Hash(context.Background(), []string{"a", "b/c", "b/d", "nope"})
+	if res[0].Sum != sha256.Sum256([]byte("abc")) || res[1].Sum != sha256.Sum256(make([]byte, 300<<10)) ||
+		!errors.Is(res[2].Err, errIsDir) || !errors.Is(res[3].Err, fs.ErrNotExist) {
+		t.Errorf("MapFS: %+v", res)
+	}
+}
+
+// TestProgress: the totals reach every file and byte.
+func TestProgress(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 7, 300, 1<<20)
+	var total int64
+	for _, p := range paths {
+		st, _ := os.Stat(p)
+		total += st.Size()
+	}
+	var files, bytes int64
+	calls := 0
+	h := Hasher{Progress: func(f, b int64) {
+		if f < files || b < bytes {
+			t.Errorf("progress went back: %d, %d after %d, %d", f, b, files, bytes)
+		}
+		files, bytes = f, b
+		calls++
+	}}
+	if _, err := h.Hash(context.Background(), paths); err != nil {
+		t.Fatal(err)
+	}
+	if files != int64(len(paths)) || bytes != total || calls < 2 {
+		t.Errorf("progress: %d files, %d bytes in %d calls; want %d, %d", files, bytes, calls, len(paths), total)
+	}
+}
+
+// TestEmpty: no paths, no call of fn.
+func TestEmpty(t *testing.T) {
+	res, err := new(Hasher).Hash(context.Background(), nil)
+	if len(res) != 0 || err != nil {
+		t.Errorf("Hash(nil): %v, %v", res, err)
+	}
+	if err := new(Hasher).Stream(context.Background(), List(nil), func(Result) { t.Error("called") }); err != nil {
+		t.Error(err)
+	}
+}

@@ -1,0 +1,23 @@
+//go:build !unix
+
+package files
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+)
+
+var errIsDir = errors.New("is a directory")
+
+// readSmall opens the file at path and, if it is a regular file of at most
+// len(buf)-1 bytes, reads it into buf.
+func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
+	return readSmallFS(osFS{}, path, buf)
+}
+
+// osFS opens paths of the operating system, as they are.
+type osFS struct{}
+
+func (osFS) Open(name string) (fs.File, error) { return os.Open(name) }

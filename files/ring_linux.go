@@ -1,0 +1,482 @@
+package files
+
+// Small files through io_uring, in two passes over a batch, each a few
+// submissions of linked chains for up to a few hundred files:
+//
+//   - probe, for files a directory listing says are regular: openat into
+//     a direct descriptor, a read of up to probeMax bytes into the worker's
+//     arena (registered once as a fixed buffer), a read of one more byte,
+//     and a close. A second read that finds nothing proves the first one
+//     read the whole file, whatever its stated size (as sha256sum reads up
+//     to EOF); no statx is needed, and every operation runs inline in the
+//     submitting thread.
+//   - sized, for the files of unknown type (which may be pipes: nothing is
+//     read before their type is known) and those the probe did not settle
+//     (empty, or longer than probeMax): statx, then for the small regular
+//     ones openat, a read of size+1 bytes and a close. statx runs on the
+//     kernel's io-wq threads, slower, so only these pay for it.
+//
+// Nothing here decides an error: a file whose open or read fails or comes
+// up short is read again the plain way, which gives it the outcome it has
+// without io_uring; only whole reads are taken from the ring.
+
+import (
+	"bytes"
+	"errors"
+	"runtime"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sys/unix"
+
+	"github.com/sha256x/sha256x/internal/uring"
+)
+
+// probeMax is the size of a probe read: files up to it need no statx.
+const probeMax = 16 << 10
+
+// ringMin is the fewest small-file candidates in a batch for which a
+// worker uses io_uring: below it the ring's setup costs more than the
+// system calls it saves (BENCHMARKS.md, "Files").
+const ringMin = 16
+
+// ringRefused is set once the kernel has refused io_uring, so that no
+// other worker asks again.
+var ringRefused atomic.Bool
+
+// ringFiles counts the files read whole through a ring, for the tests.
+var ringFiles atomic.Int64
+
+type ringReader struct {
+	ring    *uring.Ring
+	arena   []byte // registered with ring
+	idle    time.Time
+	sts     []unix.Statx_t
+	res     []int32
+	paths   []byte // the batch's names, each ending in NUL
+	offs    []int
+	dirs    []int // directories opened for the batch; dirs[0] is AT_FDCWD
+	dirOf   []int // the directory of each name
+	dirents []byte
+	cand    []int
+	sized   []int
+	reads   []int32
+	more    []int32
+	opens   []int32
+	at      []int
+}
+
+func (rr *ringReader) close() {
+	if rr != nil {
+		rr.ring.Close()
+	}
+}
+
+// Rings are kept between calls (setting one up and tearing it down costs
+// about as much as reading a few hundred small files the plain way), up to
+// one per core, and closed after a second unused.
+var rings struct {
+	sync.Mutex
+	idle  []*ringReader
+	timer *time.Timer
+}
+
+const ringIdle = time.Second
+
+func takeRing(arena int) *ringReader {
+	rings.Lock()
+	defer rings.Unlock()
+	for i, rr := range rings.idle {
+		if len(rr.arena) == arena {
+			rings.idle = append(rings.idle[:i], rings.idle[i+1:]...)
+			return rr
+		}
+	}
+	return nil
+}
+
+func putRing(rr *ringReader) {
+	rings.Lock()
+	defer rings.Unlock()
+	if len(rings.idle) >= runtime.GOMAXPROCS(0) {
+		rr.close()
+		return
+	}
+	rr.idle = time.Now()
+	rings.idle = append(rings.idle, rr)
+	if rings.timer == nil {
+		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
+	}
+}
+
+func closeIdleRings() {
+	rings.Lock()
+	defer rings.Unlock()
+	keep := rings.idle[:0]
+	for _, rr := range rings.idle {
+		if time.Since(rr.idle) >= ringIdle {
+			rr.close()
+		} else {
+			keep = append(keep, rr)
+		}
+	}
+	clear(rings.idle[len(keep):])
+	rings.idle = keep
+	rings.timer = nil
+	if len(keep) > 0 {
+		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
+	}
+}
+
+// release hands the worker's ring back for the next call.
+func (w *worker) release() {
+	if w.ring != nil {
+		putRing(w.ring)
+		w.ring = nil
+	}
+}
+
+// path is file k's name for the ring: relative to its directory's
+// descriptor, or the whole path from the working directory.
+func (rr *ringReader) path(k int) (dir int, name []byte) {
+	return rr.dirs[rr.dirOf[k]], rr.paths[rr.offs[k]:rr.offs[k+1]]
+}
+
+// dirMin is the fewest files of a batch in one directory for which the
+// directory is opened (O_PATH) and they are opened relative to it: a path
+// lookup of one name instead of every component, for two system calls.
+const dirMin = 8
+
+// setPaths lays out the batch's names, each ending in NUL: where dirMin or
+// more in a row share a directory, the name within it and the directory
+// opened once; otherwise the whole path.
+func (rr *ringReader) setPaths(todo []*item) {
+	rr.paths, rr.offs = rr.paths[:0], rr.offs[:0]
+	rr.dirs = append(rr.dirs[:0], unix.AT_FDCWD)
+	rr.dirOf = rr.dirOf[:0]
+	for i := 0; i < len(todo); {
+		dir, _ := splitDir(todo[i].Path)
+		j := i + 1
+		for j < len(todo) {
+			if d, _ := splitDir(todo[j].Path); d != dir {
+				break
+			}
+			j++
+		}
+		d := 0
+		if dir != "" && j-i >= dirMin {
+			if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+				rr.dirs = append(rr.dirs, fd)
+				d = len(rr.dirs) - 1
+				rr.readTypes(fd, todo[i:j])
+			} else if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+				rr.dirs = append(rr.dirs, fd)
+				d = len(rr.dirs) - 1
+			}
+		}
+		for ; i < j; i++ {
+			name := todo[i].Path
+			if d > 0 {
+				_, name = splitDir(name)
+			}
+			rr.offs = append(rr.offs, len(rr.paths))
+			rr.paths = append(append(rr.paths, name...), 0)
+			rr.dirOf = append(rr.dirOf, d)
+		}
+	}
+	rr.offs = append(rr.offs, len(rr.paths))
+}
+
+// readTypes marks Regular the files of items (all in the directory open
+// as fd) that the directory's entries say are regular files, as Tree
+// would, so that they are probed without statx. It reads at most
+// dirTypesMax bytes of entries: a large directory is not read for a few
+// of its files.
+func (rr *ringReader) readTypes(fd int, items []*item) {
+	want := make(map[string]*item, len(items))
+	for _, it := range items {
+		if !it.regular {
+			_, name := splitDir(it.Path)
+			want[name] = it
+		}
+	}
+	if len(want) == 0 {
+		return
+	}
+	if rr.dirents == nil {
+		rr.dirents = make([]byte, 16<<10)
+	}
+	read := 0
+	for read < dirTypesMax && len(want) > 0 {
+		n, err := unix.ReadDirent(fd, rr.dirents)
+		if err != nil || n <= 0 {
+			break
+		}
+		read += n
+		// struct linux_dirent64: ino, off (8 bytes each), reclen (2),
+		// type (1), the name ending in NUL.
+		for b := rr.dirents[:n]; len(b) >= 19; {
+			reclen := int(b[16]) | int(b[17])<<8
+			if reclen < 19 || reclen > len(b) {
+				break
+			}
+			name := b[19:reclen]
+			if k := bytes.IndexByte(name, 0); k >= 0 {
+				name = name[:k]
+			}
+			if it, ok := want[string(name)]; ok {
+				if b[18] == unix.DT_REG {
+					it.regular = true
+				}
+				delete(want, string(name))
+			}
+			b = b[reclen:]
+		}
+	}
+}
+
+// dirTypesMax bounds the directory entries readTypes reads.
+const dirTypesMax = 64 << 10
+
+// closeDirs closes the batch's directories, once the ring is done with
+// them.
+func (rr *ringReader) closeDirs() {
+	for _, fd := range rr.dirs[1:] {
+		unix.Close(fd)
+	}
+	rr.dirs = rr.dirs[:1]
+}
+
+// splitDir splits a path at its last slash: "a/b/c" is "a/b" and "c", "/c"
+// is "/" and "c"; a path without a slash, or ending in one, has no
+// directory part.
+func splitDir(p string) (dir, name string) {
+	i := strings.LastIndexByte(p, '/')
+	switch {
+	case i < 0 || i == len(p)-1:
+		return "", p
+	case i == 0:
+		return "/", p[1:]
+	}
+	return p[:i], p[i+1:]
+}
+
+// ringSmalls reads and hashes the small regular files of todo through the
+// ring; it returns the files to read the plain way (rest) and those to
+// stream (large).
+func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
+	if w.ring == nil {
+		if ringRefused.Load() {
+			w.noRing = true
+			return todo, nil
+		}
+		if rr := takeRing(w.c.arenaMax + w.c.smallMax + 1); rr != nil {
+			w.ring, w.arena = rr, rr.arena
+		}
+	}
+	if w.ring == nil {
+		ring, err := uring.New(4*batchMax, batchMax, [][]byte{w.arenaBuf()})
+		if err != nil {
+			// Refused for good (ENOSYS, EPERM, a kernel without what the
+			// ring needs), or for now (out of memory or descriptors, or
+			// SHA256X_IOURING=off, which the next call reads again).
+			w.noRing = true
+			if !errors.Is(err, unix.ENOMEM) && !errors.Is(err, unix.EMFILE) && !errors.Is(err, unix.ENFILE) && !errors.Is(err, uring.ErrDisabled) {
+				ringRefused.Store(true)
+			}
+			return todo, nil
+		}
+		w.ring = &ringReader{
+			ring: ring, arena: w.arena, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
+			reads: make([]int32, batchMax), more: make([]int32, batchMax), opens: make([]int32, batchMax), at: make([]int, batchMax),
+		}
+	}
+	rr := w.ring
+	if len(todo) > batchMax {
+		rest = todo[batchMax:]
+		todo = todo[:batchMax]
+	}
+	rr.setPaths(todo)
+	defer rr.closeDirs()
+	// A path with a NUL byte inside is left to the plain way, which
+	// refuses it as the system call wrappers do.
+	rr.cand, rr.sized = rr.cand[:0], rr.sized[:0]
+	for k, it := range todo {
+		switch {
+		case strings.IndexByte(it.Path, 0) >= 0:
+			rest = append(rest, it)
+		case it.regular:
+			rr.cand = append(rr.cand, k)
+		default:
+			rr.sized = append(rr.sized, k) // maybe a pipe: no reads before statx
+		}
+	}
+	if !w.probe(r, todo, &rest) {
+		for _, k := range rr.sized {
+			rest = append(rest, todo[k])
+		}
+		return rest, nil
+	}
+	if len(rr.sized) == 0 {
+		return rest, nil
+	}
+	rr.cand = append(rr.cand[:0], rr.sized...)
+	return w.sizedReads(r, todo, rest)
+}
+
+// probe reads the candidates rr.cand of todo with probe chains; it hashes
+// the files read whole, appends the failures to rest, and leaves in
+// rr.sized those that need their size. It reports false if the ring
+// failed (the unsettled files are then in rest).
+func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
+	rr := w.ring
+	arena := w.arena
+	slots := min(batchMax, w.c.arenaMax/probeMax)
+	scratch := arena[len(arena)-slots:]
+	for i := 0; i < len(rr.cand); {
+		start := i
+		m := 0
+		for ; i < len(rr.cand) && m < slots; i++ {
+			k := rr.cand[i]
+			u := uint64(m) << 2
+			dir, name := rr.path(k)
+			rr.ring.OpenDirect(dir, name, m, u, true)
+			rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], -1, 0, u|1, true)
+			rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
+			rr.ring.CloseDirect(m, u|3)
+			m++
+		}
+		if err := rr.ring.Submit(4 * m); err != nil {
+			w.dropRing()
+			for _, k := range rr.cand[start:] {
+				*rest = append(*rest, todo[k])
+			}
+			return false
+		}
+		rr.ring.Reap(func(user uint64, res int32) {
+			switch s := user >> 2; user & 3 {
+			case 0:
+				rr.opens[s] = res
+			case 1:
+				rr.reads[s] = res
+			case 2:
+				rr.more[s] = res
+			}
+		})
+		for s := range m {
+			k := rr.cand[start+s]
+			it := todo[k]
+			switch n := int(rr.reads[s]); {
+			case rr.opens[s] < 0, n < 0, rr.more[s] < 0:
+				*rest = append(*rest, it)
+			case n == 0 || rr.more[s] > 0:
+				rr.sized = append(rr.sized, k) // empty, or longer
+			default:
+				w.batch = append(w.batch, it)
+				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+n])
+				ringFiles.Add(1)
+			}
+		}
+		w.hash(r)
+	}
+	return true
+}
+
+// sizedReads sizes the candidates rr.cand of todo with statx and reads the
+// small regular ones whole, by their size; it returns the files to read
+// the plain way and those to stream.
+func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
+	rr := w.ring
+	for _, k := range rr.cand {
+		dir, name := rr.path(k)
+		rr.ring.Statx(dir, name, &rr.sts[k], uint64(k), false)
+	}
+	if err := rr.ring.Submit(len(rr.cand)); err != nil {
+		w.dropRing()
+		for _, k := range rr.cand {
+			rest = append(rest, todo[k])
+		}
+		return rest, nil
+	}
+	rr.ring.Reap(func(user uint64, res int32) { rr.res[user] = res })
+	cand := rr.cand[:0]
+	for _, k := range rr.cand {
+		it, st := todo[k], &rr.sts[k]
+		switch {
+		case rr.res[k] < 0, st.Mode&unix.S_IFMT == unix.S_IFDIR:
+			rest = append(rest, it)
+		case st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > uint64(w.c.smallMax):
+			it.stream = true
+			large = append(large, it)
+		default:
+			cand = append(cand, k)
+		}
+	}
+	rr.cand = cand
+
+	// Open, read and close as many as the arena holds, round after round.
+	arena := w.arena
+	for i := 0; i < len(rr.cand); {
+		start, used, m := i, 0, 0
+		for ; i < len(rr.cand); i++ {
+			k := rr.cand[i]
+			n := int(rr.sts[k].Size) + 1
+			if used+n > len(arena) {
+				break
+			}
+			dir, name := rr.path(k)
+			rr.ring.OpenDirect(dir, name, m, uint64(m)<<2, true)
+			rr.ring.ReadDirect(m, arena[used:used+n], 0, 0, uint64(m)<<2|1, true)
+			rr.ring.CloseDirect(m, uint64(m)<<2|2)
+			rr.at[m] = used
+			used += n
+			m++
+		}
+		if err := rr.ring.Submit(3 * m); err != nil {
+			w.dropRing()
+			for _, k := range rr.cand[start:] {
+				rest = append(rest, todo[k])
+			}
+			return rest, large
+		}
+		rr.ring.Reap(func(user uint64, res int32) {
+			switch s := user >> 2; user & 3 {
+			case 0:
+				rr.opens[s] = res
+			case 1:
+				rr.reads[s] = res
+			}
+		})
+		for s := range m {
+			k := rr.cand[start+s]
+			it, size := todo[k], int(rr.sts[k].Size)
+			switch {
+			case rr.opens[s] < 0:
+				rest = append(rest, it)
+			case int(rr.reads[s]) == size:
+				w.batch = append(w.batch, it)
+				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])
+				ringFiles.Add(1)
+			case int(rr.reads[s]) == size+1:
+				it.stream = true // grown since it was sized
+				large = append(large, it)
+			default:
+				rest = append(rest, it) // failed or short: truncated, or a short read
+			}
+		}
+		w.hash(r)
+	}
+	return rest, large
+}
+
+// dropRing gives up the ring after a failure of the ring itself (not of a
+// file): the worker reads the plain way from then on.
+func (w *worker) dropRing() {
+	w.ring.close()
+	w.ring = nil
+	w.noRing = true
+	w.arena = nil // the kernel may still hold the old one
+
+}

@@ -1,0 +1,20 @@
+//go:build !linux
+
+package files
+
+import "sync/atomic"
+
+const ringMin = 1 << 30 // never: io_uring is Linux's
+
+type ringReader struct{}
+
+func (*ringReader) close() {}
+
+func (w *worker) release() {}
+
+func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
+
+var ringFiles atomic.Int64
+
+// probeMax is the size of a probe read on Linux (ring_linux.go).
+const probeMax = 16 << 10

@@ -1,0 +1,125 @@
+//go:build linux
+
+package uring
+
+import (
+	"bytes"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+// newRing sets up a ring or skips the test, saying why the kernel refused.
+func newRing(t *testing.T, bufs [][]byte) *Ring {
+	t.Helper()
+	r, err := New(64, 8, bufs)
+	if err != nil {
+		t.Skipf("io_uring refused here: %v", err)
+	}
+	t.Cleanup(func() { r.Close() })
+	return r
+}
+
+func cstr(s string) []byte { return append([]byte(s), 0) }
+
+func reap(r *Ring) map[uint64]int32 {
+	m := map[uint64]int32{}
+	r.Reap(func(u uint64, res int32) { m[u] = res })
+	return m
+}
+
+// TestDisabled: SHA256X_IOURING=off refuses the ring, as a seccomp
+// profile would.
+func TestDisabled(t *testing.T) {
+	t.Setenv("SHA256X_IOURING", "off")
+	if _, err := New(8, 8, nil); !errors.Is(err, ErrDisabled) {
+		t.Fatalf("New: %v, want ErrDisabled", err)
+	}
+}
+
+// TestChains: statx, then openat into a direct descriptor, two reads
+// from the file's position (one of them into the registered buffer) and a
+// close, linked; and a chain whose open fails cancels the rest.
+func TestChains(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("0123456789"), 1000)
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 64<<10)
+	for _, reg := range []bool{true, false} {
+		var r *Ring
+		if reg {
+			r = newRing(t, [][]byte{buf})
+			if !r.Registered() {
+				t.Log("buffers not registered (locked-memory limit): plain reads")
+			}
+		} else {
+			r = newRing(t, nil)
+		}
+		var st unix.Statx_t
+		r.Statx(unix.AT_FDCWD, cstr(path), &st, 1, false)
+		if err := r.Submit(1); err != nil {
+			t.Fatal(err)
+		}
+		if m := reap(r); m[1] != 0 || st.Size != uint64(len(data)) || st.Mode&unix.S_IFMT != unix.S_IFREG {
+			t.Fatalf("statx: %v, size %d, mode %o", m, st.Size, st.Mode)
+		}
+		p := cstr(path)
+		r.OpenDirect(unix.AT_FDCWD, p, 3, 10, true)
+		r.ReadDirect(3, buf[:4096], -1, 0, 11, true)
+		r.ReadDirect(3, buf[4096:], -1, 0, 12, true)
+		r.ReadDirect(3, buf[:1], -1, 0, 13, true)
+		r.CloseDirect(3, 14)
+		missing := cstr(filepath.Join(dir, "missing"))
+		r.OpenDirect(unix.AT_FDCWD, missing, 4, 20, true)
+		r.ReadDirect(4, buf[:10], 0, -1, 21, true)
+		r.CloseDirect(4, 22)
+		if err := r.Submit(8); err != nil {
+			t.Fatal(err)
+		}
+		m := reap(r)
+		want := map[uint64]int32{10: 0, 11: 4096, 12: int32(len(data) - 4096), 13: 0, 14: 0,
+			20: -int32(unix.ENOENT), 21: -int32(unix.ECANCELED), 22: -int32(unix.ECANCELED)}
+		for u, res := range want {
+			if m[u] != res {
+				t.Errorf("registered %v: operation %d: %d (%v), want %d", reg, u, m[u], Errno(m[u]), res)
+			}
+		}
+		if r.Inflight() != 0 || !bytes.Equal(buf[1:len(data)], data[1:]) || buf[0] != data[0] {
+			t.Errorf("registered %v: %d in flight, or the data read is wrong", reg, r.Inflight())
+		}
+	}
+}
+
+// TestFull: the queue takes what it has room for, and Submit waits for
+// every completion asked for.
+func TestFull(t *testing.T) {
+	r := newRing(t, nil)
+	n := 0
+	for r.Space() > 0 {
+		r.Nop(uint64(n), false)
+		n++
+	}
+	if n < 64 {
+		t.Fatalf("room for %d operations, asked for 64", n)
+	}
+	if err := r.Submit(n); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(reap(r)); got != n {
+		t.Fatalf("%d completions of %d", got, n)
+	}
+	defer func() {
+		if recover() == nil {
+			t.Error("queueing past the room did not panic")
+		}
+	}()
+	for range n + 1 {
+		r.Nop(0, false)
+	}
+}
