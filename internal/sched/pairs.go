@@ -32,30 +32,34 @@ type staging struct {
 // calls are what those levels cost beyond the kernels (BENCHMARKS.md, "The
 // house").
 func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, n int) int {
-	partial := pl.TakesPartial(n, c)
 	chunk, nb := pairChunk, 0
 	if c == kernel.Staged {
 		chunk, nb = levelChunk, stg.nb
+		stg.sc.lvlTemplate(stg.jn, stg.w, nb)
 	}
-	done := 0
-	for _, st := range pl.Pairs {
-		k := st.Take(n - done)
-		if partial {
-			k = n &^ (st.Width - 1) // the whole groups; runPart the rest
-		}
-		if k > 0 && c == kernel.Staged {
-			stg.sc.lvlTemplate(stg.jn, stg.w, nb)
-		}
-		for i := done; i < done+k; i += chunk {
-			m := min(chunk, done+k-i)
+	if pl.TakesPartial(n, c) {
+		st := pl.Pairs[0]
+		whole := n &^ (st.Width - 1)
+		for i := 0; i < whole; i += chunk {
+			m := min(chunk, whole-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
 			kernel.HashPairs(st.K, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
 		}
-		if done += k; partial {
-			runPart(st, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), done*Size)), n-done, in, msgs, stg, done)
-			return n
+		runPart(st, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), whole*Size)), n-whole, in, msgs, stg, whole)
+		return n
+	}
+	// As few instructions as can be between two stages' kernel calls: a
+	// small batch's second kernel waits for them (BENCHMARKS.md, "The
+	// house").
+	done := 0
+	for _, st := range pl.Pairs {
+		end := done + st.Take(n-done)
+		for i := done; i < end; i += chunk {
+			m := min(chunk, end-i)
+			p, s := pairsAt(c, in, msgs, stg, i, m)
+			kernel.HashPairs(st.K, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
 		}
-		if done == n {
+		if done = end; done == n {
 			break
 		}
 	}
