@@ -54,9 +54,7 @@ package hashtree
 
 import (
 	"errors"
-	"runtime"
 	"strconv"
-	"strings"
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
@@ -180,12 +178,6 @@ func roots(b []byte) [][32]byte {
 	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
 }
 
-// inTwos: on amd64 plans with SHA-NI, HashLevel takes a level of one or two
-// pairs straight to one or two SHA-NI streams, and levels of 3 to 8 pairs
-// measured faster as such calls of two pairs than as one call (Zen 5:
-// BENCHMARKS.md, "SSZ"), the way gohashtree hashes them.
-var inTwos = runtime.GOARCH == "amd64" && strings.Contains(sha256x.Kernel(), "shani")
-
 // small reports whether a level of one or two pairs is in place or apart
 // from its digests: then HashLevel's own path for one or two pairs (most of
 // fastssz's calls) takes it as it is, called straight from the exported
@@ -211,14 +203,6 @@ func level(digests, chunks [][32]byte) {
 		return
 	case d > c && d-c < uintptr(n)*32:
 		panic("sha256x/hashtree: digests start inside the chunks, past their start")
-	}
-	if inTwos && n >= 6 && n <= 16 {
-		// In place too: the call for pairs 2i and 2i+1 writes digests 2i and
-		// 2i+1, below chunk 4i where its reads begin.
-		for i := 0; i < n; i += 4 {
-			sha256x.Join{}.HashLevel(digests[i/2:], chunks[i:min(n, i+4)])
-		}
-		return
 	}
 	sha256x.Join{}.HashLevel(digests, chunks)
 }

@@ -30,19 +30,27 @@ const MaxJoin = 3*BlockSize - 9
 // the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
 // "Merkle levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
-	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && pl.SmallPairs {
-		// One or two pairs, the top of every tree: straight to the one-
-		// or two-stream kernel, unless out overlaps the nodes other than
-		// in place. Here, not in a function of its own: every call between
-		// two small levels' kernels costs them (BENCHMARKS.md, "The house").
+	first := -1 // how many pairs the pairs kernels hashed, once they ran
+	if n2 := len(nodes) / 2; pairs && len(nodes)&1 == 0 && n2 > 0 && len(out) >= n2 && !pl.Stdlib {
+		// Merkle pairs (SHA-256d or not), unless out overlaps the nodes
+		// other than in place: one or two pairs, the top of every tree,
+		// straight to the one- or two-stream kernel, and any other level to
+		// the pairs kernels, with no more checks than these. Every
+		// instruction before a small level's kernels costs it (BENCHMARKS.md,
+		// "The house").
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
 		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
 			c := kernel.Adjacent
 			if jn.Double {
 				c = kernel.Double
 			}
-			kernel.HashPairs(pl.Small[n2], c, &out[0], &nodes[0][0], nil, n2, 0)
-			return
+			if n2 <= 2 && pl.SmallPairs {
+				kernel.HashPairs(pl.Small[n2], c, &out[0], &nodes[0][0], nil, n2, 0)
+				return
+			}
+			if first = hashPairs(pl, c, &out[0], &nodes[0][0], nil, nil, n2); first == n2 {
+				return
+			}
 		}
 	}
 	w := jn.Width
@@ -97,15 +105,17 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	// The pairs kernels; other joins than pairs are staged whole, a chunk
 	// at a time. What they leave goes to the job queue: out[first:], and
 	// out[again:] for its second hash.
-	var first int
 	var sc *scratch
-	if call == kernel.Staged {
+	switch {
+	case first >= 0:
+		// The pairs kernels ran above, and left out[first:].
+	case call == kernel.Staged:
 		sc = scratchPool.Get().(*scratch)
 		defer scratchPool.Put(sc)
 		var stg staging
 		stg.sc, stg.nodes, stg.jn, stg.w, stg.nb = sc, nodes, jn, w, nb
 		first = hashPairs(pl, call, &out[0], nil, nil, &stg, n2)
-	} else {
+	default:
 		first = hashPairs(pl, call, &out[0], &nodes[0][0], nil, nil, n2)
 	}
 	again := n2
