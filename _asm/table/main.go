@@ -145,6 +145,27 @@ func table(arch, constraint string) []byte {
 	}
 	p("\tdefault:\n\t\tpanic(\"sha256x: internal error: kernel \" + infos[id].Family + \" has no pairs kernel\")\n")
 	p("\t}\n}\n\n")
+	// One function a call as well, keyed by kernel alone, for the callers
+	// whose call is a constant: fewer arguments and a smaller switch cost a
+	// one-pair call about 1 ns less (BENCHMARKS.md, "The house").
+	for c, pc := range abi.PairsCalls {
+		params, args := "out *[Size]byte, in *byte, n int", "out, in, n"
+		switch pc.Const {
+		case "Slices":
+			params, args = "out *[Size]byte, msgs *[]byte, n int", "out, msgs, n"
+		case "Staged":
+			params, args = "out *[Size]byte, in *byte, n, nb int", "out, in, n, nb"
+		}
+		p("// Hash%s is HashPairs(id, %s, ...).\n", pc.Const, pc.Const)
+		p("func Hash%s(id ID, %s) {\n\tswitch id {\n", pc.Const, params)
+		for _, k := range ks {
+			if k.Pairs {
+				p("\tcase %s:\n\t\t%s(%s)\n", k.ID(), k.PairsFunc(c), args)
+			}
+		}
+		p("\tdefault:\n\t\tpanic(\"sha256x: internal error: kernel \" + infos[id].Family + \" has no pairs kernel\")\n")
+		p("\t}\n}\n\n")
+	}
 
 	p("// AdvanceChains advances every chain of ls by n steps on kernel id's\n")
 	p("// chain kernel; width is the Go kernels' chains.\n")

@@ -121,6 +121,86 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 	}
 }
 
+// HashAdjacent is HashPairs(id, Adjacent, ...).
+func HashAdjacent(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	case ShaniX1:
+		shaniX1Pairs(out, in, n)
+	case ShaniX2:
+		shaniX2Pairs(out, in, n)
+	case ShaniX3:
+		shaniX3Pairs(out, in, n)
+	case ShaniX4:
+		shaniX4Pairs(out, in, n)
+	case Avx2X8:
+		avx2X8Pairs(out, in, n)
+	case Avx512X16:
+		avx512X16Pairs(out, in, n)
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashSlices is HashPairs(id, Slices, ...).
+func HashSlices(id ID, out *[Size]byte, msgs *[]byte, n int) {
+	switch id {
+	case ShaniX1:
+		shaniX1Slices(out, msgs, n)
+	case ShaniX2:
+		shaniX2Slices(out, msgs, n)
+	case ShaniX3:
+		shaniX3Slices(out, msgs, n)
+	case ShaniX4:
+		shaniX4Slices(out, msgs, n)
+	case Avx2X8:
+		avx2X8Slices(out, msgs, n)
+	case Avx512X16:
+		avx512X16Slices(out, msgs, n)
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashDouble is HashPairs(id, Double, ...).
+func HashDouble(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	case ShaniX1:
+		shaniX1Double(out, in, n)
+	case ShaniX2:
+		shaniX2Double(out, in, n)
+	case ShaniX3:
+		shaniX3Double(out, in, n)
+	case ShaniX4:
+		shaniX4Double(out, in, n)
+	case Avx2X8:
+		avx2X8Double(out, in, n)
+	case Avx512X16:
+		avx512X16Double(out, in, n)
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashStaged is HashPairs(id, Staged, ...).
+func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) {
+	switch id {
+	case ShaniX1:
+		shaniX1Staged(out, in, n, nb)
+	case ShaniX2:
+		shaniX2Staged(out, in, n, nb)
+	case ShaniX3:
+		shaniX3Staged(out, in, n, nb)
+	case ShaniX4:
+		shaniX4Staged(out, in, n, nb)
+	case Avx2X8:
+		avx2X8Staged(out, in, n, nb)
+	case Avx512X16:
+		avx512X16Staged(out, in, n, nb)
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
 // AdvanceChains advances every chain of ls by n steps on kernel id's
 // chain kernel; width is the Go kernels' chains.
 func AdvanceChains(id ID, width int, ls *ChainLanes, n uint64) {

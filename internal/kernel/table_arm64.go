@@ -64,6 +64,38 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 	}
 }
 
+// HashAdjacent is HashPairs(id, Adjacent, ...).
+func HashAdjacent(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashSlices is HashPairs(id, Slices, ...).
+func HashSlices(id ID, out *[Size]byte, msgs *[]byte, n int) {
+	switch id {
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashDouble is HashPairs(id, Double, ...).
+func HashDouble(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashStaged is HashPairs(id, Staged, ...).
+func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) {
+	switch id {
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
 // AdvanceChains advances every chain of ls by n steps on kernel id's
 // chain kernel; width is the Go kernels' chains.
 func AdvanceChains(id ID, width int, ls *ChainLanes, n uint64) {

@@ -30,23 +30,39 @@ const MaxJoin = 3*BlockSize - 9
 // the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
 // "Merkle levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && pl.SmallPairs {
+		// One or two Merkle pairs (SHA-256d or not), the top of every
+		// tree, unless out overlaps the nodes other than in place: straight
+		// to the one- or two-stream kernel, from a function with a small
+		// frame. hashLevel's frame (1.4 KiB, every argument spilled, a
+		// defer) cost a one-pair level 6% on Zen 4 (BENCHMARKS.md, "The
+		// house").
+		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
+		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
+			if jn.Double {
+				kernel.HashDouble(pl.Small[n2], &out[0], &nodes[0][0], n2)
+			} else {
+				kernel.HashAdjacent(pl.Small[n2], &out[0], &nodes[0][0], n2)
+			}
+			return
+		}
+	}
+	hashLevel(pl, pairs, jn, out, nodes)
+}
+
+// hashLevel is HashLevel past its one- and two-pair path: every other level,
+// and the joins other than pairs.
+func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	first := -1 // how many pairs the pairs kernels hashed, once they ran
 	if n2 := len(nodes) / 2; pairs && len(nodes)&1 == 0 && n2 > 0 && len(out) >= n2 && !pl.Stdlib {
 		// Merkle pairs (SHA-256d or not), unless out overlaps the nodes
-		// other than in place: one or two pairs, the top of every tree,
-		// straight to the one- or two-stream kernel, and any other level to
-		// the pairs kernels, with no more checks than these. Every
-		// instruction before a small level's kernels costs it (BENCHMARKS.md,
-		// "The house").
+		// other than in place: to the pairs kernels, with no more checks
+		// than these.
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
 		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
 			c := kernel.Adjacent
 			if jn.Double {
 				c = kernel.Double
-			}
-			if n2 <= 2 && pl.SmallPairs {
-				kernel.HashPairs(pl.Small[n2], c, &out[0], &nodes[0][0], nil, n2, 0)
-				return
 			}
 			if first = hashPairs(pl, c, &out[0], &nodes[0][0], nil, nil, n2); first == n2 {
 				return
@@ -99,7 +115,7 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		for i := range n2 {
 			stageJoin(buf[i*nb*BlockSize:], jn, w, &nodes[2*i], &nodes[2*i+1])
 		}
-		kernel.HashPairs(pl.Small[n2], kernel.Staged, &out[0], &buf[0], nil, n2, nb)
+		kernel.HashStaged(pl.Small[n2], &out[0], &buf[0], n2, nb)
 		return
 	}
 	// The pairs kernels; other joins than pairs are staged whole, a chunk
