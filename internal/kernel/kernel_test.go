@@ -202,7 +202,28 @@ func TestHashJob(t *testing.T) {
 	}
 }
 
-// TestPairsKernels runs every pairs kernel in every form on whole groups.
+// pairsDoor is one way into the pairs kernels: HashPairs with the call as
+// an argument, or the entry of each call.
+type pairsDoor struct {
+	name             string
+	adjacent, double func(id ID, out *[Size]byte, in *byte, n int)
+	slices           func(id ID, out *[Size]byte, msgs *[]byte, n int)
+	staged           func(id ID, out *[Size]byte, in *byte, n, nb int)
+}
+
+var pairsDoors = []pairsDoor{
+	{
+		name:     "HashPairs",
+		adjacent: func(id ID, out *[Size]byte, in *byte, n int) { HashPairs(id, Adjacent, out, in, nil, n, 0) },
+		double:   func(id ID, out *[Size]byte, in *byte, n int) { HashPairs(id, Double, out, in, nil, n, 0) },
+		slices:   func(id ID, out *[Size]byte, msgs *[]byte, n int) { HashPairs(id, Slices, out, nil, msgs, n, 0) },
+		staged:   func(id ID, out *[Size]byte, in *byte, n, nb int) { HashPairs(id, Staged, out, in, nil, n, nb) },
+	},
+	{name: "per call", adjacent: HashAdjacent, double: HashDouble, slices: HashSlices, staged: HashStaged},
+}
+
+// TestPairsKernels runs every pairs kernel in every form on whole groups,
+// through both doors of the table.
 func TestPairsKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	for _, id := range runnable() {
@@ -210,62 +231,66 @@ func TestPairsKernels(t *testing.T) {
 			continue
 		}
 		width := Lookup(id).Width
-		t.Run(name(id), func(t *testing.T) {
-			for _, groups := range []int{1, 2, 3, 17} {
-				n := groups * width
-				in := make([]byte, 64*n+5)[r.IntN(5):][:64*n]
-				for i := range in {
-					in[i] = byte(r.Uint32())
+		for _, door := range pairsDoors {
+			t.Run(name(id)+"/"+door.name, func(t *testing.T) { testPairsKernel(t, r, id, width, door) })
+		}
+	}
+}
+
+func testPairsKernel(t *testing.T, r *rand.Rand, id ID, width int, door pairsDoor) {
+	for _, groups := range []int{1, 2, 3, 17} {
+		n := groups * width
+		in := make([]byte, 64*n+5)[r.IntN(5):][:64*n]
+		for i := range in {
+			in[i] = byte(r.Uint32())
+		}
+		msgs := make([][]byte, n)
+		for i := range msgs {
+			msgs[i] = in[64*((i*7)%n):][:64] // out of order, some twice
+		}
+		out := make([][Size]byte, n)
+		door.adjacent(id, &out[0], &in[0], n)
+		for i := range out {
+			if want := sha256.Sum256(in[64*i:][:64]); out[i] != want {
+				t.Fatalf("Adjacent, %d messages: message %d wrong", n, i)
+			}
+		}
+		door.double(id, &out[0], &in[0], n)
+		for i := range out {
+			d := sha256.Sum256(in[64*i:][:64])
+			if want := sha256.Sum256(d[:]); out[i] != want {
+				t.Fatalf("Double, %d messages: message %d wrong", n, i)
+			}
+		}
+		door.slices(id, &out[0], &msgs[0], n)
+		for i := range out {
+			if want := sha256.Sum256(msgs[i]); out[i] != want {
+				t.Fatalf("Slices, %d messages: message %d wrong", n, i)
+			}
+		}
+		for nb := 1; nb <= 3; nb++ {
+			// Messages of nb padded blocks, staged one after another.
+			staged := make([]byte, n*nb*BlockSize)
+			lens := make([]int, n)
+			for i := range lens {
+				lens[i] = r.IntN(nb*BlockSize-8-(nb-1)*BlockSize) + (nb-1)*BlockSize
+				if nb == 1 {
+					lens[i] = r.IntN(BlockSize - 8)
 				}
-				msgs := make([][]byte, n)
-				for i := range msgs {
-					msgs[i] = in[64*((i*7)%n):][:64] // out of order, some twice
+				t := staged[i*nb*BlockSize:][:nb*BlockSize]
+				for k := range lens[i] {
+					t[k] = byte(r.Uint32())
 				}
-				out := make([][Size]byte, n)
-				HashPairs(id, Adjacent, &out[0], &in[0], nil, n, 0)
-				for i := range out {
-					if want := sha256.Sum256(in[64*i:][:64]); out[i] != want {
-						t.Fatalf("Adjacent, %d messages: message %d wrong", n, i)
-					}
-				}
-				HashPairs(id, Double, &out[0], &in[0], nil, n, 0)
-				for i := range out {
-					d := sha256.Sum256(in[64*i:][:64])
-					if want := sha256.Sum256(d[:]); out[i] != want {
-						t.Fatalf("Double, %d messages: message %d wrong", n, i)
-					}
-				}
-				HashPairs(id, Slices, &out[0], nil, &msgs[0], n, 0)
-				for i := range out {
-					if want := sha256.Sum256(msgs[i]); out[i] != want {
-						t.Fatalf("Slices, %d messages: message %d wrong", n, i)
-					}
-				}
-				for nb := 1; nb <= 3; nb++ {
-					// Messages of nb padded blocks, staged one after another.
-					staged := make([]byte, n*nb*BlockSize)
-					lens := make([]int, n)
-					for i := range lens {
-						lens[i] = r.IntN(nb*BlockSize-8-(nb-1)*BlockSize) + (nb-1)*BlockSize
-						if nb == 1 {
-							lens[i] = r.IntN(BlockSize - 8)
-						}
-						t := staged[i*nb*BlockSize:][:nb*BlockSize]
-						for k := range lens[i] {
-							t[k] = byte(r.Uint32())
-						}
-						t[lens[i]] = 0x80
-						binary.BigEndian.PutUint64(t[nb*BlockSize-8:], 8*uint64(lens[i]))
-					}
-					HashPairs(id, Staged, &out[0], &staged[0], nil, n, nb)
-					for i := range out {
-						if want := sha256.Sum256(staged[i*nb*BlockSize:][:lens[i]]); out[i] != want {
-							t.Fatalf("Staged, %d messages of %d blocks: message %d wrong", n, nb, i)
-						}
-					}
+				t[lens[i]] = 0x80
+				binary.BigEndian.PutUint64(t[nb*BlockSize-8:], 8*uint64(lens[i]))
+			}
+			door.staged(id, &out[0], &staged[0], n, nb)
+			for i := range out {
+				if want := sha256.Sum256(staged[i*nb*BlockSize:][:lens[i]]); out[i] != want {
+					t.Fatalf("Staged, %d messages of %d blocks: message %d wrong", n, nb, i)
 				}
 			}
-		})
+		}
 	}
 }
 
