@@ -58,6 +58,8 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
 )
 
 // The errors of Hash, HashOf and HashByteSlice, with gohashtree's messages.
@@ -88,8 +90,7 @@ func Hash(digests, chunks [][32]byte) error {
 	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
 		return hashError(len(digests), n)
 	}
-	if small(digests, chunks) {
-		sha256x.Join{}.HashLevel(digests, chunks)
+	if small(digests, chunks) && sched.SmallPairs(plan.Active, &digests[0], &chunks[0][0], len(chunks)/2) {
 		return nil
 	}
 	level(digests, chunks)
@@ -134,9 +135,7 @@ func HashByteSlice(digests, chunks []byte) error {
 	if n := len(chunks); n%64 != 0 || len(digests)%32 != 0 || len(digests) < n/2 || n == 0 {
 		return hashBytesError(len(digests), n)
 	}
-	if d, c := roots(digests), roots(chunks); small(d, c) {
-		sha256x.Join{}.HashLevel(d, c)
-	} else {
+	if d, c := roots(digests), roots(chunks); !small(d, c) || !sched.SmallPairs(plan.Active, &d[0], &c[0][0], len(c)/2) {
 		level(d, c)
 	}
 	return nil
@@ -179,9 +178,10 @@ func roots(b []byte) [][32]byte {
 }
 
 // small reports whether a level of one or two pairs is in place or apart
-// from its digests: then HashLevel's own path for one or two pairs (most of
-// fastssz's calls) takes it as it is, called straight from the exported
-// functions, one call less (BENCHMARKS.md, "SSZ").
+// from its digests: then the one- and two-stream kernels (most of fastssz's
+// calls) take it as it is, reached from the exported functions through
+// sched.SmallPairs, which inlines: two calls less than through HashLevel
+// (BENCHMARKS.md, "SSZ").
 func small(digests, chunks [][32]byte) bool {
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
 	return len(chunks) <= 4 && (d == c || d+64 <= c || c+128 <= d)

@@ -50,6 +50,19 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	hashLevel(pl, pairs, jn, out, nodes)
 }
 
+// SmallPairs hashes n (1 or 2) adjacent pairs at in into out on the plan's
+// one- or two-stream kernel, where the plan has them (it reports whether it
+// did); the caller has checked that out is in place or apart from in. It
+// inlines, so that a caller with its own checks, the SSZ drop-in, reaches
+// the kernel one frame sooner than through HashLevel (BENCHMARKS.md, "SSZ").
+func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) bool {
+	if !pl.SmallPairs {
+		return false
+	}
+	kernel.HashAdjacent(pl.Small[n], out, in, n)
+	return true
+}
+
 // hashLevel is HashLevel past its one- and two-pair path: every other level,
 // and the joins other than pairs.
 func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
@@ -129,7 +142,8 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		sc = scratchPool.Get().(*scratch)
 		defer scratchPool.Put(sc)
 		var stg staging
-		stg.sc, stg.nodes, stg.jn, stg.w, stg.nb = sc, nodes, jn, w, nb
+		stg.sc, stg.nodes, stg.pre, stg.jn, stg.w = sc, nodes, jn.Prefix, jn, w
+		stg.m, stg.nb = len(jn.Prefix)+len(jn.Infix)+2*w, nb
 		first = hashPairs(pl, call, &out[0], nil, nil, &stg, n2)
 	default:
 		first = hashPairs(pl, call, &out[0], &nodes[0][0], nil, nil, n2)
@@ -178,36 +192,6 @@ func (b *batch) rehash(out [][Size]byte) {
 	var f feed
 	f.kind, f.end, f.out = fromDigests, len(out), out
 	b.queue(&f)
-}
-
-// lvlTemplate makes every node of sc.lvl, at nb blocks each, a node of join
-// jn with its children still to be copied in: prefix, infix and padding in
-// place. Consecutive levels of one tree find it made.
-func (sc *scratch) lvlTemplate(jn *Join, w, nb int) {
-	m := len(jn.Prefix) + len(jn.Infix) + 2*w
-	t := sc.lvl[:nb*BlockSize]
-	if sc.lvlLen == m && string(t[:len(jn.Prefix)]) == string(jn.Prefix) &&
-		string(t[len(jn.Prefix)+w:][:len(jn.Infix)]) == string(jn.Infix) {
-		return
-	}
-	for j := range levelChunk {
-		t := sc.lvl[j*nb*BlockSize:][:nb*BlockSize]
-		copy(t, jn.Prefix)
-		copy(t[len(jn.Prefix)+w:], jn.Infix)
-		padTail(t, t[:m], nil, 8*uint64(m))
-	}
-	sc.lvlLen = m
-}
-
-// lvlNodes stages the children of len(nodes)/2 nodes in the slots of lvl
-// (laid out by lvlTemplate).
-func (sc *scratch) lvlNodes(jn *Join, w, nb int, nodes [][Size]byte) {
-	l, r := len(jn.Prefix), len(jn.Prefix)+w+len(jn.Infix)
-	for j := range len(nodes) / 2 {
-		t := sc.lvl[j*nb*BlockSize:]
-		copy(t[l:l+w], nodes[2*j][:w])
-		copy(t[r:r+w], nodes[2*j+1][:w])
-	}
 }
 
 // stageJoin stages a whole node, padded, in t and returns its blocks.
