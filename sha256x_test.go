@@ -174,6 +174,69 @@ func TestRagged(t *testing.T) {
 	})
 }
 
+// TestStagedBatches drives the batches that go to the pairs kernels staged
+// whole: every message, after a prefix of less than a block, padding to as
+// many blocks (at most three) as the others, of one length or of several;
+// at every count around the pairs kernels' groups and chunks, and with one
+// message of another block count, which sends the batch to the job queue.
+func TestStagedBatches(t *testing.T) {
+	lengths := []int{0, 1, 31, 32, 33, 54, 55, 56, 63, 64, 65, 100, 118, 119, 120, 127, 128, 182, 183, 184}
+	counts := []int{6, 7, 8, 15, 16, 17, 63, 64, 65, 129, 300}
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		for _, pn := range []int{0, 1, 2, 9, 55, 63, 64, 65} {
+			prefix := pattern(pn, 500+pn)
+			for _, l := range lengths {
+				for _, n := range counts {
+					msgs := make([][]byte, n)
+					for i := range msgs {
+						msgs[i] = pattern(l, i)
+					}
+					check(t, pl, prefix, msgs, nil)
+					// Lengths that differ but pad to as many blocks: the
+					// shortest of l's block count and l.
+					lo := max(0, ((pn+l+8)/BlockSize)*BlockSize-8-pn)
+					for i := range msgs {
+						msgs[i] = pattern(lo+(i*7)%(l-lo+1), i)
+					}
+					check(t, pl, prefix, msgs, nil)
+					msgs[n/2] = pattern(l+64, n) // one more block
+					check(t, pl, prefix, msgs, nil)
+				}
+			}
+		}
+	})
+}
+
+// TestStagedTemplates alternates staged joins and staged messages of the
+// same length and prefix in one goroutine, where they share a scratch
+// area's slots: a join must not take message bytes for its infix.
+func TestStagedTemplates(t *testing.T) {
+	j := Join{Prefix: []byte{1}, Width: 31, Infix: []byte{3, 4}} // 65 bytes
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		nodes := make([][Size]byte, 2*40)
+		for i := range nodes {
+			copy(nodes[i][:], pattern(Size, i))
+		}
+		msgs := make([][]byte, 40)
+		for i := range msgs {
+			msgs[i] = pattern(64, i) // after the prefix {1}: 65 bytes
+		}
+		// The first message has the join's infix where the join has it:
+		// a template check of the first slot alone would pass.
+		msgs[0][31], msgs[0][32] = 3, 4
+		out := make([][Size]byte, 40)
+		for round := range 3 {
+			hashLevel(pl, out, j, nodes)
+			for i := range out {
+				if w := joinWant(j, nodes[2*i], nodes[2*i+1]); out[i] != w {
+					t.Fatalf("round %d, pair %d: got %x, want %x", round, i, out[i], w)
+				}
+			}
+			check(t, pl, j.Prefix, msgs, nil)
+		}
+	})
+}
+
 func TestNilEmptyAndOverlapping(t *testing.T) {
 	buf := pattern(5000, 9)
 	msgs := [][]byte{nil, {}, buf[:100], buf[50:150], buf[:4096], buf[1:4097], buf[:100], buf[4999:], buf[5000:], nil}
@@ -296,6 +359,22 @@ func TestAllocs(t *testing.T) {
 		for _, n := range []int{12, 29} {
 			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, nil, many64[:n]) }); a != 0 {
 				t.Errorf("hashMany of %d 64-byte messages: %v allocations", n, a)
+			}
+		}
+	})
+	// Short messages staged whole for the pairs kernels: RFC 6962 leaves of
+	// one length and of several.
+	leaves, ragged := make([][]byte, 300), make([][]byte, 300)
+	for i := range leaves {
+		leaves[i], ragged[i] = pattern(100, i), pattern(90+i%21, i)
+	}
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		for _, n := range []int{6, 65, 300} {
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, []byte{0}, leaves[:n]) }); a != 0 {
+				t.Errorf("hashMany of %d leaves: %v allocations", n, a)
+			}
+			if a := testing.AllocsPerRun(20, func() { hashMany(pl, out, []byte{0}, ragged[:n]) }); a != 0 {
+				t.Errorf("hashMany of %d leaves of 90-110 bytes: %v allocations", n, a)
 			}
 		}
 	})

@@ -54,8 +54,9 @@ type scratch struct {
 	padBlock [BlockSize]byte
 	padBits  uint64
 	padWK    [64]uint32
-	lvl      [levelChunk * 3 * BlockSize]byte // a level's nodes staged whole, for a pairs kernel
-	lvlLen   int                              // the length of the nodes lvl is laid out for (lvlTemplate), 0 if none
+	lvl      [levelChunk * 3 * BlockSize]byte // items staged whole for a pairs kernel (staging)
+	lvlLen   int                              // the length of the items lvl is laid out for (staging.template), -1 if none
+	lvlMsgs  bool                             // lvl's slots have held messages since it was laid out
 }
 
 // pairPadBlock is the padding block of a 64-byte message (a Merkle pair),
@@ -68,7 +69,7 @@ const noPadBlock = ^uint64(0)
 // The scratch areas keep their shared padding block from one batch to the
 // next: a batch of the same length (every level of a Merkle tree) reuses its
 // schedule.
-var scratchPool = sync.Pool{New: func() any { return &scratch{padBits: noPadBlock} }}
+var scratchPool = sync.Pool{New: func() any { return &scratch{padBits: noPadBlock, lvlLen: -1} }}
 
 // setPadBlock makes the shared padding block the one for messages of the
 // given length in bits, and tells the kernels where it and its schedule
@@ -260,6 +261,12 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 	total := b.bits + 8*uint64(len(msg))
 	var rs [3]kernel.Run
 	k := 0
+	if len(pre) > 0 && len(pre)+len(msg) <= 2*BlockSize-9 {
+		// A short prefixed message (an RFC 6962 leaf) is staged whole, its
+		// padding in the same pass: one copy of the message instead of a
+		// head and a tail (BENCHMARKS.md, "Transparency logs").
+		return kernel.Run{P: &blk[0], N: uintptr(padTailClear(blk[:], pre, msg, total))}, kernel.Run{}, kernel.Run{}, false
+	}
 	whole := (len(pre) + len(msg)) / BlockSize
 	if len(pre) > 0 && whole > 0 {
 		if part == 0 {

@@ -7,14 +7,83 @@ import (
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-// A staging is how a level of joins other than pairs reaches the pairs
-// kernels: its nodes staged whole, nb blocks each, levelChunk at a time,
-// into sc.lvl (laid out by lvlTemplate).
+// A staging is how items other than 64-byte messages reach the pairs
+// kernels: staged whole, padded, nb blocks each, levelChunk at a time, into
+// sc.lvl. The items are a level's nodes of a join other than pairs, or
+// short messages that pad to as many blocks each, after a prefix of less
+// than a block (RFC 6962's leaves: HashManyPrefixed), which then cost the
+// pairs kernels' blocks and a copy each instead of the job queue's
+// (BENCHMARKS.md, "Transparency logs").
 type staging struct {
-	sc    *scratch
-	nodes [][Size]byte
-	jn    *Join
-	w, nb int // the children's width, the blocks of each node
+	sc     *scratch
+	nodes  [][Size]byte // a level's children, or nil
+	msgs   [][]byte     // the messages, if nodes is nil, each of nb blocks
+	ragged bool         // the messages' lengths differ: each is padded as it is staged
+	pre    []byte       // what each item starts with: jn.Prefix, or the messages' prefix
+	jn     *Join        // the join of nodes
+	w      int          // the children's width
+	m, nb  int          // the bytes of each item staged, and its blocks
+}
+
+// template lays out every slot of sc.lvl for stg's items, all but their own
+// bytes: the prefix, a join's infix and the padding. Consecutive levels of
+// one tree, and consecutive batches of leaves, find it made.
+func (stg *staging) template() {
+	sc, pre, m, nb := stg.sc, stg.pre, stg.m, stg.nb
+	if stg.ragged {
+		sc.lvlLen = -1 // stage lays out each slot
+		return
+	}
+	var infix []byte
+	at := 0
+	if stg.nodes != nil {
+		infix, at = stg.jn.Infix, len(pre)+stg.w
+	}
+	t := sc.lvl[:nb*BlockSize]
+	// Slots that held messages have message bytes where a join's infix
+	// goes: a join lays them out again.
+	made := sc.lvlLen == m && string(t[:len(pre)]) == string(pre) &&
+		(stg.nodes == nil || !sc.lvlMsgs && string(t[at:][:len(infix)]) == string(infix))
+	if !made {
+		for j := range levelChunk {
+			t := sc.lvl[j*nb*BlockSize:][:nb*BlockSize]
+			copy(t, pre)
+			copy(t[at:], infix)
+			padTail(t, t[:m], nil, 8*uint64(m))
+		}
+		sc.lvlLen, sc.lvlMsgs = m, false
+	}
+	if stg.nodes == nil {
+		sc.lvlMsgs = true
+	}
+}
+
+// stage copies the own bytes of items i..i+k into the slots of sc.lvl (laid
+// out by template) and returns where they start.
+func (stg *staging) stage(i, k int) *byte {
+	lvl, stride := stg.sc.lvl[:], stg.nb*BlockSize
+	if stg.ragged {
+		bits := 8 * uint64(len(stg.pre))
+		for j, msg := range stg.msgs[i : i+k] {
+			padTail(lvl[j*stride:][:stride], stg.pre, msg, bits+8*uint64(len(msg)))
+		}
+		return &lvl[0]
+	}
+	if stg.nodes == nil {
+		p := len(stg.pre)
+		for j, msg := range stg.msgs[i : i+k] {
+			copy(lvl[j*stride+p:], msg)
+		}
+		return &lvl[0]
+	}
+	w := stg.w
+	l, r := len(stg.pre), len(stg.pre)+w+len(stg.jn.Infix)
+	for j := range k {
+		t := lvl[j*stride:]
+		copy(t[l:l+w], stg.nodes[2*(i+j)][:w])
+		copy(t[r:r+w], stg.nodes[2*(i+j)+1][:w])
+	}
+	return &lvl[0]
 }
 
 // hashPairs hashes the first n 64-byte messages into out on the plan's
@@ -35,7 +104,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	chunk, nb := pairChunk, 0
 	if c == kernel.Staged {
 		chunk, nb = levelChunk, stg.nb
-		stg.sc.lvlTemplate(stg.jn, stg.w, nb)
+		stg.template()
 	}
 	if pl.TakesPartial(n, c) {
 		st := pl.Pairs[0]
@@ -73,8 +142,7 @@ func pairsAt(c kernel.PairsCall, in *byte, msgs *[]byte, stg *staging, i, m int)
 	case kernel.Slices:
 		return nil, (*[]byte)(unsafe.Add(unsafe.Pointer(msgs), i*int(unsafe.Sizeof([]byte(nil)))))
 	case kernel.Staged:
-		stg.sc.lvlNodes(stg.jn, stg.w, stg.nb, stg.nodes[2*i:2*(i+m)])
-		return &stg.sc.lvl[0], nil
+		return stg.stage(i, m), nil
 	}
 	return (*byte)(unsafe.Add(unsafe.Pointer(in), 2*Size*i)), nil
 }
@@ -102,7 +170,7 @@ func runPart(st plan.Stage, c kernel.PairsCall, out *[Size]byte, m int, in *byte
 	case kernel.Adjacent, kernel.Double:
 		copy(buf[:], unsafe.Slice(in, 2*Size*(i+m))[2*Size*i:])
 	case kernel.Staged:
-		stg.sc.lvlTemplate(stg.jn, stg.w, stg.nb)
+		stg.template()
 		p, _ = pairsAt(c, in, msgs, stg, i, m)
 		nb = stg.nb
 	}
