@@ -208,8 +208,8 @@ func TestStagedBatches(t *testing.T) {
 }
 
 // TestStagedTemplates alternates staged joins and staged messages of the
-// same length and prefix in one goroutine, where they share a scratch
-// area's slots: a join must not take message bytes for its infix.
+// same length and prefix in one goroutine, which reuses one scratch area:
+// a join must not take message bytes for its infix.
 func TestStagedTemplates(t *testing.T) {
 	j := Join{Prefix: []byte{1}, Width: 31, Infix: []byte{3, 4}} // 65 bytes
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {

@@ -54,9 +54,17 @@ type scratch struct {
 	padBlock [BlockSize]byte
 	padBits  uint64
 	padWK    [64]uint32
-	lvl      [levelChunk * 3 * BlockSize]byte // items staged whole for a pairs kernel (staging)
-	lvlLen   int                              // the length of the items lvl is laid out for (staging.template), -1 if none
-	lvlMsgs  bool                             // lvl's slots have held messages since it was laid out
+	// Items staged whole for the pairs kernels (staging): a level's joins,
+	// and messages, each in slots of their own, so that a log's leaves and
+	// its nodes, hashed in turn, keep their templates.
+	joins, msgs slots
+}
+
+// slots hold levelChunk items staged whole, at most three blocks each, and
+// say what they are laid out for (staging.template).
+type slots struct {
+	buf [levelChunk * 3 * BlockSize]byte
+	m   int // the length of the items, -1 if not laid out
 }
 
 // pairPadBlock is the padding block of a 64-byte message (a Merkle pair),
@@ -69,7 +77,13 @@ const noPadBlock = ^uint64(0)
 // The scratch areas keep their shared padding block from one batch to the
 // next: a batch of the same length (every level of a Merkle tree) reuses its
 // schedule.
-var scratchPool = sync.Pool{New: func() any { return &scratch{padBits: noPadBlock, lvlLen: -1} }}
+var scratchPool = sync.Pool{New: newScratch}
+
+func newScratch() any {
+	sc := &scratch{padBits: noPadBlock}
+	sc.joins.m, sc.msgs.m = -1, -1
+	return sc
+}
 
 // setPadBlock makes the shared padding block the one for messages of the
 // given length in bits, and tells the kernels where it and its schedule

@@ -142,7 +142,7 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		sc = scratchPool.Get().(*scratch)
 		defer scratchPool.Put(sc)
 		var stg staging
-		stg.sc, stg.nodes, stg.pre, stg.jn, stg.w = sc, nodes, jn.Prefix, jn, w
+		stg.sl, stg.nodes, stg.pre, stg.jn, stg.w = &sc.joins, nodes, jn.Prefix, jn, w
 		stg.m, stg.nb = len(jn.Prefix)+len(jn.Infix)+2*w, nb
 		first = hashPairs(pl, call, &out[0], nil, nil, &stg, n2)
 	default:

@@ -115,7 +115,7 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 		// Short messages of as many blocks each (RFC 6962's leaves, a
 		// log's entries, digests): staged whole for the pairs kernels, as
 		// a level's joins are.
-		stg := staging{sc: sc, msgs: msgs, ragged: !same, pre: prefix, m: len(prefix) + len(msgs[0]), nb: nb}
+		stg := staging{sl: &sc.msgs, msgs: msgs, ragged: !same, pre: prefix, m: len(prefix) + len(msgs[0]), nb: nb}
 		done := hashPairs(pl, kernel.Staged, &out[0], nil, nil, &stg, len(msgs))
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return

@@ -9,13 +9,13 @@ import (
 
 // A staging is how items other than 64-byte messages reach the pairs
 // kernels: staged whole, padded, nb blocks each, levelChunk at a time, into
-// sc.lvl. The items are a level's nodes of a join other than pairs, or
-// short messages that pad to as many blocks each, after a prefix of less
-// than a block (RFC 6962's leaves: HashManyPrefixed), which then cost the
-// pairs kernels' blocks and a copy each instead of the job queue's
-// (BENCHMARKS.md, "Transparency logs").
+// the scratch area's slots. The items are a level's nodes of a join other
+// than pairs, or short messages that pad to as many blocks each, after a
+// prefix of less than a block (RFC 6962's leaves: HashManyPrefixed), which
+// then cost the pairs kernels' blocks and a copy each instead of the job
+// queue's (BENCHMARKS.md, "Transparency logs").
 type staging struct {
-	sc     *scratch
+	sl     *slots       // sc.joins for nodes, sc.msgs for messages
 	nodes  [][Size]byte // a level's children, or nil
 	msgs   [][]byte     // the messages, if nodes is nil, each of nb blocks
 	ragged bool         // the messages' lengths differ: each is padded as it is staged
@@ -25,13 +25,13 @@ type staging struct {
 	m, nb  int          // the bytes of each item staged, and its blocks
 }
 
-// template lays out every slot of sc.lvl for stg's items, all but their own
-// bytes: the prefix, a join's infix and the padding. Consecutive levels of
-// one tree, and consecutive batches of leaves, find it made.
+// template lays out every slot for stg's items, all but their own bytes:
+// the prefix, a join's infix and the padding. Consecutive levels of one
+// tree, and consecutive batches of leaves, find it made.
 func (stg *staging) template() {
-	sc, pre, m, nb := stg.sc, stg.pre, stg.m, stg.nb
+	sl, pre, m, nb := stg.sl, stg.pre, stg.m, stg.nb
 	if stg.ragged {
-		sc.lvlLen = -1 // stage lays out each slot
+		sl.m = -1 // stage lays out each slot
 		return
 	}
 	var infix []byte
@@ -39,51 +39,44 @@ func (stg *staging) template() {
 	if stg.nodes != nil {
 		infix, at = stg.jn.Infix, len(pre)+stg.w
 	}
-	t := sc.lvl[:nb*BlockSize]
-	// Slots that held messages have message bytes where a join's infix
-	// goes: a join lays them out again.
-	made := sc.lvlLen == m && string(t[:len(pre)]) == string(pre) &&
-		(stg.nodes == nil || !sc.lvlMsgs && string(t[at:][:len(infix)]) == string(infix))
-	if !made {
-		for j := range levelChunk {
-			t := sc.lvl[j*nb*BlockSize:][:nb*BlockSize]
-			copy(t, pre)
-			copy(t[at:], infix)
-			padTail(t, t[:m], nil, 8*uint64(m))
-		}
-		sc.lvlLen, sc.lvlMsgs = m, false
+	if t := sl.buf[:nb*BlockSize]; sl.m == m && string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
+		return
 	}
-	if stg.nodes == nil {
-		sc.lvlMsgs = true
+	for j := range levelChunk {
+		t := sl.buf[j*nb*BlockSize:][:nb*BlockSize]
+		copy(t, pre)
+		copy(t[at:], infix)
+		padTail(t, t[:m], nil, 8*uint64(m))
 	}
+	sl.m = m
 }
 
-// stage copies the own bytes of items i..i+k into the slots of sc.lvl (laid
-// out by template) and returns where they start.
+// stage copies the own bytes of items i..i+k into the slots (laid out by
+// template) and returns where they start.
 func (stg *staging) stage(i, k int) *byte {
-	lvl, stride := stg.sc.lvl[:], stg.nb*BlockSize
-	if stg.ragged {
-		bits := 8 * uint64(len(stg.pre))
-		for j, msg := range stg.msgs[i : i+k] {
-			padTail(lvl[j*stride:][:stride], stg.pre, msg, bits+8*uint64(len(msg)))
-		}
-		return &lvl[0]
-	}
+	buf, stride := stg.sl.buf[:], stg.nb*BlockSize
 	if stg.nodes == nil {
-		p := len(stg.pre)
-		for j, msg := range stg.msgs[i : i+k] {
-			copy(lvl[j*stride+p:], msg)
+		if stg.ragged {
+			bits := 8 * uint64(len(stg.pre))
+			for j, msg := range stg.msgs[i : i+k] {
+				padTail(buf[j*stride:][:stride], stg.pre, msg, bits+8*uint64(len(msg)))
+			}
+		} else {
+			p := len(stg.pre)
+			for j, msg := range stg.msgs[i : i+k] {
+				copy(buf[j*stride+p:], msg)
+			}
 		}
-		return &lvl[0]
+		return &buf[0]
 	}
-	w := stg.w
+	w, nodes := stg.w, stg.nodes[2*i:2*(i+k)]
 	l, r := len(stg.pre), len(stg.pre)+w+len(stg.jn.Infix)
 	for j := range k {
-		t := lvl[j*stride:]
-		copy(t[l:l+w], stg.nodes[2*(i+j)][:w])
-		copy(t[r:r+w], stg.nodes[2*(i+j)+1][:w])
+		t := buf[j*stride:]
+		copy(t[l:l+w], nodes[2*j][:w])
+		copy(t[r:r+w], nodes[2*j+1][:w])
 	}
-	return &lvl[0]
+	return &buf[0]
 }
 
 // hashPairs hashes the first n 64-byte messages into out on the plan's
@@ -148,9 +141,9 @@ func pairsAt(c kernel.PairsCall, in *byte, msgs *[]byte, stg *staging, i, m int)
 }
 
 // runPart hashes the m < st.Width messages from i as one whole group of
-// st's lanes: copied to the stack (staged into sc.lvl, which holds a whole
-// group's slots), the lanes past them hashing what the copy or the slots
-// hold, their digests dropped. Apart, so that the whole groups' path does
+// st's lanes: copied to the stack (or staged: the slots hold a whole
+// group), the lanes past them hashing what the copy or the slots hold,
+// their digests dropped. Apart, so that the whole groups' path does
 // not carry its frame.
 //
 //go:noinline
