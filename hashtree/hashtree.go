@@ -90,7 +90,9 @@ func Hash(digests, chunks [][32]byte) error {
 	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
 		return hashError(len(digests), n)
 	}
-	if small(digests, chunks) && sched.SmallPairs(plan.Active, &digests[0], &chunks[0][0], len(chunks)/2) {
+	if pl := plan.Active; pl.SmallPairs && small(digests, chunks) {
+		// Nothing is live past the kernel: no spills around the call.
+		sched.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
 		return nil
 	}
 	level(digests, chunks)
@@ -135,9 +137,12 @@ func HashByteSlice(digests, chunks []byte) error {
 	if n := len(chunks); n%64 != 0 || len(digests)%32 != 0 || len(digests) < n/2 || n == 0 {
 		return hashBytesError(len(digests), n)
 	}
-	if d, c := roots(digests), roots(chunks); !small(d, c) || !sched.SmallPairs(plan.Active, &d[0], &c[0][0], len(c)/2) {
-		level(d, c)
+	d, c := roots(digests), roots(chunks)
+	if pl := plan.Active; pl.SmallPairs && small(d, c) {
+		sched.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
+		return nil
 	}
+	level(d, c)
 	return nil
 }
 

@@ -51,16 +51,12 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 }
 
 // SmallPairs hashes n (1 or 2) adjacent pairs at in into out on the plan's
-// one- or two-stream kernel, where the plan has them (it reports whether it
-// did); the caller has checked that out is in place or apart from in. It
-// inlines, so that a caller with its own checks, the SSZ drop-in, reaches
-// the kernel one frame sooner than through HashLevel (BENCHMARKS.md, "SSZ").
-func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) bool {
-	if !pl.SmallPairs {
-		return false
-	}
+// one- or two-stream kernel; the plan must have them (pl.SmallPairs), and
+// out must be in place or apart from in. It inlines, so that a caller with
+// its own checks, the SSZ drop-in, reaches the kernel one frame sooner
+// than through HashLevel (BENCHMARKS.md, "SSZ").
+func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 	kernel.HashAdjacent(pl.Small[n], out, in, n)
-	return true
 }
 
 // hashLevel is HashLevel past its one- and two-pair path: every other level,
