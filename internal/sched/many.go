@@ -68,21 +68,14 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	}
 	var classes uint64
 	all64 := len(prefix) == 0
-	// Whether every message is as long as the first, and how long the
-	// longest is when all pad to as many blocks as the first.
-	same, longest := true, len(msgs[0])
-	nb := (len(pre)+len(msgs[0])+8)/BlockSize + 1
+	shortest, longest := len(msgs[0]), len(msgs[0])
 	for _, m := range msgs {
 		if overlaps(lo, hi, m) {
 			panic("sha256x: out overlaps msgs")
 		}
 		classes |= 1 << blockClass(len(pre)+len(m))
 		all64 = all64 && len(m) == 2*Size
-		same = same && len(m) == len(msgs[0])
-		if (len(pre)+len(m)+8)/BlockSize+1 != nb {
-			longest = MaxJoin + 1
-		}
-		longest = max(longest, len(m))
+		shortest, longest = min(shortest, len(m)), max(longest, len(m))
 	}
 	if pl.Stdlib {
 		hashStdlib(out, prefix, msgs)
@@ -111,11 +104,12 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 
 	sc := scratchPool.Get().(*scratch)
 	defer scratchPool.Put(sc)
-	if whole == 0 && len(prefix)+longest <= MaxJoin && len(pl.Pairs) > 0 {
+	if nb := (len(prefix)+longest+8)/BlockSize + 1; whole == 0 && len(prefix)+longest <= MaxJoin &&
+		(len(prefix)+shortest+8)/BlockSize+1 == nb && len(pl.Pairs) > 0 {
 		// Short messages of as many blocks each (RFC 6962's leaves, a
 		// log's entries, digests): staged whole for the pairs kernels, as
 		// a level's joins are.
-		stg := staging{sl: &sc.msgs, msgs: msgs, ragged: !same, pre: prefix, m: len(prefix) + len(msgs[0]), nb: nb}
+		stg := staging{sl: &sc.msgs, msgs: msgs, ragged: shortest != longest, pre: prefix, m: len(prefix) + longest, nb: nb}
 		done := hashPairs(pl, kernel.Staged, &out[0], nil, nil, &stg, len(msgs))
 		if out, msgs = out[done:], msgs[done:]; len(msgs) == 0 {
 			return
