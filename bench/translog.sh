@@ -5,7 +5,8 @@
 # and their verification (BenchmarkLogVerify), for sha256x's translog,
 # transparency-dev/merkle and golang.org/x/mod/sumdb/tlog side by side in
 # one process on one core (GOMAXPROCS=1), round after round so that drift
-# hits all alike; benchstat tables at the end.
+# hits all alike; benchstat tables at the end, then each peer's time over
+# sha256x's round by round (report rounds).
 #
 #   bench/translog.sh [ROUNDS] [GROWTIMES]     defaults: 8 rounds, 4x
 set -euo pipefail
@@ -23,3 +24,5 @@ for round in $(seq "$rounds"); do
 	"$out/bench.test" -test.run '^$' -test.bench '^BenchmarkLog(Proof|Verify)$' -test.benchtime 0.2s -test.cpu 1 >> "$out/translog.txt"
 done
 "$(go env GOPATH)/bin/benchstat" -col /impl "$out/translog.txt"
+echo
+go run ./report rounds "$out/translog.txt"

@@ -6,7 +6,8 @@
 // BenchmarkSSZTree: median times, and the speed of sha256x's dispatched
 // plan to the faster of gohashtree and hashtree and to crypto/sha256
 // ("report merkle FILE fastest": of the fastest samples, which a busy host
-// slows least).
+// slows least); "report rounds FILE" prints each peer's time over sha256x's
+// round by round (see rounds).
 package main
 
 import (
@@ -29,8 +30,15 @@ func main() {
 		merkle(os.Args[2], len(os.Args) == 4)
 		return
 	}
+	if len(os.Args) == 3 && os.Args[1] == "rounds" {
+		if err := rounds(os.Args[2]); err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 3 || os.Args[1] != "ratios" {
-		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE | report merkle FILE [fastest]")
+		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE | report merkle FILE [fastest] | report rounds FILE")
 		os.Exit(2)
 	}
 	f, err := os.Open(os.Args[2])
