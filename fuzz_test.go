@@ -1,6 +1,9 @@
 package sha256x
 
-import "testing"
+import (
+	"bytes"
+	"testing"
+)
 
 // FuzzHashMany cuts a random batch, and a random prefix, out of data and
 // checks every plan against crypto/sha256. cuts gives the message lengths
@@ -11,6 +14,10 @@ func FuzzHashMany(f *testing.F) {
 	f.Add(make([]byte, 3000), []byte{13, 200, 0, 255, 12, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7, 7}, uint16(26))
 	f.Add(pattern(5000, 1), []byte{255, 254, 1, 2, 3, 4, 100, 50, 25, 12, 6, 3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1}, uint16(4096))
 	f.Add(pattern(300, 2), []byte{11, 12, 13, 14, 15, 16}, uint16(63))
+	// Batches the pairs kernels take staged: 40 messages of 100 bytes after
+	// a 1-byte prefix (RFC 6962 leaves), and 64 of 95-110 bytes, 2 blocks each.
+	f.Add(pattern(4000, 3), bytes.Repeat([]byte{20}, 40), uint16(1))
+	f.Add(pattern(4000, 4), bytes.Repeat([]byte{19, 20, 21, 22}, 16), uint16(1))
 	plans := testPlans()
 	f.Fuzz(func(t *testing.T, data, cuts []byte, plen uint16) {
 		if len(cuts) > 300 {
