@@ -38,20 +38,7 @@ done
 x=$tmp/sha256x
 o=$tmp/sha256x-old
 
-perl -e '
-  srand(2026);
-  my ($root) = @ARGV;
-  mkdir "$root/small";
-  for my $d (0..99) {
-    mkdir sprintf("%s/small/d%02d", $root, $d);
-    for my $f (0..99) {
-      my $n = int(rand(8193));
-      open(my $fh, ">", sprintf("%s/small/d%02d/f%02d", $root, $d, $f)) or die;
-      print $fh pack("C*", map { int(rand(256)) } 1..$n);
-      close($fh);
-    }
-  }
-' "$tmp"
+perl "$repo/bench/smallfiles.pl" "$tmp"
 mkdir "$tmp/large"
 for i in 1 2 3 4 5 6 7 8; do
   head -c $((64 << 20)) /dev/urandom > "$tmp/large/f$i"
