@@ -12,9 +12,10 @@ import (
 // rounds reads go test -bench output of benchmarks named NAME/impl=IMPL,
 // one line per implementation per round (as translog.sh and ssz.sh run
 // them: every implementation in each process), and prints, for each
-// benchmark, sha256x's time round by round and each other
-// implementation's time over sha256x's in the same round: the smallest,
-// median and largest of those ratios (above 1: sha256x faster).
+// benchmark, sha256x's time round by round (the first implementation whose
+// name starts with "sha256x") and each other implementation's time over it
+// in the same round: the smallest, median and largest of those ratios
+// (above 1: sha256x faster).
 func rounds(path string) error {
 	f, err := os.Open(path)
 	if err != nil {
@@ -56,17 +57,24 @@ func rounds(path string) error {
 		return err
 	}
 	for _, name := range names {
-		base := ns[name]["sha256x"]
+		var base []float64
+		var bname string
+		for _, impl := range impls[name] {
+			if strings.HasPrefix(impl, "sha256x") {
+				base, bname = ns[name][impl], impl
+				break
+			}
+		}
 		if base == nil {
 			continue
 		}
-		fmt.Printf("%s sha256x per-round:", name)
+		fmt.Printf("%s %s per-round:", name, bname)
 		for _, v := range base {
 			fmt.Printf(" %.4g", v)
 		}
 		fmt.Println()
 		for _, impl := range impls[name] {
-			if impl == "sha256x" {
+			if impl == bname {
 				continue
 			}
 			var r []float64
