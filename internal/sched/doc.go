@@ -54,10 +54,13 @@
 // on the plan's single-message path (the queue's fixed cost would not be
 // earned back); 64-byte messages (Merkle pairs) go to the plan's pairs
 // kernels, a lane group at a time with no queue at all, the padding block's
-// W+K a table; other Merkle joins are staged whole for the lane kernels.
+// W+K a table; other Merkle joins, and batches of short messages that pad to
+// as many blocks each (at most three, after a prefix of less than a block:
+// RFC 6962's leaves), are staged whole for the pairs kernels (staging, in
+// slots laid out once with the prefix and padding).
 //
 // Files: batch.go (the queue, windows, staging, parts), many.go (HashMany),
-// pairs.go (the pairs kernels' loop), level.go (HashLevel), single.go (one
+// pairs.go (the pairs kernels' loop, staging), level.go (HashLevel), single.go (one
 // message), stream.go (Stream and WriteMany), chain.go (Chain, Chains),
 // stdlib.go (the stdlib plan: crypto/sha256, one message after another).
 package sched
