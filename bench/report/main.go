@@ -57,12 +57,7 @@ func main() {
 		}
 		parts := strings.Split(fs[0], "/")
 		shape := strings.TrimPrefix(parts[1], "shape=")
-		impl := strings.TrimPrefix(parts[2], "impl=")
-		if i := strings.LastIndex(impl, "-"); i > 0 {
-			if _, err := strconv.Atoi(impl[i+1:]); err == nil {
-				impl = impl[:i] // the GOMAXPROCS suffix
-			}
-		}
+		impl := implName(parts[2])
 		v, err := strconv.ParseFloat(fs[4], 64)
 		if err != nil {
 			continue
@@ -113,4 +108,16 @@ func median(v []float64) float64 {
 		return s[len(s)/2]
 	}
 	return (s[len(s)/2-1] + s[len(s)/2]) / 2
+}
+
+// implName is a benchmark name's impl= element without its key and the
+// GOMAXPROCS suffix go test adds: "impl=gohashtree-2" is "gohashtree".
+func implName(elem string) string {
+	impl := strings.TrimPrefix(elem, "impl=")
+	if i := strings.LastIndex(impl, "-"); i > 0 {
+		if _, err := strconv.Atoi(impl[i+1:]); err == nil {
+			impl = impl[:i]
+		}
+	}
+	return impl
 }

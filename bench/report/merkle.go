@@ -45,12 +45,7 @@ func merkle(file string, fastest bool) {
 			continue
 		}
 		k := key{parts[0], parts[1][strings.Index(parts[1], "=")+1:]}
-		impl := strings.TrimPrefix(parts[2], "impl=")
-		if i := strings.LastIndex(impl, "-"); i > 0 {
-			if _, err := strconv.Atoi(impl[i+1:]); err == nil {
-				impl = impl[:i] // the GOMAXPROCS suffix
-			}
-		}
+		impl := implName(parts[2])
 		v, err := strconv.ParseFloat(fs[2], 64)
 		if err != nil {
 			continue

@@ -35,11 +35,7 @@ func rounds(path string) error {
 		if !ok {
 			continue
 		}
-		if i := strings.LastIndex(impl, "-"); i > 0 {
-			if _, err := strconv.Atoi(impl[i+1:]); err == nil {
-				impl = impl[:i] // the GOMAXPROCS suffix
-			}
-		}
+		impl = implName(impl)
 		v, err := strconv.ParseFloat(fs[2], 64)
 		if err != nil {
 			continue
