@@ -14,9 +14,9 @@
 //
 // or, with fastssz, ssz.NewHasherWithHashFn(hashtree.HashByteSlice). HashOf
 // and HashChunksOf take slices of any named 32-byte type (a root, a
-// chainhash.Hash) without casts. Every level is one call to
-// sha256x.Join{}.HashLevel: one or two pairs go straight to one or two SHA-NI
-// streams, longer levels to the widest lanes (see BENCHMARKS.md, "SSZ").
+// chainhash.Hash) without casts. One or two pairs go straight to the plan's
+// one- or two-stream kernel; every longer level is one call to
+// sha256x.Join{}.HashLevel, on the widest lanes (see BENCHMARKS.md, "SSZ").
 //
 // # Merkleization
 //
