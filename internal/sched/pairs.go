@@ -71,6 +71,16 @@ func (stg *staging) stage(i, k int) *byte {
 	}
 	w, nodes := stg.w, stg.nodes[2*i:2*(i+k)]
 	l, r := len(stg.pre), len(stg.pre)+w+len(stg.jn.Infix)
+	if w == Size {
+		// Whole children, as every RFC 6962 node has: two moves of a
+		// fixed size each, not two calls of memmove.
+		for j := range k {
+			t := buf[j*stride:]
+			*(*[Size]byte)(t[l:]) = nodes[2*j]
+			*(*[Size]byte)(t[r:]) = nodes[2*j+1]
+		}
+		return &buf[0]
+	}
 	for j := range k {
 		t := buf[j*stride:]
 		copy(t[l:l+w], nodes[2*j][:w])
