@@ -132,7 +132,7 @@ type stream struct {
 	regs       []VecPhysical // the last four message groups, W[4g..4g+3] in regs[g%4]; nil: on the stack
 	prev       VecPhysical   // the last message group computed (stack ring only)
 	ring       Mem           // the last four message groups, 16 bytes each (stack ring only)
-	save       Mem           // state at the start of the block
+	save       [2]Op         // ABEF and CDGH at the start of the block: registers for one stream, else stack
 	lane       Mem           // &ls.lanes[i]
 }
 
@@ -146,7 +146,7 @@ func kernel(k abi.Kernel) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes jobs on %d interleaved SHA-NI streams.", name, n))
 
-	ss := prologue(name, n, true)
+	ss := prologue(name, n, true, true)
 
 	Comment("Every stream starts idle at the end of a run: the segment's end below",
 		"hands each one a job.")
@@ -186,7 +186,7 @@ func kernel(k abi.Kernel) {
 	padBlock(name, ss)
 
 	abi.LoopHead(name + "_block")
-	compress(ss)
+	compress(ss, false)
 	Label(name + "_step")
 	for _, s := range ss {
 		ADDQ(U8(64), blockP[s.i])
@@ -223,31 +223,42 @@ func kernel(k abi.Kernel) {
 	}
 }
 
-// prologue allocates n streams' registers and stack, loads the arguments
-// (if laneArgs, those of a lane-set kernel) and clears upper AVX state.
-func prologue(name string, n int, laneArgs bool) []stream {
+// prologue allocates n streams' registers and, if stack, their stack frame;
+// loads the arguments (if laneArgs, those of a lane-set kernel) and clears
+// upper AVX state. One stream keeps everything in registers and needs no
+// frame but for what a kernel keeps there itself (pairs' SHA-256d blocks).
+func prologue(name string, n int, laneArgs, stack bool) []stream {
 	xs := []VecPhysical{X1, X2, X3, X4, X5, X6, X7, X8, X9, X10, X11, X12}
-	locals := AllocLocal(streamFrame*n + 16)
+	var locals Mem
+	if stack {
+		locals = AllocLocal(streamFrame*n + 16)
+	}
 	ss := make([]stream, n)
 	for i := range ss {
+		save := Mem{Base: frame, Disp: streamFrame*i + 64}
 		ss[i] = stream{
 			i:    i,
 			abef: xs[2*i], cdgh: xs[2*i+1], prev: xs[8+i],
 			ring: Mem{Base: frame, Disp: streamFrame * i},
-			save: Mem{Base: frame, Disp: streamFrame*i + 64},
+			save: [2]Op{save, save.Offset(16)},
 			lane: Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i},
 		}
 		if n <= 2 {
 			// Everything in registers: no load or store per message group.
 			ss[i].abef, ss[i].cdgh, ss[i].regs = xs[6*i], xs[6*i+1], xs[6*i+2:6*i+6]
 		}
+		if n == 1 {
+			ss[i].save = [2]Op{X7, X8}
+		}
 	}
 	if laneArgs {
 		Load(Param("ls"), lsReg)
 		Load(Param("jobs").Base(), jobsReg)
 	}
-	LEAQ(locals.Offset(15), frame)
-	ANDQ(I8(-16), frame)
+	if stack {
+		LEAQ(locals.Offset(15), frame)
+		ANDQ(I8(-16), frame)
+	}
 
 	Comment("Legacy-SSE SHA instructions run slowly after dirty upper AVX state.")
 	CMPB(hasAVX, U8(0))
@@ -263,8 +274,9 @@ func prologue(name string, n int, laneArgs bool) []stream {
 }
 
 // compress hashes the block at blockP[i] into stream i's state, for every
-// stream.
-func compress(ss []stream) {
+// stream. With fromIV every state is the IV: nothing is saved, and the final
+// addition adds the IV.
+func compress(ss []stream, fromIV bool) {
 	Comment("Save each stream's state for the final addition; load the first three",
 		"message groups. Each group is scheduled three groups ahead of the rounds",
 		"that use it, so that sha256rnds2 never waits for the schedule: its only",
@@ -272,8 +284,10 @@ func compress(ss []stream) {
 		"ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,",
 		"\"SHA-NI on Zen 4: what bounds it\".)")
 	for _, s := range ss {
-		MOVO(s.abef, s.save)
-		MOVO(s.cdgh, s.save.Offset(16))
+		if !fromIV {
+			MOVO(s.abef, s.save[0])
+			MOVO(s.cdgh, s.save[1])
+		}
 	}
 	for g := 0; g < 3; g++ {
 		for _, s := range ss {
@@ -299,8 +313,13 @@ func compress(ss []stream) {
 		}
 	}
 	for _, s := range ss {
-		PADDD(s.save, s.abef)
-		PADDD(s.save.Offset(16), s.cdgh)
+		if fromIV {
+			PADDD(ivData, s.abef)
+			PADDD(ivData.Offset(16), s.cdgh)
+		} else {
+			PADDD(s.save[0], s.abef)
+			PADDD(s.save[1], s.cdgh)
+		}
 	}
 }
 
@@ -367,7 +386,7 @@ func sequential(k abi.Kernel, single bool) {
 		Pragma("noescape")
 		Doc(name + " hashes jobs one after another on one SHA-NI stream.")
 	}
-	ss := prologue(name, 1, !single)
+	ss := prologue(name, 1, !single, false)
 	s := ss[0]
 	run, runsEnd := R9, R10
 	if single {
@@ -400,7 +419,7 @@ func sequential(k abi.Kernel, single bool) {
 		"\"Round by round\", one long message). A prefetch never faults, so it may",
 		"run past the message.")
 	PREFETCHT0(Mem{Base: blockP[0], Disp: 1024})
-	compress(ss)
+	compress(ss, false)
 	ADDQ(U8(64), blockP[0])
 	DECQ(tmp2)
 	JNE(LabelRef(name + "_block"))
@@ -444,26 +463,35 @@ func padBlock(name string, ss []stream) {
 }
 
 // wkRounds emits the rounds of one block of every stream with W+K taken
-// from the table at tmp, the final addition included.
+// from the table at tmp, the final addition included. A stream whose message
+// groups live in registers saves its state in two of them: the block has no
+// schedule, and the next block loads its groups afresh.
 func wkRounds(ss []stream) {
-	for _, s := range ss {
-		MOVO(s.abef, s.save)
-		MOVO(s.cdgh, s.save.Offset(16))
+	save := func(s stream) [2]Op {
+		if s.regs != nil {
+			return [2]Op{s.regs[0], s.regs[1]}
+		}
+		return s.save
 	}
+	for _, s := range ss {
+		MOVO(s.abef, save(s)[0])
+		MOVO(s.cdgh, save(s)[1])
+	}
+	// sha256rnds2 reads the low 8 bytes of X0: each half of a group's W+K
+	// is an 8-byte load of its own, no shuffle.
 	for g := 0; g < 16; g++ {
-		MOVOU(Mem{Base: tmp, Disp: 16 * g}, X0)
-		PSHUFD(U8(0x0e), X0, t1)
+		MOVQ(Mem{Base: tmp, Disp: 16 * g}, X0)
 		for _, s := range ss {
 			SHA256RNDS2(X0, s.abef, s.cdgh)
 		}
-		MOVO(t1, X0)
+		MOVQ(Mem{Base: tmp, Disp: 16*g + 8}, X0)
 		for _, s := range ss {
 			SHA256RNDS2(X0, s.cdgh, s.abef)
 		}
 	}
 	for _, s := range ss {
-		PADDD(s.save, s.abef)
-		PADDD(s.save.Offset(16), s.cdgh)
+		PADDD(save(s)[0], s.abef)
+		PADDD(save(s)[1], s.cdgh)
 	}
 }
 
@@ -618,7 +646,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 	TEXT(name, NOSPLIT, sig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s %s, n a multiple of %d, on %d SHA-NI streams.", name, doc, n, n))
-	ss := prologue(name, n, false)
+	ss := prologue(name, n, false, n > 2 || double)
 	digestBlk := func(s stream) Mem { return Mem{Base: frame, Disp: streamFrame*s.i + 96} }
 	outReg, inReg, count := RDI, RSI, RDX
 	Load(Param("out"), outReg)
@@ -660,7 +688,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 	if n == 1 {
 		compressInline(ss[0])
 	} else {
-		compress(ss)
+		compress(ss, true)
 	}
 	Comment("The padding block: W+K from the table.")
 	LEAQ(padWK64, tmp)
@@ -678,7 +706,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 			MOVOU(ivData, s.abef)
 			MOVOU(ivData.Offset(16), s.cdgh)
 		}
-		compress(ss)
+		compress(ss, true)
 	}
 	Comment("Write the digests, big-endian.")
 	for _, s := range ss {
@@ -710,7 +738,7 @@ func staged(k abi.Kernel) {
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s sets out[i] to the digest of the message staged, padded, in the nb", name),
 		fmt.Sprintf("blocks at in[64*nb*i:], n a multiple of %d, on %d SHA-NI streams.", n, n))
-	ss := prologue(name, n, false)
+	ss := prologue(name, n, false, n > 1)
 	outReg, inReg, count, stride, left := RDI, RSI, RDX, RBX, RCX
 	Load(Param("out"), outReg)
 	Load(Param("in"), inReg)
@@ -734,7 +762,7 @@ func staged(k abi.Kernel) {
 	Load(Param("nb"), left)
 
 	abi.LoopHead(name + "_block")
-	compress(ss)
+	compress(ss, false)
 	for _, s := range ss {
 		ADDQ(U8(64), blockP[s.i])
 	}

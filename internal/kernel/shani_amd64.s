@@ -292,11 +292,9 @@ GLOBL shaniPad64WK<>(SB), RODATA|NOPTR, $256
 
 // func shaniX1(ls *LaneSet, jobs []Job)
 // Requires: AVX, MMX+, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX1(SB), NOSPLIT, $176-32
+TEXT ·shaniX1(SB), NOSPLIT, $0-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
@@ -346,8 +344,8 @@ shaniX1_block:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
+	MOVO   X1, X7
+	MOVO   X2, X8
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -502,8 +500,8 @@ shaniX1_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X7, X1
+	PADDD       X8, X2
 	ADDQ        $0x40, R8
 	DECQ        R13
 	JNE         shaniX1_block
@@ -531,10 +529,7 @@ shaniX1_done:
 
 // func shaniX1Job(j *Job)
 // Requires: AVX, MMX+, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX1Job(SB), NOSPLIT, $176-8
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX1Job(SB), NOSPLIT, $0-8
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Job_init
@@ -581,8 +576,8 @@ shaniX1Job_block:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
+	MOVO   X1, X7
+	MOVO   X2, X8
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -737,8 +732,8 @@ shaniX1Job_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X7, X1
+	PADDD       X8, X2
 	ADDQ        $0x40, R8
 	DECQ        R13
 	JNE         shaniX1Job_block
@@ -815,126 +810,110 @@ shaniX2_loop:
 	CMPQ        AX, R9
 	JNE         shaniX2_block
 	MOVQ        16(DI), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVO        X7, 224(R14)
-	MOVO        X8, 240(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVO        X7, X9
+	MOVO        X8, X10
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       X3, X1
+	PADDD       X4, X2
+	PADDD       X9, X7
+	PADDD       X10, X8
 	JMP         shaniX2_step
 	PCALIGN $0x40
 
@@ -1505,147 +1484,131 @@ shaniX3_loop:
 	MOVO        X4, 240(R14)
 	MOVO        X5, 384(R14)
 	MOVO        X6, 400(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -2592,178 +2555,162 @@ shaniX4_loop:
 	MOVO        X6, 400(R14)
 	MOVO        X7, 544(R14)
 	MOVO        X8, 560(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -3923,10 +3870,7 @@ GLOBL shaniPad32<>(SB), RODATA|NOPTR, $32
 
 // func shaniX1Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX1Pairs(SB), NOSPLIT, $176-24
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX1Pairs(SB), NOSPLIT, $0-24
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Pairs_init
@@ -4107,90 +4051,74 @@ shaniX1Pairs_loop:
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X3, X1
+	PADDD       X4, X2
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -4212,10 +4140,7 @@ shaniX1Pairs_done:
 
 // func shaniX1Slices(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX1Slices(SB), NOSPLIT, $176-24
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX1Slices(SB), NOSPLIT, $0-24
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Slices_init
@@ -4396,90 +4321,74 @@ shaniX1Slices_loop:
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X3, X1
+	PADDD       X4, X2
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -4691,90 +4600,74 @@ shaniX1Double_loop:
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X3, X1
+	PADDD       X4, X2
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
@@ -4797,8 +4690,6 @@ shaniX1Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -4953,8 +4844,8 @@ shaniX1Double_loop:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -4976,10 +4867,7 @@ shaniX1Double_done:
 
 // func shaniX2Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX2Pairs(SB), NOSPLIT, $336-24
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX2Pairs(SB), NOSPLIT, $0-24
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Pairs_init
@@ -5011,10 +4899,6 @@ shaniX2Pairs_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X7, 224(R14)
-	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5317,133 +5201,117 @@ shaniX2Pairs_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVO        X7, 224(R14)
-	MOVO        X8, 240(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVO        X7, X9
+	MOVO        X8, X10
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       X3, X1
+	PADDD       X4, X2
+	PADDD       X9, X7
+	PADDD       X10, X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -5474,10 +5342,7 @@ shaniX2Pairs_done:
 
 // func shaniX2Slices(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX2Slices(SB), NOSPLIT, $336-24
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX2Slices(SB), NOSPLIT, $0-24
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Slices_init
@@ -5509,10 +5374,6 @@ shaniX2Slices_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X7, 224(R14)
-	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5815,133 +5676,117 @@ shaniX2Slices_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVO        X7, 224(R14)
-	MOVO        X8, 240(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVO        X7, X9
+	MOVO        X8, X10
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       X3, X1
+	PADDD       X4, X2
+	PADDD       X9, X7
+	PADDD       X10, X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -6015,10 +5860,6 @@ shaniX2Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X7, 224(R14)
-	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6321,133 +6162,117 @@ shaniX2Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
-	MOVO        X1, 64(R14)
-	MOVO        X2, 80(R14)
-	MOVO        X7, 224(R14)
-	MOVO        X8, 240(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVO        X7, X9
+	MOVO        X8, X10
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       X3, X1
+	PADDD       X4, X2
+	PADDD       X9, X7
+	PADDD       X10, X8
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
@@ -6482,10 +6307,6 @@ shaniX2Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X7, 224(R14)
-	MOVO   X8, 240(R14)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6788,10 +6609,10 @@ shaniX2Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X7
-	PADDD       240(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -6860,12 +6681,6 @@ shaniX3Pairs_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -7436,12 +7251,12 @@ shaniX3Pairs_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -7451,147 +7266,131 @@ shaniX3Pairs_loop:
 	MOVO        X4, 240(R14)
 	MOVO        X5, 384(R14)
 	MOVO        X6, 400(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -7678,12 +7477,6 @@ shaniX3Slices_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -8254,12 +8047,12 @@ shaniX3Slices_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -8269,147 +8062,131 @@ shaniX3Slices_loop:
 	MOVO        X4, 240(R14)
 	MOVO        X5, 384(R14)
 	MOVO        X6, 400(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -8506,12 +8283,6 @@ shaniX3Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -9082,12 +8853,12 @@ shaniX3Double_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -9097,147 +8868,131 @@ shaniX3Double_loop:
 	MOVO        X4, 240(R14)
 	MOVO        X5, 384(R14)
 	MOVO        X6, 400(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -9293,12 +9048,6 @@ shaniX3Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -9869,12 +9618,12 @@ shaniX3Double_loop:
 	SHA256RNDS2 X0, X5, X6
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X6, X5
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -9955,14 +9704,6 @@ shaniX4Pairs_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
-	MOVO   X7, 544(R14)
-	MOVO   X8, 560(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -10721,14 +10462,14 @@ shaniX4Pairs_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
-	PADDD       544(R14), X7
-	PADDD       560(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -10740,178 +10481,162 @@ shaniX4Pairs_loop:
 	MOVO        X6, 400(R14)
 	MOVO        X7, 544(R14)
 	MOVO        X8, 560(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -11013,14 +10738,6 @@ shaniX4Slices_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
-	MOVO   X7, 544(R14)
-	MOVO   X8, 560(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -11779,14 +11496,14 @@ shaniX4Slices_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
-	PADDD       544(R14), X7
-	PADDD       560(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -11798,178 +11515,162 @@ shaniX4Slices_loop:
 	MOVO        X6, 400(R14)
 	MOVO        X7, 544(R14)
 	MOVO        X8, 560(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -12083,14 +11784,6 @@ shaniX4Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
-	MOVO   X7, 544(R14)
-	MOVO   X8, 560(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -12849,14 +12542,14 @@ shaniX4Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
-	PADDD       544(R14), X7
-	PADDD       560(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// The padding block: W+K from the table.
 	LEAQ        shaniPad64WK<>+0(SB), AX
@@ -12868,178 +12561,162 @@ shaniX4Double_loop:
 	MOVO        X6, 400(R14)
 	MOVO        X7, 544(R14)
 	MOVO        X8, 560(R14)
-	MOVOU       (AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        (AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        8(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       16(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        16(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        24(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       32(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        32(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        40(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       48(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        48(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        56(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       64(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        64(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        72(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       80(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        80(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        88(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       96(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        96(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        104(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       112(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        112(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        120(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       128(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        128(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        136(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       144(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        144(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        152(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       160(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        160(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        168(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       176(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        176(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        184(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       192(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        192(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        200(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       208(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        208(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        216(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       224(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        224(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        232(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
 	SHA256RNDS2 X0, X8, X7
-	MOVOU       240(AX), X0
-	PSHUFD      $0x0e, X0, X13
+	MOVQ        240(AX), X0
 	SHA256RNDS2 X0, X1, X2
 	SHA256RNDS2 X0, X3, X4
 	SHA256RNDS2 X0, X5, X6
 	SHA256RNDS2 X0, X7, X8
-	MOVO        X13, X0
+	MOVQ        248(AX), X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256RNDS2 X0, X4, X3
 	SHA256RNDS2 X0, X6, X5
@@ -13110,14 +12787,6 @@ shaniX4Double_loop:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
-	MOVO   X3, 224(R14)
-	MOVO   X4, 240(R14)
-	MOVO   X5, 384(R14)
-	MOVO   X6, 400(R14)
-	MOVO   X7, 544(R14)
-	MOVO   X8, 560(R14)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -13876,14 +13545,14 @@ shaniX4Double_loop:
 	SHA256RNDS2 X0, X7, X8
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X8, X7
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
-	PADDD       224(R14), X3
-	PADDD       240(R14), X4
-	PADDD       384(R14), X5
-	PADDD       400(R14), X6
-	PADDD       544(R14), X7
-	PADDD       560(R14), X8
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
 
 	// Write the digests, big-endian.
 	PSHUFD  $0x1b, X1, X13
@@ -13932,10 +13601,7 @@ shaniX4Double_done:
 
 // func shaniX1Staged(out *[32]byte, in *byte, n int, nb int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX1Staged(SB), NOSPLIT, $176-32
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
-
+TEXT ·shaniX1Staged(SB), NOSPLIT, $0-32
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Staged_init
@@ -13968,8 +13634,8 @@ shaniX1Staged_block:
 	// input chain is the state. (Measured on Zen 4 against one and two groups
 	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
 	// "SHA-NI on Zen 4: what bounds it".)
-	MOVO   X1, 64(R14)
-	MOVO   X2, 80(R14)
+	MOVO   X1, X7
+	MOVO   X2, X8
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -14124,8 +13790,8 @@ shaniX1Staged_block:
 	SHA256RNDS2 X0, X1, X2
 	PSHUFD      $0x0e, X0, X0
 	SHA256RNDS2 X0, X2, X1
-	PADDD       64(R14), X1
-	PADDD       80(R14), X2
+	PADDD       X7, X1
+	PADDD       X8, X2
 	ADDQ        $0x40, R8
 	DECQ        CX
 	JNE         shaniX1Staged_block
