@@ -90,7 +90,14 @@ var PairsCalls = []PairsCall{
 	{"Slices", "Slices", "func(out *[32]byte, msgs *[]byte, n int)", "sets out[i] to SHA-256(msgs[i]) for n 64-byte messages"},
 	{"Double", "Double", "func(out *[32]byte, in *byte, n int)", "sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n"},
 	{"Staged", "Staged", "func(out *[32]byte, in *byte, n int, nb int)", "sets out[i] to the digest of the i-th message of nb padded blocks from in, for i < n"},
+	{"Staged65", "Staged65", "func(out *[32]byte, in *byte, n int, wk *[256][64]uint32)", "sets out[i] to the digest of the i-th 65-byte message staged in two padded blocks from in, for i < n, the second block's W+K taken from wk by its first byte"},
 }
+
+// Staged65Lanes is what a lane kernel runs for Staged65: its Staged kernel
+// over the two blocks, which schedules the second block as it goes. A table
+// row a lane would cost the lanes a gather a round; the streams load theirs.
+const Staged65Lanes = "Staged"
+
 
 // The Go signatures of the other entry points.
 const (

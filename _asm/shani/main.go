@@ -91,6 +91,7 @@ func main() {
 	for _, k := range ks {
 		if k.Pairs {
 			staged(k)
+			staged65(k)
 		}
 	}
 	Generate()
@@ -458,15 +459,16 @@ func loadState(s stream, ptr GPPhysical) {
 // ls.padWK, then jumps to the step's end.
 func padBlock(name string, ss []stream) {
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, tmp)
-	wkRounds(ss)
+	wkRounds(ss, false)
 	JMP(LabelRef(name + "_step"))
 }
 
 // wkRounds emits the rounds of one block of every stream with W+K taken
-// from the table at tmp, the final addition included. A stream whose message
+// from the table at tmp, or with rows from the table at each stream's
+// blockP, the final addition included. A stream whose message
 // groups live in registers saves its state in two of them: the block has no
 // schedule, and the next block loads its groups afresh.
-func wkRounds(ss []stream) {
+func wkRounds(ss []stream, rows bool) {
 	save := func(s stream) [2]Op {
 		if s.regs != nil {
 			return [2]Op{s.regs[0], s.regs[1]}
@@ -479,13 +481,20 @@ func wkRounds(ss []stream) {
 	}
 	// sha256rnds2 reads the low 8 bytes of X0: each half of a group's W+K
 	// is an 8-byte load of its own, no shuffle.
+	half := func(s stream, g, h int) {
+		if rows {
+			MOVQ(Mem{Base: blockP[s.i], Disp: 16*g + 8*h}, X0)
+		} else if s.i == 0 {
+			MOVQ(Mem{Base: tmp, Disp: 16*g + 8*h}, X0)
+		}
+	}
 	for g := 0; g < 16; g++ {
-		MOVQ(Mem{Base: tmp, Disp: 16 * g}, X0)
 		for _, s := range ss {
+			half(s, g, 0)
 			SHA256RNDS2(X0, s.abef, s.cdgh)
 		}
-		MOVQ(Mem{Base: tmp, Disp: 16*g + 8}, X0)
 		for _, s := range ss {
+			half(s, g, 1)
 			SHA256RNDS2(X0, s.cdgh, s.abef)
 		}
 	}
@@ -692,7 +701,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 	}
 	Comment("The padding block: W+K from the table.")
 	LEAQ(padWK64, tmp)
-	wkRounds(ss)
+	wkRounds(ss, false)
 	if double {
 		Comment("SHA-256 of each digest: the digest, big-endian, is its block's first",
 			"half.")
@@ -779,6 +788,70 @@ func staged(k abi.Kernel) {
 	}
 	Comment("The next n messages start where the last stream's ended.")
 	MOVQ(blockP[n-1], inReg)
+	ADDQ(U32(32*n), outReg)
+	SUBQ(U8(n), count)
+	JMP(LabelRef(name + "_loop"))
+
+	Label(name + "_done")
+	RET()
+}
+
+// staged65 emits a kernel for 65-byte messages staged whole and padded in
+// two blocks each (RFC 6962's nodes, 0x01 || left || right), lying one after
+// another, on n interleaved streams, n messages at a time: the first block
+// as staged, the second with W+K from the table row of its first byte, the
+// one byte of that block not fixed by the length, so that the second block
+// costs rounds alone, as a pair's padding block does.
+func staged65(k abi.Kernel) {
+	c := 4 // abi.PairsCalls: Staged65
+	n, name := k.Width, k.PairsFunc(c)
+	TEXT(name, NOSPLIT, abi.PairsCalls[c].Sig)
+	Pragma("noescape")
+	Doc(fmt.Sprintf("%s %s, n a multiple of %d, on %d SHA-NI streams.", name, abi.PairsCalls[c].Doc, n, n))
+	ss := prologue(name, n, false, n > 2)
+	outReg, inReg, count, wk := RDI, RSI, RDX, RBX
+	Load(Param("out"), outReg)
+	Load(Param("in"), inReg)
+	Load(Param("n"), count)
+	Load(Param("wk"), wk)
+
+	abi.LoopHead(name + "_loop")
+	TESTQ(count, count)
+	JEQ(LabelRef(name + "_done"))
+	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
+		"on its message's first block.")
+	for _, s := range ss {
+		if n == 1 {
+			MOVOU(ivK01, s.abef)
+			MOVOU(ivK01.Offset(16), s.cdgh)
+		} else {
+			MOVOU(ivData, s.abef)
+			MOVOU(ivData.Offset(16), s.cdgh)
+		}
+		LEAQ(Mem{Base: inReg, Disp: 128 * s.i}, blockP[s.i])
+	}
+	if n == 1 {
+		compressInline(ss[0])
+	} else {
+		compress(ss, true)
+	}
+	Comment("The second block: each stream's W+K is wk's row for the block's first",
+		"byte, 256 bytes a row.")
+	for _, s := range ss {
+		MOVBQZX(Mem{Base: blockP[s.i], Disp: 64}, blockP[s.i])
+		SHLQ(U8(8), blockP[s.i])
+		ADDQ(wk, blockP[s.i])
+	}
+	wkRounds(ss, true)
+	Comment("Write the digests, big-endian.")
+	for _, s := range ss {
+		unshuffle(s)
+		PSHUFB(flip, t1)
+		PSHUFB(flip, t2)
+		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
+		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
+	}
+	ADDQ(U32(128*n), inReg)
 	ADDQ(U32(32*n), outReg)
 	SUBQ(U8(n), count)
 	JMP(LabelRef(name + "_loop"))

@@ -133,14 +133,11 @@ func table(arch, constraint string) []byte {
 			continue
 		}
 		for c, pc := range abi.PairsCalls {
-			args := "out, in, n"
-			switch pc.Const {
-			case "Slices":
-				args = "out, msgs, n"
-			case "Staged":
+			fn, args := pairsEntry(k, c)
+			if pc.Const == "Staged" {
 				args = "out, in, n, nb"
 			}
-			p("\tcase uint(%s)*uint(PairsCalls) + uint(%s):\n\t\t%s(%s)\n", k.ID(), pc.Const, k.PairsFunc(c), args)
+			p("\tcase uint(%s)*uint(PairsCalls) + uint(%s):\n\t\t%s(%s)\n", k.ID(), pc.Const, fn, args)
 		}
 	}
 	p("\tdefault:\n\t\tpanic(\"sha256x: internal error: kernel \" + infos[id].Family + \" has no pairs kernel\")\n")
@@ -160,7 +157,11 @@ func table(arch, constraint string) []byte {
 		p("func Hash%s(id ID, %s) {\n\tswitch id {\n", pc.Const, params)
 		for _, k := range ks {
 			if k.Pairs {
-				p("\tcase %s:\n\t\t%s(%s)\n", k.ID(), k.PairsFunc(c), args)
+				fn, kargs := pairsEntry(k, c)
+				if pc.Const == "Staged" {
+					kargs = args
+				}
+				p("\tcase %s:\n\t\t%s(%s)\n", k.ID(), fn, kargs)
 			}
 		}
 		p("\tdefault:\n\t\tpanic(\"sha256x: internal error: kernel \" + infos[id].Family + \" has no pairs kernel\")\n")
@@ -177,6 +178,23 @@ func table(arch, constraint string) []byte {
 	}
 	p("\tdefault:\n\t\trunChainGo(id, width, ls, n)\n\t}\n}\n")
 	return b.Bytes()
+}
+
+// pairsEntry returns the function kernel k runs for pairs call c and its
+// arguments (Staged's nb aside): Staged65 takes the table of its second
+// blocks from staged65WK on the streams, and is the Staged kernel over two
+// blocks on the lanes (abi.Staged65Lanes).
+func pairsEntry(k abi.Kernel, c int) (fn, args string) {
+	switch abi.PairsCalls[c].Const {
+	case "Slices":
+		return k.PairsFunc(c), "out, msgs, n"
+	case "Staged65":
+		if !k.Streams {
+			return k.Func() + abi.Staged65Lanes, "out, in, n, 2"
+		}
+		return k.PairsFunc(c), "out, in, n, staged65WK()"
+	}
+	return k.PairsFunc(c), "out, in, n"
 }
 
 // stubs returns the Go declarations of an architecture's hand-written
@@ -203,7 +221,9 @@ func stubs(arch string) []byte {
 		}
 		if k.Pairs {
 			for c, pc := range abi.PairsCalls {
-				decl(k.PairsFunc(c), pc.Sig, pc.Doc)
+				if fn, _ := pairsEntry(k, c); fn == k.PairsFunc(c) {
+					decl(fn, pc.Sig, pc.Doc)
+				}
 			}
 		}
 		if k.Chain {

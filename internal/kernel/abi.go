@@ -75,6 +75,7 @@ const (
 	Slices                      // the 64-byte messages of a [][]byte
 	Double                      // as Adjacent, each digest hashed once more (SHA-256d)
 	Staged                      // messages of nb padded blocks one after another (Merkle nodes staged whole)
+	Staged65                    // as Staged, 65-byte messages (RFC 6962 nodes): the second block's W+K from a table by its first byte
 	PairsCalls                  // how many there are
 )
 

@@ -209,6 +209,7 @@ type pairsDoor struct {
 	adjacent, double func(id ID, out *[Size]byte, in *byte, n int)
 	slices           func(id ID, out *[Size]byte, msgs *[]byte, n int)
 	staged           func(id ID, out *[Size]byte, in *byte, n, nb int)
+	staged65         func(id ID, out *[Size]byte, in *byte, n int)
 }
 
 var pairsDoors = []pairsDoor{
@@ -218,8 +219,9 @@ var pairsDoors = []pairsDoor{
 		double:   func(id ID, out *[Size]byte, in *byte, n int) { HashPairs(id, Double, out, in, nil, n, 0) },
 		slices:   func(id ID, out *[Size]byte, msgs *[]byte, n int) { HashPairs(id, Slices, out, nil, msgs, n, 0) },
 		staged:   func(id ID, out *[Size]byte, in *byte, n, nb int) { HashPairs(id, Staged, out, in, nil, n, nb) },
+		staged65: func(id ID, out *[Size]byte, in *byte, n int) { HashPairs(id, Staged65, out, in, nil, n, 0) },
 	},
-	{name: "per call", adjacent: HashAdjacent, double: HashDouble, slices: HashSlices, staged: HashStaged},
+	{name: "per call", adjacent: HashAdjacent, double: HashDouble, slices: HashSlices, staged: HashStaged, staged65: HashStaged65},
 }
 
 // TestPairsKernels runs every pairs kernel in every form on whole groups,
@@ -289,6 +291,28 @@ func testPairsKernel(t *testing.T, r *rand.Rand, id ID, width int, door pairsDoo
 				if want := sha256.Sum256(staged[i*nb*BlockSize:][:lens[i]]); out[i] != want {
 					t.Fatalf("Staged, %d messages of %d blocks: message %d wrong", n, nb, i)
 				}
+			}
+		}
+	}
+	// Staged65: 65-byte messages in two padded blocks, their last bytes
+	// every value, in groups of every count above.
+	n := (256 + width - 1) / width * width
+	staged := make([]byte, n*2*BlockSize)
+	for i := range n {
+		t := staged[i*2*BlockSize:][:2*BlockSize]
+		for k := range 64 {
+			t[k] = byte(r.Uint32())
+		}
+		t[64] = byte(i * 167) // 167 is odd: every byte value once in 256
+		t[65] = 0x80
+		binary.BigEndian.PutUint64(t[2*BlockSize-8:], 8*65)
+	}
+	for _, m := range []int{width, 2 * width, 3 * width, n} {
+		out := make([][Size]byte, m)
+		door.staged65(id, &out[0], &staged[0], m)
+		for i := range out {
+			if want := sha256.Sum256(staged[i*2*BlockSize:][:65]); out[i] != want {
+				t.Fatalf("Staged65, %d messages: message %d (last byte %#x) wrong", m, i, staged[i*2*BlockSize+64])
 			}
 		}
 	}

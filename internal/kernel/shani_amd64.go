@@ -95,11 +95,21 @@ func shaniX4Double(out *[32]byte, in *byte, n int)
 //go:noescape
 func shaniX1Staged(out *[32]byte, in *byte, n int, nb int)
 
+// shaniX1Staged65 sets out[i] to the digest of the i-th 65-byte message staged in two padded blocks from in, for i < n, the second block's W+K taken from wk by its first byte, n a multiple of 1, on 1 SHA-NI streams.
+//
+//go:noescape
+func shaniX1Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+
 // shaniX2Staged sets out[i] to the digest of the message staged, padded, in the nb
 // blocks at in[64*nb*i:], n a multiple of 2, on 2 SHA-NI streams.
 //
 //go:noescape
 func shaniX2Staged(out *[32]byte, in *byte, n int, nb int)
+
+// shaniX2Staged65 sets out[i] to the digest of the i-th 65-byte message staged in two padded blocks from in, for i < n, the second block's W+K taken from wk by its first byte, n a multiple of 2, on 2 SHA-NI streams.
+//
+//go:noescape
+func shaniX2Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
 
 // shaniX3Staged sets out[i] to the digest of the message staged, padded, in the nb
 // blocks at in[64*nb*i:], n a multiple of 3, on 3 SHA-NI streams.
@@ -107,8 +117,18 @@ func shaniX2Staged(out *[32]byte, in *byte, n int, nb int)
 //go:noescape
 func shaniX3Staged(out *[32]byte, in *byte, n int, nb int)
 
+// shaniX3Staged65 sets out[i] to the digest of the i-th 65-byte message staged in two padded blocks from in, for i < n, the second block's W+K taken from wk by its first byte, n a multiple of 3, on 3 SHA-NI streams.
+//
+//go:noescape
+func shaniX3Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+
 // shaniX4Staged sets out[i] to the digest of the message staged, padded, in the nb
 // blocks at in[64*nb*i:], n a multiple of 4, on 4 SHA-NI streams.
 //
 //go:noescape
 func shaniX4Staged(out *[32]byte, in *byte, n int, nb int)
+
+// shaniX4Staged65 sets out[i] to the digest of the i-th 65-byte message staged in two padded blocks from in, for i < n, the second block's W+K taken from wk by its first byte, n a multiple of 4, on 4 SHA-NI streams.
+//
+//go:noescape
+func shaniX4Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)

@@ -13816,6 +13816,280 @@ shaniX1Staged_block:
 shaniX1Staged_done:
 	RET
 
+// func shaniX1Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniX1Staged65(SB), NOSPLIT, $0-32
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniX1Staged65_init
+	VZEROUPPER
+
+shaniX1Staged65_init:
+	MOVOU   shaniFlip<>+0(SB), X15
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    wk+24(FP), BX
+	PCALIGN $0x40
+
+shaniX1Staged65_loop:
+	TESTQ DX, DX
+	JEQ   shaniX1Staged65_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message's first block.
+	MOVOU shaniIVK01<>+0(SB), X1
+	MOVOU shaniIVK01<>+16(SB), X2
+	LEAQ  (SI), R8
+
+	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
+	// group g+3 begun (msg1) between their two sha256rnds2.
+	MOVOU  (R8), X3
+	PSHUFB X15, X3
+	MOVO   X3, X0
+
+	// Rounds 0 and 1: W, with K in ivK01.
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVOU       16(R8), X4
+	PSHUFB      X15, X4
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X4, X3
+	MOVOU       32(R8), X5
+	PSHUFB      X15, X5
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X5, X4
+	MOVOU       48(R8), X6
+	PSHUFB      X15, X6
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X6, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X3, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X4, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X5, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X6, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X3, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X4, X3
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X5, X4
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X6, X5
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	SHA256MSG1  X3, X6
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+
+	// The second block: each stream's W+K is wk's row for the block's first
+	// byte, 256 bytes a row.
+	MOVBQZX     64(R8), R8
+	SHLQ        $0x08, R8
+	ADDQ        BX, R8
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVQ        (R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        8(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        16(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        24(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        32(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        40(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        48(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        56(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        64(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        72(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        80(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        88(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        96(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        104(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        112(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        120(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        128(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        136(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        144(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        152(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        160(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        168(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        176(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        184(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        192(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        200(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        208(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        216(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        224(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        232(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        240(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        248(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	PADDD       X3, X1
+	PADDD       X4, X2
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	ADDQ    $0x00000080, SI
+	ADDQ    $0x00000020, DI
+	SUBQ    $0x01, DX
+	JMP     shaniX1Staged65_loop
+
+shaniX1Staged65_done:
+	RET
+
 // func shaniX2Staged(out *[32]byte, in *byte, n int, nb int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Staged(SB), NOSPLIT, $336-32
@@ -14199,6 +14473,520 @@ shaniX2Staged_block:
 	JMP  shaniX2Staged_loop
 
 shaniX2Staged_done:
+	RET
+
+// func shaniX2Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniX2Staged65(SB), NOSPLIT, $0-32
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniX2Staged65_init
+	VZEROUPPER
+
+shaniX2Staged65_init:
+	MOVOU   shaniFlip<>+0(SB), X15
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    wk+24(FP), BX
+	PCALIGN $0x40
+
+shaniX2Staged65_loop:
+	TESTQ DX, DX
+	JEQ   shaniX2Staged65_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message's first block.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  128(SI), R9
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
+	MOVOU  (R8), X3
+	PSHUFB X15, X3
+	MOVOU  (R9), X9
+	PSHUFB X15, X9
+	MOVOU  16(R8), X4
+	PSHUFB X15, X4
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVOU  32(R8), X5
+	PSHUFB X15, X5
+	MOVOU  32(R9), X11
+	PSHUFB X15, X11
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        X3, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X6
+	PSHUFB      X15, X6
+	MOVOU       48(R9), X12
+	PSHUFB      X15, X12
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        X4, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+	MOVO        X4, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X13
+	PALIGNR     $0x04, X5, X13
+	SHA256MSG1  X4, X3
+	PADDD       X13, X3
+	SHA256MSG2  X6, X3
+	MOVO        X12, X13
+	PALIGNR     $0x04, X11, X13
+	SHA256MSG1  X10, X9
+	PADDD       X13, X9
+	SHA256MSG2  X12, X9
+	MOVO        X5, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X3, X13
+	PALIGNR     $0x04, X6, X13
+	SHA256MSG1  X5, X4
+	PADDD       X13, X4
+	SHA256MSG2  X3, X4
+	MOVO        X9, X13
+	PALIGNR     $0x04, X12, X13
+	SHA256MSG1  X11, X10
+	PADDD       X13, X10
+	SHA256MSG2  X9, X10
+	MOVO        X6, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X4, X13
+	PALIGNR     $0x04, X3, X13
+	SHA256MSG1  X6, X5
+	PADDD       X13, X5
+	SHA256MSG2  X4, X5
+	MOVO        X10, X13
+	PALIGNR     $0x04, X9, X13
+	SHA256MSG1  X12, X11
+	PADDD       X13, X11
+	SHA256MSG2  X10, X11
+	MOVO        X3, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X9, X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X13
+	PALIGNR     $0x04, X4, X13
+	SHA256MSG1  X3, X6
+	PADDD       X13, X6
+	SHA256MSG2  X5, X6
+	MOVO        X11, X13
+	PALIGNR     $0x04, X10, X13
+	SHA256MSG1  X9, X12
+	PADDD       X13, X12
+	SHA256MSG2  X11, X12
+
+	// Rounds 52-63.
+	MOVO        X4, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X10, X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X5, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X11, X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        X6, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        X12, X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
+
+	// The second block: each stream's W+K is wk's row for the block's first
+	// byte, 256 bytes a row.
+	MOVBQZX     64(R8), R8
+	SHLQ        $0x08, R8
+	ADDQ        BX, R8
+	MOVBQZX     64(R9), R9
+	SHLQ        $0x08, R9
+	ADDQ        BX, R9
+	MOVO        X1, X3
+	MOVO        X2, X4
+	MOVO        X7, X9
+	MOVO        X8, X10
+	MOVQ        (R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        (R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        8(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        8(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        16(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        16(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        24(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        24(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        32(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        32(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        40(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        40(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        48(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        48(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        56(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        56(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        64(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        64(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        72(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        72(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        80(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        80(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        88(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        88(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        96(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        96(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        104(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        104(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        112(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        112(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        120(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        120(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        128(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        128(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        136(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        136(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        144(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        144(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        152(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        152(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        160(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        160(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        168(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        168(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        176(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        176(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        184(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        184(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        192(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        192(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        200(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        200(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        208(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        208(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        216(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        216(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        224(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        224(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        232(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        232(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        240(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        240(R9), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        248(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        248(R9), X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       X3, X1
+	PADDD       X4, X2
+	PADDD       X9, X7
+	PADDD       X10, X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	ADDQ    $0x00000100, SI
+	ADDQ    $0x00000040, DI
+	SUBQ    $0x02, DX
+	JMP     shaniX2Staged65_loop
+
+shaniX2Staged65_done:
 	RET
 
 // func shaniX3Staged(out *[32]byte, in *byte, n int, nb int)
@@ -14869,6 +15657,876 @@ shaniX3Staged_block:
 	JMP  shaniX3Staged_loop
 
 shaniX3Staged_done:
+	RET
+
+// func shaniX3Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniX3Staged65(SB), NOSPLIT, $496-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniX3Staged65_init
+	VZEROUPPER
+
+shaniX3Staged65_init:
+	MOVOU   shaniFlip<>+0(SB), X15
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    wk+24(FP), BX
+	PCALIGN $0x40
+
+shaniX3Staged65_loop:
+	TESTQ DX, DX
+	JEQ   shaniX3Staged65_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message's first block.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  128(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  256(SI), R10
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+
+	// The second block: each stream's W+K is wk's row for the block's first
+	// byte, 256 bytes a row.
+	MOVBQZX     64(R8), R8
+	SHLQ        $0x08, R8
+	ADDQ        BX, R8
+	MOVBQZX     64(R9), R9
+	SHLQ        $0x08, R9
+	ADDQ        BX, R9
+	MOVBQZX     64(R10), R10
+	SHLQ        $0x08, R10
+	ADDQ        BX, R10
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVQ        (R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        (R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        (R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        8(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        8(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        8(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        16(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        16(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        16(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        24(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        24(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        24(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        32(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        32(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        32(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        40(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        40(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        40(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        48(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        48(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        48(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        56(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        56(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        56(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        64(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        64(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        64(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        72(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        72(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        72(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        80(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        80(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        80(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        88(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        88(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        88(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        96(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        96(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        96(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        104(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        104(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        104(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        112(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        112(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        112(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        120(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        120(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        120(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        128(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        128(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        128(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        136(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        136(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        136(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        144(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        144(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        144(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        152(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        152(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        152(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        160(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        160(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        160(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        168(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        168(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        168(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        176(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        176(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        176(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        184(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        184(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        184(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        192(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        192(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        192(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        200(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        200(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        200(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        208(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        208(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        208(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        216(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        216(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        216(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        224(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        224(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        224(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        232(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        232(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        232(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        240(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        240(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        240(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        248(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        248(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        248(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	ADDQ    $0x00000180, SI
+	ADDQ    $0x00000060, DI
+	SUBQ    $0x03, DX
+	JMP     shaniX3Staged65_loop
+
+shaniX3Staged65_done:
 	RET
 
 // func shaniX4Staged(out *[32]byte, in *byte, n int, nb int)
@@ -15744,4 +17402,1147 @@ shaniX4Staged_block:
 	JMP  shaniX4Staged_loop
 
 shaniX4Staged_done:
+	RET
+
+// func shaniX4Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
+// Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
+TEXT ·shaniX4Staged65(SB), NOSPLIT, $656-32
+	LEAQ 15(SP), R14
+	ANDQ $-16, R14
+
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	CMPB ·useVZEROUPPER+0(SB), $0x00
+	JEQ  shaniX4Staged65_init
+	VZEROUPPER
+
+shaniX4Staged65_init:
+	MOVOU   shaniFlip<>+0(SB), X15
+	MOVQ    out+0(FP), DI
+	MOVQ    in+8(FP), SI
+	MOVQ    n+16(FP), DX
+	MOVQ    wk+24(FP), BX
+	PCALIGN $0x40
+
+shaniX4Staged65_loop:
+	TESTQ DX, DX
+	JEQ   shaniX4Staged65_done
+
+	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
+	// on its message's first block.
+	MOVOU shaniIV<>+0(SB), X1
+	MOVOU shaniIV<>+16(SB), X2
+	LEAQ  (SI), R8
+	MOVOU shaniIV<>+0(SB), X3
+	MOVOU shaniIV<>+16(SB), X4
+	LEAQ  128(SI), R9
+	MOVOU shaniIV<>+0(SB), X5
+	MOVOU shaniIV<>+16(SB), X6
+	LEAQ  256(SI), R10
+	MOVOU shaniIV<>+0(SB), X7
+	MOVOU shaniIV<>+16(SB), X8
+	LEAQ  384(SI), R11
+
+	// Save each stream's state for the final addition; load the first three
+	// message groups. Each group is scheduled three groups ahead of the rounds
+	// that use it, so that sha256rnds2 never waits for the schedule: its only
+	// input chain is the state. (Measured on Zen 4 against one and two groups
+	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// "SHA-NI on Zen 4: what bounds it".)
+	MOVOU  (R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, (R14)
+	MOVOU  (R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 160(R14)
+	MOVOU  (R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 320(R14)
+	MOVOU  (R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 480(R14)
+	MOVOU  16(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 16(R14)
+	MOVOU  16(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 176(R14)
+	MOVOU  16(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 336(R14)
+	MOVOU  16(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 496(R14)
+	MOVOU  32(R8), X9
+	PSHUFB X15, X9
+	MOVO   X9, 32(R14)
+	MOVOU  32(R9), X10
+	PSHUFB X15, X10
+	MOVO   X10, 192(R14)
+	MOVOU  32(R10), X11
+	PSHUFB X15, X11
+	MOVO   X11, 352(R14)
+	MOVOU  32(R11), X12
+	PSHUFB X15, X12
+	MOVO   X12, 512(R14)
+
+	// Rounds 0-3; load and byte-swap message group 3.
+	MOVO        (R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+0(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVOU       48(R8), X9
+	PSHUFB      X15, X9
+	MOVO        X9, 48(R14)
+	MOVOU       48(R9), X10
+	PSHUFB      X15, X10
+	MOVO        X10, 208(R14)
+	MOVOU       48(R10), X11
+	PSHUFB      X15, X11
+	MOVO        X11, 368(R14)
+	MOVOU       48(R11), X12
+	PSHUFB      X15, X12
+	MOVO        X12, 528(R14)
+
+	// Rounds 4-51; schedule message groups 4-15.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+16(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+32(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+48(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+64(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+80(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+96(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+112(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+128(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+144(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14), X13
+	SHA256MSG1  16(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 32(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, (R14)
+	MOVO        X13, X9
+	MOVO        160(R14), X13
+	SHA256MSG1  176(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 192(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 160(R14)
+	MOVO        X13, X10
+	MOVO        320(R14), X13
+	SHA256MSG1  336(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 352(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 320(R14)
+	MOVO        X13, X11
+	MOVO        480(R14), X13
+	SHA256MSG1  496(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 512(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 480(R14)
+	MOVO        X13, X12
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+160(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        16(R14), X13
+	SHA256MSG1  32(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 48(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 16(R14)
+	MOVO        X13, X9
+	MOVO        176(R14), X13
+	SHA256MSG1  192(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 208(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 176(R14)
+	MOVO        X13, X10
+	MOVO        336(R14), X13
+	SHA256MSG1  352(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 368(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 336(R14)
+	MOVO        X13, X11
+	MOVO        496(R14), X13
+	SHA256MSG1  512(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 528(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 496(R14)
+	MOVO        X13, X12
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+176(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X13
+	SHA256MSG1  48(R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, (R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 32(R14)
+	MOVO        X13, X9
+	MOVO        192(R14), X13
+	SHA256MSG1  208(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 160(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 192(R14)
+	MOVO        X13, X10
+	MOVO        352(R14), X13
+	SHA256MSG1  368(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 320(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 352(R14)
+	MOVO        X13, X11
+	MOVO        512(R14), X13
+	SHA256MSG1  528(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 480(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 512(R14)
+	MOVO        X13, X12
+	MOVO        (R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        160(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        320(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        480(R14), X0
+	PADDD       shaniK<>+192(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X13
+	SHA256MSG1  (R14), X13
+	MOVO        X9, X14
+	PALIGNR     $0x04, 16(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X9, X13
+	MOVO        X13, 48(R14)
+	MOVO        X13, X9
+	MOVO        208(R14), X13
+	SHA256MSG1  160(R14), X13
+	MOVO        X10, X14
+	PALIGNR     $0x04, 176(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X10, X13
+	MOVO        X13, 208(R14)
+	MOVO        X13, X10
+	MOVO        368(R14), X13
+	SHA256MSG1  320(R14), X13
+	MOVO        X11, X14
+	PALIGNR     $0x04, 336(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X11, X13
+	MOVO        X13, 368(R14)
+	MOVO        X13, X11
+	MOVO        528(R14), X13
+	SHA256MSG1  480(R14), X13
+	MOVO        X12, X14
+	PALIGNR     $0x04, 496(R14), X14
+	PADDD       X14, X13
+	SHA256MSG2  X12, X13
+	MOVO        X13, 528(R14)
+	MOVO        X13, X12
+
+	// Rounds 52-63.
+	MOVO        16(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        176(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        336(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        496(R14), X0
+	PADDD       shaniK<>+208(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        32(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        192(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        352(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        512(R14), X0
+	PADDD       shaniK<>+224(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	MOVO        48(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X1, X2
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X2, X1
+	MOVO        208(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X3, X4
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X4, X3
+	MOVO        368(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X5, X6
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X6, X5
+	MOVO        528(R14), X0
+	PADDD       shaniK<>+240(SB), X0
+	SHA256RNDS2 X0, X7, X8
+	PSHUFD      $0x0e, X0, X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       shaniIV<>+0(SB), X1
+	PADDD       shaniIV<>+16(SB), X2
+	PADDD       shaniIV<>+0(SB), X3
+	PADDD       shaniIV<>+16(SB), X4
+	PADDD       shaniIV<>+0(SB), X5
+	PADDD       shaniIV<>+16(SB), X6
+	PADDD       shaniIV<>+0(SB), X7
+	PADDD       shaniIV<>+16(SB), X8
+
+	// The second block: each stream's W+K is wk's row for the block's first
+	// byte, 256 bytes a row.
+	MOVBQZX     64(R8), R8
+	SHLQ        $0x08, R8
+	ADDQ        BX, R8
+	MOVBQZX     64(R9), R9
+	SHLQ        $0x08, R9
+	ADDQ        BX, R9
+	MOVBQZX     64(R10), R10
+	SHLQ        $0x08, R10
+	ADDQ        BX, R10
+	MOVBQZX     64(R11), R11
+	SHLQ        $0x08, R11
+	ADDQ        BX, R11
+	MOVO        X1, 64(R14)
+	MOVO        X2, 80(R14)
+	MOVO        X3, 224(R14)
+	MOVO        X4, 240(R14)
+	MOVO        X5, 384(R14)
+	MOVO        X6, 400(R14)
+	MOVO        X7, 544(R14)
+	MOVO        X8, 560(R14)
+	MOVQ        (R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        (R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        (R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        (R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        8(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        8(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        8(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        8(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        16(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        16(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        16(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        16(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        24(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        24(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        24(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        24(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        32(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        32(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        32(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        32(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        40(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        40(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        40(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        40(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        48(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        48(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        48(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        48(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        56(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        56(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        56(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        56(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        64(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        64(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        64(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        64(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        72(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        72(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        72(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        72(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        80(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        80(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        80(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        80(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        88(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        88(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        88(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        88(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        96(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        96(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        96(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        96(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        104(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        104(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        104(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        104(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        112(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        112(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        112(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        112(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        120(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        120(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        120(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        120(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        128(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        128(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        128(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        128(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        136(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        136(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        136(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        136(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        144(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        144(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        144(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        144(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        152(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        152(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        152(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        152(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        160(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        160(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        160(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        160(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        168(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        168(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        168(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        168(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        176(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        176(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        176(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        176(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        184(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        184(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        184(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        184(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        192(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        192(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        192(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        192(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        200(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        200(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        200(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        200(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        208(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        208(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        208(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        208(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        216(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        216(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        216(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        216(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        224(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        224(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        224(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        224(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        232(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        232(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        232(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        232(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	MOVQ        240(R8), X0
+	SHA256RNDS2 X0, X1, X2
+	MOVQ        240(R9), X0
+	SHA256RNDS2 X0, X3, X4
+	MOVQ        240(R10), X0
+	SHA256RNDS2 X0, X5, X6
+	MOVQ        240(R11), X0
+	SHA256RNDS2 X0, X7, X8
+	MOVQ        248(R8), X0
+	SHA256RNDS2 X0, X2, X1
+	MOVQ        248(R9), X0
+	SHA256RNDS2 X0, X4, X3
+	MOVQ        248(R10), X0
+	SHA256RNDS2 X0, X6, X5
+	MOVQ        248(R11), X0
+	SHA256RNDS2 X0, X8, X7
+	PADDD       64(R14), X1
+	PADDD       80(R14), X2
+	PADDD       224(R14), X3
+	PADDD       240(R14), X4
+	PADDD       384(R14), X5
+	PADDD       400(R14), X6
+	PADDD       544(R14), X7
+	PADDD       560(R14), X8
+
+	// Write the digests, big-endian.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, (DI)
+	MOVOU   X14, 16(DI)
+	PSHUFD  $0x1b, X3, X13
+	PSHUFD  $0xb1, X4, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 32(DI)
+	MOVOU   X14, 48(DI)
+	PSHUFD  $0x1b, X5, X13
+	PSHUFD  $0xb1, X6, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	PSHUFD  $0x1b, X7, X13
+	PSHUFD  $0xb1, X8, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	PSHUFB  X15, X13
+	PSHUFB  X15, X14
+	MOVOU   X13, 96(DI)
+	MOVOU   X14, 112(DI)
+	ADDQ    $0x00000200, SI
+	ADDQ    $0x00000080, DI
+	SUBQ    $0x04, DX
+	JMP     shaniX4Staged65_loop
+
+shaniX4Staged65_done:
 	RET

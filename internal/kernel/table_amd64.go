@@ -76,6 +76,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		shaniX1Double(out, in, n)
 	case uint(ShaniX1)*uint(PairsCalls) + uint(Staged):
 		shaniX1Staged(out, in, n, nb)
+	case uint(ShaniX1)*uint(PairsCalls) + uint(Staged65):
+		shaniX1Staged65(out, in, n, staged65WK())
 	case uint(ShaniX2)*uint(PairsCalls) + uint(Adjacent):
 		shaniX2Pairs(out, in, n)
 	case uint(ShaniX2)*uint(PairsCalls) + uint(Slices):
@@ -84,6 +86,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		shaniX2Double(out, in, n)
 	case uint(ShaniX2)*uint(PairsCalls) + uint(Staged):
 		shaniX2Staged(out, in, n, nb)
+	case uint(ShaniX2)*uint(PairsCalls) + uint(Staged65):
+		shaniX2Staged65(out, in, n, staged65WK())
 	case uint(ShaniX3)*uint(PairsCalls) + uint(Adjacent):
 		shaniX3Pairs(out, in, n)
 	case uint(ShaniX3)*uint(PairsCalls) + uint(Slices):
@@ -92,6 +96,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		shaniX3Double(out, in, n)
 	case uint(ShaniX3)*uint(PairsCalls) + uint(Staged):
 		shaniX3Staged(out, in, n, nb)
+	case uint(ShaniX3)*uint(PairsCalls) + uint(Staged65):
+		shaniX3Staged65(out, in, n, staged65WK())
 	case uint(ShaniX4)*uint(PairsCalls) + uint(Adjacent):
 		shaniX4Pairs(out, in, n)
 	case uint(ShaniX4)*uint(PairsCalls) + uint(Slices):
@@ -100,6 +106,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		shaniX4Double(out, in, n)
 	case uint(ShaniX4)*uint(PairsCalls) + uint(Staged):
 		shaniX4Staged(out, in, n, nb)
+	case uint(ShaniX4)*uint(PairsCalls) + uint(Staged65):
+		shaniX4Staged65(out, in, n, staged65WK())
 	case uint(Avx2X8)*uint(PairsCalls) + uint(Adjacent):
 		avx2X8Pairs(out, in, n)
 	case uint(Avx2X8)*uint(PairsCalls) + uint(Slices):
@@ -108,6 +116,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		avx2X8Double(out, in, n)
 	case uint(Avx2X8)*uint(PairsCalls) + uint(Staged):
 		avx2X8Staged(out, in, n, nb)
+	case uint(Avx2X8)*uint(PairsCalls) + uint(Staged65):
+		avx2X8Staged(out, in, n, 2)
 	case uint(Avx512X16)*uint(PairsCalls) + uint(Adjacent):
 		avx512X16Pairs(out, in, n)
 	case uint(Avx512X16)*uint(PairsCalls) + uint(Slices):
@@ -116,6 +126,8 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		avx512X16Double(out, in, n)
 	case uint(Avx512X16)*uint(PairsCalls) + uint(Staged):
 		avx512X16Staged(out, in, n, nb)
+	case uint(Avx512X16)*uint(PairsCalls) + uint(Staged65):
+		avx512X16Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -196,6 +208,26 @@ func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) {
 		avx2X8Staged(out, in, n, nb)
 	case Avx512X16:
 		avx512X16Staged(out, in, n, nb)
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
+// HashStaged65 is HashPairs(id, Staged65, ...).
+func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	case ShaniX1:
+		shaniX1Staged65(out, in, n, staged65WK())
+	case ShaniX2:
+		shaniX2Staged65(out, in, n, staged65WK())
+	case ShaniX3:
+		shaniX3Staged65(out, in, n, staged65WK())
+	case ShaniX4:
+		shaniX4Staged65(out, in, n, staged65WK())
+	case Avx2X8:
+		avx2X8Staged(out, in, n, 2)
+	case Avx512X16:
+		avx512X16Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}

@@ -72,6 +72,14 @@ func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) {
 	}
 }
 
+// HashStaged65 is HashPairs(id, Staged65, ...).
+func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
+	switch id {
+	default:
+		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
+	}
+}
+
 // AdvanceChains advances every chain of ls by n steps on kernel id's
 // chain kernel; width is the Go kernels' chains.
 func AdvanceChains(id ID, width int, ls *ChainLanes, n uint64) {
