@@ -104,10 +104,17 @@ func (stg *staging) stage(i, k int) *byte {
 // calls are what those levels cost beyond the kernels (BENCHMARKS.md, "The
 // house").
 func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, n int) int {
-	chunk, nb := pairChunk, 0
+	chunk, nb, kc := pairChunk, 0, c
 	if c == kernel.Staged {
 		chunk, nb = levelChunk, stg.nb
 		stg.template()
+		if stg.m == 65 && !stg.ragged {
+			// RFC 6962's nodes, and 64-byte messages after a 1-byte
+			// prefix: the second block from a table by its first byte
+			// (BENCHMARKS.md, "RFC 6962 nodes: the second block from a
+			// table").
+			kc = kernel.Staged65
+		}
 	}
 	if pl.TakesPartial(n, c) {
 		st := pl.Pairs[0]
@@ -115,9 +122,9 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		for i := 0; i < whole; i += chunk {
 			m := min(chunk, whole-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
-			kernel.HashPairs(st.K, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
 		}
-		runPart(st, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), whole*Size)), n-whole, in, msgs, stg, whole)
+		runPart(st, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), whole*Size)), n-whole, in, msgs, stg, whole)
 		return n
 	}
 	// As few instructions as can be between two stages' kernel calls: a
@@ -129,7 +136,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		for i := done; i < end; i += chunk {
 			m := min(chunk, end-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
-			kernel.HashPairs(st.K, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
 		}
 		if done = end; done == n {
 			break
@@ -144,7 +151,7 @@ func pairsAt(c kernel.PairsCall, in *byte, msgs *[]byte, stg *staging, i, m int)
 	switch c {
 	case kernel.Slices:
 		return nil, (*[]byte)(unsafe.Add(unsafe.Pointer(msgs), i*int(unsafe.Sizeof([]byte(nil)))))
-	case kernel.Staged:
+	case kernel.Staged, kernel.Staged65:
 		return stg.stage(i, m), nil
 	}
 	return (*byte)(unsafe.Add(unsafe.Pointer(in), 2*Size*i)), nil
@@ -172,7 +179,7 @@ func runPart(st plan.Stage, c kernel.PairsCall, out *[Size]byte, m int, in *byte
 		c = kernel.Adjacent
 	case kernel.Adjacent, kernel.Double:
 		copy(buf[:], unsafe.Slice(in, 2*Size*(i+m))[2*Size*i:])
-	case kernel.Staged:
+	case kernel.Staged, kernel.Staged65:
 		stg.template()
 		p, _ = pairsAt(c, in, msgs, stg, i, m)
 		nb = stg.nb
