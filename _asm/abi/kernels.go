@@ -98,7 +98,6 @@ var PairsCalls = []PairsCall{
 // row a lane would cost the lanes a gather a round; the streams load theirs.
 const Staged65Lanes = "Staged"
 
-
 // The Go signatures of the other entry points.
 const (
 	LanesSig = "func(ls *LaneSet, jobs []Job)"

@@ -324,6 +324,39 @@ func compress(ss []stream, fromIV bool) {
 	}
 }
 
+// compressFromIV hashes each stream's first block, at blockP[i], from the
+// IV: one stream from ivK01 (compressInline), several through compress.
+func compressFromIV(ss []stream) {
+	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
+		"on its message's first block.")
+	for _, s := range ss {
+		if len(ss) == 1 {
+			MOVOU(ivK01, s.abef)
+			MOVOU(ivK01.Offset(16), s.cdgh)
+		} else {
+			MOVOU(ivData, s.abef)
+			MOVOU(ivData.Offset(16), s.cdgh)
+		}
+	}
+	if len(ss) == 1 {
+		compressInline(ss[0])
+	} else {
+		compress(ss, true)
+	}
+}
+
+// writeDigests writes each stream's digest, big-endian, to out[i] at outReg.
+func writeDigests(ss []stream, outReg GPPhysical) {
+	Comment("Write the digests, big-endian.")
+	for _, s := range ss {
+		unshuffle(s)
+		PSHUFB(flip, t1)
+		PSHUFB(flip, t2)
+		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
+		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
+	}
+}
+
 // compressInline is compress for one stream from the IV whose groups are in
 // registers, each group scheduled as the rounds reach it, in the order
 // Intel's SHA extensions paper gives: the message loads and byte swaps then
@@ -678,27 +711,14 @@ func pairs(k abi.Kernel, headers, double bool) {
 	abi.LoopHead(name + "_loop")
 	TESTQ(count, count)
 	JEQ(LabelRef(name + "_done"))
-	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
-		"on its message.")
 	for _, s := range ss {
-		if n == 1 {
-			MOVOU(ivK01, s.abef)
-			MOVOU(ivK01.Offset(16), s.cdgh)
-		} else {
-			MOVOU(ivData, s.abef)
-			MOVOU(ivData.Offset(16), s.cdgh)
-		}
 		if headers {
 			MOVQ(Mem{Base: inReg, Disp: 24 * s.i}, blockP[s.i])
 		} else {
 			LEAQ(Mem{Base: inReg, Disp: 64 * s.i}, blockP[s.i])
 		}
 	}
-	if n == 1 {
-		compressInline(ss[0])
-	} else {
-		compress(ss, true)
-	}
+	compressFromIV(ss)
 	Comment("The padding block: W+K from the table.")
 	LEAQ(padWK64, tmp)
 	wkRounds(ss, false)
@@ -717,14 +737,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 		}
 		compress(ss, true)
 	}
-	Comment("Write the digests, big-endian.")
-	for _, s := range ss {
-		unshuffle(s)
-		PSHUFB(flip, t1)
-		PSHUFB(flip, t2)
-		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
-		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
-	}
+	writeDigests(ss, outReg)
 	if headers {
 		ADDQ(U32(24*n), inReg)
 	} else {
@@ -778,14 +791,7 @@ func staged(k abi.Kernel) {
 	DECQ(left)
 	JNE(LabelRef(name + "_block"))
 
-	Comment("Write the digests, big-endian.")
-	for _, s := range ss {
-		unshuffle(s)
-		PSHUFB(flip, t1)
-		PSHUFB(flip, t2)
-		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
-		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
-	}
+	writeDigests(ss, outReg)
 	Comment("The next n messages start where the last stream's ended.")
 	MOVQ(blockP[n-1], inReg)
 	ADDQ(U32(32*n), outReg)
@@ -818,23 +824,10 @@ func staged65(k abi.Kernel) {
 	abi.LoopHead(name + "_loop")
 	TESTQ(count, count)
 	JEQ(LabelRef(name + "_done"))
-	Comment("Each stream starts at the IV (one stream: at ivK01, see compressInline),",
-		"on its message's first block.")
 	for _, s := range ss {
-		if n == 1 {
-			MOVOU(ivK01, s.abef)
-			MOVOU(ivK01.Offset(16), s.cdgh)
-		} else {
-			MOVOU(ivData, s.abef)
-			MOVOU(ivData.Offset(16), s.cdgh)
-		}
 		LEAQ(Mem{Base: inReg, Disp: 128 * s.i}, blockP[s.i])
 	}
-	if n == 1 {
-		compressInline(ss[0])
-	} else {
-		compress(ss, true)
-	}
+	compressFromIV(ss)
 	Comment("The second block: each stream's W+K is wk's row for the block's first",
 		"byte, 256 bytes a row.")
 	for _, s := range ss {
@@ -843,14 +836,7 @@ func staged65(k abi.Kernel) {
 		ADDQ(wk, blockP[s.i])
 	}
 	wkRounds(ss, true)
-	Comment("Write the digests, big-endian.")
-	for _, s := range ss {
-		unshuffle(s)
-		PSHUFB(flip, t1)
-		PSHUFB(flip, t2)
-		MOVOU(t1, Mem{Base: outReg, Disp: 32 * s.i})
-		MOVOU(t2, Mem{Base: outReg, Disp: 32*s.i + 16})
-	}
+	writeDigests(ss, outReg)
 	ADDQ(U32(128*n), inReg)
 	ADDQ(U32(32*n), outReg)
 	SUBQ(U8(n), count)

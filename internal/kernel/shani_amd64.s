@@ -3886,12 +3886,12 @@ shaniX1Pairs_init:
 shaniX1Pairs_loop:
 	TESTQ DX, DX
 	JEQ   shaniX1Pairs_done
+	LEAQ  (SI), R8
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
-	LEAQ  (SI), R8
 
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
@@ -4156,12 +4156,12 @@ shaniX1Slices_init:
 shaniX1Slices_loop:
 	TESTQ DX, DX
 	JEQ   shaniX1Slices_done
+	MOVQ  (SI), R8
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
-	MOVQ  (SI), R8
 
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
@@ -4435,12 +4435,12 @@ shaniX1Double_init:
 shaniX1Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniX1Double_done
+	LEAQ  (SI), R8
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
-	LEAQ  (SI), R8
 
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
@@ -4883,15 +4883,15 @@ shaniX2Pairs_init:
 shaniX2Pairs_loop:
 	TESTQ DX, DX
 	JEQ   shaniX2Pairs_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  64(SI), R9
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -5358,15 +5358,15 @@ shaniX2Slices_init:
 shaniX2Slices_loop:
 	TESTQ DX, DX
 	JEQ   shaniX2Slices_done
+	MOVQ  (SI), R8
+	MOVQ  24(SI), R9
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	MOVQ  24(SI), R9
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -5844,15 +5844,15 @@ shaniX2Double_init:
 shaniX2Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniX2Double_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  64(SI), R9
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -6662,18 +6662,18 @@ shaniX3Pairs_init:
 shaniX3Pairs_loop:
 	TESTQ DX, DX
 	JEQ   shaniX3Pairs_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
+	LEAQ  128(SI), R10
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  64(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  128(SI), R10
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -7458,18 +7458,18 @@ shaniX3Slices_init:
 shaniX3Slices_loop:
 	TESTQ DX, DX
 	JEQ   shaniX3Slices_done
+	MOVQ  (SI), R8
+	MOVQ  24(SI), R9
+	MOVQ  48(SI), R10
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	MOVQ  24(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	MOVQ  48(SI), R10
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -8264,18 +8264,18 @@ shaniX3Double_init:
 shaniX3Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniX3Double_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
+	LEAQ  128(SI), R10
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  64(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  128(SI), R10
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -9682,21 +9682,21 @@ shaniX4Pairs_init:
 shaniX4Pairs_loop:
 	TESTQ DX, DX
 	JEQ   shaniX4Pairs_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
+	LEAQ  128(SI), R10
+	LEAQ  192(SI), R11
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  64(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  128(SI), R10
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  192(SI), R11
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -10716,21 +10716,21 @@ shaniX4Slices_init:
 shaniX4Slices_loop:
 	TESTQ DX, DX
 	JEQ   shaniX4Slices_done
+	MOVQ  (SI), R8
+	MOVQ  24(SI), R9
+	MOVQ  48(SI), R10
+	MOVQ  72(SI), R11
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	MOVQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	MOVQ  24(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	MOVQ  48(SI), R10
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	MOVQ  72(SI), R11
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -11762,21 +11762,21 @@ shaniX4Double_init:
 shaniX4Double_loop:
 	TESTQ DX, DX
 	JEQ   shaniX4Double_done
+	LEAQ  (SI), R8
+	LEAQ  64(SI), R9
+	LEAQ  128(SI), R10
+	LEAQ  192(SI), R11
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message.
+	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  64(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  128(SI), R10
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  192(SI), R11
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -13835,12 +13835,12 @@ shaniX1Staged65_init:
 shaniX1Staged65_loop:
 	TESTQ DX, DX
 	JEQ   shaniX1Staged65_done
+	LEAQ  (SI), R8
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
 	// on its message's first block.
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
-	LEAQ  (SI), R8
 
 	// Rounds 4g..4g+3 use message group g; group g+1 is finished (msg2) and
 	// group g+3 begun (msg1) between their two sha256rnds2.
@@ -14494,15 +14494,15 @@ shaniX2Staged65_init:
 shaniX2Staged65_loop:
 	TESTQ DX, DX
 	JEQ   shaniX2Staged65_done
+	LEAQ  (SI), R8
+	LEAQ  128(SI), R9
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
 	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  128(SI), R9
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -15681,18 +15681,18 @@ shaniX3Staged65_init:
 shaniX3Staged65_loop:
 	TESTQ DX, DX
 	JEQ   shaniX3Staged65_done
+	LEAQ  (SI), R8
+	LEAQ  128(SI), R9
+	LEAQ  256(SI), R10
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
 	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  128(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  256(SI), R10
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
@@ -17426,21 +17426,21 @@ shaniX4Staged65_init:
 shaniX4Staged65_loop:
 	TESTQ DX, DX
 	JEQ   shaniX4Staged65_done
+	LEAQ  (SI), R8
+	LEAQ  128(SI), R9
+	LEAQ  256(SI), R10
+	LEAQ  384(SI), R11
 
 	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
 	// on its message's first block.
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
-	LEAQ  (SI), R8
 	MOVOU shaniIV<>+0(SB), X3
 	MOVOU shaniIV<>+16(SB), X4
-	LEAQ  128(SI), R9
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
-	LEAQ  256(SI), R10
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
-	LEAQ  384(SI), R11
 
 	// Save each stream's state for the final addition; load the first three
 	// message groups. Each group is scheduled three groups ahead of the rounds
