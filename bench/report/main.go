@@ -11,7 +11,6 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"slices"
@@ -41,36 +40,18 @@ func main() {
 		fmt.Fprintln(os.Stderr, "usage: report kernels | report ratios FILE | report merkle FILE [fastest] | report rounds FILE")
 		os.Exit(2)
 	}
-	f, err := os.Open(os.Args[2])
+	// BenchmarkShapes/shape=solana/impl=crypto-2  N  T ns/op  X MB/s
+	var mbs samples[string]
+	err := readBench(os.Args[2], "MB/s", func(elems []string, v float64) {
+		if len(elems) == 3 && elems[0] == "BenchmarkShapes" {
+			mbs.add(strings.TrimPrefix(elems[1], "shape="), implName(elems[2]), v)
+		}
+	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	// BenchmarkShapes/shape=solana/impl=crypto-2  N  T ns/op  X MB/s
-	mbs := map[string]map[string][]float64{}
-	var shapes, impls []string
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 6 || !strings.HasPrefix(fs[0], "BenchmarkShapes/") || fs[5] != "MB/s" {
-			continue
-		}
-		parts := strings.Split(fs[0], "/")
-		shape := strings.TrimPrefix(parts[1], "shape=")
-		impl := implName(parts[2])
-		v, err := strconv.ParseFloat(fs[4], 64)
-		if err != nil {
-			continue
-		}
-		if mbs[shape] == nil {
-			mbs[shape] = map[string][]float64{}
-			shapes = append(shapes, shape)
-		}
-		if !slices.Contains(impls, impl) {
-			impls = append(impls, impl)
-		}
-		mbs[shape][impl] = append(mbs[shape][impl], v)
-	}
+	impls := mbs.implsWhere(func(string) bool { return true })
 	fmt.Printf("| shape |")
 	for _, im := range impls {
 		fmt.Printf(" %s |", im)
@@ -80,11 +61,11 @@ func main() {
 		fmt.Printf("---|")
 	}
 	fmt.Println()
-	for _, s := range shapes {
-		base := median(mbs[s]["crypto"])
+	for _, s := range mbs.keys {
+		base := median(mbs.v[s]["crypto"])
 		fmt.Printf("| %s |", s)
 		for _, im := range impls {
-			v := mbs[s][im]
+			v := mbs.v[s][im]
 			switch {
 			case len(v) == 0:
 				fmt.Printf(" |")

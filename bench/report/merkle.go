@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
 	"os"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/sha256x/sha256x"
@@ -23,45 +21,22 @@ func merkle(file string, fastest bool) {
 			return slices.Min(v)
 		}, "fastest samples"
 	}
-	f, err := os.Open(file)
+	// BenchmarkLevel/pairs=16/impl=gohashtree-2  N  T ns/op
+	type key struct{ bench, size string }
+	var ns samples[key]
+	err := readBench(file, "ns/op", func(elems []string, v float64) {
+		if len(elems) == 3 && (elems[0] == "BenchmarkLevel" || elems[0] == "BenchmarkSSZTree") {
+			ns.add(key{elems[0], elems[1][strings.Index(elems[1], "=")+1:]}, implName(elems[2]), v)
+		}
+	})
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	defer f.Close()
-	// BenchmarkLevel/pairs=16/impl=gohashtree-2  N  T ns/op
-	type key struct{ bench, size string }
-	ns := map[key]map[string][]float64{}
-	var keys []key
-	impls := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 4 || fs[3] != "ns/op" {
-			continue
-		}
-		parts := strings.Split(fs[0], "/")
-		if len(parts) != 3 || (parts[0] != "BenchmarkLevel" && parts[0] != "BenchmarkSSZTree") {
-			continue
-		}
-		k := key{parts[0], parts[1][strings.Index(parts[1], "=")+1:]}
-		impl := implName(parts[2])
-		v, err := strconv.ParseFloat(fs[2], 64)
-		if err != nil {
-			continue
-		}
-		if ns[k] == nil {
-			ns[k] = map[string][]float64{}
-			keys = append(keys, k)
-		}
-		if !slices.Contains(impls[k.bench], impl) {
-			impls[k.bench] = append(impls[k.bench], impl)
-		}
-		ns[k][impl] = append(ns[k][impl], v)
-	}
 	x := "sha256x-" + sha256x.Kernel()
 	for _, bench := range []string{"BenchmarkLevel", "BenchmarkSSZTree"} {
-		if len(impls[bench]) == 0 {
+		impls := ns.implsWhere(func(k key) bool { return k.bench == bench })
+		if len(impls) == 0 {
 			continue
 		}
 		head, ratios, names := "pairs", []string{x, x + "-many"}, []string{"HashLevel", "HashMany"}
@@ -71,7 +46,7 @@ func merkle(file string, fastest bool) {
 		// The dispatched plan and the peers, with the ratios; then the
 		// forced kernels.
 		var main, forced []string
-		for _, im := range impls[bench] {
+		for _, im := range impls {
 			if !strings.HasPrefix(im, "sha256x-") || slices.Contains(ratios, im) {
 				main = append(main, im)
 			} else {
@@ -95,11 +70,11 @@ func merkle(file string, fastest bool) {
 				n += 2 * len(names)
 			}
 			fmt.Printf("\n|---|%s\n", strings.Repeat("---|", n))
-			for _, k := range keys {
+			for _, k := range ns.keys {
 				if k.bench != bench {
 					continue
 				}
-				m := ns[k]
+				m := ns.v[k]
 				fmt.Printf("| %s |", k.size)
 				for _, im := range cols {
 					fmt.Printf(" %s |", duration(stat(m[im])))

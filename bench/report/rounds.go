@@ -1,11 +1,8 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"os"
 	"slices"
-	"strconv"
 	"strings"
 )
 
@@ -17,47 +14,22 @@ import (
 // in the same round: the smallest, median and largest of those ratios
 // (above 1: sha256x faster).
 func rounds(path string) error {
-	f, err := os.Open(path)
+	var ns samples[string]
+	err := readBench(path, "ns/op", func(elems []string, v float64) {
+		if n := len(elems) - 1; n > 0 && strings.HasPrefix(elems[n], "impl=") {
+			ns.add(strings.Join(elems[:n], "/"), implName(elems[n]), v)
+		}
+	})
 	if err != nil {
 		return err
 	}
-	defer f.Close()
-	ns := map[string]map[string][]float64{}
-	var names []string
-	impls := map[string][]string{}
-	sc := bufio.NewScanner(f)
-	for sc.Scan() {
-		fs := strings.Fields(sc.Text())
-		if len(fs) < 4 || !strings.HasPrefix(fs[0], "Benchmark") || fs[3] != "ns/op" {
-			continue
-		}
-		name, impl, ok := strings.Cut(fs[0], "/impl=")
-		if !ok {
-			continue
-		}
-		impl = implName(impl)
-		v, err := strconv.ParseFloat(fs[2], 64)
-		if err != nil {
-			continue
-		}
-		if ns[name] == nil {
-			ns[name] = map[string][]float64{}
-			names = append(names, name)
-		}
-		if ns[name][impl] == nil {
-			impls[name] = append(impls[name], impl)
-		}
-		ns[name][impl] = append(ns[name][impl], v)
-	}
-	if err := sc.Err(); err != nil {
-		return err
-	}
+	names, impls := ns.keys, ns.impls
 	for _, name := range names {
 		var base []float64
 		var bname string
 		for _, impl := range impls[name] {
 			if strings.HasPrefix(impl, "sha256x") {
-				base, bname = ns[name][impl], impl
+				base, bname = ns.v[name][impl], impl
 				break
 			}
 		}
@@ -74,7 +46,7 @@ func rounds(path string) error {
 				continue
 			}
 			var r []float64
-			for i, v := range ns[name][impl] {
+			for i, v := range ns.v[name][impl] {
 				if i < len(base) {
 					r = append(r, v/base[i])
 				}
