@@ -8,6 +8,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$1 procs=${2:-3} rounds=${3:-64} rows=${4:-}
 repo=$PWD
+. bench/lib.sh
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 mkdir "$tmp/old" "$tmp/abrr"
@@ -33,7 +34,7 @@ replace github.com/sha256x/sha256xold => $tmp/old
 MOD
 cp go.sum "$tmp/abrr/"
 (cd "$tmp/abrr" && GOFLAGS=-mod=mod go mod tidy > /dev/null 2>&1 && go build -o abrr .)
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2 | tr -d ' '); old $old, new $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
+echo "CPU: $(cpu_name); old $old, new $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
 cpu=$(($(nproc) - 1))
 for p in $(seq 1 "$procs"); do
 	echo "== process $p"

@@ -11,6 +11,7 @@
 set -euo pipefail
 runs=${1:-10}
 repo=$(cd "$(dirname "$0")/.." && pwd)
+. "$repo/bench/lib.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
@@ -32,7 +33,7 @@ cd "$tmp"
 diff <("$x" sum -r small | cut -c1-64) <(xargs -0 -a list0 openssl dgst -sha256 -r | cut -c1-64)
 diff <("$x" sum large/*) <(sha256sum large/*)
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $(cpu_name), $(nproc) cores; load: $(cut -d' ' -f1-3 /proc/loadavg)"
 echo "sha256x -t:"; "$x" -t
 hyperfine -N --warmup 3 --runs "$runs" --export-json small.json \
   -n "sha256x sum -r" "$x sum -r small" \

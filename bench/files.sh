@@ -18,10 +18,8 @@ repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 
-go build -o "$tmp/sha256x" "$repo/cmd/sha256x"
-mkdir "$tmp/old"
-git -C "$repo" archive "$old" | tar -x -C "$tmp/old"
-(cd "$tmp/old" && go build -o "$tmp/sha256x-old" ./cmd/sha256x)
+. "$repo/bench/lib.sh"
+build_commands "$repo" "$old" "$tmp"
 # Programs that print a line and import one package each: what the start of
 # a Go process costs here, and what each package's init adds to it.
 mkdir "$tmp/hello"
@@ -60,7 +58,7 @@ diff <(cut -c1-64 new.txt) <($xa openssl dgst -sha256 -r | cut -c1-64)
 diff <("$x" sum large/*) <(sha256sum large/*)
 diff <(SHA256X_IOURING=off "$x" sum large/*) <(sha256sum large/*)
 
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) cores; kernel $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 echo "== system calls per file (strace -c -f, 10,000 files, sum -r)"
 for m in "new" "new, io_uring refused" "old $old"; do

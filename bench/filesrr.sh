@@ -15,10 +15,8 @@ old=${2:-ae6c824}
 repo=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-go build -o "$tmp/sha256x" "$repo/cmd/sha256x"
-mkdir "$tmp/old"
-git -C "$repo" archive "$old" | tar -x -C "$tmp/old"
-(cd "$tmp/old" && go build -o "$tmp/sha256x-old" ./cmd/sha256x)
+. "$repo/bench/lib.sh"
+build_commands "$repo" "$old" "$tmp"
 perl "$repo/bench/smallfiles.pl" "$tmp"
 cd "$tmp"
 x=$tmp/sha256x o=$tmp/sha256x-old
@@ -36,7 +34,7 @@ run() {
   6) openssl dgst -sha256 "${files[@]}" ;;
   esac > /dev/null
 }
-echo "CPU: $(grep -m1 'model name' /proc/cpuinfo | cut -d: -f2 | sed 's/^ *//'), family $(grep -m1 'cpu family' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), model $(grep -m1 '^model\s' /proc/cpuinfo | cut -d: -f2 | tr -d ' '), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
+echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
 for k in 0 1 2 3 4 5 6; do run $k; done # warm the page cache
 : > times
 for r in $(seq 0 $((rounds - 1))); do
