@@ -30,6 +30,7 @@ func main() {
 		log.Fatal("table: -dir is required")
 	}
 	write(*out, "table_amd64.go", table("amd64", "!purego && !sha256x_generate"))
+	writeRaw(*out, "entry_amd64.s", entries("amd64", "!purego && !sha256x_generate"))
 	write(*out, "table_arm64.go", table("arm64", "!purego && !sha256x_generate"))
 	write(*out, "table_other.go", table("", "(purego || !(amd64 || arm64)) && !sha256x_generate"))
 	write(*out, "stubs_arm64.go", stubs("arm64"))
@@ -153,6 +154,18 @@ func table(arch, constraint string) []byte {
 		case "Staged":
 			params, args = "out *[Size]byte, in *byte, n, nb int", "out, in, n, nb"
 		}
+		if jumps(arch, c) {
+			p("// Hash%s is HashPairs(id, %s, ...), a jump to the kernel from\n", pc.Const, pc.Const)
+			p("// entry_%s.s: a call of one or two pairs costs no frame more than the\n", arch)
+			p("// kernel's (BENCHMARKS.md, \"The small calls' last frame\").\n")
+			p("func Hash%s(id ID, %s) { %s(%s, id) }\n\n", pc.Const, params, entryFunc(c), args)
+			p("// %s jumps to kernel id's %s kernel, its arguments the kernel's,\n", entryFunc(c), pc.Const)
+			p("// or to %s for a kernel without pairs kernels.\n//\n//go:noescape\n", noEntryFunc(c))
+			p("func %s(%s, id ID)\n\n", entryFunc(c), params)
+			p("// %s is %s's panic: it has the same arguments, so that the\n// jump finds them.\n", noEntryFunc(c), entryFunc(c))
+			p("func %s(%s, id ID) {\n\tpanic(\"sha256x: internal error: kernel \" + infos[id].Family + \" has no pairs kernel\")\n}\n\n", noEntryFunc(c), params)
+			continue
+		}
 		p("// Hash%s is HashPairs(id, %s, ...).\n", pc.Const, pc.Const)
 		p("func Hash%s(id ID, %s) {\n\tswitch id {\n", pc.Const, params)
 		for _, k := range ks {
@@ -168,6 +181,15 @@ func table(arch, constraint string) []byte {
 		p("\t}\n}\n\n")
 	}
 
+	if arch == "amd64" {
+		p("// entry_%s.s compares kernel IDs as these numbers: if they change, this\n// does not compile.\nvar _ = [...]struct{}{\n", arch)
+		for i, k := range ks {
+			if k.Pairs {
+				p("\t[1]struct{}{}[%s-%d],\n", k.ID(), firstArch+i)
+			}
+		}
+		p("}\n\n")
+	}
 	p("// AdvanceChains advances every chain of ls by n steps on kernel id's\n")
 	p("// chain kernel; width is the Go kernels' chains.\n")
 	p("func AdvanceChains(id ID, width int, ls *ChainLanes, n uint64) {\n\tswitch id {\n")
@@ -177,6 +199,73 @@ func table(arch, constraint string) []byte {
 		}
 	}
 	p("\tdefault:\n\t\trunChainGo(id, width, ls, n)\n\t}\n}\n")
+	return b.Bytes()
+}
+
+// firstArch is internal/kernel's first architecture kernel ID, after the Go
+// kernels (Generic, Stdlib).
+const firstArch = 2
+
+// jumps reports whether arch's entry for pairs call c is a jump in assembly
+// (entries): every call whose kernels all take its arguments as they are.
+// Staged65 is not: the streams take the table, the lanes nb.
+func jumps(arch string, c int) bool {
+	if arch != "amd64" || abi.PairsCalls[c].Const == "Staged65" {
+		return false
+	}
+	for _, k := range kernels(arch) {
+		if k.Pairs {
+			return true
+		}
+	}
+	return false
+}
+
+// noEntryFunc is the Go function entryFunc(c) jumps to for a kernel without
+// pairs kernels: "noPairsAdjacent".
+func noEntryFunc(c int) string { return "noPairs" + abi.PairsCalls[c].Const }
+
+// entryFunc is the assembly entry of pairs call c: "hashAdjacent".
+func entryFunc(c int) string { return "hash" + abi.PairsCalls[c].Const }
+
+// entries returns arch's assembly entries for the pairs calls (jumps): each
+// looks at the kernel ID after the kernel's own arguments and jumps to that
+// kernel, which finds its arguments where it expects them, so the entry
+// needs no frame; any other ID jumps to a Go function of the same arguments
+// that panics (noEntryFunc).
+func entries(arch, constraint string) []byte {
+	var b bytes.Buffer
+	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
+	p("%s//go:build %s\n\n#include \"textflag.h\"\n", header, constraint)
+	ks := kernels(arch)
+	for c, pc := range abi.PairsCalls {
+		if !jumps(arch, c) {
+			continue
+		}
+		params, size := "out *[32]byte, in *byte, n int", 24
+		switch pc.Const {
+		case "Slices":
+			params = "out *[32]byte, msgs *[]byte, n int"
+		case "Staged":
+			params, size = "out *[32]byte, in *byte, n int, nb int", 32
+		}
+		p("\n// func %s(%s, id ID)\n", entryFunc(c), params)
+		p("TEXT ·%s(SB), NOSPLIT, $0-%d\n", entryFunc(c), size+1)
+		p("\tMOVBLZX id+%d(FP), AX\n", size)
+		var pk []int
+		for i, k := range ks {
+			if k.Pairs {
+				pk = append(pk, i)
+			}
+		}
+		for _, i := range pk {
+			p("\tCMPL    AX, $%d // %s\n\tJEQ     %s\n", firstArch+i, ks[i].ID(), ks[i].Func())
+		}
+		p("\tJMP     ·%s(SB)\n", noEntryFunc(c))
+		for _, i := range pk {
+			p("\n%s:\n\tJMP ·%s(SB)\n", ks[i].Func(), ks[i].PairsFunc(c))
+		}
+	}
 	return b.Bytes()
 }
 

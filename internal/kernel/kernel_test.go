@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"unsafe"
 )
@@ -390,3 +391,82 @@ func BenchmarkLaneKernels(b *testing.B) {
 		})
 	}
 }
+
+// TestPairsEntriesRefuse checks that every door of the pairs kernels panics,
+// with the package's prefix, for a kernel that has none, instead of hashing
+// on some other kernel.
+func TestPairsEntriesRefuse(t *testing.T) {
+	var out [Size]byte
+	in := make([]byte, 3*BlockSize)
+	msgs := [][]byte{in[:64]}
+	for _, door := range pairsDoors {
+		for name, call := range map[string]func(){
+			"adjacent": func() { door.adjacent(Generic, &out, &in[0], 1) },
+			"double":   func() { door.double(Generic, &out, &in[0], 1) },
+			"slices":   func() { door.slices(Generic, &out, &msgs[0], 1) },
+			"staged":   func() { door.staged(Generic, &out, &in[0], 1, 1) },
+			"staged65": func() { door.staged65(Generic, &out, &in[0], 1) },
+		} {
+			func() {
+				defer func() {
+					msg, _ := recover().(string)
+					if !strings.HasPrefix(msg, "sha256x: internal error") {
+						t.Errorf("%s, %s on the generic kernel: recovered %q, want a sha256x panic", door.name, name, msg)
+					}
+				}()
+				call()
+			}()
+		}
+	}
+}
+
+// TestPairsEntriesGrowStack enters every pairs kernel through its per-call
+// entry at every depth of a fresh goroutine's stack, so that some calls find
+// the stack too small for the kernel's frame: a kernel reached by the entry's
+// jump (entry_amd64.s) must grow it as if called, and still hash right.
+func TestPairsEntriesGrowStack(t *testing.T) {
+	in := make([]byte, 64*MaxLanes)
+	for i := range in {
+		in[i] = byte(i * 7)
+	}
+	for _, id := range runnable() {
+		if !HasPairs(id) {
+			continue
+		}
+		n := Lookup(id).Width
+		want := make([][Size]byte, n)
+		for i := range want {
+			want[i] = sha256.Sum256(in[64*i:][:64])
+		}
+		for depth := 0; depth < 600; depth += 3 {
+			done := make(chan [MaxLanes][Size]byte)
+			go func() {
+				var out [MaxLanes][Size]byte
+				descend(depth, func() { HashAdjacent(id, &out[0], &in[0], n) })
+				done <- out
+			}()
+			out := <-done
+			for i := range n {
+				if out[i] != want[i] {
+					t.Fatalf("%s at depth %d: message %d wrong", name(id), depth, i)
+				}
+			}
+		}
+	}
+}
+
+// descend calls f below depth frames of its own.
+//
+//go:noinline
+func descend(depth int, f func()) {
+	var pad [8]uint64
+	if depth > 0 {
+		descend(depth-1, f)
+		pad[depth%8]++
+		sinkPad = pad[0]
+		return
+	}
+	f()
+}
+
+var sinkPad uint64

@@ -133,84 +133,72 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 	}
 }
 
-// HashAdjacent is HashPairs(id, Adjacent, ...).
-func HashAdjacent(id ID, out *[Size]byte, in *byte, n int) {
-	switch id {
-	case ShaniX1:
-		shaniX1Pairs(out, in, n)
-	case ShaniX2:
-		shaniX2Pairs(out, in, n)
-	case ShaniX3:
-		shaniX3Pairs(out, in, n)
-	case ShaniX4:
-		shaniX4Pairs(out, in, n)
-	case Avx2X8:
-		avx2X8Pairs(out, in, n)
-	case Avx512X16:
-		avx512X16Pairs(out, in, n)
-	default:
-		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
-	}
+// HashAdjacent is HashPairs(id, Adjacent, ...), a jump to the kernel from
+// entry_amd64.s: a call of one or two pairs costs no frame more than the
+// kernel's (BENCHMARKS.md, "The small calls' last frame").
+func HashAdjacent(id ID, out *[Size]byte, in *byte, n int) { hashAdjacent(out, in, n, id) }
+
+// hashAdjacent jumps to kernel id's Adjacent kernel, its arguments the kernel's,
+// or to noPairsAdjacent for a kernel without pairs kernels.
+//
+//go:noescape
+func hashAdjacent(out *[Size]byte, in *byte, n int, id ID)
+
+// noPairsAdjacent is hashAdjacent's panic: it has the same arguments, so that the
+// jump finds them.
+func noPairsAdjacent(out *[Size]byte, in *byte, n int, id ID) {
+	panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 }
 
-// HashSlices is HashPairs(id, Slices, ...).
-func HashSlices(id ID, out *[Size]byte, msgs *[]byte, n int) {
-	switch id {
-	case ShaniX1:
-		shaniX1Slices(out, msgs, n)
-	case ShaniX2:
-		shaniX2Slices(out, msgs, n)
-	case ShaniX3:
-		shaniX3Slices(out, msgs, n)
-	case ShaniX4:
-		shaniX4Slices(out, msgs, n)
-	case Avx2X8:
-		avx2X8Slices(out, msgs, n)
-	case Avx512X16:
-		avx512X16Slices(out, msgs, n)
-	default:
-		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
-	}
+// HashSlices is HashPairs(id, Slices, ...), a jump to the kernel from
+// entry_amd64.s: a call of one or two pairs costs no frame more than the
+// kernel's (BENCHMARKS.md, "The small calls' last frame").
+func HashSlices(id ID, out *[Size]byte, msgs *[]byte, n int) { hashSlices(out, msgs, n, id) }
+
+// hashSlices jumps to kernel id's Slices kernel, its arguments the kernel's,
+// or to noPairsSlices for a kernel without pairs kernels.
+//
+//go:noescape
+func hashSlices(out *[Size]byte, msgs *[]byte, n int, id ID)
+
+// noPairsSlices is hashSlices's panic: it has the same arguments, so that the
+// jump finds them.
+func noPairsSlices(out *[Size]byte, msgs *[]byte, n int, id ID) {
+	panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 }
 
-// HashDouble is HashPairs(id, Double, ...).
-func HashDouble(id ID, out *[Size]byte, in *byte, n int) {
-	switch id {
-	case ShaniX1:
-		shaniX1Double(out, in, n)
-	case ShaniX2:
-		shaniX2Double(out, in, n)
-	case ShaniX3:
-		shaniX3Double(out, in, n)
-	case ShaniX4:
-		shaniX4Double(out, in, n)
-	case Avx2X8:
-		avx2X8Double(out, in, n)
-	case Avx512X16:
-		avx512X16Double(out, in, n)
-	default:
-		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
-	}
+// HashDouble is HashPairs(id, Double, ...), a jump to the kernel from
+// entry_amd64.s: a call of one or two pairs costs no frame more than the
+// kernel's (BENCHMARKS.md, "The small calls' last frame").
+func HashDouble(id ID, out *[Size]byte, in *byte, n int) { hashDouble(out, in, n, id) }
+
+// hashDouble jumps to kernel id's Double kernel, its arguments the kernel's,
+// or to noPairsDouble for a kernel without pairs kernels.
+//
+//go:noescape
+func hashDouble(out *[Size]byte, in *byte, n int, id ID)
+
+// noPairsDouble is hashDouble's panic: it has the same arguments, so that the
+// jump finds them.
+func noPairsDouble(out *[Size]byte, in *byte, n int, id ID) {
+	panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 }
 
-// HashStaged is HashPairs(id, Staged, ...).
-func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) {
-	switch id {
-	case ShaniX1:
-		shaniX1Staged(out, in, n, nb)
-	case ShaniX2:
-		shaniX2Staged(out, in, n, nb)
-	case ShaniX3:
-		shaniX3Staged(out, in, n, nb)
-	case ShaniX4:
-		shaniX4Staged(out, in, n, nb)
-	case Avx2X8:
-		avx2X8Staged(out, in, n, nb)
-	case Avx512X16:
-		avx512X16Staged(out, in, n, nb)
-	default:
-		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
-	}
+// HashStaged is HashPairs(id, Staged, ...), a jump to the kernel from
+// entry_amd64.s: a call of one or two pairs costs no frame more than the
+// kernel's (BENCHMARKS.md, "The small calls' last frame").
+func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) { hashStaged(out, in, n, nb, id) }
+
+// hashStaged jumps to kernel id's Staged kernel, its arguments the kernel's,
+// or to noPairsStaged for a kernel without pairs kernels.
+//
+//go:noescape
+func hashStaged(out *[Size]byte, in *byte, n, nb int, id ID)
+
+// noPairsStaged is hashStaged's panic: it has the same arguments, so that the
+// jump finds them.
+func noPairsStaged(out *[Size]byte, in *byte, n, nb int, id ID) {
+	panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 }
 
 // HashStaged65 is HashPairs(id, Staged65, ...).
@@ -231,6 +219,17 @@ func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
+}
+
+// entry_amd64.s compares kernel IDs as these numbers: if they change, this
+// does not compile.
+var _ = [...]struct{}{
+	[1]struct{}{}[ShaniX1-2],
+	[1]struct{}{}[ShaniX2-3],
+	[1]struct{}{}[ShaniX3-4],
+	[1]struct{}{}[ShaniX4-5],
+	[1]struct{}{}[Avx2X8-6],
+	[1]struct{}{}[Avx512X16-7],
 }
 
 // AdvanceChains advances every chain of ls by n steps on kernel id's
