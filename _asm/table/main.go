@@ -2,8 +2,9 @@
 // list in _asm/abi: for each architecture the kernel IDs, what each kernel
 // declares (Lookup), and the switches through which the scheduler calls
 // them (Hash, HashJob, HashPairs, AdvanceChains), direct calls so that escape
-// analysis sees every caller's slices stay on its stack; and for arm64,
-// whose assembly is written by hand, the stubs and the layout header.
+// analysis sees every caller's slices stay on its stack; amd64's per-call
+// pairs entries, jumps in assembly (entries); and for arm64, whose assembly
+// is written by hand, the stubs and the layout header.
 //
 // Usage: go run ./table -dir DIR
 package main
