@@ -743,12 +743,7 @@ func pairs(k abi.Kernel, headers, double bool) {
 	} else {
 		ADDQ(U32(64*n), inReg)
 	}
-	ADDQ(U32(32*n), outReg)
-	SUBQ(U8(n), count)
-	JMP(LabelRef(name + "_loop"))
-
-	Label(name + "_done")
-	RET()
+	nextGroup(name, n, outReg, count)
 }
 
 // staged emits a kernel for messages staged whole and padded (Merkle nodes
@@ -794,12 +789,7 @@ func staged(k abi.Kernel) {
 	writeDigests(ss, outReg)
 	Comment("The next n messages start where the last stream's ended.")
 	MOVQ(blockP[n-1], inReg)
-	ADDQ(U32(32*n), outReg)
-	SUBQ(U8(n), count)
-	JMP(LabelRef(name + "_loop"))
-
-	Label(name + "_done")
-	RET()
+	nextGroup(name, n, outReg, count)
 }
 
 // staged65 emits a kernel for 65-byte messages staged whole and padded in
@@ -838,6 +828,13 @@ func staged65(k abi.Kernel) {
 	wkRounds(ss, true)
 	writeDigests(ss, outReg)
 	ADDQ(U32(128*n), inReg)
+	nextGroup(name, n, outReg, count)
+}
+
+// nextGroup ends a loop of n messages at a time with no job queue (pairs,
+// staged, staged65), its input already advanced: out to the next n digests,
+// n fewer left, back to the loop's head; then the return.
+func nextGroup(name string, n int, outReg, count GPPhysical) {
 	ADDQ(U32(32*n), outReg)
 	SUBQ(U8(n), count)
 	JMP(LabelRef(name + "_loop"))
