@@ -90,7 +90,7 @@ func Hash(digests, chunks [][32]byte) error {
 	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
 		return hashError(len(digests), n)
 	}
-	if pl := plan.Active; pl.SmallPairs && small(digests, chunks) {
+	if pl := plan.Active; pl.SmallPairs && small(pl, digests, chunks) {
 		// Nothing is live past the kernel: no spills around the call.
 		sched.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
 		return nil
@@ -138,7 +138,7 @@ func HashByteSlice(digests, chunks []byte) error {
 		return hashBytesError(len(digests), n)
 	}
 	d, c := roots(digests), roots(chunks)
-	if pl := plan.Active; pl.SmallPairs && small(d, c) {
+	if pl := plan.Active; pl.SmallPairs && small(pl, d, c) {
 		sched.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
 		return nil
 	}
@@ -182,14 +182,15 @@ func roots(b []byte) [][32]byte {
 	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
 }
 
-// small reports whether a level of one or two pairs is in place or apart
-// from its digests: then the one- and two-stream kernels (most of fastssz's
-// calls) take it as it is, reached from the exported functions through
-// sched.SmallPairs, which inlines: two calls less than through HashLevel
-// (BENCHMARKS.md, "SSZ").
-func small(digests, chunks [][32]byte) bool {
+// small reports whether a level of one, two or (pl.Small4) four pairs is in
+// place or apart from its digests: then the plan's kernel of that many pairs
+// (most of fastssz's calls) takes it as it is, reached from the exported
+// functions through sched.SmallPairs, which inlines: two calls less than
+// through HashLevel (BENCHMARKS.md, "SSZ").
+func small(pl *plan.Plan, digests, chunks [][32]byte) bool {
+	n := uintptr(len(chunks) / 2)
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
-	return len(chunks) <= 4 && (d == c || d+64 <= c || c+128 <= d)
+	return (n <= 2 || n == 4 && pl.Small4) && (d == c || d+32*n <= c || c+64*n <= d)
 }
 
 // level hashes the pairs of chunks (an even number, at least 2) into

@@ -41,7 +41,8 @@ type Plan struct {
 
 	// Derived at init from the above.
 	SmallPairs bool         // the last two pairs kernels take two pairs and one: Small[2] and Small[1]
-	Small      [3]kernel.ID // the pairs kernel of one and of two pairs, where SmallPairs
+	Small4     bool         // one pairs kernel takes four pairs whole, and no partial group of lanes: Small[4]
+	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
 	Chain      ChainPlan    // the chain kernels that follow the plan
 }
 
@@ -96,6 +97,17 @@ func (pl *Plan) derive() {
 	pl.SmallPairs = n >= 2 && pl.Pairs[n-2].Width == 2 && pl.Pairs[n-1].Width == 1
 	if pl.SmallPairs {
 		pl.Small[1], pl.Small[2] = pl.Pairs[n-1].K, pl.Pairs[n-2].K
+		// Four pairs, where the stage that hashPairs gives them to takes all
+		// four in one call (Zen 4's shani: x4); not where lanes would take
+		// them as a partial group.
+		for _, st := range pl.Pairs {
+			if t := st.Take(4); t > 0 {
+				if t == 4 && st.Width == 4 && !pl.TakesPartial(4, kernel.Adjacent) {
+					pl.Small4, pl.Small[4] = true, st.K
+				}
+				break
+			}
+		}
 	}
 	// Take counts groups with a mask, and an odd stage leaves the next an
 	// even count: check the pairs stages are made that way.

@@ -54,6 +54,19 @@ func TestTables(t *testing.T) {
 				}
 			}
 		}
+		// Small4: four pairs on the kernel hashPairs would give them to,
+		// all in its first call, no partial group.
+		first := -1
+		for i, st := range pl.Pairs {
+			if st.Take(4) > 0 {
+				first = i
+				break
+			}
+		}
+		whole := first >= 0 && pl.Pairs[first].Take(4) == 4 && pl.Pairs[first].Width == 4 && !pl.TakesPartial(4, kernel.Adjacent)
+		if pl.Small4 != (pl.SmallPairs && whole) || pl.Small4 && pl.Small[4] != pl.Pairs[first].K {
+			t.Errorf("plan %s: Small4 %v (Small[4] %d), but four pairs' first stage is %d of %v", pl.Name, pl.Small4, pl.Small[4], first, pl.Pairs)
+		}
 	}
 }
 
