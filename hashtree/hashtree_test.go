@@ -83,8 +83,8 @@ func TestHash(t *testing.T) {
 // them, by whole digests and by odd bytes, as gohashtree hashes them.
 func TestHashTrailing(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
-	for _, n := range []int{1, 2, 3, 5, 16, 17, 100, 1000} {
-		for _, gapBytes := range []int{1, 16, 31, 32, 33, 64, 96, 100, 320, 32*n - 1} {
+	for _, n := range []int{1, 2, 3, 4, 5, 16, 17, 100, 1000} {
+		for _, gapBytes := range []int{1, 16, 31, 32, 33, 64, 96, 100, 127, 128, 320, 32*n - 1} {
 			if gapBytes <= 0 || gapBytes >= 32*n {
 				continue
 			}
