@@ -95,12 +95,13 @@ func TestGuardPages(t *testing.T) {
 	})
 }
 
-// TestGuardPagesSmall puts the nodes and messages of the one- and two-pair
-// paths of Join.HashLevel, HashMany and Sum256 (which go straight to the
-// dispatched plan's pairs kernels) against an unmapped page on either side.
+// TestGuardPagesSmall puts the nodes and messages of the one-, two- and
+// four-pair paths of Join.HashLevel, HashMany and Sum256 (which go straight
+// to the dispatched plan's pairs kernels) against an unmapped page on either
+// side.
 func TestGuardPagesSmall(t *testing.T) {
 	mem := guarded(t, 4096)
-	for _, n := range []int{1, 2} {
+	for _, n := range []int{1, 2, 4} {
 		for _, e := range [][][Size]byte{
 			unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[len(mem)-2*n*Size])), 2*n),
 			unsafe.Slice((*[Size]byte)(unsafe.Pointer(&mem[0])), 2*n),

@@ -168,13 +168,14 @@ func TestHashLevelTemplates(t *testing.T) {
 	})
 }
 
-// TestHashLevelSmall checks Join.HashLevel itself on one and two pairs, the
-// path that goes straight to the dispatched plan's one- and two-stream
-// kernels, for every join: in place, out right before, right after and
-// apart from the nodes (TestGuardPagesSmall puts them at page edges).
+// TestHashLevelSmall checks Join.HashLevel itself on one, two and four
+// pairs, the path that goes straight to the dispatched plan's kernels of
+// that many (four: where plan.Small4), for every join: in place, out right
+// before, right after and apart from the nodes (TestGuardPagesSmall puts
+// them at page edges).
 func TestHashLevelSmall(t *testing.T) {
 	for _, j := range testJoins {
-		for _, n := range []int{1, 2} {
+		for _, n := range []int{1, 2, 4} {
 			cases := []struct {
 				name       string
 				out, nodes int // indices in buf

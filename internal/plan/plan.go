@@ -41,7 +41,7 @@ type Plan struct {
 
 	// Derived at init from the above.
 	SmallPairs bool         // the last two pairs kernels take two pairs and one: Small[2] and Small[1]
-	Small4     bool         // one pairs kernel takes four pairs whole, and no partial group of lanes: Small[4]
+	Small4     bool         // one pairs kernel takes four pairs whole (Adjacent, Double), and no partial group of lanes: Small[4]
 	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
 	Chain      ChainPlan    // the chain kernels that follow the plan
 }
@@ -102,7 +102,7 @@ func (pl *Plan) derive() {
 		// them as a partial group.
 		for _, st := range pl.Pairs {
 			if t := st.Take(4); t > 0 {
-				if t == 4 && st.Width == 4 && !pl.TakesPartial(4, kernel.Adjacent) {
+				if t == 4 && st.Width == 4 && !pl.TakesPartial(4, kernel.Adjacent) && !pl.TakesPartial(4, kernel.Double) {
 					pl.Small4, pl.Small[4] = true, st.K
 				}
 				break

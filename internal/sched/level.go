@@ -30,11 +30,11 @@ const MaxJoin = 3*BlockSize - 9
 // the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
 // "Merkle levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
-	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4) && len(out) >= n2 && pl.SmallPairs {
-		// One or two Merkle pairs (SHA-256d or not), the top of every
-		// tree, unless out overlaps the nodes other than in place: straight
-		// to the one- or two-stream kernel, from a function with a small
-		// frame. hashLevel's frame (1.4 KiB, every argument spilled, a
+	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4 || len(nodes) == 8 && pl.Small4) && len(out) >= n2 && pl.SmallPairs {
+		// One, two or (Small4) four Merkle pairs (SHA-256d or not), the
+		// top of every tree, unless out overlaps the nodes other than in
+		// place: straight to the kernel of that many, from a function with
+		// a small frame. hashLevel's frame (1.4 KiB, every argument spilled, a
 		// defer) cost a one-pair level 6% on Zen 4 (BENCHMARKS.md, "The
 		// house").
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
