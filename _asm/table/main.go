@@ -136,9 +136,6 @@ func table(arch, constraint string) []byte {
 		}
 		for c, pc := range abi.PairsCalls {
 			fn, args := pairsEntry(k, c)
-			if pc.Const == "Staged" {
-				args = "out, in, n, nb"
-			}
 			p("\tcase uint(%s)*uint(PairsCalls) + uint(%s):\n\t\t%s(%s)\n", k.ID(), pc.Const, fn, args)
 		}
 	}
@@ -148,13 +145,7 @@ func table(arch, constraint string) []byte {
 	// whose call is a constant: fewer arguments and a smaller switch cost a
 	// one-pair call about 1 ns less (BENCHMARKS.md, "The house").
 	for c, pc := range abi.PairsCalls {
-		params, args := "out *[Size]byte, in *byte, n int", "out, in, n"
-		switch pc.Const {
-		case "Slices":
-			params, args = "out *[Size]byte, msgs *[]byte, n int", "out, msgs, n"
-		case "Staged":
-			params, args = "out *[Size]byte, in *byte, n, nb int", "out, in, n, nb"
-		}
+		params, args, _ := callArgs(c)
 		if jumps(arch, c) {
 			p("// Hash%s is HashPairs(id, %s, ...), a jump to the kernel from\n", pc.Const, pc.Const)
 			p("// entry_%s.s: a call of one or two pairs costs no frame more than the\n", arch)
@@ -172,9 +163,6 @@ func table(arch, constraint string) []byte {
 		for _, k := range ks {
 			if k.Pairs {
 				fn, kargs := pairsEntry(k, c)
-				if pc.Const == "Staged" {
-					kargs = args
-				}
 				p("\tcase %s:\n\t\t%s(%s)\n", k.ID(), fn, kargs)
 			}
 		}
@@ -239,18 +227,12 @@ func entries(arch, constraint string) []byte {
 	p := func(format string, args ...any) { fmt.Fprintf(&b, format, args...) }
 	p("%s//go:build %s\n\n#include \"textflag.h\"\n", header, constraint)
 	ks := kernels(arch)
-	for c, pc := range abi.PairsCalls {
+	for c := range abi.PairsCalls {
 		if !jumps(arch, c) {
 			continue
 		}
-		params, size := "out *[32]byte, in *byte, n int", 24
-		switch pc.Const {
-		case "Slices":
-			params = "out *[32]byte, msgs *[]byte, n int"
-		case "Staged":
-			params, size = "out *[32]byte, in *byte, n int, nb int", 32
-		}
-		p("\n// func %s(%s, id ID)\n", entryFunc(c), params)
+		params, _, size := callArgs(c)
+		p("\n// func %s(%s, id ID)\n", entryFunc(c), strings.ReplaceAll(params, "[Size]", "[32]"))
 		p("TEXT ·%s(SB), NOSPLIT, $0-%d\n", entryFunc(c), size+1)
 		p("\tMOVBLZX id+%d(FP), AX\n", size)
 		var pk []int
@@ -270,14 +252,27 @@ func entries(arch, constraint string) []byte {
 	return b.Bytes()
 }
 
+// callArgs returns pairs call c's parameters as its per-call entry takes
+// them after the kernel ID, their names as arguments, and their bytes.
+func callArgs(c int) (params, args string, size int) {
+	switch abi.PairsCalls[c].Const {
+	case "Slices":
+		return "out *[Size]byte, msgs *[]byte, n int", "out, msgs, n", 24
+	case "Staged":
+		return "out *[Size]byte, in *byte, n, nb int", "out, in, n, nb", 32
+	}
+	return "out *[Size]byte, in *byte, n int", "out, in, n", 24
+}
+
 // pairsEntry returns the function kernel k runs for pairs call c and its
-// arguments (Staged's nb aside): Staged65 takes the table of its second
+// arguments: Staged65 takes the table of its second
 // blocks from staged65WK on the streams, and is the Staged kernel over two
 // blocks on the lanes (abi.Staged65Lanes).
 func pairsEntry(k abi.Kernel, c int) (fn, args string) {
 	switch abi.PairsCalls[c].Const {
-	case "Slices":
-		return k.PairsFunc(c), "out, msgs, n"
+	case "Slices", "Staged":
+		_, args, _ := callArgs(c)
+		return k.PairsFunc(c), args
 	case "Staged65":
 		if !k.Streams {
 			return k.Func() + abi.Staged65Lanes, "out, in, n, 2"

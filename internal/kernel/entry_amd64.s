@@ -109,7 +109,7 @@ avx2X8:
 avx512X16:
 	JMP ·avx512X16Double(SB)
 
-// func hashStaged(out *[32]byte, in *byte, n int, nb int, id ID)
+// func hashStaged(out *[32]byte, in *byte, n, nb int, id ID)
 TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	MOVBLZX id+32(FP), AX
 	CMPL    AX, $2 // ShaniX1
