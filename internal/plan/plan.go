@@ -94,6 +94,9 @@ const MaxPairsWidth = kernel.MaxLanes
 // what they assume.
 func (pl *Plan) derive() {
 	n := len(pl.Pairs)
+	// Derived afresh: a plan made from a copy of another (plan.New) must
+	// not keep the other's small kernels.
+	pl.Small4, pl.Small = false, [5]kernel.ID{}
 	pl.SmallPairs = n >= 2 && pl.Pairs[n-2].Width == 2 && pl.Pairs[n-1].Width == 1
 	if pl.SmallPairs {
 		pl.Small[1], pl.Small[2] = pl.Pairs[n-1].K, pl.Pairs[n-2].K

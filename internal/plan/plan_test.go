@@ -70,6 +70,29 @@ func TestTables(t *testing.T) {
 	}
 }
 
+// TestNewDerivesAfresh checks that a plan made from a copy of another
+// derives its small kernels from its own pairs stages: a copy of a plan with
+// Small4 whose pairs stages take four pairs two at a time has none.
+func TestNewDerivesAfresh(t *testing.T) {
+	for _, p := range All() {
+		if !p.Plan.Small4 {
+			continue
+		}
+		v := *p.Plan
+		v.Pairs = nil
+		for _, st := range p.Plan.Pairs {
+			if st.Width != 4 && !st.Odd {
+				v.Pairs = append(v.Pairs, st)
+			}
+		}
+		if pl := New(v); pl.Small4 || pl.Small[4] != 0 {
+			t.Errorf("plan %s without its four-wide pairs stage %v: Small4 %v, Small[4] %d", p.Name, pl.Pairs, pl.Small4, pl.Small[4])
+		}
+		return
+	}
+	t.Skip("no plan here has Small4")
+}
+
 // TestRoutes checks that every route names a plan of the tables.
 func TestRoutes(t *testing.T) {
 	names := map[string]bool{}
