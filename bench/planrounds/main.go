@@ -1,0 +1,209 @@
+//go:build amd64 && !purego
+
+// Command planrounds times variants of the dispatched plan round robin in
+// one process, where a plan starts on AVX-512 lanes and ends on SHA-NI
+// streams (Zen 5's avx512+shani, Intel's avx512+shani2): what the mixed
+// plans' rows of the dispatch table rest on (BENCHMARKS.md, "AMD Zen 5:
+// the plan measured"). Benchmarks run one after another let a slow spell of
+// this host land on one variant; here every round runs every variant,
+// rotating which goes first.
+//
+//	-what handover: the batch shapes, the lanes handing over at each
+//	  MinActive of -min to each of three SHA-NI tails;
+//	-what pairs: levels of n pairs (SSZ, SHA-256d, RFC 6962, Solana) and
+//	  HashMany of n 64-byte messages, for each n of -n, on pairs stages
+//	  after the 16 lanes of two, four, four then three, and three SHA-NI
+//	  streams, and on the lanes taking any last partial group.
+//
+// It prints each variant's median call and the median, best and worst of
+// its per-round time over the first variant's (the plan as dispatched).
+//
+//	cd bench && go run ./planrounds -what pairs [-rounds 30] [-n 1,2,3]
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
+	"github.com/sha256x/sha256x/internal/shapes"
+)
+
+type variant struct {
+	name string
+	f    func()
+}
+
+func main() {
+	what := flag.String("what", "pairs", "handover or pairs")
+	rounds := flag.Int("rounds", 30, "rounds")
+	mins := flag.String("min", "8,10,11,12,14,16", "the lanes' MinActive values (handover)")
+	ns := flag.String("n", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,20,24,25,26,27,28,31", "pairs per level (pairs)")
+	flag.Parse()
+	base := plan.Active
+	if base.Stdlib || base.Stages[0].K != kernel.Avx512X16 || kernel.Lookup(base.One[0].K).Family != "shani" {
+		fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" does not start on AVX-512 lanes and end on SHA-NI")
+		os.Exit(1)
+	}
+	fmt.Printf("sha256x plan %s; %d rounds\n", sha256x.Kernel(), *rounds)
+	switch *what {
+	case "handover":
+		handover(base, ints(*mins), *rounds)
+	case "pairs":
+		pairs(base, ints(*ns), *rounds)
+	default:
+		fmt.Fprintln(os.Stderr, "planrounds: -what handover or pairs")
+		os.Exit(2)
+	}
+}
+
+func handover(base *plan.Plan, mins []int, rounds int) {
+	tails := []struct {
+		name   string
+		stages []plan.Stage
+	}{
+		{"x4.x2", []plan.Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 3}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
+		{"x3odd.x2.x1", []plan.Stage{{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 2}, {K: kernel.ShaniX1, Width: 1, MinActive: 1}}},
+		{"x2", []plan.Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
+	}
+	for _, s := range shapes.All() {
+		switch s.Name {
+		case "solana", "tape-leaves", "short", "mixed":
+		default:
+			continue
+		}
+		out := make([][32]byte, len(s.Msgs))
+		vs := []variant{{"dispatched", func() { sched.HashMany(base, out, s.Prefix, s.Msgs) }}}
+		for _, tail := range tails {
+			for _, m := range mins {
+				v := *base
+				v.Stages = append([]plan.Stage{base.Stages[0]}, tail.stages...)
+				v.Stages[0].MinActive = m
+				pl := plan.New(v)
+				vs = append(vs, variant{fmt.Sprintf("%s/min=%d", tail.name, m), func() { sched.HashMany(pl, out, s.Prefix, s.Msgs) }})
+			}
+		}
+		roundRobin(s.Name, rounds, vs)
+	}
+}
+
+func pairs(base *plan.Plan, ns []int, rounds int) {
+	x16 := plan.Stage{K: kernel.Avx512X16, Width: 16}
+	x4 := plan.Stage{K: kernel.ShaniX4, Width: 4}
+	x3 := plan.Stage{K: kernel.ShaniX3, Width: 3, Odd: true}
+	x2 := plan.Stage{K: kernel.ShaniX2, Width: 2}
+	x1 := plan.Stage{K: kernel.ShaniX1, Width: 1}
+	mk := func(stages []plan.Stage, part plan.PartialMin) *plan.Plan {
+		v := *base
+		v.Pairs = stages
+		v.PairsPartial = part
+		return plan.New(v)
+	}
+	plans := []struct {
+		name string
+		pl   *plan.Plan
+	}{
+		{"dispatched", base},
+		{"x16.x2.x1", mk([]plan.Stage{x16, x2, x1}, 0)},
+		{"x16.x4.x2.x1", mk([]plan.Stage{x16, x4, x2, x1}, 0)},
+		{"x16.x4.x3odd.x2.x1", mk([]plan.Stage{x16, x4, x3, x2, x1}, 0)},
+		{"x16.x3odd.x2.x1", mk([]plan.Stage{x16, x3, x2, x1}, 0)},
+		{"x16(partial).x4.x3odd.x2.x1", mk([]plan.Stage{x16, x4, x3, x2, x1}, plan.PartialAlways)},
+	}
+	joins := []struct {
+		name string
+		jn   sched.Join
+	}{
+		{"ssz", sched.Join{Width: 32}},
+		{"sha256d", sched.Join{Width: 32, Double: true}},
+		{"rfc6962", sched.Join{Prefix: []byte{1}, Width: 32}},
+		{"solana", sched.Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
+	}
+	for _, n := range ns {
+		nodes := make([][32]byte, 2*n)
+		msgs := make([][]byte, n)
+		for i := range nodes {
+			for k := range nodes[i] {
+				nodes[i][k] = byte(i*31 + k)
+			}
+		}
+		for i := range msgs {
+			msgs[i] = append(nodes[2*i][:], nodes[2*i+1][:]...)
+		}
+		out := make([][32]byte, n)
+		var vs []variant
+		for _, p := range plans {
+			vs = append(vs, variant{p.name, func() { sched.HashMany(p.pl, out, nil, msgs) }})
+		}
+		roundRobin(fmt.Sprintf("n=%02d/many64", n), rounds, vs)
+		for _, j := range joins {
+			plain := len(j.jn.Prefix) == 0
+			vs = vs[:0]
+			for _, p := range plans {
+				vs = append(vs, variant{p.name, func() { sched.HashLevel(p.pl, plain, &j.jn, out, nodes) }})
+			}
+			roundRobin(fmt.Sprintf("n=%02d/%s", n, j.name), rounds, vs)
+		}
+	}
+}
+
+// roundRobin times the variants, each round every one (calls enough to
+// take about 2 ms), the first to go rotating by round.
+func roundRobin(group string, rounds int, vs []variant) {
+	calls := make([]int, len(vs))
+	for i, v := range vs {
+		v.f()
+		t0 := time.Now()
+		for time.Since(t0) < 2*time.Millisecond {
+			v.f()
+			calls[i]++
+		}
+	}
+	ns := make([][]float64, len(vs))
+	for r := range rounds {
+		for k := range vs {
+			i := (k + r) % len(vs)
+			t0 := time.Now()
+			for range calls[i] {
+				vs[i].f()
+			}
+			ns[i] = append(ns[i], float64(time.Since(t0).Nanoseconds())/float64(calls[i]))
+		}
+	}
+	for i, v := range vs {
+		var rat []float64
+		for r := range ns[i] {
+			rat = append(rat, ns[i][r]/ns[0][r])
+		}
+		slices.Sort(rat)
+		fmt.Printf("%-16s %-28s %10.1f ns  over dispatched %.3f (best %.3f, worst %.3f)\n",
+			group, v.name, median(ns[i]), median(rat), rat[0], rat[len(rat)-1])
+	}
+}
+
+func ints(s string) []int {
+	var xs []int
+	for _, f := range strings.Split(s, ",") {
+		x, err := strconv.Atoi(f)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "planrounds:", err)
+			os.Exit(2)
+		}
+		xs = append(xs, x)
+	}
+	return xs
+}
+
+func median(x []float64) float64 {
+	s := slices.Clone(x)
+	slices.Sort(s)
+	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
+}
