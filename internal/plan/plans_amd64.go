@@ -36,19 +36,26 @@ func archKernels() []Kernel {
 // Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
 // streams for the batch's last messages; one message on one SHA-NI stream.
 // MinActive of the wide stage is where its speed per busy lane falls below
-// the next stage's: on Zen 4 16 busy AVX-512 lanes hash at about the speed
-// of 2 SHA-NI streams, so below 14 busy the streams are faster
-// (BENCHMARKS.md, "Wide lanes on Zen 4, measured under load").
+// the next stage's.
 var mixedPlans = []Plan{
 	{
+		// For Zen 5 (full-width AVX-512): 16 busy lanes hash 1.5x as fast
+		// as four SHA-NI streams, so the lanes keep going down to 11 busy
+		// (the mixed shape 1.5% faster than at 14, the others level), and
+		// four streams then two finish (tape-leaves 5% faster than three
+		// or two). A level's pairs left after the lanes go to four streams,
+		// an odd count's last three to three; the lanes take a last group
+		// of 12 or more (HashMany: 13, SHA-256d: 10) as a whole one
+		// (BENCHMARKS.md, "AMD Zen 5: the plan measured").
 		Name: "avx512+shani",
 		Stages: []Stage{
-			{K: kernel.Avx512X16, Width: 16, MinActive: 14},
+			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
 			{K: kernel.ShaniX4, Width: 4, MinActive: 3},
 			{K: kernel.ShaniX2, Width: 2, MinActive: 1},
 		},
-		One:   []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
-		Pairs: avx512Shani,
+		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:        avx512Shani,
+		PairsPartial: PartialMins(12, 13, 10, 12),
 	},
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its
@@ -119,9 +126,10 @@ var routes = []route{
 	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
 	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
 	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
-	// AMD Zen 5 (family 1Ah): not measured here; full-width AVX-512, where
-	// public measurements put 16-lane AVX-512 ahead of SHA-NI streams
-	// (tape-sha256 picks its AVX-512 kernel there).
+	// AMD Zen 5 (family 1Ah), measured on this project's machine (an EPYC,
+	// family 1Ah model 02h): avx512+shani leads or ties every shape; shani
+	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5: the
+	// plan measured").
 	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
 	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
 	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured
@@ -171,14 +179,17 @@ func bestPlan() *Plan {
 // on the plans that end on crypto/sha256, from where their stages after the
 // lanes lost on the Intel Xeon (its crypto/sha256 runs on SHA-NI, faster than
 // on the CPUs these plans are for); on the Intel plan, from where its SHA-NI
-// streams lost. The Zen plans are unmeasured and take none.
+// streams lost; on Zen 5's, from where its streams lost there. Zen 4's
+// plan has no lanes.
 var (
 	shaniPairs = []Stage{{K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
 
 	avx2Pairs8    = []Stage{{K: kernel.Avx2X8, Width: 8}}
 	avx512Pairs16 = []Stage{{K: kernel.Avx512X16, Width: 16}}
 
-	avx512Shani = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
+	// Zen 5's: four streams after the lanes, then an odd count's last
+	// three on three (see avx512+shani).
+	avx512Shani = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
 	// The Intel plan's: an odd count left after the wide lanes goes in
 	// threes and pairs, none left alone (see avx512+shani2).
 	avx512Shani3 = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
