@@ -22,14 +22,7 @@ func BenchmarkHandOver(b *testing.B) {
 	if os.Getenv("HANDOVER") == "" {
 		b.Skip("HANDOVER=1 runs it")
 	}
-	tails := []struct {
-		name   string
-		stages []plan.Stage
-	}{
-		{"x4.x2", []plan.Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 3}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
-		{"x3odd.x2.x1", []plan.Stage{{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 2}, {K: kernel.ShaniX1, Width: 1, MinActive: 1}}},
-		{"x2", []plan.Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
-	}
+	tails := plan.ShaniTails()
 	var batches []*shapes.Shape
 	for _, s := range shapes.All() {
 		switch s.Name {
@@ -45,12 +38,12 @@ func BenchmarkHandOver(b *testing.B) {
 		for _, tail := range tails {
 			for m := 6; m <= 16; m += 2 {
 				v := *base
-				v.Stages = append([]plan.Stage{base.Stages[0]}, tail.stages...)
+				v.Stages = append([]plan.Stage{base.Stages[0]}, tail.Stages...)
 				v.Stages[0].MinActive = m
 				pl := plan.New(v)
 				for _, s := range batches {
 					out := make([][Size]byte, len(s.Msgs))
-					b.Run(fmt.Sprintf("plan=%s/shape=%s/tail=%s/min=%02d", base.Name, s.Name, tail.name, m), func(b *testing.B) {
+					b.Run(fmt.Sprintf("plan=%s/shape=%s/tail=%s/min=%02d", base.Name, s.Name, tail.Name, m), func(b *testing.B) {
 						b.SetBytes(s.Bytes())
 						for b.Loop() {
 							hashMany(pl, out, s.Prefix, s.Msgs)

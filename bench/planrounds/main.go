@@ -66,14 +66,7 @@ func main() {
 }
 
 func handover(base *plan.Plan, mins []int, rounds int) {
-	tails := []struct {
-		name   string
-		stages []plan.Stage
-	}{
-		{"x4.x2", []plan.Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 3}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
-		{"x3odd.x2.x1", []plan.Stage{{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 2}, {K: kernel.ShaniX1, Width: 1, MinActive: 1}}},
-		{"x2", []plan.Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}}},
-	}
+	tails := plan.ShaniTails()
 	for _, s := range shapes.All() {
 		switch s.Name {
 		case "solana", "tape-leaves", "short", "mixed":
@@ -85,10 +78,10 @@ func handover(base *plan.Plan, mins []int, rounds int) {
 		for _, tail := range tails {
 			for _, m := range mins {
 				v := *base
-				v.Stages = append([]plan.Stage{base.Stages[0]}, tail.stages...)
+				v.Stages = append([]plan.Stage{base.Stages[0]}, tail.Stages...)
 				v.Stages[0].MinActive = m
 				pl := plan.New(v)
-				vs = append(vs, variant{fmt.Sprintf("%s/min=%d", tail.name, m), func() { sched.HashMany(pl, out, s.Prefix, s.Msgs) }})
+				vs = append(vs, variant{fmt.Sprintf("%s/min=%d", tail.Name, m), func() { sched.HashMany(pl, out, s.Prefix, s.Msgs) }})
 			}
 		}
 		roundRobin(s.Name, rounds, vs)
