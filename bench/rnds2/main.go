@@ -85,4 +85,19 @@ func main() {
 	fmt.Printf("both, interleaved:                       %5.0f cycles (%.2f more per SHA256RNDS2)\n", zr, (zr-z)/64)
 	fmt.Printf("2 SHA-NI blocks with their schedule:     %5.0f cycles\n", b)
 	fmt.Printf("512 operations and the 2 blocks:         %5.0f cycles (%.0f more per block)\n", zb, (zb-z)/2)
+
+	// A lane round's critical path is a chain of these three: their
+	// latency, against their throughput, says whether the lane kernel waits
+	// on the chain or on the ports.
+	fmt.Printf("512-bit operations, latency / cycles each of 8 independent:\n")
+	for _, op := range []struct {
+		name         string
+		chain, indep func(int)
+	}{{"VPADDD", zaddChain, zaddIndep}, {"VPRORD", zrorChain, zrorIndep}, {"VPTERNLOGD", zternChain, zternIndep}} {
+		fmt.Printf("%-10s                               %5.2f / %4.2f cycles\n", op.name, per(op.chain, 32), per(op.indep, 32))
+	}
+	fmt.Printf("a copy and an add, dependent:              %5.2f cycles (the add alone: 2 for latency 2)\n", 2*per(zmovAddChain, 32))
+	fmt.Printf("copies, 8 independent:                     %5.2f cycles each\n", per(zmovIndep, 32))
+	fmt.Printf("VPRORD beside VPTERNLOGD, independent:     %5.2f cycles each\n", per(zrorTernIndep, 32))
+	fmt.Printf("VPRORD beside VPADDD, independent:         %5.2f cycles each\n", per(zrorAddIndep, 32))
 }
