@@ -22,6 +22,12 @@ type Kernel struct {
 	// ChainOf is, for a kernel without a chain kernel, the width of the
 	// same family's kernel whose chain kernel stands in.
 	ChainOf int
+	// Lat2 orders the rounds for cores whose vector adds, rotates and
+	// ternary logic take two cycles (Zen 5): a shorter chain from e to the
+	// next e for two adds more a round, and the schedule computed four
+	// words ahead (BENCHMARKS.md, "The lanes on a core of two-cycle vector
+	// operations"). Its name and variant end in "Lat2" and "-lat2".
+	Lat2 bool
 }
 
 // Kernels lists every assembly kernel, each architecture's in the order
@@ -33,6 +39,7 @@ var Kernels = []Kernel{
 	{Arch: "amd64", Family: "shani", Width: 4, Streams: true, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx2", Width: 8, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true},
+	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, ChainOf: 16, Lat2: true},
 	{Arch: "arm64", Family: "neon", Width: 4, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 1, Streams: true, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 2, Streams: true, Chain: true},
@@ -58,13 +65,23 @@ func Of(arch, family string) []Kernel {
 
 // Func is the name of the kernel's lane-set entry, which the other entry
 // points' names extend: "shaniX4", "avx512X16".
-func (k Kernel) Func() string { return fmt.Sprintf("%sX%d", k.Family, k.Width) }
+func (k Kernel) Func() string {
+	if k.Lat2 {
+		return fmt.Sprintf("%sX%dLat2", k.Family, k.Width)
+	}
+	return fmt.Sprintf("%sX%d", k.Family, k.Width)
+}
 
 // ID is the name of the kernel's ID constant in internal/kernel.
 func (k Kernel) ID() string { return strings.ToUpper(k.Func()[:1]) + k.Func()[1:] }
 
 // Variant is how tests and benchmarks name the kernel within its family.
-func (k Kernel) Variant() string { return fmt.Sprintf("x%d", k.Width) }
+func (k Kernel) Variant() string {
+	if k.Lat2 {
+		return fmt.Sprintf("x%d-lat2", k.Width)
+	}
+	return fmt.Sprintf("x%d", k.Width)
+}
 
 // JobFunc is the name of the entry for a single job.
 func (k Kernel) JobFunc() string { return k.Func() + "Job" }

@@ -18,6 +18,7 @@ func (avx2) vecBytes() int         { return 32 }
 func (avx2) vec(i int) VecPhysical { return vec.Ymm[i] }
 func (avx2) kStride() int          { return 32 } // K[i] broadcast to 8 lanes: no embedded broadcast in AVX2
 func (avx2) frameBytes() int       { return 16 * 32 }
+func (avx2) lat2() bool            { return false }
 
 func (avx2) load(m Mem, x VecPhysical)  { VMOVDQU(m, x) }
 func (avx2) store(x VecPhysical, m Mem) { VMOVDQU(x, m) }
@@ -95,6 +96,7 @@ func (avx512) vecBytes() int         { return 64 }
 func (avx512) vec(i int) VecPhysical { return vec.Zmm[i] }
 func (avx512) kStride() int          { return 4 } // scalar K[i], broadcast by the add
 func (avx512) frameBytes() int       { return 0 }
+func (avx512) lat2() bool            { return false }
 
 func (avx512) load(m Mem, x VecPhysical)    { VMOVDQU32(m, x) }
 func (avx512) store(x VecPhysical, m Mem)   { VMOVDQU32(x, m) }

@@ -104,7 +104,21 @@ type isa interface {
 	rows(bank int) []VecPhysical
 	// frameBytes is the stack the kernel needs beyond the state.
 	frameBytes() int
+	// lat2 reports whether the rounds are ordered for two-cycle vector
+	// operations (abi.Kernel.Lat2).
+	lat2() bool
 }
+
+// lat2 is an isa whose kernels order their rounds for cores where vector
+// adds, rotates and ternary logic take two cycles (abi.Kernel.Lat2).
+type lat2 struct{ isa }
+
+func (lat2) lat2() bool { return true }
+
+// lat2Ahead is how many words ahead of its round a Lat2 kernel computes the
+// message schedule, so that the schedule's independent work stands ready
+// beside the rounds' chain.
+const lat2Ahead = 4
 
 // idleRun is the length of an idle lane's run of zero blocks: a segment
 // while any lane idles is at most idleRun steps long, and an idle lane with a
@@ -136,9 +150,19 @@ func main() {
 
 	Package("github.com/sha256x/sha256x/internal/kernel")
 	ConstraintExpr("!purego")
-	k := abi.Of("amd64", v.name())[0]
-	if k.Width != v.lanes() {
-		log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+	ks := abi.Of("amd64", v.name())
+	for _, k := range ks {
+		if k.Width != v.lanes() {
+			log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+		}
+	}
+	// order gives each kernel its rounds' order: a Lat2 kernel's isa says
+	// so to round and schedRounds.
+	order := func(k abi.Kernel) isa {
+		if k.Lat2 {
+			return lat2{v}
+		}
+		return v
 	}
 
 	tag := v.name()
@@ -169,19 +193,23 @@ func main() {
 		DATA(4*i, U32(wk))
 	}
 
-	kernel(k, v, *roll)
+	for _, k := range ks {
+		kernel(k, order(k), *roll)
+	}
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
 	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
 		for j := 0; j < v.lanes(); j++ {
 			DATA(k*v.vecBytes()+4*j, U32(w))
 		}
 	}
-	if k.Pairs {
-		for _, m := range []pairsMode{contiguous, headers, double, staged} {
-			pairs(k, v, *roll, m)
+	for _, k := range ks {
+		if k.Pairs {
+			for _, m := range []pairsMode{contiguous, headers, double, staged} {
+				pairs(k, order(k), *roll, m)
+			}
 		}
 	}
-	loadTest(k, v)
+	loadTest(ks[0], v)
 	Generate()
 	asm, stubs := abi.Outputs()
 	abi.Finish(asm, "_asm/lanes")
@@ -346,6 +374,24 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 	a, b, c, d := stateAt(v, 0, i), stateAt(v, 1, i), stateAt(v, 2, i), stateAt(v, 3, i)
 	e, f, g, h := stateAt(v, 4, i), stateAt(v, 5, i), stateAt(v, 6, i), stateAt(v, 7, i)
 	t := v.temps()
+	if v.lat2() {
+		// The same sums, every addend of e's added to d as well as h once
+		// it is ready: e's chain to the next e is Σ1's rotate, its xor and
+		// one add (three operations, not four), for two adds more.
+		addWK(h, t[1])
+		v.add(h, d, d)
+		v.Ch(e, f, g, t[1], t[2:])
+		v.add(t[1], h, h)
+		v.add(t[1], d, d)
+		v.BigSigma(e, t[1], 6, 11, 25, t[2:])
+		v.add(t[1], h, h)
+		v.add(t[1], d, d)
+		v.maj(i, a, b, c, t[1], t[2:])
+		v.add(t[1], h, h)
+		v.BigSigma(a, t[1], 2, 13, 22, t[2:])
+		v.add(t[1], h, h)
+		return
+	}
 	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
 	addWK(h, t[1])
 	v.Ch(e, f, g, t[1], t[2:])
@@ -361,24 +407,42 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 
 // schedRounds emits rounds i0..i0+15 (i0 >= 16), each computing its own W[i]:
 // W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16].
+//
+// A Lat2 kernel computes W[i+lat2Ahead] in round i instead (rounds 0-15 the
+// first few), into a slot whose word its round has used: the loop's last
+// pass computes lat2Ahead words no round uses.
 func schedRounds(v isa, i0 int) {
 	t := v.temps()
 	for i := i0; i < i0+16; i++ {
-		x := v.wGet(i-15, t[0])
-		s0 := t[1]
-		v.SmallSigma(x, s0, 7, 18, 3, t[2:])
-		w := v.wGet(i-16, t[0])
-		v.add(s0, w, w)
-		v.add(v.wRing(i-7), w, w)
-		x = v.wGet(i-2, t[1])
-		v.SmallSigma(x, t[2], 17, 19, 10, t[3:])
-		v.add(t[2], w, w)
-		v.wPut(i, w)
+		var w VecPhysical
+		if v.lat2() {
+			schedWord(v, i+lat2Ahead)
+			w = v.wGet(i, t[0])
+		} else {
+			w = schedWord(v, i)
+		}
 		round(v, i, func(h VecPhysical, tt VecPhysical) {
 			v.addK(kMem(v, i), w, tt)
 			v.add(tt, h, h)
 		})
 	}
+}
+
+// schedWord computes W[i] into W[i-16]'s place and returns its register:
+// W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16].
+func schedWord(v isa, i int) VecPhysical {
+	t := v.temps()
+	x := v.wGet(i-15, t[0])
+	s0 := t[1]
+	v.SmallSigma(x, s0, 7, 18, 3, t[2:])
+	w := v.wGet(i-16, t[0])
+	v.add(s0, w, w)
+	v.add(v.wRing(i-7), w, w)
+	x = v.wGet(i-2, t[1])
+	v.SmallSigma(x, t[2], 17, 19, 10, t[3:])
+	v.add(t[2], w, w)
+	v.wPut(i, w)
+	return w
 }
 
 // padRounds emits the 64 rounds of the shared padding block, W+K from kp.
@@ -957,6 +1021,9 @@ func compressW(v isa, lbl func(string) string, roll bool) {
 	LEAQ(kTab, kp)
 	v.startRounds(v.state(1), v.state(2))
 	for i := 0; i < 16; i++ {
+		if v.lat2() && i+lat2Ahead >= 16 {
+			schedWord(v, i+lat2Ahead)
+		}
 		w := v.wGet(i, v.temps()[0])
 		round(v, i, func(h VecPhysical, t VecPhysical) {
 			v.addK(kMem(v, i), w, t)

@@ -49,7 +49,7 @@ func main() {
 	ns := flag.String("n", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,20,24,25,26,27,28,31", "pairs per level (pairs)")
 	flag.Parse()
 	base := plan.Active
-	if base.Stdlib || base.Stages[0].K != kernel.Avx512X16 || kernel.Lookup(base.One[0].K).Family != "shani" {
+	if base.Stdlib || kernel.Lookup(base.Stages[0].K).Family != "avx512" || kernel.Lookup(base.One[0].K).Family != "shani" {
 		fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" does not start on AVX-512 lanes and end on SHA-NI")
 		os.Exit(1)
 	}
@@ -89,7 +89,7 @@ func handover(base *plan.Plan, mins []int, rounds int) {
 }
 
 func pairs(base *plan.Plan, ns []int, rounds int) {
-	x16 := plan.Stage{K: kernel.Avx512X16, Width: 16}
+	x16 := plan.Stage{K: base.Stages[0].K, Width: 16}
 	x4 := plan.Stage{K: kernel.ShaniX4, Width: 4}
 	x3 := plan.Stage{K: kernel.ShaniX3, Width: 3, Odd: true}
 	x2 := plan.Stage{K: kernel.ShaniX2, Width: 2}

@@ -19,6 +19,8 @@ TEXT ·hashAdjacent(SB), NOSPLIT, $0-25
 	JEQ     avx2X8
 	CMPL    AX, $7 // Avx512X16
 	JEQ     avx512X16
+	CMPL    AX, $8 // Avx512X16Lat2
+	JEQ     avx512X16Lat2
 	JMP     ·noPairsAdjacent(SB)
 
 shaniX1:
@@ -39,6 +41,9 @@ avx2X8:
 avx512X16:
 	JMP ·avx512X16Pairs(SB)
 
+avx512X16Lat2:
+	JMP ·avx512X16Lat2Pairs(SB)
+
 // func hashSlices(out *[32]byte, msgs *[]byte, n int, id ID)
 TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -54,6 +59,8 @@ TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	JEQ     avx2X8
 	CMPL    AX, $7 // Avx512X16
 	JEQ     avx512X16
+	CMPL    AX, $8 // Avx512X16Lat2
+	JEQ     avx512X16Lat2
 	JMP     ·noPairsSlices(SB)
 
 shaniX1:
@@ -74,6 +81,9 @@ avx2X8:
 avx512X16:
 	JMP ·avx512X16Slices(SB)
 
+avx512X16Lat2:
+	JMP ·avx512X16Lat2Slices(SB)
+
 // func hashDouble(out *[32]byte, in *byte, n int, id ID)
 TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -89,6 +99,8 @@ TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	JEQ     avx2X8
 	CMPL    AX, $7 // Avx512X16
 	JEQ     avx512X16
+	CMPL    AX, $8 // Avx512X16Lat2
+	JEQ     avx512X16Lat2
 	JMP     ·noPairsDouble(SB)
 
 shaniX1:
@@ -109,6 +121,9 @@ avx2X8:
 avx512X16:
 	JMP ·avx512X16Double(SB)
 
+avx512X16Lat2:
+	JMP ·avx512X16Lat2Double(SB)
+
 // func hashStaged(out *[32]byte, in *byte, n, nb int, id ID)
 TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	MOVBLZX id+32(FP), AX
@@ -124,6 +139,8 @@ TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	JEQ     avx2X8
 	CMPL    AX, $7 // Avx512X16
 	JEQ     avx512X16
+	CMPL    AX, $8 // Avx512X16Lat2
+	JEQ     avx512X16Lat2
 	JMP     ·noPairsStaged(SB)
 
 shaniX1:
@@ -143,3 +160,6 @@ avx2X8:
 
 avx512X16:
 	JMP ·avx512X16Staged(SB)
+
+avx512X16Lat2:
+	JMP ·avx512X16Lat2Staged(SB)

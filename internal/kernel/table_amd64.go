@@ -12,17 +12,19 @@ const (
 	ShaniX4
 	Avx2X8
 	Avx512X16
+	Avx512X16Lat2
 )
 
 var infos = [...]Info{
-	Generic:   {Family: "generic", Variant: "x1", Width: 1, Chain: Generic},
-	Stdlib:    {Family: "stdlib", Variant: "x1", Width: 1, Chain: Stdlib},
-	ShaniX1:   {Family: "shani", Variant: "x1", Width: 1, Streams: true, Job: true, Pairs: true, Chain: ShaniX1, ChainWordMajor: false},
-	ShaniX2:   {Family: "shani", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: true, Chain: ShaniX2, ChainWordMajor: false},
-	ShaniX3:   {Family: "shani", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: true, Chain: ShaniX3, ChainWordMajor: false},
-	ShaniX4:   {Family: "shani", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: true, Chain: ShaniX4, ChainWordMajor: false},
-	Avx2X8:    {Family: "avx2", Variant: "x8", Width: 8, Streams: false, Job: false, Pairs: true, Chain: Avx2X8, ChainWordMajor: true},
-	Avx512X16: {Family: "avx512", Variant: "x16", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
+	Generic:       {Family: "generic", Variant: "x1", Width: 1, Chain: Generic},
+	Stdlib:        {Family: "stdlib", Variant: "x1", Width: 1, Chain: Stdlib},
+	ShaniX1:       {Family: "shani", Variant: "x1", Width: 1, Streams: true, Job: true, Pairs: true, Chain: ShaniX1, ChainWordMajor: false},
+	ShaniX2:       {Family: "shani", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: true, Chain: ShaniX2, ChainWordMajor: false},
+	ShaniX3:       {Family: "shani", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: true, Chain: ShaniX3, ChainWordMajor: false},
+	ShaniX4:       {Family: "shani", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: true, Chain: ShaniX4, ChainWordMajor: false},
+	Avx2X8:        {Family: "avx2", Variant: "x8", Width: 8, Streams: false, Job: false, Pairs: true, Chain: Avx2X8, ChainWordMajor: true},
+	Avx512X16:     {Family: "avx512", Variant: "x16", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
+	Avx512X16Lat2: {Family: "avx512", Variant: "x16-lat2", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
 }
 
 // Hash runs the jobs on kernel id; width is the generic kernel's lanes.
@@ -44,6 +46,8 @@ func Hash(id ID, width int, ls *LaneSet, jobs []Job) {
 		avx2X8(ls, jobs)
 	case Avx512X16:
 		avx512X16(ls, jobs)
+	case Avx512X16Lat2:
+		avx512X16Lat2(ls, jobs)
 	}
 }
 
@@ -59,7 +63,7 @@ func HashJob(id ID, j *Job) bool {
 }
 
 // pairsKernels has bit id set where kernel id has pairs kernels.
-const pairsKernels = 1<<ShaniX1 | 1<<ShaniX2 | 1<<ShaniX3 | 1<<ShaniX4 | 1<<Avx2X8 | 1<<Avx512X16
+const pairsKernels = 1<<ShaniX1 | 1<<ShaniX2 | 1<<ShaniX3 | 1<<ShaniX4 | 1<<Avx2X8 | 1<<Avx512X16 | 1<<Avx512X16Lat2
 
 // HasPairs reports whether kernel id has pairs kernels (HashPairs).
 func HasPairs(id ID) bool { return pairsKernels>>id&1 != 0 }
@@ -128,6 +132,16 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		avx512X16Staged(out, in, n, nb)
 	case uint(Avx512X16)*uint(PairsCalls) + uint(Staged65):
 		avx512X16Staged(out, in, n, 2)
+	case uint(Avx512X16Lat2)*uint(PairsCalls) + uint(Adjacent):
+		avx512X16Lat2Pairs(out, in, n)
+	case uint(Avx512X16Lat2)*uint(PairsCalls) + uint(Slices):
+		avx512X16Lat2Slices(out, msgs, n)
+	case uint(Avx512X16Lat2)*uint(PairsCalls) + uint(Double):
+		avx512X16Lat2Double(out, in, n)
+	case uint(Avx512X16Lat2)*uint(PairsCalls) + uint(Staged):
+		avx512X16Lat2Staged(out, in, n, nb)
+	case uint(Avx512X16Lat2)*uint(PairsCalls) + uint(Staged65):
+		avx512X16Lat2Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -216,6 +230,8 @@ func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
 		avx2X8Staged(out, in, n, 2)
 	case Avx512X16:
 		avx512X16Staged(out, in, n, 2)
+	case Avx512X16Lat2:
+		avx512X16Lat2Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -230,6 +246,7 @@ var _ = [...]struct{}{
 	[1]struct{}{}[ShaniX4-5],
 	[1]struct{}{}[Avx2X8-6],
 	[1]struct{}{}[Avx512X16-7],
+	[1]struct{}{}[Avx512X16Lat2-8],
 }
 
 // AdvanceChains advances every chain of ls by n steps on kernel id's
