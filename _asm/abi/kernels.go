@@ -39,7 +39,7 @@ var Kernels = []Kernel{
 	{Arch: "amd64", Family: "shani", Width: 4, Streams: true, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx2", Width: 8, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true},
-	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, ChainOf: 16, Lat2: true},
+	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true, Lat2: true},
 	{Arch: "arm64", Family: "neon", Width: 4, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 1, Streams: true, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 2, Streams: true, Chain: true},

@@ -51,6 +51,7 @@ func (v avx2) w(j int, t VecPhysical) VecPhysical {
 func (v avx2) wPut(j int, x VecPhysical)           { VMOVDQA(x, v.ring(j)) }
 func (avx2) wDst(_ int, t VecPhysical) VecPhysical { return t }
 func (avx2) done()                                 { VZEROUPPER() }
+func (avx2) lat2() bool                            { return false }
 
 // avx512 is 16 lanes in ZMM registers: the state in Z0-Z7, temporaries in
 // Z8-Z15, the schedule's 16-word ring in Z16-Z31.
@@ -86,3 +87,4 @@ func (avx512) w(j int, _ VecPhysical) VecPhysical    { return vec.Zmm[16+j%16] }
 func (avx512) wPut(int, VecPhysical)                 {}
 func (avx512) wDst(j int, _ VecPhysical) VecPhysical { return vec.Zmm[16+j%16] }
 func (avx512) done()                                 { VZEROUPPER() }
+func (avx512) lat2() bool                            { return false }

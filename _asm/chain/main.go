@@ -118,12 +118,16 @@ func main() {
 		}
 	}
 	for _, v := range []isa{avx2{}, avx512{}} {
-		k := abi.Of("amd64", v.name())[0]
-		if k.Width != v.lanes() {
-			log.Fatalf("chain: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
-		}
-		if k.Chain {
-			laneKernel(k, v)
+		for _, k := range abi.Of("amd64", v.name()) {
+			if k.Width != v.lanes() {
+				log.Fatalf("chain: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+			}
+			switch {
+			case k.Chain && k.Lat2:
+				laneKernel(k, lat2{v})
+			case k.Chain:
+				laneKernel(k, v)
+			}
 		}
 	}
 	Generate()
@@ -508,7 +512,16 @@ type isa interface {
 	wDst(j int, t VecPhysical) VecPhysical
 	frameBytes() int
 	done()
+	// lat2 reports whether the rounds are ordered for two-cycle vector
+	// operations (abi.Kernel.Lat2).
+	lat2() bool
 }
+
+// lat2 is an isa whose kernel orders its rounds for cores where vector adds,
+// rotates and ternary logic take two cycles (abi.Kernel.Lat2).
+type lat2 struct{ isa }
+
+func (lat2) lat2() bool { return true }
 
 // stateAt is the register of state word k in round i: the words move one
 // register along per round, by renaming.
@@ -651,6 +664,23 @@ func laneRound(v isa, i int, wk func(h, t VecPhysical)) {
 	a, b, c, d := stateAt(v, 0, i), stateAt(v, 1, i), stateAt(v, 2, i), stateAt(v, 3, i)
 	e, f, g, h := stateAt(v, 4, i), stateAt(v, 5, i), stateAt(v, 6, i), stateAt(v, 7, i)
 	t := v.temps()
+	if v.lat2() {
+		// As _asm/lanes orders them: every addend of e's added to d as
+		// well as h once it is ready, e's chain three operations long.
+		wk(h, t[0])
+		v.add(h, d, d)
+		v.Ch(e, f, g, t[1], t[2:])
+		v.add(t[1], h, h)
+		v.add(t[1], d, d)
+		v.BigSigma(e, t[1], 6, 11, 25, t[2:])
+		v.add(t[1], h, h)
+		v.add(t[1], d, d)
+		v.maj(i, a, b, c, t[1], t[2:])
+		v.add(t[1], h, h)
+		v.BigSigma(a, t[1], 2, 13, 22, t[2:])
+		v.add(t[1], h, h)
+		return
+	}
 	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
 	wk(h, t[0])
 	v.Ch(e, f, g, t[1], t[2:])

@@ -33,3 +33,8 @@ func avx2X8Chain(ls *ChainLanes, n uint64)
 //
 //go:noescape
 func avx512X16Chain(ls *ChainLanes, n uint64)
+
+// avx512X16Lat2Chain advances 16 chains, word-major in ls, by n steps on 16 SIMD lanes.
+//
+//go:noescape
+func avx512X16Lat2Chain(ls *ChainLanes, n uint64)

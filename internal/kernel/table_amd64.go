@@ -24,7 +24,7 @@ var infos = [...]Info{
 	ShaniX4:       {Family: "shani", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: true, Chain: ShaniX4, ChainWordMajor: false},
 	Avx2X8:        {Family: "avx2", Variant: "x8", Width: 8, Streams: false, Job: false, Pairs: true, Chain: Avx2X8, ChainWordMajor: true},
 	Avx512X16:     {Family: "avx512", Variant: "x16", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
-	Avx512X16Lat2: {Family: "avx512", Variant: "x16-lat2", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
+	Avx512X16Lat2: {Family: "avx512", Variant: "x16-lat2", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16Lat2, ChainWordMajor: true},
 }
 
 // Hash runs the jobs on kernel id; width is the generic kernel's lanes.
@@ -265,6 +265,8 @@ func AdvanceChains(id ID, width int, ls *ChainLanes, n uint64) {
 		avx2X8Chain(ls, n)
 	case Avx512X16:
 		avx512X16Chain(ls, n)
+	case Avx512X16Lat2:
+		avx512X16Lat2Chain(ls, n)
 	default:
 		runChainGo(id, width, ls, n)
 	}
