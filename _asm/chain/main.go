@@ -24,6 +24,7 @@ import (
 	"math/bits"
 
 	"github.com/sha256x/sha256x/_asm/abi"
+	"github.com/sha256x/sha256x/_asm/vec"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -659,37 +660,15 @@ func laneSchedule(v isa, i int) VecPhysical {
 	return dst
 }
 
-// laneRound emits round i; wk adds W[i]+K[i] to h, using a temporary.
+// laneRound emits round i (vec.Round); wk adds W[i]+K[i] to h, using a
+// temporary.
 func laneRound(v isa, i int, wk func(h, t VecPhysical)) {
-	a, b, c, d := stateAt(v, 0, i), stateAt(v, 1, i), stateAt(v, 2, i), stateAt(v, 3, i)
-	e, f, g, h := stateAt(v, 4, i), stateAt(v, 5, i), stateAt(v, 6, i), stateAt(v, 7, i)
-	t := v.temps()
-	if v.lat2() {
-		// As _asm/lanes orders them: every addend of e's added to d as
-		// well as h once it is ready, e's chain three operations long.
-		wk(h, t[0])
-		v.add(h, d, d)
-		v.Ch(e, f, g, t[1], t[2:])
-		v.add(t[1], h, h)
-		v.add(t[1], d, d)
-		v.BigSigma(e, t[1], 6, 11, 25, t[2:])
-		v.add(t[1], h, h)
-		v.add(t[1], d, d)
-		v.maj(i, a, b, c, t[1], t[2:])
-		v.add(t[1], h, h)
-		v.BigSigma(a, t[1], 2, 13, 22, t[2:])
-		v.add(t[1], h, h)
-		return
+	var s [8]VecPhysical
+	for k := range s {
+		s[k] = stateAt(v, k, i)
 	}
-	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
-	wk(h, t[0])
-	v.Ch(e, f, g, t[1], t[2:])
-	v.add(t[1], h, h)
-	v.BigSigma(e, t[1], 6, 11, 25, t[2:])
-	v.add(t[1], h, h)
-	v.add(h, d, d)
-	v.BigSigma(a, t[1], 2, 13, 22, t[2:])
-	v.add(t[1], h, h)
-	v.maj(i, a, b, c, t[1], t[2:])
-	v.add(t[1], h, h)
+	t := v.temps()
+	ops := vec.RoundOps{Add: v.add, BigSigma: v.BigSigma, Ch: v.Ch,
+		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.maj(i, a, b, c, dst, t) }}
+	vec.Round(ops, s, func(h VecPhysical) { wk(h, t[0]) }, t[1:], v.lat2())
 }

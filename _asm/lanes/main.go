@@ -24,8 +24,10 @@ package main
 import (
 	"flag"
 	"fmt"
-	"github.com/sha256x/sha256x/_asm/abi"
 	"log"
+
+	"github.com/sha256x/sha256x/_asm/abi"
+	"github.com/sha256x/sha256x/_asm/vec"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -369,40 +371,17 @@ func loadState(v isa) {
 // words move one register along per round, by renaming.
 func stateAt(v isa, k, i int) VecPhysical { return v.state(((k-i)%8 + 8) % 8) }
 
-// round emits round i; addWK adds W[i]+K[i] to h, using the temporary t.
+// round emits round i (vec.Round); addWK adds W[i]+K[i] to h, using the
+// temporary t.
 func round(v isa, i int, addWK func(h, t VecPhysical)) {
-	a, b, c, d := stateAt(v, 0, i), stateAt(v, 1, i), stateAt(v, 2, i), stateAt(v, 3, i)
-	e, f, g, h := stateAt(v, 4, i), stateAt(v, 5, i), stateAt(v, 6, i), stateAt(v, 7, i)
-	t := v.temps()
-	if v.lat2() {
-		// The same sums, every addend of e's added to d as well as h once
-		// it is ready: e's chain to the next e is Σ1's rotate, its xor and
-		// one add (three operations, not four), for two adds more.
-		addWK(h, t[1])
-		v.add(h, d, d)
-		v.Ch(e, f, g, t[1], t[2:])
-		v.add(t[1], h, h)
-		v.add(t[1], d, d)
-		v.BigSigma(e, t[1], 6, 11, 25, t[2:])
-		v.add(t[1], h, h)
-		v.add(t[1], d, d)
-		v.maj(i, a, b, c, t[1], t[2:])
-		v.add(t[1], h, h)
-		v.BigSigma(a, t[1], 2, 13, 22, t[2:])
-		v.add(t[1], h, h)
-		return
+	var s [8]VecPhysical
+	for k := range s {
+		s[k] = stateAt(v, k, i)
 	}
-	// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
-	addWK(h, t[1])
-	v.Ch(e, f, g, t[1], t[2:])
-	v.add(t[1], h, h)
-	v.BigSigma(e, t[1], 6, 11, 25, t[2:])
-	v.add(t[1], h, h)
-	v.add(h, d, d)
-	v.BigSigma(a, t[1], 2, 13, 22, t[2:])
-	v.add(t[1], h, h)
-	v.maj(i, a, b, c, t[1], t[2:])
-	v.add(t[1], h, h)
+	t := v.temps()
+	ops := vec.RoundOps{Add: v.add, BigSigma: v.BigSigma, Ch: v.Ch,
+		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.maj(i, a, b, c, dst, t) }}
+	vec.Round(ops, s, func(h VecPhysical) { addWK(h, t[1]) }, t[1:], v.lat2())
 }
 
 // schedRounds emits rounds i0..i0+15 (i0 >= 16), each computing its own W[i]:

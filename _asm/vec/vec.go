@@ -83,3 +83,51 @@ func (AVX512) Ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
 	VMOVDQA64(e, dst)
 	VPTERNLOGD(U8(ChooseFn), g, f, dst)
 }
+
+// RoundOps are the operations a round is made of, as a generator's isa
+// gives them (its own adds and Maj; Σ and Ch from here).
+type RoundOps struct {
+	Add      func(m Op, x, dst VecPhysical) // dst = x + m
+	BigSigma func(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
+	Ch       func(e, f, g, dst VecPhysical, t []VecPhysical)
+	Maj      func(a, b, c, dst VecPhysical, t []VecPhysical)
+}
+
+// Round emits one round on the state registers s (words a..h of this
+// round): wk adds W[i]+K[i] to h; t[0] takes each term, t[1:] are scratch.
+//
+// T1 = h + Σ1(e) + Ch(e,f,g) + K[i] + W[i]; d += T1; h = T1 + Σ0(a) + Maj(a,b,c).
+// In the usual order T1 is summed in h and then added to d, so e's chain to
+// the next round's e is four operations: a rotate, an xor, two adds. lat2
+// orders it for cores where they take two cycles each (Zen 5): every addend
+// of e's goes to d as well as h once it is ready, a chain of three, for two
+// adds more a round (BENCHMARKS.md, "The lanes on a core of two-cycle vector
+// operations").
+func Round(o RoundOps, s [8]VecPhysical, wk func(h VecPhysical), t []VecPhysical, lat2 bool) {
+	a, b, c, d, e, f, g, h := s[0], s[1], s[2], s[3], s[4], s[5], s[6], s[7]
+	term, scratch := t[0], t[1:]
+	wk(h)
+	if lat2 {
+		o.Add(h, d, d)
+		o.Ch(e, f, g, term, scratch)
+		o.Add(term, h, h)
+		o.Add(term, d, d)
+		o.BigSigma(e, term, 6, 11, 25, scratch)
+		o.Add(term, h, h)
+		o.Add(term, d, d)
+		o.Maj(a, b, c, term, scratch)
+		o.Add(term, h, h)
+		o.BigSigma(a, term, 2, 13, 22, scratch)
+		o.Add(term, h, h)
+		return
+	}
+	o.Ch(e, f, g, term, scratch)
+	o.Add(term, h, h)
+	o.BigSigma(e, term, 6, 11, 25, scratch)
+	o.Add(term, h, h)
+	o.Add(h, d, d)
+	o.BigSigma(a, term, 2, 13, 22, scratch)
+	o.Add(term, h, h)
+	o.Maj(a, b, c, term, scratch)
+	o.Add(term, h, h)
+}
