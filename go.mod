@@ -2,9 +2,6 @@ module github.com/sha256x/sha256x
 
 go 1.26.0
 
-require (
-	github.com/klauspost/cpuid/v2 v2.4.2
-	golang.org/x/term v0.48.0
-)
+require golang.org/x/term v0.48.0
 
 require golang.org/x/sys v0.50.0

@@ -8,6 +8,7 @@ replace github.com/sha256x/sha256x/logadapt => ../logadapt
 
 require (
 	github.com/ferranbt/fastssz v0.1.4
+	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/pk910/hashtree-bindings v0.2.6
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0-00010101000000-000000000000
@@ -18,7 +19,6 @@ require (
 
 require (
 	github.com/emicklei/dot v1.6.2 // indirect
-	github.com/klauspost/cpuid/v2 v2.4.2 // indirect
 	github.com/minio/sha256-simd v1.0.0 // indirect
 	github.com/mitchellh/mapstructure v1.3.2 // indirect
 	golang.org/x/sys v0.50.0 // indirect

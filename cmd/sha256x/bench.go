@@ -14,8 +14,8 @@ import (
 	"strings"
 	"time"
 
-	"github.com/klauspost/cpuid/v2"
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
@@ -189,11 +189,11 @@ func median(v []float64) float64 {
 	return s[len(s)/2]
 }
 
-// cpuName names the CPU: cpuid's brand string on x86, /proc/cpuinfo
+// cpuName names the CPU: CPUID's brand string on amd64, /proc/cpuinfo
 // elsewhere.
 func cpuName() string {
-	if n := strings.TrimSpace(cpuid.CPU.BrandName); n != "" {
-		return fmt.Sprintf("%s (family %d, model %d)", n, cpuid.CPU.Family, cpuid.CPU.Model)
+	if n := kernel.Name(); n != "" {
+		return n
 	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {
 		for _, line := range strings.Split(string(b), "\n") {

@@ -2,10 +2,7 @@
 
 package kernel
 
-import (
-	"github.com/klauspost/cpuid/v2"
-	"golang.org/x/sys/cpu"
-)
+import "golang.org/x/sys/cpu"
 
 // Missing returns the CPU feature this machine lacks to run the kernels of
 // family f, or "" if it can run them.
@@ -13,9 +10,9 @@ func Missing(f string) string {
 	switch f {
 	case "shani":
 		switch {
-		case !cpuid.CPU.Supports(cpuid.SHA):
+		case !CPU.SHA:
 			return "SHA (SHA-NI)"
-		case !cpuid.CPU.Supports(cpuid.SSE4):
+		case !cpu.X86.HasSSE41:
 			return "SSE4.1"
 		}
 	case "avx2":
@@ -36,4 +33,4 @@ func Missing(f string) string {
 // (legacy-SSE SHA-NI code runs slowly after AVX-512 code left it dirty).
 //
 //lint:ignore U1000 read by shani_amd64.s and chain_amd64.s
-var useVZEROUPPER = cpuid.CPU.Supports(cpuid.AVX)
+var useVZEROUPPER = cpu.X86.HasAVX

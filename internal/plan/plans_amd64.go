@@ -2,11 +2,7 @@
 
 package plan
 
-import (
-	"github.com/klauspost/cpuid/v2"
-
-	"github.com/sha256x/sha256x/internal/kernel"
-)
+import "github.com/sha256x/sha256x/internal/kernel"
 
 // archKernels lists the amd64 kernels, best first when forced by name.
 func archKernels() []Kernel {
@@ -110,13 +106,17 @@ var mixedPlans = []Plan{
 // A route is one row of the dispatch table: the CPUs it matches and the plan
 // (a kernel's or a mixed one) they run.
 type route struct {
-	vendor           cpuid.Vendor
+	vendor           string // CPUID's vendor string
 	family           int    // -1: any
 	modelLo, modelHi int    // model range, inclusive
 	plan             string // taken only if this CPU can run every kernel in it
 }
 
-const anyFamily = -1
+const (
+	anyFamily = -1
+	amd       = "AuthenticAMD"
+	intel     = "GenuineIntel"
+)
 
 // routes is the dispatch table, first match wins; a CPU no row matches, or
 // whose row names a plan it cannot run, falls through to the next rows and
@@ -126,18 +126,18 @@ var routes = []route{
 	// this project's machine: shani leads or ties every shape; avx512+shani
 	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Wide
 	// lanes on Zen 4, measured under load").
-	{cpuid.AMD, 0x19, 0x10, 0x1f, "shani"},
-	{cpuid.AMD, 0x19, 0x60, 0x7f, "shani"},
-	{cpuid.AMD, 0x19, 0xa0, 0xaf, "shani"},
+	{amd, 0x19, 0x10, 0x1f, "shani"},
+	{amd, 0x19, 0x60, 0x7f, "shani"},
+	{amd, 0x19, 0xa0, 0xaf, "shani"},
 	// AMD Zen 5 (family 1Ah), measured on this project's machine (an EPYC,
 	// family 1Ah model 02h): avx512+shani leads or ties every shape; shani
 	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5: the
 	// plan measured").
-	{cpuid.AMD, 0x1a, 0, 0xff, "avx512+shani"},
+	{amd, 0x1a, 0, 0xff, "avx512+shani"},
 	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
 	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured
 	// here").
-	{cpuid.AMD, anyFamily, 0, 0xff, "shani"},
+	{amd, anyFamily, 0, 0xff, "shani"},
 	// Intel with AVX-512 and SHA-NI (server cores), measured on an Intel
 	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
 	// batch shape, and two SHA-NI streams finish a batch faster than one
@@ -145,8 +145,8 @@ var routes = []route{
 	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)"). Without
 	// SHA-NI (Skylake-SP, which no machine here has) the last lanes and single
 	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
-	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+shani2"},
-	{cpuid.Intel, anyFamily, 0, 0xff, "avx512+stdlib"},
+	{intel, anyFamily, 0, 0xff, "avx512+shani2"},
+	{intel, anyFamily, 0, 0xff, "avx512+stdlib"},
 	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
 	// crypto/sha256's single stream for the rest (Haswell-class), else the
 	// generic kernel: without SHA-NI and AVX2,
@@ -155,9 +155,9 @@ var routes = []route{
 }
 
 func bestPlan() *Plan {
-	c := &cpuid.CPU
+	c := &kernel.CPU
 	for _, r := range routes {
-		if c.VendorID == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
+		if c.Vendor == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
 			r.modelLo <= c.Model && c.Model <= r.modelHi {
 			if pl := Runnable(r.plan); pl != nil {
 				return pl

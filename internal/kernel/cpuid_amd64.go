@@ -1,0 +1,89 @@
+//go:build !purego
+
+package kernel
+
+import (
+	"encoding/binary"
+	"strconv"
+	"strings"
+)
+
+// cpuid runs the CPUID instruction for leaf and subleaf sub.
+func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
+
+// An X86 is what the dispatcher reads of an amd64 CPU beyond
+// golang.org/x/sys/cpu's feature bits: who made it, its family and model
+// (as the vendors' manuals combine the base and extended fields), and SHA-NI,
+// which x/sys/cpu does not report. Three CPUID leaves, read once at init:
+// a general-purpose CPUID library reads dozens, which in a virtual machine,
+// where each one traps to the hypervisor, costs a process about a
+// millisecond at start (BENCHMARKS.md, "One small file: where the
+// milliseconds go").
+type X86 struct {
+	Vendor        string // "GenuineIntel", "AuthenticAMD", ...
+	Family, Model int
+	SHA           bool // SHA-NI (CPUID.(EAX=7,ECX=0):EBX bit 29)
+}
+
+// CPU is this machine's.
+var CPU = readX86()
+
+func readX86() X86 {
+	var c X86
+	maxLeaf, b, cx, d := cpuid(0, 0)
+	var v [12]byte
+	binary.LittleEndian.PutUint32(v[0:], b)
+	binary.LittleEndian.PutUint32(v[4:], d)
+	binary.LittleEndian.PutUint32(v[8:], cx)
+	c.Vendor = string(v[:])
+	if maxLeaf >= 1 {
+		a, _, _, _ := cpuid(1, 0)
+		c.Family, c.Model = familyModel(a)
+	}
+	if maxLeaf >= 7 {
+		_, b, _, _ := cpuid(7, 0)
+		c.SHA = b&(1<<29) != 0
+	}
+	return c
+}
+
+// familyModel decodes CPUID leaf 1's EAX: the extended family is added
+// where the base family is 0Fh, and the extended model prefixed where it is
+// 06h or 0Fh (Intel's and AMD's manuals agree).
+func familyModel(eax uint32) (family, model int) {
+	family = int(eax>>8) & 0xf
+	model = int(eax>>4) & 0xf
+	if family == 0xf {
+		family += int(eax>>20) & 0xff
+	}
+	if family == 0x6 || family >= 0xf {
+		model += (int(eax>>16) & 0xf) << 4
+	}
+	return family, model
+}
+
+// Brand returns the CPU's brand string (CPUID leaves 80000002h-80000004h),
+// or "" if it has none.
+func (X86) Brand() string {
+	if max, _, _, _ := cpuid(0x80000000, 0); max < 0x80000004 {
+		return ""
+	}
+	var s [48]byte
+	for i := range uint32(3) {
+		a, b, c, d := cpuid(0x80000002+i, 0)
+		for j, r := range [4]uint32{a, b, c, d} {
+			binary.LittleEndian.PutUint32(s[16*i+4*uint32(j):], r)
+		}
+	}
+	return strings.TrimSpace(strings.TrimRight(string(s[:]), "\x00"))
+}
+
+// Name names the CPU for reports: its brand string, family and model, or ""
+// where CPUID has no brand string.
+func Name() string {
+	b := CPU.Brand()
+	if b == "" {
+		return ""
+	}
+	return b + " (family " + strconv.Itoa(CPU.Family) + ", model " + strconv.Itoa(CPU.Model) + ")"
+}

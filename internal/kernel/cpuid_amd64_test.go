@@ -1,0 +1,32 @@
+//go:build !purego
+
+package kernel
+
+import "testing"
+
+// TestFamilyModel decodes CPUID leaf 1's EAX of the CPUs the dispatch table
+// names, as their vendors' manuals combine the fields (interop's
+// TestCPUIDAgrees compares the whole reading with klauspost/cpuid's).
+func TestFamilyModel(t *testing.T) {
+	for _, c := range []struct {
+		name          string
+		eax           uint32
+		family, model int
+	}{
+		{"Intel Xeon, family 6 model 167", 0x000a0671, 6, 167},
+		{"Intel Haswell", 0x000306c3, 6, 60},
+		{"Intel Nehalem", 0x000106a5, 6, 26},
+		{"Intel Pentium 4 (base family 0Fh)", 0x00000f29, 15, 2},
+		{"AMD Zen 3", 0x00a00f11, 25, 1},
+		{"AMD Zen 4", 0x00a10f11, 25, 17},
+		{"AMD Zen 5", 0x00b00f21, 26, 2},
+		{"AMD K8 (extended model with base family 0Fh)", 0x00040fb2, 15, 75},
+	} {
+		if f, m := familyModel(c.eax); f != c.family || m != c.model {
+			t.Errorf("%s: EAX %#x gives family %d model %d, want %d %d", c.name, c.eax, f, m, c.family, c.model)
+		}
+	}
+	if CPU.Vendor == "" || CPU.Family == 0 {
+		t.Errorf("this CPU: %+v", CPU)
+	}
+}
