@@ -40,12 +40,12 @@ var mixedPlans = []Plan{
 		// (the mixed shape 1.5% faster than at 14, the others level), and
 		// four streams then two finish (tape-leaves 5% faster than three
 		// or two). A level's pairs left after the lanes go to four streams,
-		// an odd count's last three to three; the lanes take a last group
-		// of 12 or more (HashMany: 13, SHA-256d: 10) as a whole one
-		// (BENCHMARKS.md, "AMD Zen 5: the plan measured"). Its vector
-		// operations take two cycles, so the lanes are the kernel ordered
-		// for that: 4-12% less time on every batch and level ("The lanes
-		// on a core of two-cycle vector operations").
+		// an odd count's last three to three (BENCHMARKS.md, "AMD Zen 5:
+		// the plan measured"). Its vector operations take two cycles, so
+		// the lanes are the kernel ordered for that: 4-12% less time on
+		// every batch and level; on those faster lanes a last group of 11
+		// or more goes to them as a whole one (HashMany: 12, SHA-256d: 10;
+		// "The lanes on a core of two-cycle vector operations").
 		Name: "avx512+shani",
 		Stages: []Stage{
 			{K: kernel.Avx512X16Lat2, Width: 16, MinActive: 11},
@@ -54,7 +54,7 @@ var mixedPlans = []Plan{
 		},
 		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:        avx512Shani,
-		PairsPartial: PartialMins(12, 13, 10, 12),
+		PairsPartial: PartialMins(11, 12, 10, 11),
 	},
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its
