@@ -43,7 +43,7 @@ type variant struct {
 }
 
 func main() {
-	what := flag.String("what", "pairs", "handover or pairs")
+	what := flag.String("what", "pairs", "handover, pairs or lanes")
 	rounds := flag.Int("rounds", 30, "rounds")
 	mins := flag.String("min", "8,10,11,12,14,16", "the lanes' MinActive values (handover)")
 	ns := flag.String("n", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,20,24,25,26,27,28,31", "pairs per level (pairs)")
@@ -59,8 +59,10 @@ func main() {
 		handover(base, ints(*mins), *rounds)
 	case "pairs":
 		pairs(base, ints(*ns), *rounds)
+	case "lanes":
+		lanes(base, ints(*ns), *rounds)
 	default:
-		fmt.Fprintln(os.Stderr, "planrounds: -what handover or pairs")
+		fmt.Fprintln(os.Stderr, "planrounds: -what handover, pairs or lanes")
 		os.Exit(2)
 	}
 }
@@ -199,4 +201,65 @@ func median(x []float64) float64 {
 	s := slices.Clone(x)
 	slices.Sort(s)
 	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
+}
+
+// lanes times the dispatched plan with each AVX-512 lane kernel in its
+// lanes and pairs stages (x16, x16-lat2: which round order suits this CPU),
+// on every shape and on levels of n pairs of each join.
+func lanes(base *plan.Plan, ns []int, rounds int) {
+	swap := func(stages []plan.Stage, id kernel.ID) []plan.Stage {
+		out := slices.Clone(stages)
+		for i := range out {
+			if kernel.Lookup(out[i].K).Family == "avx512" {
+				out[i].K = id
+			}
+		}
+		return out
+	}
+	type named struct {
+		name string
+		pl   *plan.Plan
+	}
+	// The dispatched plan's own lanes first: the times are over its.
+	ids := []kernel.ID{kernel.Avx512X16, kernel.Avx512X16Lat2}
+	if base.Stages[0].K == kernel.Avx512X16Lat2 {
+		ids[0], ids[1] = ids[1], ids[0]
+	}
+	var plans []named
+	for _, id := range ids {
+		v := *base
+		v.Stages, v.Pairs = swap(base.Stages, id), swap(base.Pairs, id)
+		plans = append(plans, named{"lanes " + kernel.Lookup(id).Variant, plan.New(v)})
+	}
+	for _, s := range shapes.All() {
+		out := make([][32]byte, len(s.Msgs))
+		var vs []variant
+		for _, p := range plans {
+			vs = append(vs, variant{p.name, func() { sched.HashMany(p.pl, out, s.Prefix, s.Msgs) }})
+		}
+		roundRobin(s.Name, rounds, vs)
+	}
+	for _, n := range ns {
+		nodes := make([][32]byte, 2*n)
+		for i := range nodes {
+			for k := range nodes[i] {
+				nodes[i][k] = byte(i*31 + k)
+			}
+		}
+		out := make([][32]byte, n)
+		for _, j := range []struct {
+			name string
+			jn   sched.Join
+		}{
+			{"ssz", sched.Join{Width: 32}},
+			{"rfc6962", sched.Join{Prefix: []byte{1}, Width: 32}},
+		} {
+			plain := len(j.jn.Prefix) == 0
+			var vs []variant
+			for _, p := range plans {
+				vs = append(vs, variant{p.name, func() { sched.HashLevel(p.pl, plain, &j.jn, out, nodes) }})
+			}
+			roundRobin(fmt.Sprintf("n=%d/%s", n, j.name), rounds, vs)
+		}
+	}
 }
