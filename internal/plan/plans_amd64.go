@@ -42,7 +42,7 @@ var mixedPlans = []Plan{
 		// or two). A level's pairs left after the lanes go to four streams,
 		// an odd count's last three to three (BENCHMARKS.md, "AMD Zen 5:
 		// the plan measured"). Its vector operations take two cycles, so
-		// the lanes are the kernel ordered for that: 4-12% less time on
+		// the lanes are the kernel ordered for that: 2-13% less time on
 		// every batch and level; on those faster lanes a last group of 11
 		// or more goes to them as a whole one (HashMany: 12, SHA-256d: 10;
 		// "The lanes on a core of two-cycle vector operations").
