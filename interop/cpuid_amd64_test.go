@@ -29,5 +29,5 @@ func TestCPUIDAgrees(t *testing.T) {
 	if b := c.Brand(); b != k.BrandName {
 		t.Errorf("brand %q, cpuid %q", b, k.BrandName)
 	}
-	t.Logf("%s: vendor %s, family %d, model %d, SHA-NI %v", kernel.Name(), c.Vendor, c.Family, c.Model, c.SHA)
+	t.Logf("%s: vendor %s, family %d, model %d, SHA-NI %v", kernel.CPUName(), c.Vendor, c.Family, c.Model, c.SHA)
 }

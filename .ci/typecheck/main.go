@@ -24,22 +24,14 @@ import (
 )
 
 type pkg struct {
-	ImportPath   string
-	Dir          string
-	Name         string
-	GoFiles      []string
-	CgoFiles     []string
-	Imports      []string
-	ImportMap    map[string]string
-	Standard     bool
-	DepOnly      bool
-	ForTest      string
-	Error        *struct{ Err string }
-	DepsErrors   []*struct{ Err string }
-	SFiles       []string
-	Module       *struct{ Main bool }
-	TestGoFiles  []string
-	XTestGoFiles []string
+	ImportPath string
+	Dir        string
+	GoFiles    []string // with -test, a test variant's include its _test.go files
+	SFiles     []string
+	ImportMap  map[string]string
+	Standard   bool
+	Module     *struct{ Main bool }
+	Error      *struct{ Err string }
 
 	types *types.Package
 }
@@ -88,7 +80,7 @@ func main() {
 			continue
 		}
 		var files []*ast.File
-		for _, f := range append(append([]string{}, p.GoFiles...), p.CgoFiles...) {
+		for _, f := range p.GoFiles { // CGO_ENABLED=0: no cgo files
 			af, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, parser.SkipObjectResolution)
 			if err != nil {
 				fmt.Fprintln(os.Stderr, err)

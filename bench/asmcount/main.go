@@ -94,6 +94,9 @@ func main() {
 		k := kind(op, strings.TrimSpace(args))
 		counts[k] += n
 		total += n
+		if inLoop && op == "JNE" && strings.TrimSpace(args) == *fn+"_"+*loop {
+			inLoop = false // what follows the loop's branch back runs once
+		}
 	}
 	if err := sc.Err(); err != nil {
 		log.Fatal(err)

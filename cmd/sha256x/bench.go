@@ -192,7 +192,7 @@ func median(v []float64) float64 {
 // cpuName names the CPU: CPUID's brand string on amd64, /proc/cpuinfo
 // elsewhere.
 func cpuName() string {
-	if n := kernel.Name(); n != "" {
+	if n := kernel.CPUName(); n != "" {
 		return n
 	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {

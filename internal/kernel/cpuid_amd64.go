@@ -78,9 +78,9 @@ func (X86) Brand() string {
 	return strings.TrimSpace(strings.TrimRight(string(s[:]), "\x00"))
 }
 
-// Name names the CPU for reports: its brand string, family and model, or ""
+// CPUName names the CPU for reports: its brand string, family and model, or ""
 // where CPUID has no brand string.
-func Name() string {
+func CPUName() string {
 	b := CPU.Brand()
 	if b == "" {
 		return ""

@@ -2,6 +2,6 @@
 
 package kernel
 
-// Name names the CPU for reports where CPUID gives a brand string: here
+// CPUName names the CPU for reports where CPUID gives a brand string: here
 // nothing does.
-func Name() string { return "" }
+func CPUName() string { return "" }
