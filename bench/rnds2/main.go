@@ -7,8 +7,9 @@
 // upper halves of the vector registers dirty, and, with AVX-512, what SHA-NI
 // streams cost beside AVX-512 lane work kept in Z16-Z31 (which leaves those
 // halves clean): why no kernel here mixes SHA-NI streams with AVX2 or
-// AVX-512 lanes in one loop. A cycle is timed as one step of a chain of
-// dependent register ADDs.
+// AVX-512 lanes in one loop; and the latency and throughput of the lane
+// kernels' own operations, 512-bit (AVX-512) and 256-bit (AVX2). A cycle is
+// timed as one step of a chain of dependent register ADDs.
 //
 //	cd bench && go run ./rnds2
 package main
@@ -100,4 +101,11 @@ func main() {
 	fmt.Printf("copies, 8 independent:                     %5.2f cycles each\n", per(zmovIndep, 32))
 	fmt.Printf("VPRORD beside VPTERNLOGD, independent:     %5.2f cycles each\n", per(zrorTernIndep, 32))
 	fmt.Printf("VPRORD beside VPADDD, independent:         %5.2f cycles each\n", per(zrorAddIndep, 32))
+	fmt.Printf("256-bit operations (the AVX2 lanes'), latency / cycles each of 8 independent:\n")
+	for _, op := range []struct {
+		name         string
+		chain, indep func(int)
+	}{{"VPADDD", yaddChain, yaddIndep}, {"VPXOR", yxorChain, yxorIndep}, {"VPSRLD", yshrChain, yshrIndep}} {
+		fmt.Printf("%-10s                               %5.2f / %4.2f cycles\n", op.name, per(op.chain, 32), per(op.indep, 32))
+	}
 }

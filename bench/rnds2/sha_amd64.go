@@ -21,3 +21,12 @@ func zmovAddChain(n int)
 func zrorTernIndep(n int)
 func zrorAddIndep(n int)
 func zmovIndep(n int)
+
+// 32n 256-bit operations of one kind (the AVX2 lane kernel's): one
+// dependent chain, or 8 independent ones.
+func yaddChain(n int)
+func yxorChain(n int)
+func yshrChain(n int)
+func yaddIndep(n int)
+func yxorIndep(n int)
+func yshrIndep(n int)

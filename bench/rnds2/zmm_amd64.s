@@ -100,3 +100,66 @@ TEXT ·zrorAddIndep(SB), NOSPLIT, $0-8
 // func zmovIndep(n int)
 TEXT ·zmovIndep(SB), NOSPLIT, $0-8
 	LOOP(zmov_loop, MOVX8)
+
+// The 256-bit operations of the AVX2 lane kernel (VPADDD, VPXOR, VPSRLD): a
+// chain of 8 dependent ones a loop step, and 8 independent ones on Y0-Y7.
+
+#define SETY \
+	MOVQ n+0(FP), CX; VPXOR Y0, Y0, Y0; VPXOR Y1, Y1, Y1; VPXOR Y2, Y2, Y2; \
+	VPXOR Y3, Y3, Y3; VPXOR Y4, Y4, Y4; VPXOR Y5, Y5, Y5; VPXOR Y6, Y6, Y6; \
+	VPXOR Y7, Y7, Y7; VPXOR Y8, Y8, Y8
+
+#define YLOOP(name, body) \
+	SETY; \
+name: \
+	body; body; body; body; \
+	DECQ CX; JNZ name; \
+	VZEROUPPER; RET
+
+#define YADD8 \
+	VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0; \
+	VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0; VPADDD Y8, Y0, Y0
+
+#define YXOR8 \
+	VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0; \
+	VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0; VPXOR Y8, Y0, Y0
+
+#define YSHR8 \
+	VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0; \
+	VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0; VPSRLD $7, Y0, Y0
+
+#define YADDX8 \
+	VPADDD Y8, Y0, Y0; VPADDD Y8, Y1, Y1; VPADDD Y8, Y2, Y2; VPADDD Y8, Y3, Y3; \
+	VPADDD Y8, Y4, Y4; VPADDD Y8, Y5, Y5; VPADDD Y8, Y6, Y6; VPADDD Y8, Y7, Y7
+
+#define YXORX8 \
+	VPXOR Y8, Y0, Y0; VPXOR Y8, Y1, Y1; VPXOR Y8, Y2, Y2; VPXOR Y8, Y3, Y3; \
+	VPXOR Y8, Y4, Y4; VPXOR Y8, Y5, Y5; VPXOR Y8, Y6, Y6; VPXOR Y8, Y7, Y7
+
+#define YSHRX8 \
+	VPSRLD $7, Y0, Y0; VPSRLD $7, Y1, Y1; VPSRLD $7, Y2, Y2; VPSRLD $7, Y3, Y3; \
+	VPSRLD $7, Y4, Y4; VPSRLD $7, Y5, Y5; VPSRLD $7, Y6, Y6; VPSRLD $7, Y7, Y7
+
+// func yaddChain(n int)
+TEXT ·yaddChain(SB), NOSPLIT, $0-8
+	YLOOP(yadd_loop, YADD8)
+
+// func yxorChain(n int)
+TEXT ·yxorChain(SB), NOSPLIT, $0-8
+	YLOOP(yxor_loop, YXOR8)
+
+// func yshrChain(n int)
+TEXT ·yshrChain(SB), NOSPLIT, $0-8
+	YLOOP(yshr_loop, YSHR8)
+
+// func yaddIndep(n int)
+TEXT ·yaddIndep(SB), NOSPLIT, $0-8
+	YLOOP(yaddx_loop, YADDX8)
+
+// func yxorIndep(n int)
+TEXT ·yxorIndep(SB), NOSPLIT, $0-8
+	YLOOP(yxorx_loop, YXORX8)
+
+// func yshrIndep(n int)
+TEXT ·yshrIndep(SB), NOSPLIT, $0-8
+	YLOOP(yshrx_loop, YSHRX8)
