@@ -155,7 +155,9 @@ func TestRagged(t *testing.T) {
 	sizes := []int{0, 1, 32, 55, 56, 64, 100, 1000, 4096, 65536}
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		for round := 0; round < 12; round++ {
-			msgs := make([][]byte, r.IntN(300))
+			// Up to 300 of up to 100 KB, up to 700 shorter ones: past
+			// both windows' sizes.
+			msgs := make([][]byte, r.IntN(300)+(round%3+1)/2*r.IntN(400))
 			for i := range msgs {
 				n := sizes[r.IntN(len(sizes))]
 				if round%3 == 0 {
@@ -420,20 +422,20 @@ func TestStackBuffers(t *testing.T) {
 	if a != 0 {
 		t.Errorf("%v allocations: a caller's slices escape", a)
 	}
-	// More messages than a window: the queue flushes and carries jobs, a
-	// level of more pairs than a chunk, streams past a window.
+	// More messages than the wide window: the queue flushes and carries
+	// jobs, a level of more pairs than a chunk, streams past a window.
 	a = testing.AllocsPerRun(10, func() {
-		var out [70][Size]byte
-		var data [70 * 100]byte
-		var msgs [70][]byte
+		var out [300][Size]byte
+		var data [300 * 100]byte
+		var msgs [300][]byte
 		for i := range msgs {
-			msgs[i] = data[i*100 : i*100+i+30]
+			msgs[i] = data[i*100 : i*100+i%70+30]
 		}
 		HashManyPrefixed(out[:], []byte("LEAF"), msgs[:])
-		var nodes [140][Size]byte
+		var nodes [600][Size]byte
 		Join{Prefix: []byte{1}}.HashLevel(out[:], nodes[:])
 		Join{}.HashLevel(out[:], nodes[:])
-		sink = out[69]
+		sink = out[299]
 	})
 	if a != 0 {
 		t.Errorf("%v allocations: a batch of more than a window lets the caller's slices escape", a)

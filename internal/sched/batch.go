@@ -16,8 +16,14 @@ const (
 	// BlockSize is the block size of SHA-256 in bytes.
 	BlockSize = kernel.BlockSize
 
-	window   = 64 // jobs per kernel call, at most
-	maxLanes = kernel.MaxLanes
+	// A kernel call takes at most window jobs, or smallWindow in a batch of
+	// no more: a window's jobs are an array on the stack, zeroed at every
+	// call, and a batch of many short messages pays each call's setup and
+	// the carrying of its busy lanes once a window (BENCHMARKS.md, "Wider
+	// windows").
+	window      = 256
+	smallWindow = 64
+	maxLanes    = kernel.MaxLanes
 
 	// PartBlocks bounds the blocks of one message that one job hashes. Go
 	// cannot preempt assembly, so a kernel call must be bounded work (as
@@ -182,7 +188,23 @@ const (
 // built whole is copied through a temporary, which stalled on store
 // forwarding.
 func (b *batch) queue(f *feed) (more bool) {
-	var jobs [window]kernel.Job
+	if f.end-f.first > smallWindow {
+		return queueIn[[window]kernel.Job](b, f)
+	}
+	return queueIn[[smallWindow]kernel.Job](b, f)
+}
+
+// A jobArray is a window's jobs: an array, local to the function that
+// builds the window (a slice passed in would send the caller's slices to
+// the heap), of one of two sizes, so that a small batch zeroes only a small
+// one.
+type jobArray interface {
+	[smallWindow]kernel.Job | [window]kernel.Job
+}
+
+// queueIn is queue with a window of len(W) jobs.
+func queueIn[W jobArray](b *batch, f *feed) (more bool) {
+	var jobs W
 	n, nb := 0, 0
 	cmax, cmin := 0, 0
 	ragged := false
@@ -216,8 +238,8 @@ func (b *batch) queue(f *feed) (more bool) {
 					continue
 				}
 			}
-			if n == window || nb >= b.limit() {
-				carried, nc := b.flush(jobs[:n])
+			if n == len(jobs) || nb >= b.limit() {
+				carried, nc := b.flush(unsafe.Slice(&jobs[0], n))
 				for k := range nc {
 					jobs[k] = carried[k]
 				}
@@ -251,7 +273,7 @@ func (b *batch) queue(f *feed) (more bool) {
 			break
 		}
 	}
-	b.finish(jobs[:n])
+	b.finish(unsafe.Slice(&jobs[0], n)) // jobs[:n]: a type parameter's arrays cannot be sliced
 	return more
 }
 
@@ -457,7 +479,7 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 // in one window, so that the lanes stay busy and nothing is allocated.
 func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
 	var group [maxLanes]int
-	var jobs [window]kernel.Job
+	var jobs [maxLanes]kernel.Job // a group's parts: at most one a lane
 	width := b.stages[0].Width
 	g := 0
 	for i := 0; i <= len(msgs); i++ {

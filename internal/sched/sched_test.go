@@ -48,7 +48,7 @@ func TestHashPairs(t *testing.T) {
 	}
 }
 
-// TestWindows runs batches around the window's size through the queue, with
+// TestWindows runs batches around both windows' sizes through the queue, with
 // the generic kernel at several widths handing over to narrower stages, and
 // checks every digest: carried lanes open the next window with their staged
 // blocks moved.
@@ -59,7 +59,7 @@ func TestWindows(t *testing.T) {
 			Stages: []plan.Stage{{K: kernel.Generic, Width: w, MinActive: w}, {K: kernel.Generic, Width: 2, MinActive: 1}},
 			One:    []plan.Stage{{K: kernel.Generic, Width: 1, MinActive: 1}},
 		})
-		for _, n := range []int{window - 1, window, window + 1, 2*window + 3} {
+		for _, n := range []int{smallWindow - 1, smallWindow, smallWindow + 1, window - 1, window, window + 1, 2*window + 3} {
 			msgs := make([][]byte, n)
 			for i := range msgs {
 				msgs[i] = pattern(37*i%300, i)
