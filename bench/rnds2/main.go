@@ -90,22 +90,26 @@ func main() {
 	// A lane round's critical path is a chain of these three: their
 	// latency, against their throughput, says whether the lane kernel waits
 	// on the chain or on the ports.
-	fmt.Printf("512-bit operations, latency / cycles each of 8 independent:\n")
-	for _, op := range []struct {
-		name         string
-		chain, indep func(int)
-	}{{"VPADDD", zaddChain, zaddIndep}, {"VPRORD", zrorChain, zrorIndep}, {"VPTERNLOGD", zternChain, zternIndep}} {
-		fmt.Printf("%-10s                               %5.2f / %4.2f cycles\n", op.name, per(op.chain, 32), per(op.indep, 32))
-	}
+	latencies(per, "512-bit operations", []timedOp{{"VPADDD", zaddChain, zaddIndep}, {"VPRORD", zrorChain, zrorIndep}, {"VPTERNLOGD", zternChain, zternIndep}})
 	fmt.Printf("a copy and an add, dependent:              %5.2f cycles (the add alone: 2 for latency 2)\n", 2*per(zmovAddChain, 32))
 	fmt.Printf("copies, 8 independent:                     %5.2f cycles each\n", per(zmovIndep, 32))
 	fmt.Printf("VPRORD beside VPTERNLOGD, independent:     %5.2f cycles each\n", per(zrorTernIndep, 32))
 	fmt.Printf("VPRORD beside VPADDD, independent:         %5.2f cycles each\n", per(zrorAddIndep, 32))
-	fmt.Printf("256-bit operations (the AVX2 lanes'), latency / cycles each of 8 independent:\n")
-	for _, op := range []struct {
-		name         string
-		chain, indep func(int)
-	}{{"VPADDD", yaddChain, yaddIndep}, {"VPXOR", yxorChain, yxorIndep}, {"VPSRLD", yshrChain, yshrIndep}} {
+	latencies(per, "256-bit operations (the AVX2 lanes')", []timedOp{{"VPADDD", yaddChain, yaddIndep}, {"VPXOR", yxorChain, yxorIndep}, {"VPSRLD", yshrChain, yshrIndep}})
+}
+
+// A timedOp is one operation's probes: 32n of it in one dependent chain, and
+// 32n as 8 independent chains.
+type timedOp struct {
+	name         string
+	chain, indep func(int)
+}
+
+// latencies prints each op's latency and its cycles each when independent,
+// timed with per (cycles an operation of f, ops of them a loop step).
+func latencies(per func(f func(int), ops int) float64, title string, ops []timedOp) {
+	fmt.Printf("%s, latency / cycles each of 8 independent:\n", title)
+	for _, op := range ops {
 		fmt.Printf("%-10s                               %5.2f / %4.2f cycles\n", op.name, per(op.chain, 32), per(op.indep, 32))
 	}
 }
