@@ -297,10 +297,14 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 	total := b.bits + 8*uint64(len(msg))
 	var rs [3]kernel.Run
 	k := 0
-	if len(pre) > 0 && len(pre)+len(msg) <= 2*BlockSize-9 {
-		// A short prefixed message (an RFC 6962 leaf) is staged whole, its
-		// padding in the same pass: one copy of the message instead of a
-		// head and a tail (BENCHMARKS.md, "Transparency logs").
+	if len(pre)+len(msg) <= 3*BlockSize-9 {
+		// A message that pads to three blocks or fewer, with its prefix (an
+		// RFC 6962 leaf, a short message), is staged whole, its padding in
+		// the same pass: one copy of the message instead of a head or the
+		// whole blocks in place and a tail, and one run, so that the lane
+		// kernels' advance does not guess whether a second run follows
+		// (BENCHMARKS.md, "Transparency logs" and "Short messages staged
+		// whole").
 		return kernel.Run{P: &blk[0], N: uintptr(padTailClear(blk[:], pre, msg, total))}, kernel.Run{}, kernel.Run{}, false
 	}
 	whole := (len(pre) + len(msg)) / BlockSize
@@ -348,15 +352,18 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 }
 
 // padTailClear is padTail for a t that overlaps neither a nor b: it zeroes
-// the block or two first, with fixed-size stores the compiler inlines,
+// the one to three blocks first, with fixed-size stores the compiler inlines,
 // instead of clearing the gap after the message with a call (BENCHMARKS.md,
 // "Small batches": 6% of the short shape).
 func padTailClear(t, a, b []byte, bits uint64) int {
 	nt := (len(a)+len(b)+8)/BlockSize + 1
-	if nt == 1 {
+	switch nt {
+	case 1:
 		*(*[BlockSize]byte)(t) = [BlockSize]byte{}
-	} else {
+	case 2:
 		*(*[2 * BlockSize]byte)(t) = [2 * BlockSize]byte{}
+	default:
+		*(*[3 * BlockSize]byte)(t) = [3 * BlockSize]byte{}
 	}
 	m := copy(t, a)
 	m += copy(t[m:], b)
