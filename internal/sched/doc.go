@@ -33,7 +33,8 @@
 // Jobs are built a window at a time, on the caller's stack: their pointers
 // into the caller's memory stay visible to the garbage collector and the stack
 // copier, and the caller's slices do not escape. A window holds 256 jobs, or
-// 64 in a batch of no more, which then zeroes a quarter of the array. Staged blocks live in a
+// 64 in a batch of no more, which then zeroes a quarter of the array. Staged
+// blocks live in a
 // pooled scratch area whose two halves alternate between windows; a carried
 // job's staged blocks move to the new half with it.
 //
