@@ -34,9 +34,8 @@
 // into the caller's memory stay visible to the garbage collector and the stack
 // copier, and the caller's slices do not escape. A window holds 256 jobs, or
 // 64 in a batch of no more, which then zeroes a quarter of the array. Staged
-// blocks live in a
-// pooled scratch area whose two halves alternate between windows; a carried
-// job's staged blocks move to the new half with it.
+// blocks live in a pooled scratch area whose two halves alternate between
+// windows; a carried job's staged blocks move to the new half with it.
 //
 // Order: when the block counts of a batch span more than a factor of 8 (one
 // 64 KiB message among short ones), the batch is fed longest first, by
