@@ -90,6 +90,8 @@ var mixedPlans = []Plan{
 		// 6, model 167)"). Two busy streams already reach the SHA unit's
 		// bound there, and an idle one wastes its share: an odd number of
 		// jobs starts on three streams, so that none is left to run alone.
+		// Its lanes are x16: x16-lat2 took 3-8% longer on every batch and
+		// level there (BENCHMARKS.md, "Intel Xeon again: issues 19-22").
 		Name: "avx512+shani2",
 		Stages: []Stage{
 			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
