@@ -348,7 +348,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			rr.ring.CloseDirect(m, u|3)
 			m++
 		}
-		if err := rr.ring.Submit(4 * m); err != nil {
+		if err := rr.ring.SubmitInline(4 * m); err != nil {
 			w.dropRing()
 			for _, k := range rr.cand[start:] {
 				*rest = append(*rest, todo[k])
@@ -434,7 +434,7 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			used += n
 			m++
 		}
-		if err := rr.ring.Submit(3 * m); err != nil {
+		if err := rr.ring.SubmitInline(3 * m); err != nil {
 			w.dropRing()
 			for _, k := range rr.cand[start:] {
 				rest = append(rest, todo[k])

@@ -116,6 +116,7 @@ type Ring struct {
 	tail     uint32 // next submission slot, published by Submit
 	queued   int    // queued since the last Submit
 	inflight int    // submitted, not yet reaped
+	waited   int    // SubmitInline calls left to make as Submit
 	files    int
 	bufs     [][]byte // registered, or nil
 }
@@ -332,18 +333,33 @@ func (r *Ring) CloseDirect(slot int, user uint64) {
 func (r *Ring) Nop(user uint64, link bool) { r.next(opNop, link, user) }
 
 // Submit hands the queued operations to the kernel and waits until at
-// least wait operations (of all submitted so far) have completed.
-//
-// Submitting is a raw system call, which keeps this thread's P: io_uring
-// never blocks while it submits (an operation that would block goes to the
-// kernel's io-wq threads), so the call is bounded by the inline work of at
-// most rawSubmitMax operations. Made as an ordinary one, a batch of small
-// files ran long enough for the runtime to hand the P to another thread,
-// and the goroutine then waited for one on return: 12% more time for
-// `sha256x sum -r` of 10,000 small files on the Intel Xeon (BENCHMARKS.md,
-// "io_uring's submission without a hand-off"). Waiting, which may block on
-// the disk, is an ordinary system call.
-func (r *Ring) Submit(wait int) error {
+// least wait operations (of all submitted so far) have completed, in one
+// system call where it can.
+func (r *Ring) Submit(wait int) error { return r.submit(wait, false) }
+
+// SubmitInline is Submit for operations that usually complete while they
+// are submitted (opens and reads of files the page cache holds). It submits
+// with a raw system call, which keeps this thread's P, then waits, if it
+// must, with an ordinary one. io_uring never blocks while it submits (what
+// would block goes to the kernel's io-wq threads or waits for a page), so
+// the raw call is bounded by the inline work of at most rawSubmitMax
+// operations. Made as an ordinary one, a batch of small files ran long
+// enough for the runtime to hand the P to another thread, and the goroutine
+// then waited for one on return: 11-12% more time for `sha256x sum -r` of
+// 10,000 small files on the Intel Xeon. A call that leaves operations
+// pending (a cold cache) makes the next rawRetry calls behave as Submit,
+// which submits and waits in one call: on a cold cache that was 8% faster
+// there than the two apart (BENCHMARKS.md, "io_uring's submission without
+// a hand-off").
+func (r *Ring) SubmitInline(wait int) error {
+	if r.waited > 0 {
+		r.waited--
+		return r.submit(wait, false)
+	}
+	return r.submit(wait, true)
+}
+
+func (r *Ring) submit(wait int, raw bool) error {
 	atomic.StoreUint32(r.sqTail, r.tail)
 	for {
 		ready := int(atomic.LoadUint32(r.cqTail) - atomic.LoadUint32(r.cqHead))
@@ -353,10 +369,17 @@ func (r *Ring) Submit(wait int) error {
 		}
 		var n uintptr
 		var errno unix.Errno
-		if r.queued > 0 {
+		if raw && r.queued > 0 {
 			n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(min(r.queued, rawSubmitMax)), 0, 0, 0, 0)
+			if errno == 0 && int(n) == r.queued && int(atomic.LoadUint32(r.cqTail)-atomic.LoadUint32(r.cqHead)) < want {
+				r.waited = rawRetry
+			}
 		} else {
-			n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), 0, uintptr(want-ready), enterGetEvents, 0, 0)
+			flags, need := 0, 0
+			if ready < want {
+				flags, need = enterGetEvents, want-ready
+			}
+			n, _, errno = unix.Syscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(r.queued), uintptr(need), uintptr(flags), 0, 0)
 		}
 		switch errno {
 		case 0:
@@ -374,9 +397,12 @@ func (r *Ring) Submit(wait int) error {
 
 // rawSubmitMax bounds the operations one raw io_uring_enter submits: the
 // chains of package files' largest batch, 256 small files read whole, about
-// 0.5 ms of the kernel's work on the Intel Xeon. Smaller submissions took
-// longer on a cold page cache.
+// 0.5 ms of the kernel's work on the Intel Xeon.
 const rawSubmitMax = 1024
+
+// rawRetry is how many SubmitInline calls after one that left operations
+// pending go the ordinary way before a raw submission is tried again.
+const rawRetry = 16
 
 // Reap calls fn for every completed operation, in completion order, and
 // returns how many there were.

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 )
@@ -51,7 +52,12 @@ func TestChains(t *testing.T) {
 		t.Fatal(err)
 	}
 	buf := make([]byte, 64<<10)
-	for _, reg := range []bool{true, false} {
+	for _, c := range []struct {
+		reg    bool
+		submit func(*Ring, int) error
+	}{{true, (*Ring).Submit}, {false, (*Ring).Submit}, {true, (*Ring).SubmitInline}, {false, (*Ring).SubmitInline}} {
+		reg := c.reg
+		clear(buf)
 		var r *Ring
 		if reg {
 			r = newRing(t, [][]byte{buf})
@@ -79,7 +85,7 @@ func TestChains(t *testing.T) {
 		r.OpenDirect(unix.AT_FDCWD, missing, 4, 20, true)
 		r.ReadDirect(4, buf[:10], 0, -1, 21, true)
 		r.CloseDirect(4, 22)
-		if err := r.Submit(8); err != nil {
+		if err := c.submit(r, 8); err != nil {
 			t.Fatal(err)
 		}
 		m := reap(r)
@@ -96,10 +102,19 @@ func TestChains(t *testing.T) {
 	}
 }
 
-// TestFull: the queue takes what it has room for, and Submit waits for
-// every completion asked for.
+// TestFull: the queue takes what it has room for, and Submit and
+// SubmitInline wait for every completion asked for.
 func TestFull(t *testing.T) {
 	r := newRing(t, nil)
+	for r.Space() > 0 {
+		r.Nop(0, false)
+	}
+	if err := r.SubmitInline(64); err != nil {
+		t.Fatal(err)
+	}
+	if got := len(reap(r)); got != 1 || r.Inflight() != 0 {
+		t.Fatalf("SubmitInline: %d completions, %d in flight", got, r.Inflight())
+	}
 	n := 0
 	for r.Space() > 0 {
 		r.Nop(uint64(n), false)
@@ -121,5 +136,55 @@ func TestFull(t *testing.T) {
 	}()
 	for range n + 1 {
 		r.Nop(0, false)
+	}
+}
+
+// TestSubmitInlinePending: an operation that cannot complete as it is
+// submitted (a read of a FIFO before its writer writes) is waited for, and
+// the next rawRetry SubmitInline calls go the ordinary way.
+func TestSubmitInlinePending(t *testing.T) {
+	r := newRing(t, nil)
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	r.OpenDirect(unix.AT_FDCWD, cstr(fifo), 0, 1, false)
+	if err := r.Submit(1); err != nil {
+		t.Fatal(err)
+	}
+	if m := reap(r); m[1] != 0 {
+		t.Fatalf("open of the FIFO: %d (%v)", m[1], Errno(m[1]))
+	}
+	w, err := os.OpenFile(fifo, os.O_WRONLY|unix.O_NONBLOCK, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	done := make(chan error, 1)
+	go func() {
+		time.Sleep(50 * time.Millisecond) // the read is pending by then
+		_, err := w.Write([]byte{'x'})
+		done <- err
+	}()
+	buf := make([]byte, 1)
+	r.ReadDirect(0, buf, -1, 0, 2, false)
+	if err := r.SubmitInline(1); err != nil {
+		t.Fatal(err)
+	}
+	if err := <-done; err != nil {
+		t.Fatal(err)
+	}
+	if m := reap(r); m[2] != 1 || buf[0] != 'x' {
+		t.Fatalf("read of the FIFO: %d (%v), %q", m[2], Errno(m[2]), buf)
+	}
+	if r.waited != rawRetry {
+		t.Fatalf("after a pending submission %d calls go the ordinary way, want %d", r.waited, rawRetry)
+	}
+	r.CloseDirect(0, 3)
+	if err := r.SubmitInline(1); err != nil {
+		t.Fatal(err)
+	}
+	if m := reap(r); m[3] != 0 || r.waited != rawRetry-1 {
+		t.Fatalf("close: %d, %d ordinary calls left, want %d", m[3], r.waited, rawRetry-1)
 	}
 }
