@@ -25,8 +25,10 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"runtime/debug"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/sha256x/sha256x"
 )
@@ -275,6 +277,9 @@ type worker struct {
 	ds     []*sha256x.Digest
 	chunks [][]byte
 	act    []*sha256x.Digest
+	from   []int // the source of each of chunks
+	srcs   []source
+	saved  []sha256x.Digest
 	ring   *ringReader // nil until a batch is large enough, or where refused
 	noRing bool
 }
@@ -411,28 +416,100 @@ func (w *worker) open(path string) (io.ReadCloser, error) {
 	return os.Open(path)
 }
 
+// A source is a large file being hashed: read a chunk at a time into the
+// worker's buffer, or, for a regular file on Linux, taken from a window of
+// it mapped into memory (map_linux.go).
+type source struct {
+	r   io.ReadCloser
+	f   *os.File // r, if it is a file opened here by path: it can be mapped
+	mp  mapping
+	off int64 // bytes of the file taken
+	// inMap says that this round's chunk is in the mapping.
+	inMap bool
+	done  bool
+	err   error
+}
+
+// next returns the source's next chunk (empty at the end), in buf if it
+// reads. It sets s.done after the last chunk, and s.err if reading fails.
+func (s *source) next(buf []byte) []byte {
+	s.inMap = false
+	if s.mp.active() {
+		if c := s.mapped(len(buf)); c != nil {
+			s.off += int64(len(c))
+			s.inMap = true
+			return c
+		}
+		// Past the size it had when it was opened: read on to EOF, for a
+		// file that grew, as sha256sum does.
+		if _, err := s.f.Seek(s.off, io.SeekStart); err != nil {
+			s.done, s.err = true, err
+			return nil
+		}
+	}
+	n, err := io.ReadFull(s.r, buf)
+	s.off += int64(n)
+	switch {
+	case err == nil:
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		s.done = true
+	default:
+		s.done, s.err = true, err
+		return nil
+	}
+	return buf[:n]
+}
+
+// mapFaults and mapChanged count the files hashed again because a mapping
+// faulted or the file changed while mapped, for the tests.
+var mapFaults, mapChanged atomic.Int64
+
+// rewind starts the file again from its start, to be read, not mapped: it
+// changed while it was mapped.
+func (w *worker) rewind(s *source, d *sha256x.Digest) {
+	s.mp.forget()
+	s.off, s.done = 0, false
+	d.Reset()
+	d.Write(w.c.prefix)
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		s.done, s.err = true, err
+	}
+}
+
+func (s *source) close() {
+	s.mp.forget()
+	if s.r != nil {
+		s.r.Close()
+	}
+}
+
 // streams hashes the files side by side, a chunk of each per WriteMany.
 func (w *worker) streams(r *run, items []*item) {
 	for len(w.bufs) < len(items) {
 		w.bufs = append(w.bufs, make([]byte, w.c.chunk))
 		w.ds = append(w.ds, new(sha256x.Digest))
+		w.srcs = append(w.srcs, source{})
 	}
-	rs := make([]io.Reader, len(items))
-	ds := w.ds[:len(items)]
+	ds, srcs := w.ds[:len(items)], w.srcs[:len(items)]
 	var idx []int // the items still being read
 	for i, it := range items {
 		it.stream = false
-		f := it.file
-		if f == nil {
-			var err error
-			if f, err = w.open(it.Path); err != nil {
+		s := &srcs[i]
+		*s = source{r: it.file}
+		it.file = nil
+		if s.r == nil {
+			f, err := w.open(it.Path)
+			if err != nil {
 				it.Err = err
 				continue
 			}
+			s.r = f
+			if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
+				s.f = f
+				s.mapFile(w.c.mapMin)
+			}
 		}
-		it.file = nil
-		defer f.Close()
-		rs[i] = f
+		defer s.close()
 		ds[i].Reset()
 		ds[i].Write(w.c.prefix)
 		idx = append(idx, i)
@@ -441,36 +518,106 @@ func (w *worker) streams(r *run, items []*item) {
 		if r.ctx.Err() != nil {
 			return
 		}
-		w.chunks, w.act = w.chunks[:0], w.act[:0]
-		next := idx[:0]
-		var bytes int64
+		w.chunks, w.act, w.from = w.chunks[:0], w.act[:0], w.from[:0]
 		for _, i := range idx {
-			it := items[i]
-			n, err := io.ReadFull(rs[i], w.bufs[i])
-			switch {
-			case err == nil:
-				next = append(next, i)
-			case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
-			default:
-				it.Err = err
-			}
-			if it.Err == nil && n > 0 {
-				w.chunks = append(w.chunks, w.bufs[i][:n])
+			if c := srcs[i].next(w.bufs[i]); len(c) > 0 {
+				w.chunks = append(w.chunks, c)
 				w.act = append(w.act, ds[i])
-				it.Size += int64(n)
-				bytes += int64(n)
+				w.from = append(w.from, i)
 			}
 		}
-		sha256x.WriteMany(w.act, w.chunks)
+		w.write(srcs, ds)
+		var bytes int64
+		for _, c := range w.chunks {
+			bytes += int64(len(c))
+		}
 		r.progress(0, bytes)
+		next := idx[:0]
+		for _, i := range idx {
+			s := &srcs[i]
+			if s.done && s.err == nil && s.mp.changed() {
+				// It changed while mapped: perhaps it shrank, and a
+				// mapped page past its new end read as zeros.
+				mapChanged.Add(1)
+				w.rewind(s, ds[i])
+			}
+			if s.err != nil {
+				items[i].Err = s.err
+			} else if !s.done {
+				next = append(next, i)
+			}
+		}
 		idx = next
 	}
 	files := 0
 	for i, it := range items {
 		if it.Err == nil {
 			it.Sum = ds[i].Sum256()
+			it.Size = srcs[i].off
 			files++
 		}
 	}
 	r.progress(files, 0)
+}
+
+// write hashes a round's chunks, w.chunks into w.act. If a mapped one
+// faults (its file shrank), the digests are put back as they were, that
+// file starts again by reading, and the round is hashed again.
+func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
+	mapped := false
+	for _, i := range w.from {
+		mapped = mapped || srcs[i].inMap
+	}
+	if !mapped {
+		sha256x.WriteMany(w.act, w.chunks)
+		return
+	}
+	w.saved = w.saved[:0]
+	for _, d := range w.act {
+		w.saved = append(w.saved, *d)
+	}
+	for {
+		j := w.writeMapped(srcs)
+		if j < 0 {
+			return
+		}
+		for k, d := range w.act {
+			*d = w.saved[k]
+		}
+		i := w.from[j]
+		mapFaults.Add(1)
+		w.rewind(&srcs[i], ds[i])
+		if srcs[i].err == nil {
+			w.chunks[j] = srcs[i].next(w.bufs[i])
+		} else {
+			w.chunks[j] = nil
+		}
+		w.saved[j] = *ds[i]
+	}
+}
+
+// writeMapped is WriteMany with faults turned into panics. It returns the
+// index of the chunk that faulted (a read of a mapped page past the end of
+// a file that has shrunk: SIGBUS), or -1. Any other panic, or a fault
+// outside the mapped chunks, goes on.
+func (w *worker) writeMapped(srcs []source) (faulted int) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		e := recover()
+		if e == nil {
+			return
+		}
+		if f, ok := e.(interface{ Addr() uintptr }); ok {
+			for j, c := range w.chunks {
+				p := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+				if srcs[w.from[j]].inMap && f.Addr()-p < uintptr(len(c)) {
+					faulted = j
+					return
+				}
+			}
+		}
+		panic(e)
+	}()
+	sha256x.WriteMany(w.act, w.chunks)
+	return -1
 }

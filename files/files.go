@@ -19,6 +19,15 @@
 // system calls; either way every file gets the same outcome as from
 // sha256sum. Up to one ring and its arena per core are kept for a second
 // after a call, for the next one.
+//
+// On Linux, large regular files (256 KiB or more) are hashed from memory
+// mappings of the page cache, up to 16 MiB of each file at a time, which
+// saves copying them; the mapped pages count in the process's resident
+// memory, not against Hasher.Memory. A file that changes while it is
+// hashed this way (truncated, written, grown) is hashed again by reading
+// it, so that it gets an outcome a read loop could give: never zeros from
+// past a truncated end. With PlainReads, or the environment variable
+// SHA256X_MMAP=off, files are read, never mapped.
 package files
 
 import (
@@ -56,7 +65,7 @@ type Hasher struct {
 	FS fs.FS
 
 	// PlainReads, if set, reads every file with plain system calls, never
-	// through io_uring.
+	// through io_uring or a memory mapping.
 	PlainReads bool
 
 	// Progress, if set, is called with the running totals of files and
@@ -154,10 +163,11 @@ func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Resu
 // config is a Hasher's settings resolved for one call.
 type config struct {
 	workers  int
-	smallMax int // largest file read whole
-	arenaMax int // bytes of small files per HashMany call
-	chunk    int // bytes read from a large file at a time
-	streams  int // large files hashed side by side by one goroutine
+	smallMax int   // largest file read whole
+	arenaMax int   // bytes of small files per HashMany call
+	chunk    int   // bytes read from a large file at a time
+	streams  int   // large files hashed side by side by one goroutine
+	mapMin   int64 // smallest file mapped rather than read; 0: none
 	prefix   []byte
 	fsys     fs.FS
 	plain    bool
@@ -179,5 +189,8 @@ func (h *Hasher) config(n int) config {
 	c.smallMax = min(256<<10, per/16)
 	c.chunk = c.smallMax
 	c.arenaMax = per / 4
+	if !c.plain && c.fsys == nil && !mapDisabled() {
+		c.mapMin = max(mapMinSize, int64(c.smallMax)+1)
+	}
 	return c
 }

@@ -9,6 +9,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"testing/fstest"
@@ -19,7 +20,7 @@ import (
 // and returns their paths under dir in Tree's order.
 func randomTree(t testing.TB, dir string, seed uint64, n, max int) []string {
 	r := rand.New(rand.NewPCG(seed, 1))
-	sizes := []int{0, 1, 63, 64, 65, probeMax - 1, probeMax, probeMax + 1, 256<<10 - 1, 256 << 10, 256<<10 + 1, 3<<18 + 77}
+	sizes := []int{0, 1, 63, 64, 65, probeMax - 1, probeMax, probeMax + 1, 256<<10 - 1, 256 << 10, 256<<10 + 1, 3<<18 + 77, 1 << 20, 1<<20 + 1}
 	for len(sizes) < n {
 		s := r.IntN(max + 1)
 		if r.IntN(3) > 0 {
@@ -82,7 +83,7 @@ func TestHashRandomTree(t *testing.T) {
 	dir := t.TempDir()
 	paths := randomTree(t, dir, 1, 300, 1<<20)
 	for _, c := range hashers {
-		before := ringFiles.Load()
+		before, mapped := ringFiles.Load(), mapFiles.Load()
 		res, err := c.h.Hash(context.Background(), paths)
 		if err != nil {
 			t.Fatal(err)
@@ -95,9 +96,12 @@ func TestHashRandomTree(t *testing.T) {
 				t.Fatalf("%s: %s (%d bytes): wrong digest", c.name, r.Path, r.Size)
 			}
 		}
-		ring := ringFiles.Load() - before
-		if c.name == "plain" && ring != 0 {
-			t.Errorf("plain: %d files read through io_uring", ring)
+		ring, mapped := ringFiles.Load()-before, mapFiles.Load()-mapped
+		if c.name == "plain" && ring+mapped != 0 {
+			t.Errorf("plain: %d files read through io_uring, %d mapped", ring, mapped)
+		}
+		if c.name == "default" && runtime.GOOS == "linux" && mapped == 0 {
+			t.Errorf("default: no file mapped")
 		}
 		if c.name == "default" {
 			if why := ringRefusedWhy(); why != "" {

@@ -151,9 +151,18 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 	if single || len(chunks) == 1 {
 		stages = pl.One
 	}
+	// The scratch goes back to the pool only if the call returns: one that
+	// panics (a fault in a caller's mapped file, which package files turns
+	// into a panic and recovers from) may leave it half laid out.
 	sc := scratchPool.Get().(*scratch)
-	defer scratchPool.Put(sc)
 	b := batch{stages: stages, sc: sc}
+	b.writeAll(ss, chunks)
+	scratchPool.Put(sc)
+}
+
+// writeAll writes every chunk to its stream.
+func (b *batch) writeAll(ss []*Stream, chunks [][]byte) {
+	stages := b.stages
 	if !b.writePart(ss, chunks, nil, 0) {
 		return
 	}

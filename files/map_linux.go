@@ -1,0 +1,124 @@
+package files
+
+// Large regular files are hashed from the page cache through a window of
+// the file mapped into memory, not read into a chunk buffer: reading copies
+// every byte once more, about a quarter of the CPU time of hashing 8 files
+// of 64 MiB (BENCHMARKS.md, "Files: large files mapped").
+//
+// A file may change while it is mapped. If it grows, what lies past the
+// size it had when opened is read on to EOF, as sha256sum reads. If it
+// shrinks, a read of a mapped page past its new end faults (SIGBUS):
+// worker.write runs WriteMany with faults turned into panics, recovers,
+// puts the digests back, and reads the round's chunk instead, from where
+// the round began, so that the file gets the outcome a read loop gives.
+
+import (
+	"os"
+	"sync/atomic"
+	"syscall"
+)
+
+// mapWindow is how much of one file is mapped at once: a worker maps at
+// most streams windows, whatever the files' sizes. On the Xeon, 8 files of
+// 64 MiB took 155, 148 and 142 ms with windows of 1, 4 and 16 MiB, and
+// 142 ms with 64 MiB (BENCHMARKS.md, "Files: large files mapped"). A
+// variable for the tests.
+var mapWindow int64 = 16 << 20
+
+// mapMinSize is the smallest file mapped. Mapping paid for every size
+// tried (BENCHMARKS.md): 7% for files of 640 KiB, 4% for 320 KiB; below
+// 256 KiB files are read whole as small ones anyway, with the default
+// memory.
+const mapMinSize = 256 << 10
+
+// mapDisabled says whether SHA256X_MMAP=off asks for every file to be read.
+func mapDisabled() bool { return os.Getenv("SHA256X_MMAP") == "off" }
+
+// mapFiles counts the files set up to be mapped, for the tests.
+var mapFiles atomic.Int64
+
+// mapHook, if set (by tests), is called after each window is mapped.
+var mapHook func(path string, off int64)
+
+// A mapping is the window of a file mapped now, and what the file was
+// when it was opened.
+type mapping struct {
+	fd     int
+	size   int64 // the file's size when opened; 0 once the mapping has ended
+	win    []byte
+	winOff int64 // the file offset of win
+	used   bool  // a chunk was taken from the mapping
+	st     syscall.Stat_t
+}
+
+func (m *mapping) active() bool { return m.size > 0 }
+
+// mapFile sets s up to be mapped, if its file is regular and at least
+// minSize bytes long.
+func (s *source) mapFile(minSize int64) {
+	fd := int(s.f.Fd())
+	var st syscall.Stat_t
+	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < minSize {
+		return
+	}
+	s.mp = mapping{fd: fd, size: st.Size, st: st}
+	mapFiles.Add(1)
+}
+
+// mapped returns up to n bytes of the file at s.off from the mapping,
+// mapping the next window if need be, or nil past the mapped size or if
+// the window cannot be mapped: the mapping has ended, and the caller reads
+// from s.off.
+func (s *source) mapped(n int) []byte {
+	m := &s.mp
+	if s.off < m.winOff || s.off >= m.winOff+int64(len(m.win)) {
+		m.unmapWindow()
+		if s.off >= m.size {
+			m.size = 0
+			return nil
+		}
+		// s.off is a multiple of mapWindow (page aligned): chunks end
+		// at their window's end.
+		win, err := syscall.Mmap(m.fd, s.off, int(min(mapWindow, m.size-s.off)), syscall.PROT_READ, syscall.MAP_SHARED)
+		if err != nil {
+			m.size = 0
+			return nil
+		}
+		m.win, m.winOff = win, s.off
+		if mapHook != nil {
+			mapHook(s.f.Name(), s.off)
+		}
+	}
+	m.used = true
+	c := m.win[s.off-m.winOff:]
+	return c[:min(len(c), n)]
+}
+
+func (m *mapping) unmapWindow() {
+	if m.win != nil {
+		syscall.Munmap(m.win)
+		m.win = nil
+	}
+}
+
+// forget unmaps the window and forgets the file was mapped.
+func (m *mapping) forget() {
+	m.unmapWindow()
+	*m = mapping{}
+}
+
+// changed reports whether the file, hashed in part from its mapping, has
+// changed since it was opened: its size, or its change time, which any
+// write or truncation sets. A page past the end of a file that shrank
+// reads as zeros up to the end of the page the new end is in, without a
+// fault; such a file is hashed again by reading.
+func (m *mapping) changed() bool {
+	if !m.used {
+		return false
+	}
+	var st syscall.Stat_t
+	if err := syscall.Fstat(m.fd, &st); err != nil {
+		return true
+	}
+	return st.Size != m.st.Size || st.Ctim != m.st.Ctim || st.Mtim != m.st.Mtim
+}

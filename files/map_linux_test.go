@@ -1,0 +1,109 @@
+package files
+
+import (
+	"context"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"sync"
+	"testing"
+)
+
+// TestMapChanges: a large file that changes while it is hashed from its
+// mapping gets the digest of what a read of it gives afterwards, beside
+// files that do not change: one that shrinks into a window not yet hashed
+// (the mapping faults), one that shrinks within its last page (no fault:
+// the page's tail reads as zeros), one that grows, one rewritten in place,
+// one emptied. Each changes when a window of it at the given offset is
+// mapped.
+func TestMapChanges(t *testing.T) {
+	type change struct {
+		name   string
+		size   int64
+		at     int64                    // the window whose mapping triggers it
+		do     func(*testing.T, string) // the change
+		faults bool                     // the mapping must fault
+	}
+	defer func(w int64) { mapWindow = w }(mapWindow)
+	mapWindow = 4 << 20
+	truncate := func(n int64) func(*testing.T, string) {
+		return func(t *testing.T, p string) {
+			if err := os.Truncate(p, n); err != nil {
+				t.Error(err)
+			}
+		}
+	}
+	changes := []change{
+		{"shrinks into the window", 10 << 20, mapWindow, truncate(5<<20 + 123), true},
+		{"shrinks before the window", 10 << 20, 2 * mapWindow, truncate(3 << 20), true},
+		{"shrinks within its last page", 10<<20 + 3000, 2 * mapWindow, truncate(10<<20 + 1000), false},
+		{"emptied", 6 << 20, 0, truncate(0), true},
+		{"grows", 6 << 20, mapWindow, func(t *testing.T, p string) {
+			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer f.Close()
+			f.Write(make([]byte, 1<<20+17))
+		}, false},
+		{"rewritten", 9 << 20, 2 * mapWindow, func(t *testing.T, p string) {
+			f, err := os.OpenFile(p, os.O_WRONLY, 0)
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			defer f.Close()
+			f.WriteAt([]byte("changed"), 100)
+		}, false},
+	}
+	for _, c := range changes {
+		for _, pre := range [][]byte{nil, []byte("leaf:")} {
+			t.Run(c.name, func(t *testing.T) {
+				dir := t.TempDir()
+				r := rand.New(rand.NewPCG(uint64(c.size), 2))
+				var paths []string
+				for i := range 4 {
+					size := c.size
+					if i != 2 {
+						size = 5<<20 + r.Int64N(1<<20)
+					}
+					b := make([]byte, size)
+					for j := range b {
+						b[j] = byte(r.Uint32())
+					}
+					p := filepath.Join(dir, string(rune('a'+i)))
+					if err := os.WriteFile(p, b, 0o644); err != nil {
+						t.Fatal(err)
+					}
+					paths = append(paths, p)
+				}
+				var once sync.Once
+				mapHook = func(p string, off int64) {
+					if p == paths[2] && off == c.at {
+						once.Do(func() { c.do(t, p) })
+					}
+				}
+				defer func() { mapHook = nil }()
+				faults, changed := mapFaults.Load(), mapChanged.Load()
+				h := Hasher{Workers: 1, Prefix: pre}
+				res, err := h.Hash(context.Background(), paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				faults, changed = mapFaults.Load()-faults, mapChanged.Load()-changed
+				for i, r := range res {
+					if r.Err != nil {
+						t.Fatalf("%s: %v", paths[i], r.Err)
+					}
+					if w := want(t, pre, paths[i]); r.Sum != w {
+						t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
+					}
+				}
+				if c.faults != (faults > 0) || faults+changed != 1 {
+					t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
+				}
+			})
+		}
+	}
+}
