@@ -63,8 +63,11 @@ type run struct {
 	dcond   sync.Cond
 	ordered bool
 	fn      func(Result)
-	done    map[int]*item // finished, waiting for those before them
-	next    int           // the next index to deliver (ordered)
+	// done holds the finished items waiting for those before them, item
+	// i at i % window: produce keeps every item undelivered within a
+	// window of the next one to deliver.
+	done    []*item
+	next    atomic.Int64 // the next index to deliver (ordered); set under dmu
 	stopped bool
 
 	files, bytes atomic.Int64
@@ -84,7 +87,7 @@ func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bo
 	r.cond.L = &r.mu
 	r.dcond.L = &r.dmu
 	if ordered {
-		r.done = make(map[int]*item)
+		r.done = make([]*item, window)
 	}
 	stop := context.AfterFunc(ctx, func() {
 		r.mu.Lock()
@@ -141,9 +144,9 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 			r.push(b)
 			b = nil
 		}
-		if r.ordered && i-r.nextDelivered() >= window {
+		if r.ordered && i-int(r.next.Load()) >= window {
 			r.dmu.Lock()
-			for i-r.next >= window && !r.stopped {
+			for i-int(r.next.Load()) >= window && !r.stopped {
 				r.dcond.Wait()
 			}
 			r.dmu.Unlock()
@@ -156,12 +159,6 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 	r.closed = true
 	r.cond.Broadcast()
 	r.mu.Unlock()
-}
-
-func (r *run) nextDelivered() int {
-	r.dmu.Lock()
-	defer r.dmu.Unlock()
-	return r.next
 }
 
 // push queues a batch, waiting while two per worker are queued already.
@@ -238,18 +235,18 @@ func (r *run) deliver(items []*item) {
 	}
 	for _, it := range items {
 		if !it.stream {
-			r.done[it.Index] = it
+			r.done[it.Index%window] = it
 		}
 	}
 	moved := false
-	for {
-		it, ok := r.done[r.next]
-		if !ok {
+	for next := r.next.Load(); ; next++ {
+		it := r.done[next%window]
+		if it == nil {
+			r.next.Store(next)
 			break
 		}
-		delete(r.done, r.next)
+		r.done[next%window] = nil
 		r.fn(it.Result)
-		r.next++
 		moved = true
 	}
 	if moved {

@@ -195,15 +195,21 @@ func (rr *ringReader) setPaths(todo []*item) {
 // dirTypesMax bytes of entries: a large directory is not read for a few
 // of its files.
 func (rr *ringReader) readTypes(fd int, items []*item) {
-	want := make(map[string]*item, len(items))
+	n := 0
+	for _, it := range items {
+		if !it.regular {
+			n++
+		}
+	}
+	if n == 0 {
+		return // a listing by Tree: every type known
+	}
+	want := make(map[string]*item, n)
 	for _, it := range items {
 		if !it.regular {
 			_, name := splitDir(it.Path)
 			want[name] = it
 		}
-	}
-	if len(want) == 0 {
-		return
 	}
 	if rr.dirents == nil {
 		rr.dirents = make([]byte, 16<<10)

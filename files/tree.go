@@ -22,7 +22,8 @@ func Tree(dir string) iter.Seq[Entry] {
 			yield(Entry{Path: dir})
 			return
 		}
-		walk(dir, os.ReadDir, os.Stat, yield)
+		var r dirReader
+		walk(dir, r.read, os.Stat, yield)
 	}
 }
 
@@ -34,7 +35,10 @@ func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 			yield(Entry{Path: root})
 			return
 		}
-		readDir := func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }
+		readDir := func(name string) ([]dent, error) {
+			ents, err := fs.ReadDir(fsys, name)
+			return dents(ents), err
+		}
 		stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
 		if root == "." {
 			// fs.FS paths have no "./".
@@ -46,7 +50,24 @@ func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 	}
 }
 
-type readDirFunc func(string) ([]fs.DirEntry, error)
+// A dent is a directory entry: its name and type (fs.DirEntry.Type).
+type dent struct {
+	name string
+	typ  fs.FileMode
+}
+
+// dents returns the names and types of ents.
+func dents(ents []fs.DirEntry) []dent {
+	ds := make([]dent, len(ents))
+	for i, e := range ents {
+		ds[i] = dent{e.Name(), e.Type()}
+	}
+	return ds
+}
+
+// A readDirFunc is os.ReadDir: the entries of a directory sorted by name,
+// and with an error, those read before it.
+type readDirFunc func(string) ([]dent, error)
 type statFunc func(string) (fs.FileInfo, error)
 
 // walk yields the files under dir, and reports whether to go on.
@@ -59,32 +80,54 @@ func walk(dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool
 	return walkEntries(dir+sep, ents, err, dir, readDir, stat, yield)
 }
 
-func walkEntries(prefix string, ents []fs.DirEntry, err error, dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
+func walkEntries(prefix string, ents []dent, err error, dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
 	if err != nil && len(ents) == 0 {
 		return yield(Entry{Path: dir, Err: err})
 	}
+	// The paths of the directory's files, in one string.
+	var b strings.Builder
+	n := 0
 	for _, e := range ents {
-		p := prefix + e.Name()
-		switch t := e.Type(); {
+		if e.typ.IsRegular() || e.typ&fs.ModeSymlink != 0 {
+			n += len(prefix) + len(e.name)
+		}
+	}
+	b.Grow(n)
+	for _, e := range ents {
+		if e.typ.IsRegular() || e.typ&fs.ModeSymlink != 0 {
+			b.WriteString(prefix)
+			b.WriteString(e.name)
+		}
+	}
+	paths := b.String()
+	for _, e := range ents {
+		var p string
+		switch t := e.typ; {
 		case t.IsDir():
-			if !walk(p, readDir, stat, yield) {
+			if !walk(prefix+e.name, readDir, stat, yield) {
 				return false
 			}
-		case t.IsRegular():
+			continue
+		case t.IsRegular() || t&fs.ModeSymlink != 0:
+			p, paths = paths[:len(prefix)+len(e.name)], paths[len(prefix)+len(e.name):]
+		default:
+			continue
+		}
+		if e.typ.IsRegular() {
 			if !yield(Entry{Path: p, Regular: true}) {
 				return false
 			}
-		case t&fs.ModeSymlink != 0:
-			st, err := stat(p)
-			switch {
-			case err != nil:
-				if !yield(Entry{Path: p, Err: err}) { // dangling, or a loop
-					return false
-				}
-			case st.Mode().IsRegular():
-				if !yield(Entry{Path: p, Regular: true}) {
-					return false
-				}
+			continue
+		}
+		st, err := stat(p)
+		switch {
+		case err != nil:
+			if !yield(Entry{Path: p, Err: err}) { // dangling, or a loop
+				return false
+			}
+		case st.Mode().IsRegular():
+			if !yield(Entry{Path: p, Regular: true}) {
+				return false
 			}
 		}
 	}

@@ -111,3 +111,10 @@ func TestBadFiles(t *testing.T) {
 	}
 	t.Logf("files whose size is not their contents: %q", odd)
 }
+
+// mkfifo makes a named pipe at p, for tests that list one.
+func mkfifo(t *testing.T, p string) {
+	if err := unix.Mkfifo(p, 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
