@@ -57,6 +57,7 @@ $xa "$x" sum | cmp - new.txt
 diff <(cut -c1-64 new.txt) <($xa openssl dgst -sha256 -r | cut -c1-64)
 diff <("$x" sum large/*) <(sha256sum large/*)
 diff <(SHA256X_IOURING=off "$x" sum large/*) <(sha256sum large/*)
+diff <(SHA256X_MMAP=off "$x" sum large/*) <(sha256sum large/*)
 
 echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); load: $(cut -d' ' -f1-3 /proc/loadavg)"
 
@@ -85,6 +86,7 @@ hyperfine -N --warmup 3 --runs "$runs" --export-json small.json \
 hyperfine -N --warmup 2 --runs "$runs" --export-json large.json \
   -n "sha256x sum" "$x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "sha256x sum, io_uring refused" "env SHA256X_IOURING=off $x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
+  -n "sha256x sum, read not mapped" "env SHA256X_MMAP=off $x sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "sha256x $old sum" "$o sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "openssl dgst -sha256" "openssl dgst -sha256 large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" \
   -n "sha256sum" "sha256sum large/f1 large/f2 large/f3 large/f4 large/f5 large/f6 large/f7 large/f8" > /dev/null

@@ -1,0 +1,59 @@
+#!/usr/bin/env bash
+# Times `sha256x sum` of 8 files of 64 MiB round robin, whole processes,
+# page cache warm: this tree (the files mapped, and read with
+# SHA256X_MMAP=off), the command at an older commit, and `openssl dgst
+# -sha256`; in every round each runs once, the order turning from round to
+# round. It prints each command's median, fastest and slowest run, then
+# per round the other's time over sha256x's: median, worst and best.
+#
+#   bash bench/largerr.sh [ROUNDS] [OLD]   (ROUNDS 20; OLD commit, ae6c824)
+set -euo pipefail
+rounds=${1:-20}
+old=${2:-ae6c824}
+repo=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+. "$repo/bench/lib.sh"
+build_commands "$repo" "$old" "$tmp"
+cd "$tmp"
+mkdir large
+for i in 1 2 3 4 5 6 7 8; do
+  head -c $((64 << 20)) /dev/urandom > "large/f$i"
+done
+x=$tmp/sha256x o=$tmp/sha256x-old
+diff <("$x" sum large/*) <(sha256sum large/*)
+diff <(SHA256X_MMAP=off "$x" sum large/*) <(sha256sum large/*)
+names=("sum" "sum, read (SHA256X_MMAP=off)" "old sum" "openssl")
+run() {
+  case $1 in
+  0) "$x" sum large/* ;;
+  1) SHA256X_MMAP=off "$x" sum large/* ;;
+  2) "$o" sum large/* ;;
+  3) openssl dgst -sha256 large/* ;;
+  esac > /dev/null
+}
+echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
+for k in 0 1 2 3; do run $k; done # warm the page cache
+: > times
+for r in $(seq 0 $((rounds - 1))); do
+  for j in 0 1 2 3; do
+    k=$(((j + r) % 4))
+    t0=$(date +%s%N)
+    run $k
+    echo "$r $k $(($(date +%s%N) - t0))" >> times
+  done
+done
+perl -e '
+  my @names = @ARGV;
+  my %t;
+  while (<STDIN>) { my ($r, $k, $ns) = split; $t{$k}[$r] = $ns / 1e6 }
+  sub med { my @s = sort { $a <=> $b } @_; my $n = @s; ($s[int(($n - 1) / 2)] + $s[int($n / 2)]) / 2 }
+  for my $k (0 .. $#names) {
+    my @s = sort { $a <=> $b } @{$t{$k}};
+    printf "%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f\n", $names[$k], med(@s), $s[0], $s[-1];
+  }
+  for my $p (1, 2, 3) {
+    my @r = sort { $a <=> $b } map { $t{$p}[$_] / $t{0}[$_] } 0 .. $#{$t{0}};
+    printf "%-32s / sum  median %.2f  worst %.2f  best %.2f\n", $names[$p], med(@r), $r[0], $r[-1];
+  }
+' "${names[@]}" < times
