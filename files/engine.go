@@ -25,6 +25,7 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"runtime"
 	"runtime/debug"
 	"sync"
 	"sync/atomic"
@@ -574,29 +575,34 @@ func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
 		w.saved = append(w.saved, *d)
 	}
 	for {
-		j := w.writeMapped(srcs)
-		if j < 0 {
+		f := w.writeMapped(srcs)
+		if f == -1 {
 			return
 		}
 		for k, d := range w.act {
 			*d = w.saved[k]
 		}
-		i := w.from[j]
-		mapFaults.Add(1)
-		w.rewind(&srcs[i], ds[i])
-		if srcs[i].err == nil {
-			w.chunks[j] = srcs[i].next(w.bufs[i])
-		} else {
-			w.chunks[j] = nil
+		for j, i := range w.from {
+			if j != f && (f != anyMapped || !srcs[i].inMap) {
+				continue
+			}
+			mapFaults.Add(1)
+			w.rewind(&srcs[i], ds[i])
+			if srcs[i].err == nil {
+				w.chunks[j] = srcs[i].next(w.bufs[i])
+			} else {
+				w.chunks[j] = nil
+			}
+			w.saved[j] = *ds[i]
 		}
-		w.saved[j] = *ds[i]
 	}
 }
 
 // writeMapped is WriteMany with faults turned into panics. It returns the
 // index of the chunk that faulted (a read of a mapped page past the end of
-// a file that has shrunk: SIGBUS), or -1. Any other panic, or a fault
-// outside the mapped chunks, goes on.
+// a file that has shrunk: SIGBUS), anyMapped if a fault's address names no
+// chunk, or -1 if none faulted. A panic that is not the runtime's, or any
+// with no chunk mapped, goes on.
 func (w *worker) writeMapped(srcs []source) (faulted int) {
 	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
 	defer func() {
@@ -604,17 +610,34 @@ func (w *worker) writeMapped(srcs []source) (faulted int) {
 		if e == nil {
 			return
 		}
-		if f, ok := e.(interface{ Addr() uintptr }); ok {
-			for j, c := range w.chunks {
-				p := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
-				if srcs[w.from[j]].inMap && f.Addr()-p < uintptr(len(c)) {
-					faulted = j
-					return
-				}
+		if _, ok := e.(runtime.Error); !ok {
+			panic(e)
+		}
+		faulted = -1
+		for j, c := range w.chunks {
+			if !srcs[w.from[j]].inMap {
+				continue
+			}
+			faulted = anyMapped
+			// s390x reports the faulting page, not the byte.
+			p := uintptr(unsafe.Pointer(unsafe.SliceData(c))) &^ uintptr(os.Getpagesize()-1)
+			if f, ok := e.(interface{ Addr() uintptr }); ok && f.Addr()-p < uintptr(len(c))+uintptr(os.Getpagesize()) {
+				faulted = j
+				return
 			}
 		}
-		panic(e)
+		if faulted == -1 {
+			panic(e)
+		}
+		// No address, or one that names no chunk (qemu's user-mode
+		// emulation reports 0 on arm64 and amd64, and garbage on s390x):
+		// every mapped file of the round is read again. A fault of
+		// WriteMany's own faults again on the chunks read, and goes on.
 	}()
 	sha256x.WriteMany(w.act, w.chunks)
 	return -1
 }
+
+// anyMapped is writeMapped's result for a fault in a mapped chunk it
+// cannot tell.
+const anyMapped = -2

@@ -100,7 +100,9 @@ func TestMapChanges(t *testing.T) {
 						t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
 					}
 				}
-				if c.faults != (faults > 0) || faults+changed != 1 {
+				// Natively one fault; under qemu, which reports no address,
+				// every mapped file of the round counts one.
+				if c.faults && (faults == 0 || changed != 0) || !c.faults && (faults != 0 || changed != 1) {
 					t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
 				}
 			})
