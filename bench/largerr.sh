@@ -33,27 +33,5 @@ run() {
   esac > /dev/null
 }
 echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
-for k in 0 1 2 3; do run $k; done # warm the page cache
-: > times
-for r in $(seq 0 $((rounds - 1))); do
-  for j in 0 1 2 3; do
-    k=$(((j + r) % 4))
-    t0=$(date +%s%N)
-    run $k
-    echo "$r $k $(($(date +%s%N) - t0))" >> times
-  done
-done
-perl -e '
-  my @names = @ARGV;
-  my %t;
-  while (<STDIN>) { my ($r, $k, $ns) = split; $t{$k}[$r] = $ns / 1e6 }
-  sub med { my @s = sort { $a <=> $b } @_; my $n = @s; ($s[int(($n - 1) / 2)] + $s[int($n / 2)]) / 2 }
-  for my $k (0 .. $#names) {
-    my @s = sort { $a <=> $b } @{$t{$k}};
-    printf "%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f\n", $names[$k], med(@s), $s[0], $s[-1];
-  }
-  for my $p (1, 2, 3) {
-    my @r = sort { $a <=> $b } map { $t{$p}[$_] / $t{0}[$_] } 0 .. $#{$t{0}};
-    printf "%-32s / sum  median %.2f  worst %.2f  best %.2f\n", $names[$p], med(@r), $r[0], $r[-1];
-  }
-' "${names[@]}" < times
+round_robin "$rounds" 4
+rr_report "1/0 2/0 3/0" "${names[@]}"

@@ -13,3 +13,43 @@ build_commands() {
 	git -C "$1" archive "$2" | tar -x -C "$3/old"
 	(cd "$3/old" && go build -o "$3/sha256x-old" ./cmd/sha256x)
 }
+
+# round_robin ROUNDS N runs `run K` for K in 0..N-1 once each to warm the page
+# cache, then ROUNDS rounds of all N, the order turning from round to round
+# (so that a slow spell of the host lands on every command), and writes
+# "round command ns" lines to the file times.
+round_robin() {
+	local rounds=$1 n=$2 r j k t0
+	for ((k = 0; k < n; k++)); do run $k; done
+	: > times
+	for ((r = 0; r < rounds; r++)); do
+		for ((j = 0; j < n; j++)); do
+			k=$(((j + r) % n))
+			t0=$(date +%s%N)
+			run $k
+			echo "$r $k $(($(date +%s%N) - t0))" >> times
+		done
+	done
+}
+
+# rr_report "P/Q ..." NAME... reads times and prints each command's median,
+# fastest and slowest run, then for each pair P/Q the per-round ratio of
+# command P's time over command Q's: median, worst and best.
+rr_report() {
+	perl -e '
+	  my @pairs = map { [split m{/}] } split " ", shift;
+	  my @names = @ARGV;
+	  my %t;
+	  while (<STDIN>) { my ($r, $k, $ns) = split; $t{$k}[$r] = $ns / 1e6 }
+	  sub med { my @s = sort { $a <=> $b } @_; my $n = @s; ($s[int(($n - 1) / 2)] + $s[int($n / 2)]) / 2 }
+	  for my $k (0 .. $#names) {
+	    my @s = sort { $a <=> $b } @{$t{$k}};
+	    printf "%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f\n", $names[$k], med(@s), $s[0], $s[-1];
+	  }
+	  for my $pair (@pairs) {
+	    my ($p, $q) = @$pair;
+	    my @r = sort { $a <=> $b } map { $t{$p}[$_] / $t{$q}[$_] } 0 .. $#{$t{$q}};
+	    printf "%-32s / %-32s median %.2f  worst %.2f  best %.2f\n", $names[$p], $names[$q], med(@r), $r[0], $r[-1];
+	  }
+	' "$@" < times
+}
