@@ -100,9 +100,14 @@ func TestMapChanges(t *testing.T) {
 						t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
 					}
 				}
-				// Natively one fault; under qemu, which reports no address,
-				// every mapped file of the round counts one.
-				if c.faults && (faults == 0 || changed != 0) || !c.faults && (faults != 0 || changed != 1) {
+				// One fault; under qemu, which reports no fault addresses
+				// (.ci/cross sets SHA256X_TEST_QEMU), every mapped file of
+				// the round counts one.
+				wantFaults := faults == 1
+				if os.Getenv("SHA256X_TEST_QEMU") != "" {
+					wantFaults = faults >= 1
+				}
+				if c.faults && (!wantFaults || changed != 0) || !c.faults && (faults != 0 || changed != 1) {
 					t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
 				}
 			})
