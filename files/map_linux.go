@@ -37,6 +37,10 @@ func mapDisabled() bool { return os.Getenv("SHA256X_MMAP") == "off" }
 // mapFiles counts the files set up to be mapped, for the tests.
 var mapFiles atomic.Int64
 
+// mmap is syscall.Mmap; tests make it fail, as file systems that cannot
+// map files do (ENODEV).
+var mmap = syscall.Mmap
+
 // mapHook, if set (by tests), is called after each window is mapped.
 var mapHook func(path string, off int64)
 
@@ -79,7 +83,7 @@ func (s *source) mapped(n int) []byte {
 		}
 		// s.off is a multiple of mapWindow (page aligned): chunks end
 		// at their window's end.
-		win, err := syscall.Mmap(m.fd, s.off, int(min(mapWindow, m.size-s.off)), syscall.PROT_READ, syscall.MAP_SHARED)
+		win, err := mmap(m.fd, s.off, int(min(mapWindow, m.size-s.off)), syscall.PROT_READ, syscall.MAP_SHARED)
 		if err != nil {
 			m.size = 0
 			return nil

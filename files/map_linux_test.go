@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"testing"
 )
 
@@ -113,4 +115,57 @@ func TestMapChanges(t *testing.T) {
 			})
 		}
 	}
+}
+
+// TestMapRefused: where a window cannot be mapped (a file system that does
+// not map files gives ENODEV), the file is read from there on: refused at
+// its start, and at its second window.
+func TestMapRefused(t *testing.T) {
+	defer func(w int64) { mapWindow = w }(mapWindow)
+	mapWindow = 1 << 20
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(3, 3))
+	var paths []string
+	for i := range 3 {
+		b := make([]byte, 3<<20+r.IntN(1<<20))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		p := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	defer func() { mmap = syscall.Mmap }()
+	for _, from := range []int64{0, 1 << 20} {
+		var refused atomic.Int64
+		mmap = func(fd int, off int64, n, prot, flags int) ([]byte, error) {
+			if off >= from {
+				refused.Add(1)
+				return nil, syscall.ENODEV
+			}
+			return syscall.Mmap(fd, off, n, prot, flags)
+		}
+		res, err := new(Hasher).Hash(context.Background(), paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range res {
+			if r.Err != nil || r.Sum != want(t, nil, paths[i]) || r.Size != int64(len(mustRead(t, paths[i]))) {
+				t.Errorf("refused from %d: %s: %v, %d bytes, digest right: %v", from, paths[i], r.Err, r.Size, r.Sum == want(t, nil, paths[i]))
+			}
+		}
+		if refused.Load() != int64(len(paths)) {
+			t.Errorf("refused from %d: %d windows refused, want one for each file", from, refused.Load())
+		}
+	}
+}
+
+func mustRead(t *testing.T, p string) []byte {
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return b
 }
