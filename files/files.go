@@ -20,7 +20,7 @@
 // sha256sum. Up to one ring and its arena per core are kept for a second
 // after a call, for the next one.
 //
-// On Linux, large regular files (256 KiB or more) are hashed from memory
+// On Linux, large regular files (over 256 KiB) are hashed from memory
 // mappings of the page cache, up to 16 MiB of each file at a time, which
 // saves copying them; the mapped pages count in the process's resident
 // memory, not against Hasher.Memory. A file that changes while it is
