@@ -23,10 +23,10 @@
 // On Linux, large regular files (over 256 KiB) are hashed from memory
 // mappings of the page cache, up to 16 MiB of each file at a time, which
 // saves copying them; the mapped pages count in the process's resident
-// memory, not against Hasher.Memory. A file that changes while it is
-// hashed this way (truncated, written, grown) is hashed again by reading
-// it, so that it gets an outcome a read loop could give: never zeros from
-// past a truncated end. With PlainReads, or the environment variable
+// memory, not against Hasher.Memory. A file that shrinks or grows while it
+// is hashed this way, or whose times move (where the file system's times
+// can tell), is hashed again by reading it, so that it gets an outcome a
+// read loop could give: never zeros from past a truncated end. With PlainReads, or the environment variable
 // SHA256X_MMAP=off, files are read, never mapped.
 package files
 

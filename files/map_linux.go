@@ -5,12 +5,12 @@ package files
 // every byte once more, 0.06 s of the 0.32 s of CPU time that hashing 8
 // files of 64 MiB took (BENCHMARKS.md, "Files: large files mapped").
 //
-// A file may change while it is mapped. If it grows, what lies past the
-// size it had when opened is read on to EOF, as sha256sum reads. If it
-// shrinks, a read of a mapped page past its new end faults (SIGBUS):
-// worker.write runs WriteMany with faults turned into panics, recovers,
-// puts the digests back, and reads the round's chunk instead, from where
-// the round began, so that the file gets the outcome a read loop gives.
+// A file may change while it is mapped. If it shrinks, a read of a mapped
+// page past its new end faults (SIGBUS): worker.write runs WriteMany with
+// faults turned into panics, recovers, puts the round's digests back, and
+// hashes that file again from its start by reading it. A file whose size
+// or times differ at its end (mapping.changed) is hashed again by reading
+// as well, so that every file gets an outcome a read loop could give.
 
 import (
 	"os"
@@ -112,10 +112,13 @@ func (m *mapping) forget() {
 }
 
 // changed reports whether the file, hashed in part from its mapping, has
-// changed since it was opened: its size, or its change time, which any
-// write or truncation sets. A page past the end of a file that shrank
-// reads as zeros up to the end of the page the new end is in, without a
-// fault; such a file is hashed again by reading.
+// changed since it was opened: its size, or its change or modification
+// time. A page past the end of a file that shrank reads as zeros up to the
+// end of the page the new end is in, without a fault; the size tells such
+// a file, which is hashed again by reading. The times tell a rewrite in
+// place where they are fine enough (not on every file system, nor under
+// qemu, which drops their nanoseconds); a rewrite they miss leaves the
+// digest of the bytes before it, as a read loop past them gives.
 func (m *mapping) changed() bool {
 	if !m.used {
 		return false

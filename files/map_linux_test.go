@@ -25,6 +25,11 @@ func TestMapChanges(t *testing.T) {
 		at     int64                    // the window whose mapping triggers it
 		do     func(*testing.T, string) // the change
 		faults bool                     // the mapping must fault
+		// either: the digest of the file before the change is right too
+		// (a read loop past the changed bytes gives it), and the change
+		// need not be seen: a rewrite in place changes neither size nor,
+		// where timestamps are coarse, the times.
+		either bool
 	}
 	defer func(w int64) { mapWindow = w }(mapWindow)
 	mapWindow = 4 << 20
@@ -36,10 +41,10 @@ func TestMapChanges(t *testing.T) {
 		}
 	}
 	changes := []change{
-		{"shrinks into the window", 10 << 20, mapWindow, truncate(5<<20 + 123), true},
-		{"shrinks before the window", 10 << 20, 2 * mapWindow, truncate(3 << 20), true},
-		{"shrinks within its last page", 10<<20 + 3000, 2 * mapWindow, truncate(10<<20 + 1000), false},
-		{"emptied", 6 << 20, 0, truncate(0), true},
+		{"shrinks into the window", 10 << 20, mapWindow, truncate(5<<20 + 123), true, false},
+		{"shrinks before the window", 10 << 20, 2 * mapWindow, truncate(3 << 20), true, false},
+		{"shrinks within its last page", 10<<20 + 3000, 2 * mapWindow, truncate(10<<20 + 1000), false, false},
+		{"emptied", 6 << 20, 0, truncate(0), true, false},
 		{"grows", 6 << 20, mapWindow, func(t *testing.T, p string) {
 			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
@@ -48,7 +53,7 @@ func TestMapChanges(t *testing.T) {
 			}
 			defer f.Close()
 			f.Write(make([]byte, 1<<20+17))
-		}, false},
+		}, false, false},
 		{"rewritten", 9 << 20, 2 * mapWindow, func(t *testing.T, p string) {
 			f, err := os.OpenFile(p, os.O_WRONLY, 0)
 			if err != nil {
@@ -57,7 +62,7 @@ func TestMapChanges(t *testing.T) {
 			}
 			defer f.Close()
 			f.WriteAt([]byte("changed"), 100)
-		}, false},
+		}, false, true},
 	}
 	for _, c := range changes {
 		for _, pre := range [][]byte{nil, []byte("leaf:")} {
@@ -80,6 +85,7 @@ func TestMapChanges(t *testing.T) {
 					}
 					paths = append(paths, p)
 				}
+				before := want(t, pre, paths[2])
 				var once sync.Once
 				mapHook = func(p string, off int64) {
 					if p == paths[2] && off == c.at {
@@ -98,7 +104,7 @@ func TestMapChanges(t *testing.T) {
 					if r.Err != nil {
 						t.Fatalf("%s: %v", paths[i], r.Err)
 					}
-					if w := want(t, pre, paths[i]); r.Sum != w {
+					if w := want(t, pre, paths[i]); r.Sum != w && !(i == 2 && c.either && r.Sum == before) {
 						t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
 					}
 				}
@@ -109,7 +115,11 @@ func TestMapChanges(t *testing.T) {
 				if os.Getenv("SHA256X_TEST_QEMU") != "" {
 					wantFaults = faults >= 1
 				}
-				if c.faults && (!wantFaults || changed != 0) || !c.faults && (faults != 0 || changed != 1) {
+				wantChanged := changed == 1
+				if c.either {
+					wantChanged = changed <= 1
+				}
+				if c.faults && (!wantFaults || changed != 0) || !c.faults && (faults != 0 || !wantChanged) {
 					t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
 				}
 			})
