@@ -67,24 +67,13 @@ func TestMapChanges(t *testing.T) {
 	for _, c := range changes {
 		for _, pre := range [][]byte{nil, []byte("leaf:")} {
 			t.Run(c.name, func(t *testing.T) {
-				dir := t.TempDir()
 				r := rand.New(rand.NewPCG(uint64(c.size), 2))
-				var paths []string
-				for i := range 4 {
-					size := c.size
-					if i != 2 {
-						size = 5<<20 + r.Int64N(1<<20)
+				paths := randomFiles(t, r, 4, func(i int) int64 {
+					if i == 2 {
+						return c.size
 					}
-					b := make([]byte, size)
-					for j := range b {
-						b[j] = byte(r.Uint32())
-					}
-					p := filepath.Join(dir, string(rune('a'+i)))
-					if err := os.WriteFile(p, b, 0o644); err != nil {
-						t.Fatal(err)
-					}
-					paths = append(paths, p)
-				}
+					return 5<<20 + r.Int64N(1<<20)
+				})
 				before := want(t, pre, paths[2])
 				var once sync.Once
 				mapHook = func(p string, off int64) {
@@ -133,20 +122,8 @@ func TestMapChanges(t *testing.T) {
 func TestMapRefused(t *testing.T) {
 	defer func(w int64) { mapWindow = w }(mapWindow)
 	mapWindow = 1 << 20
-	dir := t.TempDir()
 	r := rand.New(rand.NewPCG(3, 3))
-	var paths []string
-	for i := range 3 {
-		b := make([]byte, 3<<20+r.IntN(1<<20))
-		for j := range b {
-			b[j] = byte(r.Uint32())
-		}
-		p := filepath.Join(dir, string(rune('a'+i)))
-		if err := os.WriteFile(p, b, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		paths = append(paths, p)
-	}
+	paths := randomFiles(t, r, 3, func(int) int64 { return 3<<20 + r.Int64N(1<<20) })
 	defer func() { mmap = syscall.Mmap }()
 	for _, from := range []int64{0, 1 << 20} {
 		var refused atomic.Int64
@@ -178,4 +155,23 @@ func mustRead(t *testing.T, p string) []byte {
 		t.Fatal(err)
 	}
 	return b
+}
+
+// randomFiles writes n files of random bytes, file i size(i) bytes long,
+// into a temporary directory, and returns their paths.
+func randomFiles(t *testing.T, r *rand.Rand, n int, size func(i int) int64) []string {
+	dir := t.TempDir()
+	var paths []string
+	for i := range n {
+		b := make([]byte, size(i))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		p := filepath.Join(dir, string(rune('a'+i)))
+		if err := os.WriteFile(p, b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		paths = append(paths, p)
+	}
+	return paths
 }
