@@ -619,9 +619,11 @@ func (w *worker) writeMapped(srcs []source) (faulted int) {
 				continue
 			}
 			faulted = anyMapped
-			// s390x reports the faulting page, not the byte.
-			p := uintptr(unsafe.Pointer(unsafe.SliceData(c))) &^ uintptr(os.Getpagesize()-1)
-			if f, ok := e.(interface{ Addr() uintptr }); ok && f.Addr()-p < uintptr(len(c))+uintptr(os.Getpagesize()) {
+			// From the start of the chunk's first page: s390x reports the
+			// faulting page, not the byte.
+			start := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+			lo := start &^ uintptr(os.Getpagesize()-1)
+			if f, ok := e.(interface{ Addr() uintptr }); ok && f.Addr() >= lo && f.Addr() < start+uintptr(len(c)) {
 				faulted = j
 				return
 			}

@@ -26,8 +26,9 @@
 // memory, not against Hasher.Memory. A file that shrinks or grows while it
 // is hashed this way, or whose times move (where the file system's times
 // can tell), is hashed again by reading it, so that it gets an outcome a
-// read loop could give: never zeros from past a truncated end. With PlainReads, or the environment variable
-// SHA256X_MMAP=off, files are read, never mapped.
+// read loop could give: never zeros from past a truncated end. With
+// PlainReads, or the environment variable SHA256X_MMAP=off, files are
+// read, never mapped.
 package files
 
 import (
