@@ -275,9 +275,12 @@ func writeSumLine(w *bufio.Writer, name string, sum []byte, opts sumOpts) {
 		w.WriteString(name)
 		w.WriteString(") = ")
 	}
-	var h [64]byte
-	hex.Encode(h[:], sum)
-	w.Write(h[:])
+	// Encoded in the writer's own buffer: an array here would escape
+	// through Write, one allocation a line.
+	if w.Available() < hex.EncodedLen(len(sum)) {
+		w.Flush() // an error sticks, and the last Flush reports it
+	}
+	w.Write(hex.AppendEncode(w.AvailableBuffer(), sum))
 	if !opts.tag {
 		if opts.binary {
 			w.WriteString(" *")
