@@ -422,6 +422,8 @@ type source struct {
 	f   *os.File // r, if it is a file opened here by path: it can be mapped
 	mp  mapping
 	off int64 // bytes of the file taken
+	// counted is the furthest off reported to the progress callback.
+	counted int64
 	// inMap says that this round's chunk is in the mapping.
 	inMap bool
 	done  bool
@@ -526,8 +528,13 @@ func (w *worker) streams(r *run, items []*item) {
 		}
 		w.write(srcs, ds)
 		var bytes int64
-		for _, c := range w.chunks {
-			bytes += int64(len(c))
+		for _, i := range w.from {
+			// A file read again from its start counts only past where it
+			// had been counted to.
+			if s := &srcs[i]; s.off > s.counted {
+				bytes += s.off - s.counted
+				s.counted = s.off
+			}
 		}
 		r.progress(0, bytes)
 		next := idx[:0]

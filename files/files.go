@@ -71,8 +71,10 @@ type Hasher struct {
 
 	// Progress, if set, is called with the running totals of files and
 	// bytes hashed, after every batch of small files and every few MiB of
-	// large ones. It is called from the hashing goroutines, one call at a
-	// time, and should return quickly.
+	// large ones. A file hashed again because it changed while it was
+	// hashed counts its bytes once, up to the furthest point read. It is
+	// called from the hashing goroutines, one call at a time, and should
+	// return quickly.
 	Progress func(files, bytes int64)
 }
 

@@ -75,6 +75,10 @@ func TestMapChanges(t *testing.T) {
 					return 5<<20 + r.Int64N(1<<20)
 				})
 				before := want(t, pre, paths[2])
+				var sizes []int64
+				for _, p := range paths {
+					sizes = append(sizes, int64(len(mustRead(t, p))))
+				}
 				var once sync.Once
 				mapHook = func(p string, off int64) {
 					if p == paths[2] && off == c.at {
@@ -83,12 +87,24 @@ func TestMapChanges(t *testing.T) {
 				}
 				defer func() { mapHook = nil }()
 				faults, changed := mapFaults.Load(), mapChanged.Load()
-				h := Hasher{Workers: 1, Prefix: pre}
+				var files, bytes int64
+				h := Hasher{Workers: 1, Prefix: pre, Progress: func(f, b int64) { files, bytes = f, b }}
 				res, err := h.Hash(context.Background(), paths)
 				if err != nil {
 					t.Fatal(err)
 				}
 				faults, changed = mapFaults.Load()-faults, mapChanged.Load()-changed
+				// Progress counts each byte offset of a file once, even
+				// for a file hashed again: at least what the results
+				// hold, at most the larger of each file's sizes.
+				var least, most int64
+				for i, r := range res {
+					least += r.Size
+					most += max(r.Size, sizes[i])
+				}
+				if files != int64(len(paths)) || bytes < least || bytes > most {
+					t.Errorf("progress: %d files, %d bytes; want %d files, %d to %d bytes", files, bytes, len(paths), least, most)
+				}
 				for i, r := range res {
 					if r.Err != nil {
 						t.Fatalf("%s: %v", paths[i], r.Err)
