@@ -20,7 +20,7 @@ import (
 // and returns their paths under dir in Tree's order.
 func randomTree(t testing.TB, dir string, seed uint64, n, max int) []string {
 	r := rand.New(rand.NewPCG(seed, 1))
-	sizes := []int{0, 1, 63, 64, 65, probeMax - 1, probeMax, probeMax + 1, 256<<10 - 1, 256 << 10, 256<<10 + 1, 3<<18 + 77, 1 << 20, 1<<20 + 1}
+	sizes := []int{0, 1, 63, 64, 65, 4095, 4096, 4097, 8192, 12288, probeMax - 1, probeMax, probeMax + 1, 256<<10 - 1, 256 << 10, 256<<10 + 1, 3<<18 + 77, 1 << 20, 1<<20 + 1}
 	for len(sizes) < n {
 		s := r.IntN(max + 1)
 		if r.IntN(3) > 0 {

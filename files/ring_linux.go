@@ -9,7 +9,10 @@ package files
 //     and a close. A second read that finds nothing proves the first one
 //     read the whole file, whatever its stated size (as sha256sum reads up
 //     to EOF); no statx is needed, and every operation runs inline in the
-//     submitting thread.
+//     submitting thread. In a directory whose filesystem ends short reads
+//     only at the end of a file (shortReadsEnd), the second read is left
+//     out, and a first read that stops at a multiple of 4096 bytes is not
+//     taken as the whole file.
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
 //     (empty, or longer than probeMax): statx, then for the small regular
@@ -46,8 +49,10 @@ const ringMin = 16
 // other worker asks again.
 var ringRefused atomic.Bool
 
-// ringFiles counts the files read whole through a ring, for the tests.
-var ringFiles atomic.Int64
+// ringFiles counts the files read whole through a ring, and ringShort
+// those of them taken whole from a short read without the read of one more
+// byte (shortReadsEnd), for the tests.
+var ringFiles, ringShort atomic.Int64
 
 type ringReader struct {
 	ring    *uring.Ring
@@ -57,8 +62,9 @@ type ringReader struct {
 	res     []int32
 	paths   []byte // the batch's names, each ending in NUL
 	offs    []int
-	dirs    []int // directories opened for the batch; dirs[0] is AT_FDCWD
-	dirOf   []int // the directory of each name
+	dirs    []int  // directories opened for the batch; dirs[0] is AT_FDCWD
+	ends    []bool // whether a short read ends a file in dirs[i] (shortReadsEnd)
+	dirOf   []int  // the directory of each name
 	dirents []byte
 	cand    []int
 	sized   []int
@@ -155,6 +161,7 @@ const dirMin = 8
 func (rr *ringReader) setPaths(todo []*item) {
 	rr.paths, rr.offs = rr.paths[:0], rr.offs[:0]
 	rr.dirs = append(rr.dirs[:0], unix.AT_FDCWD)
+	rr.ends = append(rr.ends[:0], false)
 	rr.dirOf = rr.dirOf[:0]
 	for i := 0; i < len(todo); {
 		dir, _ := splitDir(todo[i].Path)
@@ -169,10 +176,12 @@ func (rr *ringReader) setPaths(todo []*item) {
 		if dir != "" && j-i >= dirMin {
 			if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
+				rr.ends = append(rr.ends, shortReadsEnd(fd))
 				d = len(rr.dirs) - 1
 				rr.readTypes(fd, todo[i:j])
 			} else if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
+				rr.ends = append(rr.ends, shortReadsEnd(fd))
 				d = len(rr.dirs) - 1
 			}
 		}
@@ -252,7 +261,7 @@ func (rr *ringReader) closeDirs() {
 	for _, fd := range rr.dirs[1:] {
 		unix.Close(fd)
 	}
-	rr.dirs = rr.dirs[:1]
+	rr.dirs, rr.ends = rr.dirs[:1], rr.ends[:1]
 }
 
 // splitDir splits a path at its last slash: "a/b/c" is "a/b" and "c", "/c"
@@ -343,18 +352,22 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 	scratch := arena[len(arena)-slots:]
 	for i := 0; i < len(rr.cand); {
 		start := i
-		m := 0
+		m, ops := 0, 0
 		for ; i < len(rr.cand) && m < slots; i++ {
 			k := rr.cand[i]
 			u := uint64(m) << 2
 			dir, name := rr.path(k)
 			rr.ring.OpenDirect(dir, name, m, u, true)
 			rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], -1, 0, u|1, true)
-			rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
+			if !rr.ends[rr.dirOf[k]] {
+				rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
+				ops++
+			}
 			rr.ring.CloseDirect(m, u|3)
+			ops += 3
 			m++
 		}
-		if err := rr.ring.SubmitInline(4 * m); err != nil {
+		if err := rr.ring.SubmitInline(ops); err != nil {
 			w.dropRing()
 			for _, k := range rr.cand[start:] {
 				*rest = append(*rest, todo[k])
@@ -374,20 +387,45 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 		for s := range m {
 			k := rr.cand[start+s]
 			it := todo[k]
-			switch n := int(rr.reads[s]); {
-			case rr.opens[s] < 0, n < 0, rr.more[s] < 0:
+			ends := rr.ends[rr.dirOf[k]]
+			switch probed(rr.opens[s], rr.reads[s], rr.more[s], ends) {
+			case probePlain:
 				*rest = append(*rest, it)
-			case n == 0 || rr.more[s] > 0:
-				rr.sized = append(rr.sized, k) // empty, or longer
-			default:
+			case probeSized:
+				rr.sized = append(rr.sized, k)
+			case probeWhole:
 				w.batch = append(w.batch, it)
-				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+n])
+				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+int(rr.reads[s])])
 				ringFiles.Add(1)
+				if ends {
+					ringShort.Add(1)
+				}
 			}
 		}
 		w.hash(r)
 	}
 	return true
+}
+
+// What a probe chain's results make of a file.
+const (
+	probePlain = iota // to read the plain way: the open or a read failed
+	probeSized        // to size with statx: empty, longer, or not proved whole
+	probeWhole        // read whole
+)
+
+// probed judges a probe chain from its open's, its read's and, unless ends
+// (shortReadsEnd) left it out, its read of one more byte's results.
+func probed(open, n, more int32, ends bool) int {
+	switch {
+	case open < 0, n < 0, !ends && more < 0:
+		return probePlain
+	case n == 0, !ends && more > 0:
+		return probeSized
+	case ends && n%folioAlign == 0:
+		return probeSized // maybe cut short at a folio, or longer
+	}
+	return probeWhole
 }
 
 // sizedReads sizes the candidates rr.cand of todo with statx and reads the

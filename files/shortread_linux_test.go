@@ -1,0 +1,143 @@
+package files
+
+import (
+	"context"
+	"os"
+	"strings"
+	"testing"
+
+	"golang.org/x/sys/unix"
+)
+
+func TestMountinfoDAX(t *testing.T) {
+	const (
+		root = "25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
+		shm  = "30 25 0:26 / /dev/shm rw,nosuid,nodev shared:4 - tmpfs tmpfs rw,size=24683584k\n"
+	)
+	for _, c := range []struct {
+		name, info string
+		dax        bool
+	}{
+		{"none", root + shm, false},
+		{"dax superblock option", root + "40 25 259:0 / /mnt/pmem rw,relatime - xfs /dev/pmem0 rw,attr2,dax=always\n", true},
+		{"old dax option", "40 25 259:0 / /mnt/pmem rw - ext4 /dev/pmem0 rw,dax\n" + shm, true},
+		{"dax=inode", root + "40 25 259:0 / /p rw - xfs /dev/pmem0 rw,dax=inode\n", true},
+		{"per-mount option", "40 25 259:0 / /p rw,dax master:3 - ext4 /dev/pmem0 rw\n", true},
+		{"dax=never", root + "40 25 259:0 / /p rw - ext4 /dev/pmem0 rw,dax=never\n", false},
+		{"a path named dax", "40 25 259:0 / /dax rw - ext4 /dev/dax rw,daxish\n", false},
+		{"no optional fields, short line", "40 25\n" + root, false},
+	} {
+		got, err := mountinfoDAX(strings.NewReader(c.info))
+		if err != nil || got != c.dax {
+			t.Errorf("%s: mountinfoDAX = %v, %v; want %v", c.name, got, err, c.dax)
+		}
+	}
+}
+
+// fsDirs are a temporary directory on the file systems the tests can
+// reach: the default one, and tmpfs.
+func fsDirs(t *testing.T) map[string]string {
+	dirs := map[string]string{"TempDir": t.TempDir()}
+	var st unix.Statfs_t
+	if unix.Statfs("/dev/shm", &st) == nil && uint32(st.Type) == unix.TMPFS_MAGIC {
+		d, err := os.MkdirTemp("/dev/shm", "sha256x-test")
+		if err == nil {
+			t.Cleanup(func() { os.RemoveAll(d) })
+			dirs["tmpfs"] = d
+		}
+	}
+	return dirs
+}
+
+func dirShortReadsEnd(t *testing.T, dir string) (bool, uint32) {
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var st unix.Statfs_t
+	if err := unix.Fstatfs(fd, &st); err != nil {
+		t.Fatal(err)
+	}
+	return shortReadsEnd(fd), uint32(st.Type)
+}
+
+// TestShortReadsEnd: procfs, whose files read short of their end, is never
+// trusted; tmpfs is, where no mount uses DAX.
+func TestShortReadsEnd(t *testing.T) {
+	if ends, _ := dirShortReadsEnd(t, "/proc/self"); ends {
+		t.Errorf("/proc/self: short reads taken as the end of a file")
+	}
+	for name, dir := range fsDirs(t) {
+		ends, typ := dirShortReadsEnd(t, dir)
+		t.Logf("%s (file system %#x): short reads end files: %v (DAX mounted: %v)", name, typ, ends, daxMounted())
+		if name == "tmpfs" && ends == daxMounted() {
+			t.Errorf("tmpfs: shortReadsEnd = %v with DAX mounted %v", ends, daxMounted())
+		}
+	}
+}
+
+// TestProbeChains: the ring's probe reads give crypto/sha256's digests
+// with the read of one more byte and, where the file system allows it,
+// without (TestProbed checks what each chain's results are taken for).
+func TestProbeChains(t *testing.T) {
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	for name, dir := range fsDirs(t) {
+		paths := randomTree(t, dir, 7, 200, 20000)
+		ends, _ := dirShortReadsEnd(t, dir+"/d0")
+		for _, trust := range []bool{true, false} {
+			trustShortReads = trust
+			ring, short := ringFiles.Load(), ringShort.Load()
+			res, err := (&Hasher{}).Hash(context.Background(), paths)
+			trustShortReads = true
+			if err != nil {
+				t.Fatal(err)
+			}
+			for i, r := range res {
+				if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+					t.Fatalf("%s, trust %v: %s (%d bytes): %v, or a wrong digest", name, trust, r.Path, r.Size, r.Err)
+				}
+			}
+			ring, short = ringFiles.Load()-ring, ringShort.Load()-short
+			t.Logf("%s, trust %v: %d files read through the ring, %d of them without the read of one more byte", name, trust, ring, short)
+			if ring == 0 {
+				t.Errorf("%s, trust %v: no file read through io_uring", name, trust)
+			}
+			if wantShort := trust && ends; (short > 0) != wantShort {
+				t.Errorf("%s, trust %v: %d files taken from a short read; want some: %v", name, trust, short, wantShort)
+			}
+		}
+	}
+}
+
+func TestProbed(t *testing.T) {
+	for _, c := range []struct {
+		open, n, more int32
+		ends          bool
+		want          int
+	}{
+		{-2, 0, 0, false, probePlain},
+		{0, -5, 0, false, probePlain},
+		{0, 100, -5, false, probePlain},
+		{0, 100, 0, false, probeWhole},
+		{0, 4096, 0, false, probeWhole},
+		{0, probeMax, 0, false, probeWhole},
+		{0, probeMax, 1, false, probeSized},
+		{0, 100, 1, false, probeSized}, // grew between the reads
+		{0, 0, 0, false, probeSized},
+		{0, -5, 0, true, probePlain},
+		{0, 100, 0, true, probeWhole},
+		{0, 4095, 0, true, probeWhole},
+		{0, 4097, 0, true, probeWhole},
+		{0, 4096, 0, true, probeSized},
+		{0, 12288, 0, true, probeSized},
+		{0, probeMax, 0, true, probeSized},
+		{0, 0, 0, true, probeSized},
+	} {
+		if got := probed(c.open, c.n, c.more, c.ends); got != c.want {
+			t.Errorf("probed(%d, %d, %d, %v) = %d, want %d", c.open, c.n, c.more, c.ends, got, c.want)
+		}
+	}
+}
