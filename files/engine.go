@@ -89,6 +89,9 @@ type run struct {
 	free  [][]*item // batches, free, for the same reason
 }
 
+// slabsMade counts the slabs allocated, for the tests.
+var slabsMade atomic.Int64
+
 // newSlab returns a free slab of size items, held by produce.
 func (r *run) newSlab(size int) *slab {
 	r.smu.Lock()
@@ -101,6 +104,7 @@ func (r *run) newSlab(size int) *slab {
 			return s
 		}
 	}
+	slabsMade.Add(1)
 	s := &slab{items: make([]item, size)}
 	s.live.Store(1)
 	return s

@@ -243,3 +243,46 @@ func TestEmpty(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestSlabsReused: items are used again once delivered, and every Result
+// is still its own entry's, in order (Stream) and as each finishes (Each).
+func TestSlabsReused(t *testing.T) {
+	const n = 20000
+	errs := make([]error, n)
+	entries := func(yield func(Entry) bool) {
+		for i := range n {
+			errs[i] = fmt.Errorf("entry %d", i)
+			if !yield(Entry{Path: fmt.Sprint(i), Err: errs[i]}) {
+				return
+			}
+		}
+	}
+	for _, ordered := range []bool{true, false} {
+		made := slabsMade.Load()
+		seen := make([]bool, n)
+		next := 0
+		check := func(r Result) {
+			if r.Path != fmt.Sprint(r.Index) || r.Err != errs[r.Index] || seen[r.Index] {
+				t.Fatalf("ordered %v: result %+v", ordered, r)
+			}
+			if ordered && r.Index != next {
+				t.Fatalf("ordered: result %d after %d", r.Index, next-1)
+			}
+			seen[r.Index] = true
+			next++
+		}
+		var err error
+		if ordered {
+			err = (&Hasher{}).Stream(context.Background(), entries, check)
+		} else {
+			err = (&Hasher{}).Each(context.Background(), entries, check)
+		}
+		if err != nil || next != n {
+			t.Fatalf("ordered %v: %d results, %v", ordered, next, err)
+		}
+		// n/batchMax slabs if none were used again.
+		if made := slabsMade.Load() - made; made > n/batchMax/2 {
+			t.Errorf("ordered %v: %d slabs of %d items made for %d entries", ordered, made, batchMax, n)
+		}
+	}
+}
