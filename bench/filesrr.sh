@@ -8,6 +8,11 @@
 # run, then, per round, the peer's time over sha256x's: the median and the
 # worst and best round (above 1: sha256x faster).
 #
+# The processes are started by bench/procrr, with no shell between: bash
+# takes 7-10 ms to hand a process 10,000 names, which made openssl's and the
+# list form's figures that much slower here before (BENCHMARKS.md, "Where
+# the rest of `sum -r` goes").
+#
 #   bash bench/filesrr.sh [ROUNDS] [OLD]   (ROUNDS 40; OLD commit, ae6c824)
 set -euo pipefail
 rounds=${1:-40}
@@ -21,19 +26,13 @@ perl "$repo/bench/smallfiles.pl" "$tmp"
 cd "$tmp"
 x=$tmp/sha256x o=$tmp/sha256x-old
 "$x" sum -r small | cut -c67- > list
-mapfile -t files < list
-names=("sum -r" "sum FILE..." "sum -r, io_uring refused" "sum FILE..., io_uring refused" "old sum -r" "old sum FILE..." "openssl FILE...")
-run() {
-  case $1 in
-  0) "$x" sum -r small ;;
-  1) "$x" sum "${files[@]}" ;;
-  2) SHA256X_IOURING=off "$x" sum -r small ;;
-  3) SHA256X_IOURING=off "$x" sum "${files[@]}" ;;
-  4) "$o" sum -r small ;;
-  5) "$o" sum "${files[@]}" ;;
-  6) openssl dgst -sha256 "${files[@]}" ;;
-  esac > /dev/null
-}
+(cd "$repo/bench" && go build -o "$tmp/procrr" ./procrr)
 echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
-round_robin "$rounds" 7
-rr_report "6/0 6/1 4/0 5/1 4/2 5/3" "${names[@]}"
+"$tmp/procrr" -rounds "$rounds" -dir "$tmp" -list list -pairs "6/0 6/1 4/0 5/1 4/2 5/3" \
+  "sum -r=$x sum -r small" \
+  "sum FILE...=$x sum @LIST" \
+  "sum -r, io_uring refused=SHA256X_IOURING=off $x sum -r small" \
+  "sum FILE..., io_uring refused=SHA256X_IOURING=off $x sum @LIST" \
+  "old sum -r=$o sum -r small" \
+  "old sum FILE...=$o sum @LIST" \
+  "openssl FILE...=openssl dgst -sha256 @LIST"

@@ -49,9 +49,9 @@ type item struct {
 }
 
 // A slab is a batch's items, allocated together and used again once every
-// one of them is delivered: 10,000 items of fresh memory cost about 1% of
-// `sum -r` of 10,000 small files in page faults on the Intel Xeon
-// (BENCHMARKS.md, "Fresh memory written first").
+// one of them is delivered: fresh items for every batch cost a page fault a
+// page (`sum -r` of 10,000 small files on the Intel Xeon: 924 page faults,
+// 747 with slabs reused; BENCHMARKS.md, "fresh memory written first").
 type slab struct {
 	items []item
 	live  atomic.Int32 // items not yet delivered, plus 1 while produce fills it
@@ -159,7 +159,7 @@ func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bo
 		// Written first, a page at a time: read first (deliver looks at
 		// the next slot), a page of fresh memory maps the shared zero
 		// page, and the write that follows flushes the TLB of every CPU
-		// the process runs on (BENCHMARKS.md, "Fresh memory written
+		// the process runs on (BENCHMARKS.md, "fresh memory written
 		// first").
 		for i := 0; i < window; i += 4096 / int(unsafe.Sizeof(r.done[0])) {
 			r.done[i] = nil

@@ -8,7 +8,7 @@ package files
 // the next read, and some filesystems (procfs, sysfs, FUSE, network ones)
 // return short reads of their own accord. So the chain reads one more byte,
 // and only a read that finds nothing proves the end, as sha256sum's loop
-// does. That read costs 4% of `sum -r` of 10,000 small files on the Intel
+// does. That read costs 2-4% of `sum -r` of 10,000 small files on the Intel
 // Xeon (BENCHMARKS.md, "A short read as the end of a file").
 //
 // On the filesystems below, a regular file is read through the page cache

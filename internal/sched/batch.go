@@ -90,8 +90,8 @@ func newScratch() any {
 	// One write to each page first: a page of fresh memory that is read
 	// before it is written maps the shared zero page, and the write that
 	// follows replaces it and flushes the TLB of every CPU the process
-	// runs on, an interrupt to each (BENCHMARKS.md, "Fresh memory written
-	// first").
+	// runs on, an interrupt to each (BENCHMARKS.md, "A short read as the
+	// end of a file, and fresh memory written first").
 	mem := unsafe.Slice((*byte)(unsafe.Pointer(sc)), unsafe.Sizeof(*sc))
 	for i := 0; i < len(mem); i += 4096 {
 		mem[i] = 0
