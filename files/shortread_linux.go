@@ -17,14 +17,25 @@ package files
 // error, which the next read reports), or for a fatal signal. Folios start
 // at multiples of the page size, itself a multiple of 4096 on every Linux
 // architecture, so a read from offset 0 that stops short of a multiple of
-// 4096 stopped at the end of the file. The exception is DAX, where reads
-// copy from persistent memory directly and a poisoned line cuts a read
-// anywhere: if any mount has DAX enabled, no directory is trusted.
+// 4096 stopped at the end of the file. Two things break that, and are
+// looked for in the mount table:
+//   - DAX, where reads copy from persistent memory directly and a poisoned
+//     line cuts a read anywhere: if any mount has DAX enabled, no directory
+//     is trusted;
+//   - a file mounted over a name in the directory (a bind mount from procfs
+//     or FUSE, say), which the directory's own type says nothing about: a
+//     directory with a mount point in it is not trusted. (Mount points are
+//     compared by path, not looked at: a stat of each could hang on a dead
+//     network mount.)
+// The table is read again whenever the kernel reports it changed (a poll of
+// /proc/self/mountinfo).
 
 import (
 	"bufio"
 	"io"
 	"os"
+	"path"
+	"strconv"
 	"strings"
 	"sync"
 
@@ -42,37 +53,85 @@ func shortReadsEnd(fd int) bool {
 	if !trustShortReads {
 		return false
 	}
-	var st unix.Statfs_t
-	if unix.Fstatfs(fd, &st) != nil {
+	var sfs unix.Statfs_t
+	if unix.Fstatfs(fd, &sfs) != nil {
 		return false
 	}
-	switch uint32(st.Type) {
+	switch uint32(sfs.Type) {
 	case unix.EXT4_SUPER_MAGIC, unix.XFS_SUPER_MAGIC, unix.BTRFS_SUPER_MAGIC, unix.TMPFS_MAGIC:
-		return !daxMounted()
+	default:
+		return false
 	}
-	return false
+	m := currentMounts()
+	if !m.ok || m.dax {
+		return false
+	}
+	dir, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+	return err == nil && !m.parents[dir]
 }
 
 // trustShortReads lets the tests turn shortReadsEnd off, to run the probe
 // chain with its read of one more byte everywhere.
 var trustShortReads = true
 
-// daxMounted reports whether any mount this process sees may use DAX
-// (mount options dax, dax=always or dax=inode), or the mounts cannot be
-// read.
-var daxMounted = sync.OnceValue(func() bool {
+// mountTable is what shortReadsEnd needs of the mount table.
+type mountTable struct {
+	ok      bool // read; if not, nothing is trusted
+	dax     bool
+	parents map[string]bool // directories with a mount point in them
+}
+
+var mounts struct {
+	sync.Mutex
+	// watch is /proc/self/mountinfo, polled for changes, and opened as a
+	// plain descriptor: an *os.File would be added to the runtime's
+	// epoll set, whose own polls take the change events.
+	watch    int
+	watching bool
+	table    mountTable
+}
+
+// currentMounts returns the mount table as it was when last read, reading
+// it again first if it has changed since.
+func currentMounts() mountTable {
+	mounts.Lock()
+	defer mounts.Unlock()
+	if !mounts.watching {
+		fd, err := unix.Open("/proc/self/mountinfo", unix.O_RDONLY|unix.O_CLOEXEC, 0)
+		if err != nil {
+			return mountTable{}
+		}
+		mounts.watch, mounts.watching = fd, true
+	} else {
+		pfd := []unix.PollFd{{Fd: int32(mounts.watch), Events: unix.POLLPRI}}
+		n, err := unix.Poll(pfd, 0)
+		if err == nil && n == 0 {
+			return mounts.table // unchanged
+		}
+	}
+	// Read anew; a change that lands while it is read is reported by the
+	// next poll.
 	f, err := os.Open("/proc/self/mountinfo")
 	if err != nil {
-		return true
+		mounts.table = mountTable{}
+		return mounts.table
 	}
 	defer f.Close()
-	dax, err := mountinfoDAX(f)
-	return dax || err != nil
-})
+	points, dax, err := parseMountinfo(f)
+	t := mountTable{ok: err == nil, dax: dax, parents: map[string]bool{}}
+	for _, p := range points {
+		if p != "/" {
+			t.parents[path.Dir(p)] = true
+		}
+	}
+	mounts.table = t
+	return t
+}
 
-// mountinfoDAX reports whether a mountinfo listing (proc_pid_mountinfo(5))
-// names DAX among any mount's per-mount or superblock options.
-func mountinfoDAX(r io.Reader) (bool, error) {
+// parseMountinfo reads a mountinfo listing (proc_pid_mountinfo(5)): every
+// mount point, and whether any mount names DAX among its per-mount or
+// superblock options (dax, dax=always, dax=inode).
+func parseMountinfo(r io.Reader) (points []string, dax bool, err error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	for sc.Scan() {
@@ -88,13 +147,34 @@ func mountinfoDAX(r io.Reader) (bool, error) {
 		if sep < 0 || len(f) < sep+4 {
 			continue
 		}
+		points = append(points, unescapeMountinfo(f[4]))
 		for _, opts := range []string{f[5], f[sep+3]} {
 			for o := range strings.SplitSeq(opts, ",") {
 				if o == "dax" || (strings.HasPrefix(o, "dax=") && o != "dax=never") {
-					return true, nil
+					dax = true
 				}
 			}
 		}
 	}
-	return false, sc.Err()
+	return points, dax, sc.Err()
+}
+
+// unescapeMountinfo undoes mountinfo's octal escapes of space, tab,
+// newline and backslash (\040 and so on).
+func unescapeMountinfo(s string) string {
+	if !strings.Contains(s, `\`) {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		if s[i] == '\\' && i+4 <= len(s) {
+			if v, err := strconv.ParseUint(s[i+1:i+4], 8, 8); err == nil {
+				b.WriteByte(byte(v))
+				i += 3
+				continue
+			}
+		}
+		b.WriteByte(s[i])
+	}
+	return b.String()
 }

@@ -3,33 +3,36 @@ package files
 import (
 	"context"
 	"os"
+	"slices"
 	"strings"
 	"testing"
 
 	"golang.org/x/sys/unix"
 )
 
-func TestMountinfoDAX(t *testing.T) {
+func TestParseMountinfo(t *testing.T) {
 	const (
 		root = "25 1 254:0 / / rw,relatime shared:1 - ext4 /dev/vda rw\n"
 		shm  = "30 25 0:26 / /dev/shm rw,nosuid,nodev shared:4 - tmpfs tmpfs rw,size=24683584k\n"
 	)
 	for _, c := range []struct {
 		name, info string
+		points     []string
 		dax        bool
 	}{
-		{"none", root + shm, false},
-		{"dax superblock option", root + "40 25 259:0 / /mnt/pmem rw,relatime - xfs /dev/pmem0 rw,attr2,dax=always\n", true},
-		{"old dax option", "40 25 259:0 / /mnt/pmem rw - ext4 /dev/pmem0 rw,dax\n" + shm, true},
-		{"dax=inode", root + "40 25 259:0 / /p rw - xfs /dev/pmem0 rw,dax=inode\n", true},
-		{"per-mount option", "40 25 259:0 / /p rw,dax master:3 - ext4 /dev/pmem0 rw\n", true},
-		{"dax=never", root + "40 25 259:0 / /p rw - ext4 /dev/pmem0 rw,dax=never\n", false},
-		{"a path named dax", "40 25 259:0 / /dax rw - ext4 /dev/dax rw,daxish\n", false},
-		{"no optional fields, short line", "40 25\n" + root, false},
+		{"none", root + shm, []string{"/", "/dev/shm"}, false},
+		{"dax superblock option", root + "40 25 259:0 / /mnt/pmem rw,relatime - xfs /dev/pmem0 rw,attr2,dax=always\n", []string{"/", "/mnt/pmem"}, true},
+		{"old dax option", "40 25 259:0 / /p rw - ext4 /dev/pmem0 rw,dax\n", []string{"/p"}, true},
+		{"dax=inode", "40 25 259:0 / /p rw - xfs /dev/pmem0 rw,dax=inode\n", []string{"/p"}, true},
+		{"per-mount option", "40 25 259:0 / /p rw,dax master:3 - ext4 /dev/pmem0 rw\n", []string{"/p"}, true},
+		{"dax=never", "40 25 259:0 / /p rw - ext4 /dev/pmem0 rw,dax=never\n", []string{"/p"}, false},
+		{"a path named dax", "40 25 259:0 / /dax rw - ext4 /dev/dax rw,daxish\n", []string{"/dax"}, false},
+		{"escapes", "40 25 0:50 / /a\\040b/c\\134d rw - tmpfs tmpfs rw\n", []string{"/a b/c\\d"}, false},
+		{"a short line", "40 25\n" + root, []string{"/"}, false},
 	} {
-		got, err := mountinfoDAX(strings.NewReader(c.info))
-		if err != nil || got != c.dax {
-			t.Errorf("%s: mountinfoDAX = %v, %v; want %v", c.name, got, err, c.dax)
+		points, dax, err := parseMountinfo(strings.NewReader(c.info))
+		if err != nil || dax != c.dax || !slices.Equal(points, c.points) {
+			t.Errorf("%s: parseMountinfo = %q, %v, %v; want %q, %v", c.name, points, dax, err, c.points, c.dax)
 		}
 	}
 }
@@ -63,17 +66,55 @@ func dirShortReadsEnd(t *testing.T, dir string) (bool, uint32) {
 }
 
 // TestShortReadsEnd: procfs, whose files read short of their end, is never
-// trusted; tmpfs is, where no mount uses DAX.
+// trusted, nor a directory with a mount point in it; tmpfs is, where no
+// mount uses DAX.
 func TestShortReadsEnd(t *testing.T) {
 	if ends, _ := dirShortReadsEnd(t, "/proc/self"); ends {
 		t.Errorf("/proc/self: short reads taken as the end of a file")
 	}
+	if ends, typ := dirShortReadsEnd(t, "/"); ends {
+		t.Errorf("/ (file system %#x, mount points in it): short reads taken as the end of a file", typ)
+	}
+	dax := currentMounts().dax
 	for name, dir := range fsDirs(t) {
 		ends, typ := dirShortReadsEnd(t, dir)
-		t.Logf("%s (file system %#x): short reads end files: %v (DAX mounted: %v)", name, typ, ends, daxMounted())
-		if name == "tmpfs" && ends == daxMounted() {
-			t.Errorf("tmpfs: shortReadsEnd = %v with DAX mounted %v", ends, daxMounted())
+		t.Logf("%s (file system %#x): short reads end files: %v (DAX mounted: %v)", name, typ, ends, dax)
+		if name == "tmpfs" && ends == dax {
+			t.Errorf("tmpfs: shortReadsEnd = %v with DAX mounted %v", ends, dax)
 		}
+	}
+}
+
+// TestShortReadsEndMount: a directory stops being trusted once something
+// is mounted in it, and is trusted again once it is unmounted (where this
+// process may mount).
+func TestShortReadsEndMount(t *testing.T) {
+	dir := t.TempDir()
+	if ends, _ := dirShortReadsEnd(t, dir); !ends || currentMounts().dax {
+		t.Skip("short reads not trusted here to begin with")
+	}
+	sub := dir + "/m"
+	if err := os.Mkdir(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := unix.Mount("sha256x-test", sub, "tmpfs", 0, ""); err != nil {
+		t.Skip("cannot mount:", err)
+	}
+	mounted := true
+	defer func() {
+		if mounted {
+			unix.Unmount(sub, 0)
+		}
+	}()
+	if ends, _ := dirShortReadsEnd(t, dir); ends {
+		t.Errorf("%s: trusted with a mount point in it", dir)
+	}
+	if err := unix.Unmount(sub, 0); err != nil {
+		t.Fatal(err)
+	}
+	mounted = false
+	if ends, _ := dirShortReadsEnd(t, dir); !ends {
+		t.Errorf("%s: not trusted again once unmounted", dir)
 	}
 }
 
