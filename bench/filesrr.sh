@@ -6,7 +6,9 @@
 # lands on all of them (files.sh's hyperfine runs all of one command's runs
 # before the next's). It prints each command's median, fastest and slowest
 # run, then, per round, the peer's time over sha256x's: the median and the
-# worst and best round (above 1: sha256x faster).
+# worst and best round (above 1: sha256x faster). The list form runs a third
+# way too, with SHA256X_IOURING=on: names of unknown type through the ring
+# even where system calls are cheap.
 #
 # The processes are started by bench/procrr, with no shell between: bash
 # takes 7-10 ms to hand a process 10,000 names, which made openssl's and the
@@ -28,11 +30,12 @@ x=$tmp/sha256x o=$tmp/sha256x-old
 "$x" sum -r small | cut -c67- > list
 (cd "$repo/bench" && go build -o "$tmp/procrr" ./procrr)
 echo "CPU: $(cpu_name), $(nproc) cores; kernel $(uname -r); old $old; $rounds rounds"
-"$tmp/procrr" -rounds "$rounds" -dir "$tmp" -list list -pairs "6/0 6/1 4/0 5/1 4/2 5/3" \
+"$tmp/procrr" -rounds "$rounds" -dir "$tmp" -list list -pairs "6/0 6/1 4/0 5/1 4/2 5/3 7/1" \
   "sum -r=$x sum -r small" \
   "sum FILE...=$x sum @LIST" \
   "sum -r, io_uring refused=SHA256X_IOURING=off $x sum -r small" \
   "sum FILE..., io_uring refused=SHA256X_IOURING=off $x sum @LIST" \
   "old sum -r=$o sum -r small" \
   "old sum FILE...=$o sum @LIST" \
-  "openssl FILE...=openssl dgst -sha256 @LIST"
+  "openssl FILE...=openssl dgst -sha256 @LIST" \
+  "sum FILE..., io_uring on=SHA256X_IOURING=on $x sum @LIST"

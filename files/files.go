@@ -11,13 +11,16 @@
 // does not stop the others.
 //
 // On Linux the small files of a batch are opened, read and closed through
-// io_uring, one system call for up to 64 files; files whose type is not
-// known from a directory listing are sized with statx first, so that no
-// pipe is read before its type is known (see BENCHMARKS.md, "Files").
-// Where the kernel or a seccomp profile refuses io_uring, or with PlainReads
-// or the environment variable SHA256X_IOURING=off, they are read with plain
-// system calls; either way every file gets the same outcome as from
-// sha256sum. Up to one ring and its arena per core are kept for a second
+// io_uring, one system call for up to 64 files (see BENCHMARKS.md,
+// "Files"). Files whose type is not known from a directory listing (List's
+// names) go through the ring only where a system call costs 0.2 µs or more,
+// measured once: the ring must read their directories' listings first, so
+// that no pipe is read before its type is known, which costs more than it
+// saves where system calls are cheap. SHA256X_IOURING=on sends them
+// through the ring anyway. Where the kernel or a seccomp profile refuses
+// io_uring, or with PlainReads or the environment variable
+// SHA256X_IOURING=off, files are read with plain system calls; either way
+// every file gets the same outcome as from sha256sum. Up to one ring and its arena per core are kept for a second
 // after a call, for the next one.
 //
 // On Linux, large regular files (over 256 KiB) are hashed from memory

@@ -34,10 +34,12 @@ func badTree(t *testing.T, dir string, good []string) []string {
 	return append(out, good...)
 }
 
-// ringModes runs f with io_uring (where the kernel allows it) and with it
-// refused, as a seccomp profile would refuse it.
+// ringModes runs f with io_uring (where the kernel allows it, for names
+// of unknown type too: SHA256X_IOURING=on) and with it refused, as a
+// seccomp profile would refuse it.
 func ringModes(t *testing.T, f func(t *testing.T)) {
 	t.Run("io_uring", func(t *testing.T) {
+		t.Setenv("SHA256X_IOURING", "on")
 		if r, err := uring.New(8, 8, nil); err != nil {
 			t.Logf("io_uring refused here (%v): this run reads plainly too", err)
 		} else {
