@@ -153,6 +153,40 @@ func TestProbeChains(t *testing.T) {
 	}
 }
 
+// TestLateOpens: where a probe's open, read and close go unlinked, an
+// open that finishes after its read (sent to io-wq, asyncOpens) has its
+// file read and closed by a second submission; the digests are
+// crypto/sha256's.
+func TestLateOpens(t *testing.T) {
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	for name, dir := range fsDirs(t) {
+		if ends, _ := dirShortReadsEnd(t, dir); !ends {
+			t.Logf("%s: short reads not trusted here: the probes stay linked", name)
+			continue
+		}
+		paths := randomTree(t, dir, 9, 200, 20000)
+		asyncOpens = true
+		late, ring := ringLate.Load(), ringFiles.Load()
+		res, err := (&Hasher{}).Hash(context.Background(), paths)
+		asyncOpens = false
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, r := range res {
+			if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+				t.Fatalf("%s: %s (%d bytes): %v, or a wrong digest", name, r.Path, r.Size, r.Err)
+			}
+		}
+		late, ring = ringLate.Load()-late, ringFiles.Load()-ring
+		t.Logf("%s: %d files read through the ring, %d probes' opens late", name, ring, late)
+		if late == 0 || ring == 0 {
+			t.Errorf("%s: %d late opens, %d files through the ring; want some of each", name, late, ring)
+		}
+	}
+}
+
 func TestProbed(t *testing.T) {
 	for _, c := range []struct {
 		open, n, more int32

@@ -7,8 +7,9 @@
 // (BENCHMARKS.md, "Where the rest of `sum -r` goes"). A run's time is from
 // just before the process is started to just after it is reaped; its
 // output goes to /dev/null. It prints each command's median, fastest and
-// slowest run, then for each pair P/Q of -pairs (commands numbered from 0;
-// by default every command over the first) command P's time over command
+// slowest run and its median CPU time (user and system, all its threads),
+// then for each pair P/Q of -pairs (commands numbered from 0; by default
+// every command over the first) command P's time over command
 // Q's, round by round: median, worst and best.
 //
 //	cd bench && go run ./procrr [-rounds 40] [-dir DIR] [-list FILE] [-pairs 'P/Q ...'] 'LABEL=PROG ARG...' ...
@@ -47,6 +48,7 @@ func main() {
 		argv  []string
 		env   []string
 		times []float64 // ms, one a round
+		cpu   []float64 // ms of user and system time, one a round
 	}
 	var cmds []*command
 	for _, a := range flag.Args() {
@@ -73,17 +75,18 @@ func main() {
 	if err != nil {
 		log.Fatal(err)
 	}
-	run := func(c *command) float64 {
+	run := func(c *command) (ms, cpu float64) {
 		attr := &os.ProcAttr{Dir: *dir, Env: c.env, Files: []*os.File{os.Stdin, null, os.Stderr}}
 		t0 := time.Now()
 		p, err := os.StartProcess(c.argv[0], c.argv, attr)
 		if err != nil {
 			log.Fatal(err)
 		}
-		if st, err := p.Wait(); err != nil || !st.Success() {
+		st, err := p.Wait()
+		if err != nil || !st.Success() {
 			log.Fatalf("%s: %v %v", c.label, st, err)
 		}
-		return float64(time.Since(t0).Nanoseconds()) / 1e6
+		return float64(time.Since(t0).Nanoseconds()) / 1e6, float64((st.UserTime() + st.SystemTime()).Nanoseconds()) / 1e6
 	}
 	for _, c := range cmds { // warm the page cache
 		run(c)
@@ -91,7 +94,9 @@ func main() {
 	for r := range *rounds {
 		for j := range cmds {
 			c := cmds[(j+r)%len(cmds)]
-			c.times = append(c.times, run(c))
+			ms, cpu := run(c)
+			c.times = append(c.times, ms)
+			c.cpu = append(c.cpu, cpu)
 		}
 	}
 	median := func(v []float64) float64 {
@@ -99,7 +104,7 @@ func main() {
 		return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 	}
 	for _, c := range cmds {
-		fmt.Printf("%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f\n", c.label, median(c.times), slices.Min(c.times), slices.Max(c.times))
+		fmt.Printf("%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f  CPU %6.1f ms\n", c.label, median(c.times), slices.Min(c.times), slices.Max(c.times), median(c.cpu))
 	}
 	if *pairs == "" {
 		for k := 1; k < len(cmds); k++ {

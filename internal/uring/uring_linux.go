@@ -21,6 +21,7 @@ const (
 	sqeFixedFile = 1 << 0
 	sqeIOLink    = 1 << 2
 	sqeHardLink  = 1 << 3
+	sqeAsync     = 1 << 4
 
 	setupSubmitAll   = 1 << 7
 	setupCoopTaskrun = 1 << 8
@@ -327,6 +328,14 @@ func (r *Ring) ReadDirect(slot int, buf []byte, off int64, reg int, user uint64,
 func (r *Ring) CloseDirect(slot int, user uint64) {
 	s := r.next(opClose, false, user)
 	s.fileIndex = uint32(slot) + 1
+}
+
+// Async sends the operation queued last to the kernel's io-wq threads
+// rather than trying it inline first, as the kernel does with one that
+// would block: for tests of what a caller does when an operation finishes
+// after those queued behind it.
+func (r *Ring) Async() {
+	r.sqes[(r.tail-1)&r.sqMask].flags |= sqeAsync
 }
 
 // Nop queues an operation that does nothing, for tests.

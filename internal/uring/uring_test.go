@@ -102,6 +102,75 @@ func TestChains(t *testing.T) {
 	}
 }
 
+// TestUnlinked: an open, a read and a close of one slot in one submission
+// without links run in order, the read finding the file the open
+// installed. An open sent to io-wq (Async) finishes, but for a race with
+// the io-wq thread, after the read and the close found the slot empty, and
+// leaves its file there to be read and closed by a second submission.
+func TestUnlinked(t *testing.T) {
+	dir := t.TempDir()
+	data := bytes.Repeat([]byte("abcdefgh"), 700)
+	path := filepath.Join(dir, "f")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	buf := make([]byte, 16<<10)
+	r := newRing(t, [][]byte{buf})
+	p := cstr(path)
+	ebadf := -int32(unix.EBADF)
+	late := 0
+	for try := 0; try < 20 && late == 0; try++ {
+		for _, async := range []bool{false, true} {
+			clear(buf)
+			r.OpenDirect(unix.AT_FDCWD, p, 2, 1, false)
+			if async {
+				r.Async()
+			}
+			r.ReadDirect(2, buf, 0, 0, 2, false)
+			r.CloseDirect(2, 3)
+			if err := r.SubmitInline(3); err != nil {
+				t.Fatal(err)
+			}
+			m := reap(r)
+			switch {
+			case m[1] == 0 && m[2] == int32(len(data)) && m[3] == 0:
+				if async {
+					t.Logf("try %d: the io-wq thread opened the file before the read was issued", try)
+				}
+			case async && m[1] == 0 && m[2] == ebadf && m[3] == ebadf:
+				late++
+				r.ReadDirect(2, buf, 0, 0, 4, true)
+				r.CloseDirect(2, 5)
+				if err := r.SubmitInline(2); err != nil {
+					t.Fatal(err)
+				}
+				if m := reap(r); m[4] != int32(len(data)) || m[5] != 0 {
+					t.Fatalf("the late open's file: read %d (%v), close %d (%v)", m[4], Errno(m[4]), m[5], Errno(m[5]))
+				}
+			case async && m[1] == 0 && m[2] == ebadf && m[3] == 0:
+				t.Logf("try %d: the io-wq thread opened the file between the read and the close", try)
+				continue
+			default:
+				t.Fatalf("async %v: open %d (%v), read %d (%v), close %d (%v)", async, m[1], Errno(m[1]), m[2], Errno(m[2]), m[3], Errno(m[3]))
+			}
+			if !bytes.Equal(buf[:len(data)], data) {
+				t.Fatalf("async %v: the data read is wrong", async)
+			}
+		}
+	}
+	if late == 0 {
+		t.Error("no open sent to io-wq finished after its read in 20 tries")
+	}
+	// The slot is empty again.
+	r.CloseDirect(2, 6)
+	if err := r.Submit(1); err != nil {
+		t.Fatal(err)
+	}
+	if m := reap(r); m[6] != ebadf {
+		t.Errorf("close of the emptied slot: %d, want EBADF", m[6])
+	}
+}
+
 // TestFull: the queue takes what it has room for, and Submit and
 // SubmitInline wait for every completion asked for.
 func TestFull(t *testing.T) {
