@@ -1,7 +1,8 @@
 package files
 
 // Small files through io_uring, in two passes over a batch, each a few
-// submissions of linked chains for up to a few hundred files:
+// submissions of chains (an open, reads, a close) for up to a few hundred
+// files:
 //
 //   - probe, for files a directory listing says are regular: openat into
 //     a direct descriptor, a read of up to probeMax bytes into the worker's
@@ -11,13 +12,16 @@ package files
 //     to EOF); no statx is needed, and every operation runs inline in the
 //     submitting thread. In a directory whose filesystem ends short reads
 //     only at the end of a file (shortReadsEnd), the second read is left
-//     out, and a first read that stops at a multiple of 4096 bytes is not
-//     taken as the whole file.
+//     out, a first read that stops at a multiple of 4096 bytes is not
+//     taken as the whole file, and the chain's operations are not linked
+//     (probe says why). Elsewhere they are.
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
 //     (empty, or longer than probeMax): statx, then for the small regular
-//     ones openat, a read of size+1 bytes and a close. statx runs on the
-//     kernel's io-wq threads, slower, so only these pay for it.
+//     ones openat, a read of size+1 bytes and a close, linked (unlinked,
+//     they were no faster with the page cache warm and 2-3% slower
+//     cold). statx runs on the kernel's io-wq threads, slower, so only
+//     these pay for it.
 //
 // Nothing here decides an error: a file whose open or read fails or comes
 // up short is read again the plain way, which gives it the outcome it has
@@ -89,8 +93,8 @@ var ringRefused atomic.Bool
 
 // ringFiles counts the files read whole through a ring, ringShort those
 // of them taken whole from a short read without the read of one more byte
-// (shortReadsEnd), and ringLate the probes whose open finished after their
-// read, for the tests.
+// (shortReadsEnd), and ringLate the unlinked opens that finished after
+// their read, for the tests.
 var ringFiles, ringShort, ringLate atomic.Int64
 
 // asyncOpens sends the unlinked probes' opens to io-wq, so that each

@@ -153,36 +153,36 @@ func TestProbeChains(t *testing.T) {
 	}
 }
 
-// TestLateOpens: where a probe's open, read and close go unlinked, an
-// open that finishes after its read (sent to io-wq, asyncOpens) has its
-// file read and closed by a second submission; the digests are
-// crypto/sha256's.
+// TestLateOpens: where short reads are trusted to end files, a probe's
+// unlinked open that finishes after its read and close (sent to io-wq,
+// asyncOpens) has its file read and closed by a second submission; where
+// they are not, the chains are linked and no open is late. The digests are
+// crypto/sha256's either way.
 func TestLateOpens(t *testing.T) {
 	if why := ringRefusedWhy(); why != "" {
 		t.Skip("io_uring not used:", why)
 	}
 	for name, dir := range fsDirs(t) {
-		if ends, _ := dirShortReadsEnd(t, dir); !ends {
-			t.Logf("%s: short reads not trusted here: the probes stay linked", name)
-			continue
-		}
 		paths := randomTree(t, dir, 9, 200, 20000)
-		asyncOpens = true
-		late, ring := ringLate.Load(), ringFiles.Load()
-		res, err := (&Hasher{}).Hash(context.Background(), paths)
-		asyncOpens = false
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range res {
-			if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
-				t.Fatalf("%s: %s (%d bytes): %v, or a wrong digest", name, r.Path, r.Size, r.Err)
+		for _, trust := range []bool{true, false} {
+			trustShortReads, asyncOpens = trust, true
+			late, ring := ringLate.Load(), ringFiles.Load()
+			res, err := (&Hasher{}).Hash(context.Background(), paths)
+			trustShortReads, asyncOpens = true, false
+			if err != nil {
+				t.Fatal(err)
 			}
-		}
-		late, ring = ringLate.Load()-late, ringFiles.Load()-ring
-		t.Logf("%s: %d files read through the ring, %d probes' opens late", name, ring, late)
-		if late == 0 || ring == 0 {
-			t.Errorf("%s: %d late opens, %d files through the ring; want some of each", name, late, ring)
+			for i, r := range res {
+				if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+					t.Fatalf("%s, trust %v: %s (%d bytes): %v, or a wrong digest", name, trust, r.Path, r.Size, r.Err)
+				}
+			}
+			late, ring = ringLate.Load()-late, ringFiles.Load()-ring
+			t.Logf("%s, trust %v: %d files read through the ring, %d opens late", name, trust, ring, late)
+			ends, _ := dirShortReadsEnd(t, dir)
+			if ring == 0 || (late > 0) != (trust && ends) {
+				t.Errorf("%s, trust %v: %d late opens, %d files through the ring; want late opens: %v", name, trust, late, ring, trust && ends)
+			}
 		}
 	}
 }
