@@ -104,7 +104,7 @@ func main() {
 		return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 	}
 	for _, c := range cmds {
-		fmt.Printf("%-32s median %6.1f ms  fastest %6.1f  slowest %6.1f  CPU %6.1f ms\n", c.label, median(c.times), slices.Min(c.times), slices.Max(c.times), median(c.cpu))
+		fmt.Printf("%-32s median %7.2f ms  fastest %7.2f  slowest %7.2f  CPU %7.2f ms\n", c.label, median(c.times), slices.Min(c.times), slices.Max(c.times), median(c.cpu))
 	}
 	if *pairs == "" {
 		for k := 1; k < len(cmds); k++ {

@@ -11,18 +11,27 @@ import (
 // cpuid runs the CPUID instruction for leaf and subleaf sub.
 func cpuid(leaf, sub uint32) (eax, ebx, ecx, edx uint32)
 
-// An X86 is what the dispatcher reads of an amd64 CPU beyond
-// golang.org/x/sys/cpu's feature bits: who made it, its family and model
-// (as the vendors' manuals combine the base and extended fields), and SHA-NI,
-// which x/sys/cpu does not report. Three CPUID leaves, read once at init:
-// a general-purpose CPUID library reads dozens, which in a virtual machine,
-// where each one traps to the hypervisor, costs a process about a
-// millisecond at start (BENCHMARKS.md, "One small file: where the
-// milliseconds go").
+// xgetbv reads extended control register 0 (XCR0): which register states
+// the operating system saves. Only where CPUID says OSXSAVE.
+func xgetbv() (eax uint32)
+
+// An X86 is what the dispatcher reads of an amd64 CPU: who made it, its
+// family and model (as the vendors' manuals combine the base and extended
+// fields), and the features its kernels need, each with the operating
+// system's support for its registers where it has any. Three CPUID leaves,
+// read once at init: each CPUID traps to the hypervisor in a virtual
+// machine, 7.5-8.5 µs on the Intel Xeon VM, where a general-purpose CPUID
+// library's dozens cost a process about a millisecond at start and
+// golang.org/x/sys/cpu's six (and its init) 0.1 ms (BENCHMARKS.md, "One
+// small file: where the milliseconds go"). TestFeaturesAgree holds the
+// features to x/sys/cpu's.
 type X86 struct {
 	Vendor        string // "GenuineIntel", "AuthenticAMD", ...
 	Family, Model int
 	SHA           bool // SHA-NI (CPUID.(EAX=7,ECX=0):EBX bit 29)
+	SSE41         bool
+	AVX, AVX2     bool // and the OS saves the YMM registers
+	AVX512        bool // AVX-512 F and BW, and the OS saves the opmask and ZMM registers
 }
 
 // CPU is this machine's.
@@ -36,13 +45,23 @@ func readX86() X86 {
 	binary.LittleEndian.PutUint32(v[4:], d)
 	binary.LittleEndian.PutUint32(v[8:], cx)
 	c.Vendor = string(v[:])
-	if maxLeaf >= 1 {
-		a, _, _, _ := cpuid(1, 0)
-		c.Family, c.Model = familyModel(a)
+	if maxLeaf < 1 {
+		return c
 	}
+	a, _, cx, _ := cpuid(1, 0)
+	c.Family, c.Model = familyModel(a)
+	c.SSE41 = cx&(1<<19) != 0
+	var xcr0 uint32
+	if cx&(1<<27) != 0 { // OSXSAVE: XGETBV may be used
+		xcr0 = xgetbv()
+	}
+	osAVX := xcr0&0b110 == 0b110 // the XMM and YMM registers saved
+	c.AVX = cx&(1<<28) != 0 && osAVX
 	if maxLeaf >= 7 {
 		_, b, _, _ := cpuid(7, 0)
 		c.SHA = b&(1<<29) != 0
+		c.AVX2 = b&(1<<5) != 0 && osAVX
+		c.AVX512 = b&(1<<16) != 0 && b&(1<<30) != 0 && osAVX && osSavesAVX512(xcr0)
 	}
 	return c
 }

@@ -2,7 +2,11 @@
 
 package kernel
 
-import "testing"
+import (
+	"testing"
+
+	"golang.org/x/sys/cpu"
+)
 
 // TestFamilyModel decodes CPUID leaf 1's EAX of the CPUs the dispatch table
 // names, as their vendors' manuals combine the fields (interop's
@@ -29,4 +33,24 @@ func TestFamilyModel(t *testing.T) {
 	if CPU.Vendor == "" || CPU.Family == 0 {
 		t.Errorf("this CPU: %+v", CPU)
 	}
+}
+
+// TestFeaturesAgree: the features read for the dispatcher are
+// golang.org/x/sys/cpu's, CPUID's bits and the operating system's support
+// for their registers both (under qemu's CPU models in CI too).
+func TestFeaturesAgree(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		got, want bool
+	}{
+		{"SSE4.1", CPU.SSE41, cpu.X86.HasSSE41},
+		{"AVX", CPU.AVX, cpu.X86.HasAVX},
+		{"AVX2", CPU.AVX2, cpu.X86.HasAVX2},
+		{"AVX-512 F and BW", CPU.AVX512, cpu.X86.HasAVX512F && cpu.X86.HasAVX512BW},
+	} {
+		if c.got != c.want {
+			t.Errorf("%s: %v, x/sys/cpu says %v", c.name, c.got, c.want)
+		}
+	}
+	t.Logf("%s: %+v", CPUName(), CPU)
 }
