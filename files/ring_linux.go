@@ -17,11 +17,13 @@ package files
 //     (probe says why). Elsewhere they are.
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
-//     (empty, or longer than probeMax): statx, then for the small regular
+//     that may be longer than probeMax: statx, then for the small regular
 //     ones openat, a read of size+1 bytes and a close, linked (unlinked,
 //     they were no faster with the page cache warm and 2-3% slower
 //     cold). statx runs on the kernel's io-wq threads, slower, so only
-//     these pay for it.
+//     these pay for it; the few the probe left unsettled short of
+//     probeMax (empty, or read to a multiple of 4096 bytes) are read the
+//     plain way rather than wait for io-wq.
 //
 // Nothing here decides an error: a file whose open or read fails or comes
 // up short is read again the plain way, which gives it the outcome it has
@@ -501,7 +503,15 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			case probePlain:
 				*rest = append(*rest, it)
 			case probeSized:
-				rr.sized = append(rr.sized, k)
+				if rr.reads[s] < probeMax {
+					// Empty, or read to a multiple of 4096 bytes: rare,
+					// and a statx would wait for an io-wq thread (the
+					// first one made for it) while the plain way takes
+					// a few system calls.
+					*rest = append(*rest, it)
+				} else {
+					rr.sized = append(rr.sized, k)
+				}
 			case probeWhole:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+int(rr.reads[s])])

@@ -1,8 +1,11 @@
 package files
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -183,6 +186,44 @@ func TestLateOpens(t *testing.T) {
 			if ring == 0 || (late > 0) != (trust && ends) {
 				t.Errorf("%s, trust %v: %d late opens, %d files through the ring; want late opens: %v", name, trust, late, ring, trust && ends)
 			}
+		}
+	}
+}
+
+// TestUnsettledPlain: where short reads end files, the files a probe
+// leaves unsettled short of probeMax (empty, or read to a multiple of 4096
+// bytes) are read the plain way, not sized through the ring's statx, and
+// the others through the ring; the digests are crypto/sha256's.
+func TestUnsettledPlain(t *testing.T) {
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	for name, dir := range fsDirs(t) {
+		if ends, _ := dirShortReadsEnd(t, dir); !ends {
+			continue
+		}
+		settled := 0
+		for i := range 40 {
+			n := 4096 * (i % 4) // 0, 4096, 8192, 12288
+			if i%5 == 4 {
+				n, settled = 100+i, settled+1
+			}
+			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), bytes.Repeat([]byte{byte(i)}, n), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		ring := ringFiles.Load()
+		var res []Result
+		if err := (&Hasher{}).Stream(context.Background(), Tree(dir), func(r Result) { res = append(res, r) }); err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil || r.Sum != want(t, nil, r.Path) {
+				t.Fatalf("%s: %s: %v, or a wrong digest", name, r.Path, r.Err)
+			}
+		}
+		if ring = ringFiles.Load() - ring; len(res) != 40 || ring != int64(settled) {
+			t.Errorf("%s: %d files, %d through the ring; want 40, %d", name, len(res), ring, settled)
 		}
 	}
 }
