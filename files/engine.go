@@ -66,6 +66,7 @@ type run struct {
 	batches   [][]*item
 	larges    []*item
 	closed    bool // the input is exhausted
+	pushing   bool // produce waits for room in batches
 	busy      int  // workers on a batch, which may add large files
 	streaming int  // workers on large files
 	idle      atomic.Int32
@@ -252,8 +253,10 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 func (r *run) push(b []*item) {
 	r.mu.Lock()
 	for len(r.batches) >= 2*r.c.workers && r.ctx.Err() == nil {
+		r.pushing = true
 		r.cond.Wait()
 	}
+	r.pushing = false
 	r.batches = append(r.batches, b)
 	r.cond.Broadcast()
 	r.mu.Unlock()
@@ -286,7 +289,16 @@ func (r *run) work() {
 			r.batches = r.batches[1:]
 			r.busy++
 			r.cond.Broadcast()
+			yield := r.pushing
 			r.mu.Unlock()
+			if yield {
+				// Let produce, just woken into this P's next slot, refill
+				// the queue now: left there while this worker hashes, it
+				// waited until the queue ran dry, and the other P, idle
+				// by then, slept in the scheduler before taking it
+				// (BENCHMARKS.md, "Probes without links").
+				runtime.Gosched()
+			}
 			large := w.smalls(r, b)
 			r.deliver(b)
 			r.putBatch(b)
