@@ -296,7 +296,8 @@ func (r *run) work() {
 				// the queue now: left there while this worker hashes, it
 				// waited until the queue ran dry, and the other P, idle
 				// by then, slept in the scheduler before taking it
-				// (BENCHMARKS.md, "Probes without links").
+				// (BENCHMARKS.md, "Probes without links, and the
+				// producer's turn").
 				runtime.Gosched()
 			}
 			large := w.smalls(r, b)

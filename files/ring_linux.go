@@ -424,8 +424,9 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 // and the close empties the slot while a read sent to io-wq (a page not
 // cached) keeps its file. Linked, each operation after the first waited
 // for task work to issue it: unlinked, `sha256x sum -r` of 10,000 small
-// files took 3% less CPU on the Intel Xeon (BENCHMARKS.md, "Probes
-// without links"). An open that must block goes to io-wq and finishes
+// files took 1-4% less CPU on the Intel Xeon, and 1.6x less time with the
+// page cache cold (BENCHMARKS.md, "Probes without links, and the
+// producer's turn"). An open that must block goes to io-wq and finishes
 // after its read and close found the slot empty (EBADF); those files are
 // read and closed in a second submission.
 func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
@@ -441,7 +442,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			u := uint64(m) << 2
 			dir, name := rr.path(k)
 			if rr.ends[rr.dirOf[k]] {
-				// Not linked: see unlinkedProbe.
+				// Not linked: see above.
 				rr.ring.OpenDirect(dir, name, m, u, false)
 				if asyncOpens {
 					rr.ring.Async()
