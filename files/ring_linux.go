@@ -496,6 +496,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			}
 			return false
 		}
+		whole, short := 0, 0
 		for s := range m {
 			k := rr.cand[start+s]
 			it := todo[k]
@@ -516,12 +517,16 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			case probeWhole:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+int(rr.reads[s])])
-				ringFiles.Add(1)
+				whole++
 				if ends {
-					ringShort.Add(1)
+					short++
 				}
 			}
 		}
+		// Counted once a round: an atomic add a file, on a line both
+		// workers write, was 0.2% of `sum -r` of 10,000 small files.
+		ringFiles.Add(int64(whole))
+		ringShort.Add(int64(short))
 		w.hash(r)
 	}
 	return true
