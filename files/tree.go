@@ -23,7 +23,8 @@ func Tree(dir string) iter.Seq[Entry] {
 			return
 		}
 		var r dirReader
-		walk(dir, r.read, os.Stat, yield)
+		w := walker{readDir: r.read, done: r.done, stat: os.Stat, yield: yield}
+		w.walk(dir)
 	}
 }
 
@@ -40,13 +41,14 @@ func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 			return dents(ents), err
 		}
 		stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
+		w := walker{readDir: readDir, stat: stat, yield: yield}
 		if root == "." {
 			// fs.FS paths have no "./".
 			ents, err := readDir(".")
-			walkEntries("", ents, err, ".", readDir, stat, yield)
+			w.entries("", ents, err, ".")
 			return
 		}
-		walk(root, readDir, stat, yield)
+		w.walk(root)
 	}
 }
 
@@ -70,17 +72,37 @@ func dents(ents []fs.DirEntry) []dent {
 type readDirFunc func(string) ([]dent, error)
 type statFunc func(string) (fs.FileInfo, error)
 
+// A walker walks a tree depth first for Tree and TreeFS.
+type walker struct {
+	readDir readDirFunc
+	// done, if not nil, is called when the walk is through with the
+	// entries readDir last returned that it has not called done for: the
+	// reader may use their memory again.
+	done  func()
+	stat  statFunc
+	yield func(Entry) bool
+}
+
 // walk yields the files under dir, and reports whether to go on.
-func walk(dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
-	ents, err := readDir(dir)
+func (w *walker) walk(dir string) bool {
+	ents, err := w.readDir(dir)
 	sep := "/"
 	if strings.HasSuffix(dir, "/") {
 		sep = ""
 	}
-	return walkEntries(dir+sep, ents, err, dir, readDir, stat, yield)
+	ok := w.entries(dir+sep, ents, err, dir)
+	if w.done != nil {
+		w.done()
+	}
+	return ok
 }
 
-func walkEntries(prefix string, ents []dent, err error, dir string, readDir readDirFunc, stat statFunc, yield func(Entry) bool) bool {
+// entries yields the files of the directory dir, whose entries are ents
+// (with err, the error that cut its listing short) and whose paths begin
+// with prefix, and those under its subdirectories; it reports whether to
+// go on. The names in ents are not kept once it returns.
+func (w *walker) entries(prefix string, ents []dent, err error, dir string) bool {
+	yield := w.yield
 	if err != nil && len(ents) == 0 {
 		return yield(Entry{Path: dir, Err: err})
 	}
@@ -104,7 +126,7 @@ func walkEntries(prefix string, ents []dent, err error, dir string, readDir read
 		var p string
 		switch t := e.typ; {
 		case t.IsDir():
-			if !walk(prefix+e.name, readDir, stat, yield) {
+			if !w.walk(prefix + e.name) {
 				return false
 			}
 			continue
@@ -119,7 +141,7 @@ func walkEntries(prefix string, ents []dent, err error, dir string, readDir read
 			}
 			continue
 		}
-		st, err := stat(p)
+		st, err := w.stat(p)
 		switch {
 		case err != nil:
 			if !yield(Entry{Path: p, Err: err}) { // dangling, or a loop

@@ -12,3 +12,5 @@ func (*dirReader) read(dir string) ([]dent, error) {
 	ents, err := os.ReadDir(dir)
 	return dents(ents), err
 }
+
+func (*dirReader) done() {}

@@ -55,6 +55,36 @@ func TestTree(t *testing.T) {
 	}
 }
 
+// TestDirReaderErrors: a directory that cannot be read leaves the reader
+// as it was: the next directory at that depth reads whole.
+func TestDirReaderErrors(t *testing.T) {
+	dir := t.TempDir()
+	for _, n := range []string{"b", "a", "c"} {
+		if err := os.WriteFile(filepath.Join(dir, n), nil, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var r dirReader
+	for range 3 {
+		if ents, err := r.read(filepath.Join(dir, "missing")); err == nil || len(ents) != 0 {
+			t.Fatalf("read of a missing directory: %v, %v", ents, err)
+		}
+		r.done()
+		ents, err := r.read(dir)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, e := range ents {
+			got = append(got, e.name)
+		}
+		r.done()
+		if want := []string{"a", "b", "c"}; !slices.Equal(got, want) {
+			t.Fatalf("read after an error: %q, want %q", got, want)
+		}
+	}
+}
+
 // referenceTree is what Tree documents, over os.ReadDir and os.Stat.
 func referenceTree(root string) []Entry {
 	var out []Entry
