@@ -5,6 +5,7 @@ package main
 import (
 	"bufio"
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"fmt"
 	"io"
@@ -261,6 +262,38 @@ func sumFiles(opts sumOpts, eng *engine, out *output) int {
 	return status
 }
 
+// appendHex is hex.AppendEncode four bytes to a word: their nibbles spread
+// into the word's bytes, which become digits together. A digit at a time,
+// hex.AppendEncode was 0.6% of `sum -r` of 10,000 small files on the Intel
+// Xeon; 35 ns a digest against 21 (BenchmarkAppendHex; BENCHMARKS.md, "The
+// walk's memory used again").
+func appendHex(dst, src []byte) []byte {
+	n := len(dst)
+	dst = slices.Grow(dst, 2*len(src))[:n+2*len(src)]
+	out := dst[n:]
+	for len(src) >= 8 {
+		v := binary.BigEndian.Uint64(src)
+		binary.BigEndian.PutUint64(out, hexWord(v>>32))
+		binary.BigEndian.PutUint64(out[8:], hexWord(v&0xffffffff))
+		src, out = src[8:], out[16:]
+	}
+	const digits = "0123456789abcdef"
+	for i, b := range src { // the last 0-7 bytes
+		out[2*i], out[2*i+1] = digits[b>>4], digits[b&15]
+	}
+	return dst
+}
+
+// hexWord is the 8 hex digits of the 32 bits of x, in a word to store
+// big-endian.
+func hexWord(x uint64) uint64 {
+	x = (x | x<<16) & 0x0000ffff0000ffff
+	x = (x | x<<8) & 0x00ff00ff00ff00ff
+	x = (x | x<<4) & 0x0f0f0f0f0f0f0f0f // a nibble a byte, in order
+	ten := (x + 0x0606060606060606) >> 4 & 0x0101010101010101
+	return x + 0x3030303030303030 + ten*('a'-'0'-10)
+}
+
 // writeSumLine writes one line of sha256sum's output.
 func writeSumLine(w *bufio.Writer, name string, sum []byte, opts sumOpts) {
 	esc := false
@@ -280,7 +313,7 @@ func writeSumLine(w *bufio.Writer, name string, sum []byte, opts sumOpts) {
 	if w.Available() < hex.EncodedLen(len(sum)) {
 		w.Flush() // an error sticks, and the last Flush reports it
 	}
-	w.Write(hex.AppendEncode(w.AvailableBuffer(), sum))
+	w.Write(appendHex(w.AvailableBuffer(), sum))
 	if !opts.tag {
 		if opts.binary {
 			w.WriteString(" *")

@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"crypto/sha256"
+	"encoding/hex"
 	"fmt"
 	"io"
 	"io/fs"
@@ -11,6 +12,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -319,4 +321,36 @@ func TestWriteSumLine(t *testing.T) {
 	if n := testing.AllocsPerRun(1000, func() { writeSumLine(w, "dir/file", sum[:], sumOpts{}) }); n != 0 {
 		t.Errorf("writeSumLine: %v allocations a line, want 0", n)
 	}
+}
+
+// TestAppendHex: appendHex gives hex.AppendEncode's digits, after what dst
+// holds, for every byte and for digests.
+func TestAppendHex(t *testing.T) {
+	all := make([]byte, 256)
+	for i := range all {
+		all[i] = byte(i)
+	}
+	for _, src := range [][]byte{nil, all, all[:32], all[200:232]} {
+		for _, dst := range [][]byte{nil, []byte("x "), make([]byte, 3, 100)} {
+			want := hex.AppendEncode(slices.Clone(dst), src)
+			if got := appendHex(slices.Clone(dst), src); !bytes.Equal(got, want) {
+				t.Errorf("appendHex(%q, % x) = %q, want %q", dst, src, got, want)
+			}
+		}
+	}
+}
+
+func BenchmarkAppendHex(b *testing.B) {
+	sum := sha256.Sum256([]byte("a digest"))
+	buf := make([]byte, 0, 64)
+	b.Run("impl=appendHex", func(b *testing.B) {
+		for b.Loop() {
+			buf = appendHex(buf[:0], sum[:])
+		}
+	})
+	b.Run("impl=hex.AppendEncode", func(b *testing.B) {
+		for b.Loop() {
+			buf = hex.AppendEncode(buf[:0], sum[:])
+		}
+	})
 }
