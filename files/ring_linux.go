@@ -105,7 +105,8 @@ var asyncOpens bool
 
 type ringReader struct {
 	ring    *uring.Ring
-	arena   []byte // registered with ring
+	arena   []byte // the worker's
+	fixed   []byte // arena's head, registered with ring
 	idle    time.Time
 	sts     []unix.Statx_t
 	res     []int32
@@ -363,7 +364,14 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		}
 	}
 	if w.ring == nil {
-		ring, err := uring.New(4*batchMax, batchMax, [][]byte{w.arenaBuf()})
+		// Registered, a buffer's pages are pinned, each faulted in: about 1
+		// µs a page on the Intel Xeon VM. The probes' slots and the sized
+		// reads use arenaMax and a page more; the rest of the arena is room
+		// for a plain read of smallMax (BENCHMARKS.md, "The walk's memory
+		// used again").
+		arena := w.arenaBuf()
+		fixed := arena[:min(len(arena), w.c.arenaMax+4096)]
+		ring, err := uring.New(4*batchMax, batchMax, [][]byte{fixed})
 		if err != nil {
 			// Refused for good (ENOSYS, EPERM, a kernel without what the
 			// ring needs), or for now (out of memory or descriptors, or
@@ -375,7 +383,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 			return append(rest, todo...), nil
 		}
 		w.ring = &ringReader{
-			ring: ring, arena: w.arena, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
+			ring: ring, arena: arena, fixed: fixed, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
 			reads: make([]int32, batchMax), more: make([]int32, batchMax), opens: make([]int32, batchMax), at: make([]int, batchMax),
 		}
 	}
@@ -431,7 +439,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 // read and closed in a second submission.
 func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 	rr := w.ring
-	arena := w.arena
+	arena := rr.fixed
 	slots := min(batchMax, w.c.arenaMax/probeMax)
 	scratch := arena[len(arena)-slots:]
 	for i := 0; i < len(rr.cand); {
@@ -586,7 +594,7 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 	rr.cand = cand
 
 	// Open, read and close as many as the arena holds, round after round.
-	arena := w.arena
+	arena := rr.fixed
 	for i := 0; i < len(rr.cand); {
 		start, used, m := i, 0, 0
 		for ; i < len(rr.cand); i++ {
