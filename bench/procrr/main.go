@@ -6,11 +6,11 @@
 // 1 ms, which filesrr.sh's and other launchers' figures include
 // (BENCHMARKS.md, "Where the rest of `sum -r` goes"). A run's time is from
 // just before the process is started to just after it is reaped; its
-// output goes to /dev/null. It prints each command's median, fastest and
-// slowest run and its median CPU time (user and system, all its threads),
-// then for each pair P/Q of -pairs (commands numbered from 0; by default
-// every command over the first) command P's time over command
-// Q's, round by round: median, worst and best.
+// output goes to /dev/null. It prints each command's median, first
+// quartile, fastest and slowest run and its median CPU time (user and
+// system, all its threads), then for each pair P/Q of -pairs (commands
+// numbered from 0; by default every command over the first) command P's
+// time over command Q's, round by round: median, worst and best.
 //
 //	cd bench && go run ./procrr [-rounds 40] [-dir DIR] [-list FILE] [-pairs 'P/Q ...'] 'LABEL=PROG ARG...' ...
 //
@@ -103,8 +103,14 @@ func main() {
 		s := slices.Sorted(slices.Values(v))
 		return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 	}
+	// The first quartile is less moved than the median by the host's slow
+	// spells, which lengthen some runs and shorten none.
+	quartile := func(v []float64) float64 {
+		s := slices.Sorted(slices.Values(v))
+		return s[(len(s)-1)/4]
+	}
 	for _, c := range cmds {
-		fmt.Printf("%-32s median %7.2f ms  fastest %7.2f  slowest %7.2f  CPU %7.2f ms\n", c.label, median(c.times), slices.Min(c.times), slices.Max(c.times), median(c.cpu))
+		fmt.Printf("%-32s median %7.2f ms  quartile %7.2f  fastest %7.2f  slowest %7.2f  CPU %7.2f ms\n", c.label, median(c.times), quartile(c.times), slices.Min(c.times), slices.Max(c.times), median(c.cpu))
 	}
 	if *pairs == "" {
 		for k := 1; k < len(cmds); k++ {
@@ -120,6 +126,6 @@ func main() {
 		for r := range cmds[p].times {
 			ratio = append(ratio, cmds[p].times[r]/cmds[q].times[r])
 		}
-		fmt.Printf("%-32s / %-32s median %.2f  worst %.2f  best %.2f\n", cmds[p].label, cmds[q].label, median(ratio), slices.Min(ratio), slices.Max(ratio))
+		fmt.Printf("%-32s / %-32s median %.3f  worst %.2f  best %.2f\n", cmds[p].label, cmds[q].label, median(ratio), slices.Min(ratio), slices.Max(ratio))
 	}
 }
