@@ -82,8 +82,8 @@ type run struct {
 	next    atomic.Int64 // the next index to deliver (ordered); set under dmu
 	stopped bool
 
-	files, bytes atomic.Int64
 	pmu          sync.Mutex
+	files, bytes int64 // totals for the progress callback, under pmu
 
 	smu   sync.Mutex
 	slabs []*slab   // free
@@ -358,12 +358,17 @@ func (r *run) deliver(items []*item) {
 }
 
 func (r *run) progress(files int, bytes int64) {
-	f, b := r.files.Add(int64(files)), r.bytes.Add(bytes)
-	if r.c.progress != nil {
-		r.pmu.Lock()
-		r.c.progress(f, b)
-		r.pmu.Unlock()
+	if r.c.progress == nil {
+		return
 	}
+	// Added under the lock that orders the calls: added before it, two
+	// workers' totals could reach the callback in the other order, the
+	// second smaller than the first.
+	r.pmu.Lock()
+	r.files += int64(files)
+	r.bytes += bytes
+	r.c.progress(r.files, r.bytes)
+	r.pmu.Unlock()
 }
 
 // A worker's buffers, kept from one batch to the next.

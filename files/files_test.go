@@ -207,7 +207,9 @@ func TestFS(t *testing.T) {
 	}
 }
 
-// TestProgress: the totals reach every file and byte.
+// TestProgress: the totals never go back and reach every file and byte,
+// also with more workers than cores and a callback that lets the others
+// run while it holds them up.
 func TestProgress(t *testing.T) {
 	dir := t.TempDir()
 	paths := randomTree(t, dir, 7, 300, 1<<20)
@@ -216,20 +218,23 @@ func TestProgress(t *testing.T) {
 		st, _ := os.Stat(p)
 		total += st.Size()
 	}
-	var files, bytes int64
-	calls := 0
-	h := Hasher{Progress: func(f, b int64) {
-		if f < files || b < bytes {
-			t.Errorf("progress went back: %d, %d after %d, %d", f, b, files, bytes)
+	for _, workers := range []int{0, 8} {
+		var files, bytes int64
+		calls := 0
+		h := Hasher{Workers: workers, Memory: 8 * MinMemory, Progress: func(f, b int64) {
+			if f < files || b < bytes {
+				t.Errorf("workers %d: progress went back: %d, %d after %d, %d", workers, f, b, files, bytes)
+			}
+			files, bytes = f, b
+			calls++
+			runtime.Gosched()
+		}}
+		if _, err := h.Hash(context.Background(), paths); err != nil {
+			t.Fatal(err)
 		}
-		files, bytes = f, b
-		calls++
-	}}
-	if _, err := h.Hash(context.Background(), paths); err != nil {
-		t.Fatal(err)
-	}
-	if files != int64(len(paths)) || bytes != total || calls < 2 {
-		t.Errorf("progress: %d files, %d bytes in %d calls; want %d, %d", files, bytes, calls, len(paths), total)
+		if files != int64(len(paths)) || bytes != total || calls < 2 {
+			t.Errorf("workers %d: progress: %d files, %d bytes in %d calls; want %d, %d", workers, files, bytes, calls, len(paths), total)
+		}
 	}
 }
 
