@@ -34,6 +34,7 @@ import (
 	"errors"
 	"math"
 	"os"
+	"path"
 	"runtime"
 	"strings"
 	"sync"
@@ -213,6 +214,16 @@ func (rr *ringReader) setPaths(todo []*item) {
 	rr.dirs = append(rr.dirs[:0], unix.AT_FDCWD)
 	rr.ends = append(rr.ends[:0], false)
 	rr.dirOf = rr.dirOf[:0]
+	// The directories' paths are the working directory's and theirs put
+	// together where no symbolic link is on their way: the working
+	// directory's read before and after (a change between, and none is
+	// trusted so).
+	cwd, cwdUsed := "", false
+	if trustShortReads {
+		if wd, err := unix.Getwd(); err == nil && path.IsAbs(wd) {
+			cwd = wd
+		}
+	}
 	for i := 0; i < len(todo); {
 		dir, _ := splitDir(todo[i].Path)
 		j := i + 1
@@ -224,7 +235,13 @@ func (rr *ringReader) setPaths(todo []*item) {
 		}
 		d := 0
 		if dir != "" && j-i >= dirMin {
-			if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
+			if fd, abs, ok := openDirNoLinks(dir, cwd); ok {
+				rr.dirs = append(rr.dirs, fd)
+				rr.ends = append(rr.ends, shortReadsEndAt(fd, abs))
+				d = len(rr.dirs) - 1
+				rr.readTypes(fd, todo[i:j])
+				cwdUsed = cwdUsed || !path.IsAbs(dir)
+			} else if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
 				rr.ends = append(rr.ends, shortReadsEnd(fd))
 				d = len(rr.dirs) - 1
@@ -246,6 +263,11 @@ func (rr *ringReader) setPaths(todo []*item) {
 		}
 	}
 	rr.offs = append(rr.offs, len(rr.paths))
+	if cwdUsed {
+		if wd, err := unix.Getwd(); err != nil || wd != cwd {
+			clear(rr.ends)
+		}
+	}
 }
 
 // readTypes marks Regular the files of items (all in the directory open

@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -118,6 +119,65 @@ func TestShortReadsEndMount(t *testing.T) {
 	mounted = false
 	if ends, _ := dirShortReadsEnd(t, dir); !ends {
 		t.Errorf("%s: not trusted again once unmounted", dir)
+	}
+}
+
+// TestOpenDirNoLinks: a directory opened with no symbolic link on its way
+// gets the path /proc/self/fd gives it, from a relative name (with . and ..
+// in it) or an absolute one, and is judged as shortReadsEnd judges it,
+// with a mount point in it too; a symbolic link on the way is refused.
+func TestOpenDirNoLinks(t *testing.T) {
+	cwd, err := unix.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	for _, d := range []string{"a/b", "m"} {
+		if err := os.MkdirAll(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Symlink("a", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	rel, err := filepath.Rel(cwd, dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mounted := unix.Mount("sha256x-test", filepath.Join(dir, "m"), "tmpfs", 0, "") == nil
+	if mounted {
+		defer unix.Unmount(filepath.Join(dir, "m"), 0)
+	}
+	names := []string{dir, dir + "/a", dir + "/a/b", dir + "/a/./b/..", rel, rel + "/a/b", rel + "//a/../a/b/", "/", "/proc"}
+	for _, name := range names {
+		fd, abs, ok := openDirNoLinks(name, cwd)
+		if !ok {
+			if noOpenat2.Load() {
+				t.Skip("openat2 refused here")
+			}
+			t.Errorf("%s: not opened", name)
+			continue
+		}
+		want, err := os.Readlink("/proc/self/fd/" + strconv.Itoa(fd))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if abs != want {
+			t.Errorf("%s: path %q, want %q", name, abs, want)
+		}
+		if got, want := shortReadsEndAt(fd, abs), shortReadsEnd(fd); got != want {
+			t.Errorf("%s: shortReadsEndAt = %v, shortReadsEnd = %v", name, got, want)
+		}
+		if name == dir && mounted && shortReadsEndAt(fd, abs) {
+			t.Errorf("%s: trusted with a mount point in it", name)
+		}
+		unix.Close(fd)
+	}
+	for _, name := range []string{dir + "/link", dir + "/link/b", "/proc/self", "/proc/self/cwd"} {
+		if fd, _, ok := openDirNoLinks(name, cwd); ok {
+			unix.Close(fd)
+			t.Errorf("%s: opened through a symbolic link", name)
+		}
 	}
 }
 
