@@ -218,12 +218,7 @@ func (rr *ringReader) setPaths(todo []*item) {
 	// together where no symbolic link is on their way: the working
 	// directory's read before and after (a change between, and none is
 	// trusted so).
-	cwd, cwdUsed := "", false
-	if trustShortReads {
-		if wd, err := unix.Getwd(); err == nil && path.IsAbs(wd) {
-			cwd = wd
-		}
-	}
+	cwd, cwdRead := "", false
 	for i := 0; i < len(todo); {
 		dir, _ := splitDir(todo[i].Path)
 		j := i + 1
@@ -235,12 +230,17 @@ func (rr *ringReader) setPaths(todo []*item) {
 		}
 		d := 0
 		if dir != "" && j-i >= dirMin {
+			if !cwdRead && trustShortReads && !path.IsAbs(dir) {
+				cwdRead = true
+				if wd, err := unix.Getwd(); err == nil && path.IsAbs(wd) {
+					cwd = wd
+				}
+			}
 			if fd, abs, ok := openDirNoLinks(dir, cwd); ok {
 				rr.dirs = append(rr.dirs, fd)
 				rr.ends = append(rr.ends, shortReadsEndAt(fd, abs))
 				d = len(rr.dirs) - 1
 				rr.readTypes(fd, todo[i:j])
-				cwdUsed = cwdUsed || !path.IsAbs(dir)
 			} else if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
 				rr.ends = append(rr.ends, shortReadsEnd(fd))
@@ -263,7 +263,7 @@ func (rr *ringReader) setPaths(todo []*item) {
 		}
 	}
 	rr.offs = append(rr.offs, len(rr.paths))
-	if cwdUsed {
+	if cwd != "" {
 		if wd, err := unix.Getwd(); err != nil || wd != cwd {
 			clear(rr.ends)
 		}
