@@ -219,6 +219,19 @@ func (rr *ringReader) setPaths(todo []*item) {
 	// directory's read before and after (a change between, and none is
 	// trusted so).
 	cwd, cwdRead := "", false
+	// The mount table, as shortReadsEnd reads it, once a batch: asked
+	// whether it changed for each directory, it was a poll a directory.
+	var table mountTable
+	tableRead := false
+	ends := func(fd int, abs string) bool {
+		if !trustShortReads {
+			return false
+		}
+		if !tableRead {
+			table, tableRead = currentMounts(), true
+		}
+		return shortReadsEndIn(fd, abs, table)
+	}
 	for i := 0; i < len(todo); {
 		dir, _ := splitDir(todo[i].Path)
 		j := i + 1
@@ -238,17 +251,17 @@ func (rr *ringReader) setPaths(todo []*item) {
 			}
 			if fd, abs, ok := openDirNoLinks(dir, cwd); ok {
 				rr.dirs = append(rr.dirs, fd)
-				rr.ends = append(rr.ends, shortReadsEndAt(fd, abs))
+				rr.ends = append(rr.ends, ends(fd, abs))
 				d = len(rr.dirs) - 1
 				rr.readTypes(fd, todo[i:j])
 			} else if fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
-				rr.ends = append(rr.ends, shortReadsEnd(fd))
+				rr.ends = append(rr.ends, ends(fd, ""))
 				d = len(rr.dirs) - 1
 				rr.readTypes(fd, todo[i:j])
 			} else if fd, err := unix.Open(dir, unix.O_PATH|unix.O_DIRECTORY|unix.O_CLOEXEC, 0); err == nil {
 				rr.dirs = append(rr.dirs, fd)
-				rr.ends = append(rr.ends, shortReadsEnd(fd))
+				rr.ends = append(rr.ends, ends(fd, ""))
 				d = len(rr.dirs) - 1
 			}
 		}

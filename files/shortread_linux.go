@@ -50,14 +50,19 @@ const folioAlign = 4096
 // shortReadsEnd reports whether a short read from offset 0 of a regular
 // file in the directory open as fd, stopping at a length that is not a
 // multiple of folioAlign, is the end of the file.
-func shortReadsEnd(fd int) bool { return shortReadsEndAt(fd, "") }
+func shortReadsEnd(fd int) bool {
+	if !trustShortReads {
+		return false
+	}
+	return shortReadsEndIn(fd, "", currentMounts())
+}
 
-// shortReadsEndAt is shortReadsEnd for the directory open as fd whose path
-// from the process's root, with no symbolic link in it, is dir; "" if it
-// is not known, and then read from /proc/self/fd, which took 1% of `sum -r`
-// of 10,000 small files on the Intel Xeon (BENCHMARKS.md, "The directories'
-// paths without /proc").
-func shortReadsEndAt(fd int, dir string) bool {
+// shortReadsEndIn is shortReadsEnd under mount table m for the directory
+// open as fd whose path from the process's root, with no symbolic link in
+// it, is dir; "" if it is not known, and then read from /proc/self/fd,
+// which took 1% of `sum -r` of 10,000 small files on the Intel Xeon
+// (BENCHMARKS.md, "The directories' paths without /proc").
+func shortReadsEndIn(fd int, dir string, m mountTable) bool {
 	if !trustShortReads {
 		return false
 	}
@@ -70,7 +75,6 @@ func shortReadsEndAt(fd int, dir string) bool {
 	default:
 		return false
 	}
-	m := currentMounts()
 	if !m.ok || m.dax {
 		return false
 	}
