@@ -40,6 +40,10 @@ var Kernels = []Kernel{
 	{Arch: "amd64", Family: "avx2", Width: 8, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true, Lat2: true},
+	// Two waves of 16 lanes whose rounds alternate (Zen 5); their chains run
+	// on one wave's kernel.
+	{Arch: "amd64", Family: "avx512", Width: 32, Pairs: true, ChainOf: 16},
+	{Arch: "amd64", Family: "avx512", Width: 32, Pairs: true, ChainOf: 16, Lat2: true},
 	{Arch: "arm64", Family: "neon", Width: 4, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 1, Streams: true, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 2, Streams: true, Chain: true},

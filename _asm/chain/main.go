@@ -120,6 +120,9 @@ func main() {
 	}
 	for _, v := range []isa{avx2{}, avx512{}} {
 		for _, k := range abi.Of("amd64", v.name()) {
+			if !k.Chain {
+				continue // another width's chain kernel stands in
+			}
 			if k.Width != v.lanes() {
 				log.Fatalf("chain: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
 			}

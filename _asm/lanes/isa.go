@@ -19,6 +19,9 @@ func (avx2) vec(i int) VecPhysical { return vec.Ymm[i] }
 func (avx2) kStride() int          { return 32 } // K[i] broadcast to 8 lanes: no embedded broadcast in AVX2
 func (avx2) frameBytes() int       { return 16 * 32 }
 func (avx2) lat2() bool            { return false }
+func (avx2) wave() int             { return 0 }
+func (avx2) total() int            { return 8 }
+func (avx2) preSchedule() bool     { return false }
 
 func (avx2) load(m Mem, x VecPhysical)  { VMOVDQU(m, x) }
 func (avx2) store(x VecPhysical, m Mem) { VMOVDQU(x, m) }
@@ -97,6 +100,9 @@ func (avx512) vec(i int) VecPhysical { return vec.Zmm[i] }
 func (avx512) kStride() int          { return 4 } // scalar K[i], broadcast by the add
 func (avx512) frameBytes() int       { return 0 }
 func (avx512) lat2() bool            { return false }
+func (avx512) wave() int             { return 0 }
+func (avx512) total() int            { return 16 }
+func (avx512) preSchedule() bool     { return false }
 
 func (avx512) load(m Mem, x VecPhysical)    { VMOVDQU32(m, x) }
 func (avx512) store(x VecPhysical, m Mem)   { VMOVDQU32(x, m) }
@@ -156,3 +162,45 @@ func (avx512) rows(bank int) []VecPhysical {
 	}
 	return vec.Zmm[0:16]
 }
+
+// avx512Wave is one of the two 16-lane waves of a 32-lane AVX-512 kernel:
+// two independent waves whose rounds alternate, so that one wave's work
+// fills the pipes while the other's chain of dependent operations waits
+// (BENCHMARKS.md, "Two waves of 16 lanes on Zen 5"). The two states take
+// Z0-Z15 (wave w: Z8w..Z8w+7) and the round temporaries Z16-Z23 serve both
+// waves (the core renames them), so there is no room for the schedules:
+// each block's is computed first, all 64 words of both waves, to the stack
+// with W+K beside it (compressPre), and the rounds then add W+K from there.
+type avx512Wave struct {
+	avx512
+	w int
+}
+
+func (v avx512Wave) wave() int               { return v.w }
+func (avx512Wave) total() int                { return 32 }
+func (avx512Wave) frameBytes() int           { return 2 * 2 * 64 * 64 }
+func (v avx512Wave) state(k int) VecPhysical { return vec.Zmm[8*v.w+k] }
+func (v avx512Wave) temps() []VecPhysical    { return vec.Zmm[16:24] }
+func (avx512Wave) preSchedule() bool         { return true }
+
+// schedRegs are the registers the wave's schedule is computed in while the
+// state is loaded: the last four words, then four temporaries.
+func (v avx512Wave) schedRegs() []VecPhysical { return vec.Zmm[16+8*v.w : 24+8*v.w] }
+
+// wAt is W[j]'s slot, from a base register pointing at the frame, or at
+// a later group of 16 words of it: after the state (8 words of 32
+// lanes), each wave's 64 words of W, then its 64 words of W+K.
+func (v avx512Wave) wAt(base Register, j int) Mem {
+	return Mem{Base: base, Disp: 8*4*32 + 2*64*64*v.w + 64*j}
+}
+
+func (v avx512Wave) wkAt(base Register, j int) Mem { return v.wAt(base, j).Offset(64 * 64) }
+
+func (v avx512Wave) wRing(j int) Op { return v.wAt(frame, j) }
+
+func (v avx512Wave) wGet(j int, t VecPhysical) VecPhysical {
+	VMOVDQA64(v.wAt(frame, j), t)
+	return t
+}
+
+func (v avx512Wave) wPut(j int, x VecPhysical) { VMOVDQA64(x, v.wAt(frame, j)) }

@@ -109,6 +109,14 @@ type isa interface {
 	// lat2 reports whether the rounds are ordered for two-cycle vector
 	// operations (abi.Kernel.Lat2).
 	lat2() bool
+	// wave is which wave of lanes() lanes this is, of a kernel of total()
+	// lanes whose waves' rounds alternate (avx512Wave); a one-wave kernel's
+	// is 0 of lanes().
+	wave() int
+	total() int
+	// preSchedule reports whether the kernel computes a block's whole
+	// schedule before its rounds (compressPre; avx512Wave).
+	preSchedule() bool
 }
 
 // lat2 is an isa whose kernels order their rounds for cores where vector
@@ -153,18 +161,24 @@ func main() {
 	Package("github.com/sha256x/sha256x/internal/kernel")
 	ConstraintExpr("!purego")
 	ks := abi.Of("amd64", v.name())
-	for _, k := range ks {
-		if k.Width != v.lanes() {
+	// waves gives each kernel its waves of lanes, and its rounds' order: a
+	// Lat2 kernel's isa says so to round and schedRounds.
+	waves := func(k abi.Kernel) []isa {
+		var ws []isa
+		switch {
+		case k.Width == v.lanes():
+			ws = []isa{v}
+		case k.Width == 32 && v.name() == "avx512":
+			ws = []isa{avx512Wave{w: 0}, avx512Wave{w: 1}}
+		default:
 			log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
 		}
-	}
-	// order gives each kernel its rounds' order: a Lat2 kernel's isa says
-	// so to round and schedRounds.
-	order := func(k abi.Kernel) isa {
 		if k.Lat2 {
-			return lat2{v}
+			for i := range ws {
+				ws[i] = lat2{ws[i]}
+			}
 		}
-		return v
+		return ws
 	}
 
 	tag := v.name()
@@ -196,7 +210,7 @@ func main() {
 	}
 
 	for _, k := range ks {
-		kernel(k, order(k), *roll)
+		kernel(k, waves(k), *roll)
 	}
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
 	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
@@ -207,7 +221,7 @@ func main() {
 	for _, k := range ks {
 		if k.Pairs {
 			for _, m := range []pairsMode{contiguous, headers, double, staged} {
-				pairs(k, order(k), *roll, m)
+				pairs(k, waves(k), *roll, m)
 			}
 		}
 	}
@@ -219,17 +233,26 @@ func main() {
 }
 
 // The stack frame, from frame (aligned to the vector size): the state,
-// word-major (st[k] holds word k of every lane), then whatever the isa needs.
-func stMem(v isa, k int) Mem { return Mem{Base: frame, Disp: v.vecBytes() * k} }
+// word-major (st[k] holds word k of every lane of every wave), then whatever
+// the isa needs.
+func stMem(v isa, k int) Mem {
+	return Mem{Base: frame, Disp: stStride(v)*k + v.vecBytes()*v.wave()}
+}
 
-func kernel(k abi.Kernel, v isa, roll bool) {
+// stStride is the bytes between two words of the state in the frame: a
+// word of every lane of the kernel.
+func stStride(v isa) int { return 4 * v.total() }
+
+func kernel(k abi.Kernel, ws []isa, roll bool) {
+	v := ws[0]
 	name := k.Func()
-	n := v.lanes()
+	n := v.total()
 	vb := v.vecBytes()
+	sw := stStride(v)
 	TEXT(name, 0, abi.LanesSig) // too big a frame for NOSPLIT
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
-	locals := AllocLocal(8*vb + v.frameBytes() + vb + 16 + vb)
+	locals := AllocLocal(8*sw + v.frameBytes() + 4*n + 16 + vb)
 	lbl := func(s string) string { return name + "_" + s }
 
 	Load(Param("ls"), lsReg)
@@ -247,12 +270,14 @@ func kernel(k abi.Kernel, v isa, roll bool) {
 	MOVQ(U32(0), nextMem(v))
 	XORQ(busy, busy)
 	XORQ(off, off)
-	if n == 16 {
+	if v.lanes() == 16 {
 		VPXORD(v.vec(0), v.vec(0), v.vec(0))
 	} else {
 		VPXOR(v.vec(0), v.vec(0), v.vec(0))
 	}
-	v.store(v.vec(0), endsMem(v))
+	for o := 0; o < 4*n; o += vb {
+		v.store(v.vec(0), endsMem(v).Offset(o))
+	}
 	for i := 0; i < n; i++ {
 		MOVQ(U32(0), Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneJob})
 	}
@@ -278,23 +303,34 @@ func kernel(k abi.Kernel, v isa, roll bool) {
 	}
 	LEAQ(Mem{Base: off, Disp: 64}, left)
 	MOVQ(Mem{Base: lsReg, Disp: abi.LsPadWK}, kp)
-	loadState(v)
+	for _, w := range ws {
+		loadState(w)
+	}
 	Comment("Rounds 0-63 of the padding block, W+K from ls.padWK.")
-	padRounds(v, name, roll)
+	padRounds(ws, name, roll)
 	JMP(LabelRef(lbl("sum")))
 
 	abi.LoopHead(lbl("full"))
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
-	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneP} }, off))
-	loadState(v)
-	compressW(v, lbl, roll)
+	loadWaves(ws, func(w isa) func(i, half int) Mem {
+		first := w.lanes() * w.wave()
+		return atPtr(w, func(i int) Mem {
+			return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*(first+i) + abi.LaneP}
+		}, off)
+	})
+	for _, w := range ws {
+		loadState(w)
+	}
+	compressW(ws, lbl, roll)
 
 	Label(lbl("sum"))
 	Comment("Add the block's result to the state and store it.")
-	for k := 0; k < 8; k++ {
-		v.add(stMem(v, k), v.state(k), v.state(k))
-		v.store(v.state(k), stMem(v, k))
+	for _, w := range ws {
+		for k := 0; k < 8; k++ {
+			w.add(stMem(w, k), w.state(k), w.state(k))
+			w.store(w.state(k), stMem(w, k))
+		}
 	}
 	Comment("Next step of the segment: no lane's run ends before it.")
 	ADDQ(U8(64), off)
@@ -330,10 +366,10 @@ func kernel(k abi.Kernel, v isa, roll bool) {
 	CMPQ(Mem{Base: laneReg, Disp: abi.LaneJob}, U8(0))
 	JEQ(LabelRef(lbl("wbnext")))
 	for k := 0; k < 8; k++ {
-		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp.As32())
+		MOVL(Mem{Base: colReg, Disp: sw * k}, tmp.As32())
 		MOVL(tmp.As32(), Mem{Base: laneReg, Disp: abi.LaneH + 4*k})
 	}
-	MOVL(Mem{Base: colReg, Disp: 8*vb + v.frameBytes()}, tmp.As32())
+	MOVL(Mem{Base: colReg, Disp: 8*sw + v.frameBytes()}, tmp.As32())
 	SUBQ(off, tmp)
 	SHRQ(U8(6), tmp)
 	MOVQ(tmp, Mem{Base: laneReg, Disp: abi.LaneN})
@@ -352,14 +388,14 @@ func kernel(k abi.Kernel, v isa, roll bool) {
 // nextMem and njobsMem hold, in the lane kernel's frame, the index of the
 // next job to take and len(jobs): they are read only when a lane takes a
 // job, and one of their registers keeps off.
-func nextMem(v isa) Mem  { return Mem{Base: frame, Disp: 9*v.vecBytes() + v.frameBytes()} }
-func njobsMem(v isa) Mem { return Mem{Base: frame, Disp: 9*v.vecBytes() + v.frameBytes() + 8} }
+func nextMem(v isa) Mem  { return endsMem(v).Offset(4 * v.total()) }
+func njobsMem(v isa) Mem { return endsMem(v).Offset(4*v.total() + 8) }
 
 // kMem is K[i]'s address for the rounds: kp points at the constants of the
 // current group of 16 rounds.
 func kMem(v isa, i int) Mem { return Mem{Base: kp, Disp: v.kStride() * (i % 16)} }
 
-// loadState loads the lanes' state from the frame into the state registers.
+// loadState loads the wave's state from the frame into its state registers.
 func loadState(v isa) {
 	Comment("Load the state: one vector per word a..h, a lane per element.")
 	for k := 0; k < 8; k++ {
@@ -390,20 +426,24 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 // A Lat2 kernel computes W[i+lat2Ahead] in round i instead (rounds 0-15 the
 // first few), into a slot whose word its round has used: the loop's last
 // pass computes lat2Ahead words no round uses.
-func schedRounds(v isa, i0 int) {
-	t := v.temps()
+//
+// With two waves, each round of one wave is followed by the same round of
+// the other.
+func schedRounds(ws []isa, i0 int) {
 	for i := i0; i < i0+16; i++ {
-		var w VecPhysical
-		if v.lat2() {
-			schedWord(v, i+lat2Ahead)
-			w = v.wGet(i, t[0])
-		} else {
-			w = schedWord(v, i)
+		for _, v := range ws {
+			var w VecPhysical
+			if v.lat2() {
+				schedWord(v, i+lat2Ahead)
+				w = v.wGet(i, v.temps()[0])
+			} else {
+				w = schedWord(v, i)
+			}
+			round(v, i, func(h VecPhysical, tt VecPhysical) {
+				v.addK(kMem(v, i), w, tt)
+				v.add(tt, h, h)
+			})
 		}
-		round(v, i, func(h VecPhysical, tt VecPhysical) {
-			v.addK(kMem(v, i), w, tt)
-			v.add(tt, h, h)
-		})
 	}
 }
 
@@ -424,12 +464,17 @@ func schedWord(v isa, i int) VecPhysical {
 	return w
 }
 
-// padRounds emits the 64 rounds of the shared padding block, W+K from kp.
-func padRounds(v isa, name string, roll bool) {
+// padRounds emits the 64 rounds of the shared padding block, W+K from kp,
+// each round of every wave in turn.
+func padRounds(ws []isa, name string, roll bool) {
 	body := func() {
-		v.startRounds(v.state(1), v.state(2))
+		for _, v := range ws {
+			v.startRounds(v.state(1), v.state(2))
+		}
 		for i := 0; i < 16; i++ {
-			round(v, i, func(h, t VecPhysical) { v.addWK(Mem{Base: kp, Disp: 4 * i}, h, t) })
+			for _, v := range ws {
+				round(v, i, func(h, t VecPhysical) { v.addWK(Mem{Base: kp, Disp: 4 * i}, h, t) })
+			}
 		}
 	}
 	if !roll {
@@ -457,6 +502,14 @@ func atPtr(v isa, ptr func(i int) Mem, index Register) func(i, half int) Mem {
 			m.Index, m.Scale = index, 1
 		}
 		return m
+	}
+}
+
+// loadWaves runs loadW for each wave, row(w) giving wave w's rows: each
+// wave's transpose takes every register.
+func loadWaves(ws []isa, row func(w isa) func(i, half int) Mem) {
+	for _, w := range ws {
+		loadW(w, row(w))
 	}
 }
 
@@ -689,7 +742,6 @@ func transposeInOrder(v isa, regs, others []VecPhysical) {
 // advance emits the out-of-line path of lane laneIdx (at laneReg) at the end
 // of a run.
 func advance(v isa, lbl func(string) string) {
-	vb := v.vecBytes()
 	back := LabelRef(lbl("advnext"))
 	Label(lbl("end"))
 	Comment("The lane is at the end of a run.")
@@ -717,7 +769,7 @@ func advance(v isa, lbl func(string) string) {
 	MOVQ(Mem{Base: jp, Disp: abi.JobOut}, tmp)
 	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
 	for k := 0; k < 8; k++ {
-		MOVL(Mem{Base: colReg, Disp: vb * k}, tmp2.As32())
+		MOVL(Mem{Base: colReg, Disp: stStride(v) * k}, tmp2.As32())
 		BSWAPL(tmp2.As32())
 		MOVL(tmp2.As32(), Mem{Base: tmp, Disp: 4 * k})
 	}
@@ -742,7 +794,7 @@ func advance(v isa, lbl func(string) string) {
 	LEAQ(Mem{Base: frame, Index: laneIdx, Scale: 4}, colReg)
 	for k := 0; k < 8; k++ {
 		MOVL(Mem{Base: tmp, Disp: 4 * k}, tmp2.As32())
-		MOVL(tmp2.As32(), Mem{Base: colReg, Disp: vb * k})
+		MOVL(tmp2.As32(), Mem{Base: colReg, Disp: stStride(v) * k})
 	}
 	JMP(back)
 
@@ -773,17 +825,28 @@ func setRun(v isa, r Mem) {
 // endsMem is the frame's array of the lanes' run ends, a uint32 per lane: off
 // at a run's end. A kernel call steps off by at most 64 bytes times the
 // blocks of its bounded work (TestBoundedCalls), far below 2^32.
-func endsMem(v isa) Mem { return Mem{Base: frame, Disp: 8*v.vecBytes() + v.frameBytes()} }
+func endsMem(v isa) Mem { return Mem{Base: frame, Disp: 8*stStride(v) + v.frameBytes()} }
 
 // laneEnd is lane laneIdx's run end.
 func laneEnd(v isa) Mem {
-	return Mem{Base: frame, Index: laneIdx, Scale: 4, Disp: 8*v.vecBytes() + v.frameBytes()}
+	return Mem{Base: frame, Index: laneIdx, Scale: 4, Disp: 8*stStride(v) + v.frameBytes()}
 }
 
 // endMask sets ended to the mask of lanes whose run ends at off.
 func endMask(v isa) {
 	x, o := v.vec(0), v.vec(1)
 	v.load(endsMem(v), x)
+	if v.total() == 32 {
+		Comment("Two waves: the second's 16 ends give the mask's high half.")
+		VPBROADCASTD(off.As32(), o)
+		VPCMPEQD(o, x, K1)
+		VPCMPEQD(endsMem(v).Offset(64), o, K2)
+		KMOVW(K1, ended)
+		KMOVW(K2, tmp.As32())
+		SHLL(U8(16), tmp.As32())
+		ORL(tmp.As32(), ended)
+		return
+	}
 	if v.lanes() == 16 {
 		VPBROADCASTD(off.As32(), o)
 		VPCMPEQD(o, x, K1)
@@ -802,6 +865,9 @@ func minEnd(v isa) {
 	xx, yx := v.vec(0).AsX(), v.vec(1).AsX()
 	if v.lanes() == 16 {
 		VMOVDQU32(endsMem(v), v.vec(0))
+		if v.total() == 32 {
+			VPMINUD(endsMem(v).Offset(64), v.vec(0), v.vec(0))
+		}
 		VEXTRACTI64X4(U8(1), v.vec(0), y)
 		VPMINUD(y, x, x)
 	} else {
@@ -856,15 +922,17 @@ const (
 // blocks, its own and the padding block of a 64-byte message, whose W+K is
 // a constant table. In staged mode each message is nb blocks, padded by
 // the caller.
-func pairs(k abi.Kernel, v isa, roll bool, mode pairsMode) {
-	n := v.lanes()
+func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
+	v := ws[0]
+	n := v.total()
 	vb := v.vecBytes()
+	sw := stStride(v)
 	name, sig, doc := k.PairsFunc(int(mode)), abi.PairsCalls[mode].Sig, abi.PairsCalls[mode].Doc
 	TEXT(name, 0, sig)
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s %s, n a multiple of %d.", name, doc, n))
 	outReg, inReg, nReg, strideReg, blkReg := RDI, RSI, RDX, RBX, RCX
-	locals := AllocLocal(8*vb + v.frameBytes() + vb)
+	locals := AllocLocal(8*sw + v.frameBytes() + vb)
 	Load(Param("out"), outReg)
 	if mode == headers {
 		Load(Param("msgs"), inReg)
@@ -886,89 +954,108 @@ func pairs(k abi.Kernel, v isa, roll bool, mode pairsMode) {
 	if mode == staged {
 		Comment("The state starts at the IV, kept on the stack while a block loads",
 			"(the transpose needs the state's registers).")
-		for k := 0; k < 8; k++ {
-			v.load(ivTab.Offset(vb*k), v.state(0))
-			v.store(v.state(0), stMem(v, k))
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.load(ivTab.Offset(vb*k), w.state(0))
+				w.store(w.state(0), stMem(w, k))
+			}
 		}
 		XORQ(blkReg, blkReg)
 		abi.LoopHead(lbl("block"))
 	}
 	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
-	switch mode {
-	case headers:
-		loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * i} }, nil))
-	case staged:
-		// Lane i's block is at in + blk + i*stride.
-		loadW(v, func(i, half int) Mem {
-			if i == 0 {
-				LEAQ(Mem{Base: inReg, Index: blkReg, Scale: 1}, tmp)
-			} else {
-				ADDQ(strideReg, tmp)
+	loadWaves(ws, func(w isa) func(i, half int) Mem {
+		first := w.lanes() * w.wave()
+		switch mode {
+		case headers:
+			return atPtr(w, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * (first + i)} }, nil)
+		case staged:
+			// Lane i's block is at in + blk + i*stride.
+			return func(i, half int) Mem {
+				if first+i == 0 {
+					LEAQ(Mem{Base: inReg, Index: blkReg, Scale: 1}, tmp)
+				} else {
+					ADDQ(strideReg, tmp)
+				}
+				return Mem{Base: tmp, Disp: half * vb}
 			}
-			return Mem{Base: tmp, Disp: half * vb}
-		})
-	default:
-		loadW(v, func(i, half int) Mem { return Mem{Base: inReg, Disp: 64*i + half*vb} })
-	}
+		default:
+			return func(i, half int) Mem { return Mem{Base: inReg, Disp: 64*(first+i) + half*vb} }
+		}
+	})
 	Comment("Load the state.")
-	for k := 0; k < 8; k++ {
-		if mode == staged {
-			v.load(stMem(v, k), v.state(k))
-		} else {
-			v.load(ivTab.Offset(vb*k), v.state(k))
+	for _, w := range ws {
+		for k := 0; k < 8; k++ {
+			if mode == staged {
+				w.load(stMem(w, k), w.state(k))
+			} else {
+				w.load(ivTab.Offset(vb*k), w.state(k))
+			}
 		}
 	}
-	compressW(v, lbl, roll)
+	compressW(ws, lbl, roll)
 	switch mode {
 	case staged:
 		Comment("Add the state at the block's start; next block.")
-		for k := 0; k < 8; k++ {
-			v.add(stMem(v, k), v.state(k), v.state(k))
-			v.store(v.state(k), stMem(v, k))
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.add(stMem(w, k), w.state(k), w.state(k))
+				w.store(w.state(k), stMem(w, k))
+			}
 		}
 		ADDQ(U8(64), blkReg)
 		CMPQ(blkReg, strideReg)
 		JNE(LabelRef(lbl("block")))
 	default:
 		Comment("Add the IV; keep the state for the padding block's final addition.")
-		for k := 0; k < 8; k++ {
-			v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
-			v.store(v.state(k), stMem(v, k))
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.add(ivTab.Offset(vb*k), w.state(k), w.state(k))
+				w.store(w.state(k), stMem(w, k))
+			}
 		}
 		Comment("Rounds 0-63 of the padding block, W+K constant.")
 		LEAQ(padWK64, kp)
-		padRounds(v, name, roll)
-		for k := 0; k < 8; k++ {
-			v.add(stMem(v, k), v.state(k), v.state(k))
+		padRounds(ws, name, roll)
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.add(stMem(w, k), w.state(k), w.state(k))
+			}
 		}
 	}
 	if mode == double {
 		Comment("SHA-256 of the digest: its words are the state's, W[0..7]; W[8..15]",
 			"are its padding, constants.")
-		for k := 0; k < 8; k++ {
-			v.wPut(k, v.state(k))
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.wPut(k, w.state(k))
+			}
+			for k := 8; k < 16; k++ {
+				x := w.temps()[0]
+				w.load(pad32W.Offset(vb*(k-8)), x)
+				w.wPut(k, x)
+			}
+			for k := 0; k < 8; k++ {
+				w.load(ivTab.Offset(vb*k), w.state(k))
+			}
 		}
-		for k := 8; k < 16; k++ {
-			x := v.temps()[0]
-			v.load(pad32W.Offset(vb*(k-8)), x)
-			v.wPut(k, x)
-		}
-		for k := 0; k < 8; k++ {
-			v.load(ivTab.Offset(vb*k), v.state(k))
-		}
-		compressW(v, func(s string) string { return lbl("d" + s) }, roll)
-		for k := 0; k < 8; k++ {
-			v.add(ivTab.Offset(vb*k), v.state(k), v.state(k))
+		compressW(ws, func(s string) string { return lbl("d" + s) }, roll)
+		for _, w := range ws {
+			for k := 0; k < 8; k++ {
+				w.add(ivTab.Offset(vb*k), w.state(k), w.state(k))
+			}
 		}
 	}
 	Comment("Byte-swap and store the state; then each lane's digest from its column.")
-	for k := 0; k < 8; k++ {
-		v.bswap(v.state(k))
-		v.store(v.state(k), stMem(v, k))
+	for _, w := range ws {
+		for k := 0; k < 8; k++ {
+			w.bswap(w.state(k))
+			w.store(w.state(k), stMem(w, k))
+		}
 	}
 	for i := 0; i < n; i++ {
 		for k := 0; k < 8; k++ {
-			MOVL(Mem{Base: frame, Disp: vb*k + 4*i}, tmp.As32())
+			MOVL(Mem{Base: frame, Disp: sw*k + 4*i}, tmp.As32())
 			MOVL(tmp.As32(), Mem{Base: outReg, Disp: 32*i + 4*k})
 		}
 	}
@@ -995,34 +1082,122 @@ func pairs(k abi.Kernel, v isa, roll bool, mode pairsMode) {
 // compressW emits the 64 rounds of a block whose W[0..15] are in place,
 // into the state registers (without the final addition); with roll, rounds
 // 16-63 are a loop.
-func compressW(v isa, lbl func(string) string, roll bool) {
+func compressW(ws []isa, lbl func(string) string, roll bool) {
+	v := ws[0]
+	if v.preSchedule() {
+		compressPre(ws, lbl)
+		return
+	}
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
-	v.startRounds(v.state(1), v.state(2))
+	for _, v := range ws {
+		v.startRounds(v.state(1), v.state(2))
+	}
 	for i := 0; i < 16; i++ {
-		if v.lat2() && i+lat2Ahead >= 16 {
-			schedWord(v, i+lat2Ahead)
+		for _, v := range ws {
+			if v.lat2() && i+lat2Ahead >= 16 {
+				schedWord(v, i+lat2Ahead)
+			}
+			w := v.wGet(i, v.temps()[0])
+			round(v, i, func(h VecPhysical, t VecPhysical) {
+				v.addK(kMem(v, i), w, t)
+				v.add(t, h, h)
+			})
 		}
-		w := v.wGet(i, v.temps()[0])
-		round(v, i, func(h VecPhysical, t VecPhysical) {
-			v.addK(kMem(v, i), w, t)
-			v.add(t, h, h)
-		})
 	}
 	Comment("Rounds 16-63: each computes the next schedule word W[i] into",
 		"W[i-16]'s place.")
 	if !roll {
 		for g := 1; g < 4; g++ {
 			ADDQ(U32(16*v.kStride()), kp)
-			schedRounds(v, 16*g)
+			schedRounds(ws, 16*g)
 		}
 		return
 	}
 	ADDQ(U32(16*v.kStride()), kp)
 	abi.LoopHead(lbl("rounds"))
-	schedRounds(v, 16)
+	schedRounds(ws, 16)
 	ADDQ(U32(16*v.kStride()), kp)
 	LEAQ(kTab.Offset(64*v.kStride()), tmp)
 	CMPQ(kp, tmp)
+	JNE(LabelRef(lbl("rounds")))
+}
+
+// wp is compressPre's base register: the frame, advanced by a group of 16
+// words at a time.
+var wp = R9
+
+// compressPre emits the 64 rounds of a block whose W[0..15] are in place,
+// for waves whose schedule lives on the stack (avx512Wave): first the whole
+// schedule, W[16..63] and W+K of every word, each wave's in its own
+// registers, since its chain W[i-2] -> W[i] is short and independent of the
+// rounds; then the rounds of the waves in turn, W+K added from the stack.
+// Both are loops over 16 words or rounds.
+func compressPre(ws []isa, lbl func(string) string) {
+	type pre interface {
+		schedRegs() []VecPhysical
+		wAt(base Register, j int) Mem
+		wkAt(base Register, j int) Mem
+	}
+	wave := func(v isa) pre {
+		if l, ok := v.(lat2); ok {
+			v = l.isa
+		}
+		return v.(pre)
+	}
+	Comment("W+K of words 0-15; words 14 and 15 stay in registers for the schedule.")
+	LEAQ(kTab, kp)
+	MOVQ(frame, wp)
+	for i := 0; i < 16; i++ {
+		for _, v := range ws {
+			p := wave(v)
+			x, t := p.schedRegs()[i%4], p.schedRegs()[4]
+			VMOVDQA64(p.wAt(wp, i), x)
+			v.addK(kMem(v, i), x, t)
+			VMOVDQA64(t, p.wkAt(wp, i))
+		}
+	}
+	Comment("W[16..63]: W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16], and W+K.")
+	ADDQ(U32(16*64), wp)
+	ADDQ(U32(16*4), kp)
+	abi.LoopHead(lbl("sched"))
+	for r := 0; r < 16; r++ {
+		for _, v := range ws {
+			p := wave(v)
+			regs := p.schedRegs()
+			x, t := regs[r%4], regs[4:]
+			VMOVDQA64(p.wAt(wp, r-15), t[0])
+			v.SmallSigma(t[0], t[1], 7, 18, 3, t[2:])
+			VMOVDQA64(p.wAt(wp, r-16), x)
+			v.add(t[1], x, x)
+			v.add(p.wAt(wp, r-7), x, x)
+			v.SmallSigma(regs[(r+2)%4], t[1], 17, 19, 10, t[2:])
+			v.add(t[1], x, x)
+			VMOVDQA64(x, p.wAt(wp, r))
+			v.addK(kMem(v, r), x, t[0])
+			VMOVDQA64(t[0], p.wkAt(wp, r))
+		}
+	}
+	ADDQ(U32(16*64), wp)
+	ADDQ(U32(16*4), kp)
+	LEAQ(Mem{Base: frame, Disp: 64 * 64}, tmp)
+	CMPQ(wp, tmp)
+	JNE(LabelRef(lbl("sched")))
+
+	Comment("Rounds 0-63, each wave's in turn, W+K from the stack.")
+	MOVQ(frame, wp)
+	for _, v := range ws {
+		v.startRounds(v.state(1), v.state(2))
+	}
+	abi.LoopHead(lbl("rounds"))
+	for i := 0; i < 16; i++ {
+		for _, v := range ws {
+			p := wave(v)
+			round(v, i, func(h, _ VecPhysical) { v.add(p.wkAt(wp, i), h, h) })
+		}
+	}
+	ADDQ(U32(16*64), wp)
+	LEAQ(Mem{Base: frame, Disp: 64 * 64}, tmp)
+	CMPQ(wp, tmp)
 	JNE(LabelRef(lbl("rounds")))
 }

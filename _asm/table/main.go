@@ -55,7 +55,7 @@ func chainOf(k abi.Kernel) string {
 		return k.ID()
 	}
 	for _, c := range abi.Of(k.Arch, k.Family) {
-		if c.Width == k.ChainOf && c.Chain {
+		if c.Width == k.ChainOf && c.Chain && c.Lat2 == k.Lat2 {
 			return c.ID()
 		}
 	}

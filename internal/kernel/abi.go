@@ -21,7 +21,7 @@ const (
 	// BlockSize is the block size of SHA-256 in bytes.
 	BlockSize = 64
 	// MaxLanes is the most lanes (or streams) a kernel has.
-	MaxLanes = 16
+	MaxLanes = 32
 )
 
 // A Run is N consecutive 64-byte blocks starting at P.

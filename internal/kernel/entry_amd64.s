@@ -21,6 +21,10 @@ TEXT ·hashAdjacent(SB), NOSPLIT, $0-25
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
+	CMPL    AX, $9 // Avx512X32
+	JEQ     avx512X32
+	CMPL    AX, $10 // Avx512X32Lat2
+	JEQ     avx512X32Lat2
 	JMP     ·noPairsAdjacent(SB)
 
 shaniX1:
@@ -44,6 +48,12 @@ avx512X16:
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Pairs(SB)
 
+avx512X32:
+	JMP ·avx512X32Pairs(SB)
+
+avx512X32Lat2:
+	JMP ·avx512X32Lat2Pairs(SB)
+
 // func hashSlices(out *[32]byte, msgs *[]byte, n int, id ID)
 TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -61,6 +71,10 @@ TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
+	CMPL    AX, $9 // Avx512X32
+	JEQ     avx512X32
+	CMPL    AX, $10 // Avx512X32Lat2
+	JEQ     avx512X32Lat2
 	JMP     ·noPairsSlices(SB)
 
 shaniX1:
@@ -84,6 +98,12 @@ avx512X16:
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Slices(SB)
 
+avx512X32:
+	JMP ·avx512X32Slices(SB)
+
+avx512X32Lat2:
+	JMP ·avx512X32Lat2Slices(SB)
+
 // func hashDouble(out *[32]byte, in *byte, n int, id ID)
 TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -101,6 +121,10 @@ TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
+	CMPL    AX, $9 // Avx512X32
+	JEQ     avx512X32
+	CMPL    AX, $10 // Avx512X32Lat2
+	JEQ     avx512X32Lat2
 	JMP     ·noPairsDouble(SB)
 
 shaniX1:
@@ -124,6 +148,12 @@ avx512X16:
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Double(SB)
 
+avx512X32:
+	JMP ·avx512X32Double(SB)
+
+avx512X32Lat2:
+	JMP ·avx512X32Lat2Double(SB)
+
 // func hashStaged(out *[32]byte, in *byte, n, nb int, id ID)
 TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	MOVBLZX id+32(FP), AX
@@ -141,6 +171,10 @@ TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
+	CMPL    AX, $9 // Avx512X32
+	JEQ     avx512X32
+	CMPL    AX, $10 // Avx512X32Lat2
+	JEQ     avx512X32Lat2
 	JMP     ·noPairsStaged(SB)
 
 shaniX1:
@@ -163,3 +197,9 @@ avx512X16:
 
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Staged(SB)
+
+avx512X32:
+	JMP ·avx512X32Staged(SB)
+
+avx512X32Lat2:
+	JMP ·avx512X32Lat2Staged(SB)

@@ -38,6 +38,11 @@ type Plan struct {
 	// queue takes what is left.
 	Pairs        []Stage
 	PairsPartial PartialMin // when Pairs[0], lanes, takes a last partial group as a whole one
+	// PairsWide, if its Width is not 0, takes whole groups of its lanes of
+	// the 64-byte messages of every pairs call but Staged before Pairs do
+	// (two waves of 16 lanes on Zen 5: BENCHMARKS.md, "Two waves of 16 lanes
+	// on Zen 5"); Pairs take the rest as they would take a smaller count.
+	PairsWide Stage
 
 	// Derived at init from the above.
 	SmallPairs bool         // the last two pairs kernels take two pairs and one: Small[2] and Small[1]
@@ -133,6 +138,10 @@ func (pl *Plan) derive() {
 				panic("sha256x: internal error: plan " + pl.Name + ": PairsPartial of a whole group")
 			}
 		}
+	}
+	if w := pl.PairsWide; w.Width != 0 && (!kernel.HasPairs(w.K) || w.Width != kernel.Lookup(w.K).Width ||
+		w.Width&(w.Width-1) != 0 || n == 0 || w.Width <= pl.Pairs[0].Width) {
+		panic("sha256x: internal error: plan " + pl.Name + ": PairsWide that is not wider lanes before its pairs stages")
 	}
 	pl.Chain = chainPlanOf(pl)
 }

@@ -55,6 +55,11 @@ var mixedPlans = []Plan{
 		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:        avx512Shani,
 		PairsPartial: PartialMins(11, 12, 10, 11),
+		// Two waves of 16 lanes take a level's whole groups of 32 pairs:
+		// the padding block's rounds are one chain a wave, and a second
+		// wave fills the pipes while the first waits (BENCHMARKS.md, "Two
+		// waves of 16 lanes on Zen 5").
+		PairsWide: Stage{K: kernel.Avx512X32, Width: 32},
 	},
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its

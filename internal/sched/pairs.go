@@ -116,10 +116,19 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 			kc = kernel.Staged65
 		}
 	}
+	done := 0
+	if st := pl.PairsWide; st.Width != 0 && c != kernel.Staged {
+		done = n &^ (st.Width - 1)
+		for i := 0; i < done; i += chunk {
+			m := min(chunk, done-i)
+			p, s := pairsAt(c, in, msgs, stg, i, m)
+			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+		}
+	}
 	if pl.TakesPartial(n, c) {
 		st := pl.Pairs[0]
 		whole := n &^ (st.Width - 1)
-		for i := 0; i < whole; i += chunk {
+		for i := done; i < whole; i += chunk {
 			m := min(chunk, whole-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
 			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
@@ -130,7 +139,6 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	// As few instructions as can be between two stages' kernel calls: a
 	// small batch's second kernel waits for them (BENCHMARKS.md, "The
 	// house").
-	done := 0
 	for _, st := range pl.Pairs {
 		end := done + st.Take(n-done)
 		for i := done; i < end; i += chunk {
