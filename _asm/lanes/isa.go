@@ -169,8 +169,9 @@ func (avx512) rows(bank int) []VecPhysical {
 // (BENCHMARKS.md, "Two waves of 16 lanes on Zen 5"). The two states take
 // Z0-Z15 (wave w: Z8w..Z8w+7) and the round temporaries Z16-Z23 serve both
 // waves (the core renames them), so there is no room for the schedules:
-// each block's is computed first, all 64 words of both waves, to the stack
-// with W+K beside it (compressPre), and the rounds then add W+K from there.
+// each block's is computed first, all 64 words of both waves, to the stack,
+// each word then turned into W+K (compressPre), and the rounds add W+K from
+// there.
 type avx512Wave struct {
 	avx512
 	w int
@@ -188,13 +189,11 @@ func (avx512Wave) preSchedule() bool         { return true }
 func (v avx512Wave) schedRegs() []VecPhysical { return vec.Zmm[16+8*v.w : 24+8*v.w] }
 
 // wAt is W[j]'s slot, from a base register pointing at the frame, or at
-// a later group of 16 words of it: after the state (8 words of 32
-// lanes), each wave's 64 words of W, then its 64 words of W+K.
+// a later group of 16 words of it: after the state (8 words of 32 lanes),
+// each wave's 64 words of W (then W+K).
 func (v avx512Wave) wAt(base Register, j int) Mem {
-	return Mem{Base: base, Disp: 8*4*32 + 2*64*64*v.w + 64*j}
+	return Mem{Base: base, Disp: 8*4*32 + 64*64*v.w + 64*j}
 }
-
-func (v avx512Wave) wkAt(base Register, j int) Mem { return v.wAt(base, j).Offset(64 * 64) }
 
 func (v avx512Wave) wRing(j int) Op { return v.wAt(frame, j) }
 

@@ -1129,15 +1129,15 @@ var wp = R9
 
 // compressPre emits the 64 rounds of a block whose W[0..15] are in place,
 // for waves whose schedule lives on the stack (avx512Wave): first the whole
-// schedule, W[16..63] and W+K of every word, each wave's in its own
-// registers, since its chain W[i-2] -> W[i] is short and independent of the
-// rounds; then the rounds of the waves in turn, W+K added from the stack.
-// Both are loops over 16 words or rounds.
+// schedule, each wave's in its own registers, since its chain W[i-2] ->
+// W[i] is short and independent of the rounds, turning each word W[i-16]
+// into W[i-16]+K[i-16] in place once W[i] no longer needs it; then the
+// rounds of the waves in turn, W+K added from the stack. Both are loops
+// over 16 words or rounds.
 func compressPre(ws []isa, lbl func(string) string) {
 	type pre interface {
 		schedRegs() []VecPhysical
 		wAt(base Register, j int) Mem
-		wkAt(base Register, j int) Mem
 	}
 	wave := func(v isa) pre {
 		if l, ok := v.(lat2); ok {
@@ -1145,21 +1145,17 @@ func compressPre(ws []isa, lbl func(string) string) {
 		}
 		return v.(pre)
 	}
-	Comment("W+K of words 0-15; words 14 and 15 stay in registers for the schedule.")
-	LEAQ(kTab, kp)
-	MOVQ(frame, wp)
-	for i := 0; i < 16; i++ {
-		for _, v := range ws {
-			p := wave(v)
-			x, t := p.schedRegs()[i%4], p.schedRegs()[4]
-			VMOVDQA64(p.wAt(wp, i), x)
-			v.addK(kMem(v, i), x, t)
-			VMOVDQA64(t, p.wkAt(wp, i))
-		}
+	// kBack is K[i-16]'s address, kp pointing at K[i-i%16].
+	kBack := func(v isa, i int) Mem { return kMem(v, i).Offset(-16 * v.kStride()) }
+	Comment("W[16..63]: W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16];",
+		"then W[i-16] += K[i-16]. Words 14 and 15 start in registers.")
+	LEAQ(kTab.Offset(16*4), kp)
+	for _, v := range ws {
+		p := wave(v)
+		VMOVDQA64(p.wAt(frame, 14), p.schedRegs()[2])
+		VMOVDQA64(p.wAt(frame, 15), p.schedRegs()[3])
 	}
-	Comment("W[16..63]: W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16], and W+K.")
-	ADDQ(U32(16*64), wp)
-	ADDQ(U32(16*4), kp)
+	LEAQ(Mem{Base: frame, Disp: 16 * 64}, wp)
 	abi.LoopHead(lbl("sched"))
 	for r := 0; r < 16; r++ {
 		for _, v := range ws {
@@ -1169,13 +1165,13 @@ func compressPre(ws []isa, lbl func(string) string) {
 			VMOVDQA64(p.wAt(wp, r-15), t[0])
 			v.SmallSigma(t[0], t[1], 7, 18, 3, t[2:])
 			VMOVDQA64(p.wAt(wp, r-16), x)
+			v.addK(kBack(v, r), x, t[0])
+			VMOVDQA64(t[0], p.wAt(wp, r-16))
 			v.add(t[1], x, x)
 			v.add(p.wAt(wp, r-7), x, x)
 			v.SmallSigma(regs[(r+2)%4], t[1], 17, 19, 10, t[2:])
 			v.add(t[1], x, x)
 			VMOVDQA64(x, p.wAt(wp, r))
-			v.addK(kMem(v, r), x, t[0])
-			VMOVDQA64(t[0], p.wkAt(wp, r))
 		}
 	}
 	ADDQ(U32(16*64), wp)
@@ -1183,6 +1179,16 @@ func compressPre(ws []isa, lbl func(string) string) {
 	LEAQ(Mem{Base: frame, Disp: 64 * 64}, tmp)
 	CMPQ(wp, tmp)
 	JNE(LabelRef(lbl("sched")))
+	Comment("W[48..63] += K[48..63].")
+	for r := 0; r < 16; r++ {
+		for _, v := range ws {
+			p := wave(v)
+			t := p.schedRegs()[4+r%4]
+			VMOVDQA64(p.wAt(wp, r-16), t)
+			v.addK(kBack(v, r), t, t)
+			VMOVDQA64(t, p.wAt(wp, r-16))
+		}
+	}
 
 	Comment("Rounds 0-63, each wave's in turn, W+K from the stack.")
 	MOVQ(frame, wp)
@@ -1193,7 +1199,7 @@ func compressPre(ws []isa, lbl func(string) string) {
 	for i := 0; i < 16; i++ {
 		for _, v := range ws {
 			p := wave(v)
-			round(v, i, func(h, _ VecPhysical) { v.add(p.wkAt(wp, i), h, h) })
+			round(v, i, func(h, _ VecPhysical) { v.add(p.wAt(wp, i), h, h) })
 		}
 	}
 	ADDQ(U32(16*64), wp)
