@@ -15,7 +15,8 @@
 // or, with fastssz, ssz.NewHasherWithHashFn(hashtree.HashByteSlice). HashOf
 // and HashChunksOf take slices of any named 32-byte type (a root, a
 // chainhash.Hash) without casts. One or two pairs go straight to the plan's
-// one- or two-stream kernel; every longer level is one call to
+// one- or two-stream kernel (through internal/door, the engine's one door
+// beside the root's API); every longer level is one call to
 // sha256x.Join{}.HashLevel, on the widest lanes (see BENCHMARKS.md, "SSZ").
 //
 // # Merkleization
@@ -58,8 +59,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
-	"github.com/sha256x/sha256x/internal/plan"
-	"github.com/sha256x/sha256x/internal/sched"
+	"github.com/sha256x/sha256x/internal/door"
 )
 
 // The errors of Hash, HashOf and HashByteSlice, with gohashtree's messages.
@@ -90,9 +90,9 @@ func Hash(digests, chunks [][sha256x.Size]byte) error {
 	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
 		return hashError(len(digests), n)
 	}
-	if pl := plan.Active; pl.SmallPairs && small(pl, digests, chunks) {
+	if pl := door.Plan(); door.Small(pl, digests, chunks) {
 		// Nothing is live past the kernel: no spills around the call.
-		sched.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
+		door.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
 		return nil
 	}
 	level(digests, chunks)
@@ -138,8 +138,8 @@ func HashByteSlice(digests, chunks []byte) error {
 		return hashBytesError(len(digests), n)
 	}
 	d, c := roots(digests), roots(chunks)
-	if pl := plan.Active; pl.SmallPairs && small(pl, d, c) {
-		sched.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
+	if pl := door.Plan(); door.Small(pl, d, c) {
+		door.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
 		return nil
 	}
 	level(d, c)
@@ -180,17 +180,6 @@ func view[T ~[sha256x.Size]byte](s []T) [][sha256x.Size]byte {
 // roots returns the whole 32-byte chunks of b, the same memory.
 func roots(b []byte) [][sha256x.Size]byte {
 	return unsafe.Slice((*[sha256x.Size]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
-}
-
-// small reports whether a level of one, two or (pl.Small4) four pairs is in
-// place or apart from its digests: then the plan's kernel of that many pairs
-// (most of fastssz's calls) takes it as it is, reached from the exported
-// functions through sched.SmallPairs, which inlines: two calls less than
-// through HashLevel (BENCHMARKS.md, "SSZ").
-func small(pl *plan.Plan, digests, chunks [][sha256x.Size]byte) bool {
-	n := uintptr(len(chunks) / 2)
-	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
-	return (n <= 2 || n == 4 && pl.Small4) && (d == c || d+32*n <= c || c+64*n <= d)
 }
 
 // level hashes the pairs of chunks (an even number, at least 2) into
