@@ -37,16 +37,16 @@ func blockOf(k int) int {
 // roots may be fields[:n] (in place); otherwise it must not overlap fields.
 // ContainerRoots panics if k < 1, if len(fields) is not a multiple of k, if
 // len(roots) < n, or if roots overlaps fields other than in place.
-func ContainerRoots(roots, fields [][32]byte, k int) {
+func ContainerRoots(roots, fields [][sha256x.Size]byte, k int) {
 	if k < 1 {
-		panic("sha256x/hashtree: ContainerRoots of " + strconv.Itoa(k) + " fields a container")
+		panic("sha256x: hashtree: ContainerRoots of " + strconv.Itoa(k) + " fields a container")
 	}
 	if len(fields)%k != 0 {
-		panic("sha256x/hashtree: ContainerRoots of " + strconv.Itoa(len(fields)) + " fields, not a multiple of " + strconv.Itoa(k))
+		panic("sha256x: hashtree: ContainerRoots of " + strconv.Itoa(len(fields)) + " fields, not a multiple of " + strconv.Itoa(k))
 	}
 	n := len(fields) / k
 	if len(roots) < n {
-		panic("sha256x/hashtree: ContainerRoots of " + strconv.Itoa(n) + " containers into " + strconv.Itoa(len(roots)) + " roots")
+		panic("sha256x: hashtree: ContainerRoots of " + strconv.Itoa(n) + " containers into " + strconv.Itoa(len(roots)) + " roots")
 	}
 	switch {
 	case n == 0:
@@ -56,7 +56,7 @@ func ContainerRoots(roots, fields [][32]byte, k int) {
 		return
 	case overlaps(nodeBytes(roots[:n]), nodeBytes(fields)) && &roots[0] != &fields[0]:
 		// A later block's fields could be overwritten before they are read.
-		panic("sha256x/hashtree: ContainerRoots: roots overlap fields, other than in place")
+		panic("sha256x: hashtree: ContainerRoots: roots overlap fields, other than in place")
 	case k == 2:
 		sha256x.Join{}.HashLevel(roots[:n], fields)
 		return
@@ -76,7 +76,7 @@ func ContainerRoots(roots, fields [][32]byte, k int) {
 // so that every pair is two neighbours and the whole level is one call;
 // where m is odd each container's nodes move up by one to take the zero
 // subtree after them.
-func containers(roots, fields [][32]byte, k int, buf [][32]byte) {
+func containers(roots, fields [][sha256x.Size]byte, k int, buf [][sha256x.Size]byte) {
 	n := len(roots)
 	m := k
 	if m%2 == 0 {
@@ -110,7 +110,7 @@ func containers(roots, fields [][32]byte, k int, buf [][32]byte) {
 }
 
 // nodeBytes returns the memory of nodes.
-func nodeBytes(nodes [][32]byte) []byte {
+func nodeBytes(nodes [][sha256x.Size]byte) []byte {
 	return unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(nodes))), 32*len(nodes))
 }
 
@@ -130,26 +130,26 @@ func overlaps(a, b []byte) bool {
 // others padded in a copy, a block at a time. It panics if size < 1, if
 // len(vectors) is not a multiple of size, if roots is too short, or if roots
 // overlaps vectors (other than in place, vectors of whole chunks only).
-func ByteVectorRoots(roots [][32]byte, vectors []byte, size int) {
+func ByteVectorRoots(roots [][sha256x.Size]byte, vectors []byte, size int) {
 	if size < 1 {
-		panic("sha256x/hashtree: ByteVectorRoots of " + strconv.Itoa(size) + "-byte vectors")
+		panic("sha256x: hashtree: ByteVectorRoots of " + strconv.Itoa(size) + "-byte vectors")
 	}
 	if len(vectors)%size != 0 {
-		panic("sha256x/hashtree: ByteVectorRoots of " + strconv.Itoa(len(vectors)) + " bytes, not a multiple of " + strconv.Itoa(size))
+		panic("sha256x: hashtree: ByteVectorRoots of " + strconv.Itoa(len(vectors)) + " bytes, not a multiple of " + strconv.Itoa(size))
 	}
 	n := len(vectors) / size
 	if len(roots) < n {
-		panic("sha256x/hashtree: ByteVectorRoots of " + strconv.Itoa(n) + " vectors into " + strconv.Itoa(len(roots)) + " roots")
+		panic("sha256x: hashtree: ByteVectorRoots of " + strconv.Itoa(n) + " vectors into " + strconv.Itoa(len(roots)) + " roots")
 	}
 	if n == 0 {
 		return
 	}
 	k := (size + 31) / 32
 	if size%32 != 0 && overlaps(nodeBytes(roots[:n]), vectors) {
-		panic("sha256x/hashtree: ByteVectorRoots: roots overlap vectors")
+		panic("sha256x: hashtree: ByteVectorRoots: roots overlap vectors")
 	}
 	if size%32 == 0 {
-		ContainerRoots(roots, unsafe.Slice((*[32]byte)(unsafe.Pointer(&vectors[0])), n*k), k)
+		ContainerRoots(roots, unsafe.Slice((*[sha256x.Size]byte)(unsafe.Pointer(&vectors[0])), n*k), k)
 		return
 	}
 	per := min(n, blockOf(k))
@@ -180,7 +180,7 @@ func ByteVectorRoots(roots [][32]byte, vectors []byte, size int) {
 // keys[i] (a ByteVector[48]: its two chunks joined, the second padded), all
 // keys hashed in one batched call a block at a time. It panics if len(roots)
 // < len(keys).
-func PubkeyRoots[K ~[48]byte](roots [][32]byte, keys []K) {
+func PubkeyRoots[K ~[48]byte](roots [][sha256x.Size]byte, keys []K) {
 	ByteVectorRoots(roots, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(keys))), 48*len(keys)), 48)
 }
 
@@ -188,6 +188,6 @@ func PubkeyRoots[K ~[48]byte](roots [][32]byte, keys []K) {
 // sigs[i] (a ByteVector[96]: three chunks and a zero chunk, two levels), all
 // signatures hashed together, a level at a time. It panics if len(roots) <
 // len(sigs).
-func SignatureRoots[S ~[96]byte](roots [][32]byte, sigs []S) {
+func SignatureRoots[S ~[96]byte](roots [][sha256x.Size]byte, sigs []S) {
 	ByteVectorRoots(roots, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sigs))), 96*len(sigs)), 96)
 }

@@ -160,7 +160,7 @@ func ExampleConcatProofs() {
 	fmt.Println(p.Verify(registry.Root()))
 	// Output:
 	// 17592186044442 44 <nil>
-	// hashtree: proof does not match the root
+	// proof does not match the root
 }
 
 // A multiproof of two elements of a list, with the helper nodes the specs'

@@ -15,7 +15,8 @@
 // or, with fastssz, ssz.NewHasherWithHashFn(hashtree.HashByteSlice). HashOf
 // and HashChunksOf take slices of any named 32-byte type (a root, a
 // chainhash.Hash) without casts. One or two pairs go straight to the plan's
-// one- or two-stream kernel; every longer level is one call to
+// one- or two-stream kernel (through internal/door, the engine's one door
+// beside the root's API); every longer level is one call to
 // sha256x.Join{}.HashLevel, on the widest lanes (see BENCHMARKS.md, "SSZ").
 //
 // # Merkleization
@@ -49,7 +50,7 @@
 // panic. Programmer errors (a list longer than its limit, a container shape
 // that does not divide the fields, digests that overlap their chunks other
 // than in place or from below) panic with a message that starts
-// "sha256x/hashtree:".
+// "sha256x: hashtree:".
 package hashtree
 
 import (
@@ -58,8 +59,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
-	"github.com/sha256x/sha256x/internal/plan"
-	"github.com/sha256x/sha256x/internal/sched"
+	"github.com/sha256x/sha256x/internal/door"
 )
 
 // The errors of Hash, HashOf and HashByteSlice, with gohashtree's messages.
@@ -86,13 +86,13 @@ func (e *shortError) Unwrap() error { return ErrShortDigests }
 // start inside chunks otherwise (a panic). No chunks is no error; an odd
 // number of chunks, or fewer than len(chunks)/2 digests, is an error and
 // leaves digests alone.
-func Hash(digests, chunks [][32]byte) error {
+func Hash(digests, chunks [][sha256x.Size]byte) error {
 	if n := len(chunks); n%2 != 0 || len(digests) < n/2 || n == 0 {
 		return hashError(len(digests), n)
 	}
-	if pl := plan.Active; pl.SmallPairs && small(pl, digests, chunks) {
+	if pl := door.Plan(); door.Small(pl, digests, chunks) {
 		// Nothing is live past the kernel: no spills around the call.
-		sched.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
+		door.SmallPairs(pl, &digests[0], &chunks[0][0], len(chunks)/2)
 		return nil
 	}
 	level(digests, chunks)
@@ -117,13 +117,13 @@ func hashError(digests, chunks int) error {
 // HashChunks is Hash without the error cases, as gohashtree.HashChunks: it
 // hashes len(chunks)/2 pairs (an odd last chunk is left out). It panics if
 // digests is shorter than that.
-func HashChunks(digests, chunks [][32]byte) {
+func HashChunks(digests, chunks [][sha256x.Size]byte) {
 	n := len(chunks) &^ 1
 	if n == 0 {
 		return
 	}
 	if len(digests) < n/2 {
-		panic("sha256x/hashtree: HashChunks of " + strconv.Itoa(n/2) + " pairs into " + strconv.Itoa(len(digests)) + " digests")
+		panic("sha256x: hashtree: HashChunks of " + strconv.Itoa(n/2) + " pairs into " + strconv.Itoa(len(digests)) + " digests")
 	}
 	level(digests, chunks[:n])
 }
@@ -138,8 +138,8 @@ func HashByteSlice(digests, chunks []byte) error {
 		return hashBytesError(len(digests), n)
 	}
 	d, c := roots(digests), roots(chunks)
-	if pl := plan.Active; pl.SmallPairs && small(pl, d, c) {
-		sched.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
+	if pl := door.Plan(); door.Small(pl, d, c) {
+		door.SmallPairs(pl, &d[0], &c[0][0], len(c)/2)
 		return nil
 	}
 	level(d, c)
@@ -163,34 +163,23 @@ func hashBytesError(digests, chunks int) error {
 }
 
 // HashOf is Hash for slices of any 32-byte type.
-func HashOf[T ~[32]byte](digests, chunks []T) error {
+func HashOf[T ~[sha256x.Size]byte](digests, chunks []T) error {
 	return Hash(view(digests), view(chunks))
 }
 
 // HashChunksOf is HashChunks for slices of any 32-byte type.
-func HashChunksOf[T ~[32]byte](digests, chunks []T) {
+func HashChunksOf[T ~[sha256x.Size]byte](digests, chunks []T) {
 	HashChunks(view(digests), view(chunks))
 }
 
-// view returns s as [][32]byte, the same memory.
-func view[T ~[32]byte](s []T) [][32]byte {
-	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
+// view returns s as [][sha256x.Size]byte, the same memory.
+func view[T ~[sha256x.Size]byte](s []T) [][sha256x.Size]byte {
+	return unsafe.Slice((*[sha256x.Size]byte)(unsafe.Pointer(unsafe.SliceData(s))), len(s))
 }
 
 // roots returns the whole 32-byte chunks of b, the same memory.
-func roots(b []byte) [][32]byte {
-	return unsafe.Slice((*[32]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
-}
-
-// small reports whether a level of one, two or (pl.Small4) four pairs is in
-// place or apart from its digests: then the plan's kernel of that many pairs
-// (most of fastssz's calls) takes it as it is, reached from the exported
-// functions through sched.SmallPairs, which inlines: two calls less than
-// through HashLevel (BENCHMARKS.md, "SSZ").
-func small(pl *plan.Plan, digests, chunks [][32]byte) bool {
-	n := uintptr(len(chunks) / 2)
-	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
-	return (n <= 2 || n == 4 && pl.Small4) && (d == c || d+32*n <= c || c+64*n <= d)
+func roots(b []byte) [][sha256x.Size]byte {
+	return unsafe.Slice((*[sha256x.Size]byte)(unsafe.Pointer(unsafe.SliceData(b))), len(b)/32)
 }
 
 // level hashes the pairs of chunks (an even number, at least 2) into
@@ -199,7 +188,7 @@ func small(pl *plan.Plan, digests, chunks [][32]byte) bool {
 // hashes correctly because it writes each digest after reading its pair, go
 // in runs that each write only below what they read; digests that start
 // inside chunks, past their start, panic.
-func level(digests, chunks [][32]byte) {
+func level(digests, chunks [][sha256x.Size]byte) {
 	n := len(chunks)
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
 	switch {
@@ -208,7 +197,7 @@ func level(digests, chunks [][32]byte) {
 		trailing(digests, chunks, int((c-d)/32))
 		return
 	case d > c && d-c < uintptr(n)*32:
-		panic("sha256x/hashtree: digests start inside the chunks, past their start")
+		panic("sha256x: hashtree: digests start inside the chunks, past their start")
 	}
 	sha256x.Join{}.HashLevel(digests, chunks)
 }
@@ -219,12 +208,12 @@ func level(digests, chunks [][32]byte) {
 // run's reads begin, so each run has its output apart from its input and
 // the runs double in length. A gap of less than one digest hashes the first
 // pair through a copy.
-func trailing(digests, chunks [][32]byte, gap int) {
+func trailing(digests, chunks [][sha256x.Size]byte, gap int) {
 	n := len(chunks) / 2
 	for a := 0; a < n; {
 		b := min(n, 2*a+gap)
 		if b == a {
-			var t [1][32]byte
+			var t [1][sha256x.Size]byte
 			sha256x.Join{}.HashLevel(t[:], chunks[:2])
 			digests[0] = t[0]
 			a = 1

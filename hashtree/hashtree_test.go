@@ -126,8 +126,8 @@ func mustPanic(t *testing.T, name string, f func()) {
 		if r == nil {
 			t.Fatalf("%s: no panic", name)
 		}
-		if !strings.HasPrefix(fmt.Sprint(r), "sha256x") {
-			t.Fatalf("%s: panic %q does not start with sha256x", name, r)
+		if !strings.HasPrefix(fmt.Sprint(r), "sha256x: ") {
+			t.Fatalf("%s: panic %q does not start with \"sha256x: \"", name, r)
 		}
 	}()
 	f()

@@ -16,7 +16,7 @@ import (
 const MaxDepth = 64
 
 // zeroHashes[d] is the root of a tree of depth d of zero chunks.
-var zeroHashes [MaxDepth + 1][32]byte
+var zeroHashes [MaxDepth + 1][sha256x.Size]byte
 
 func init() {
 	for d := 1; d <= MaxDepth; d++ {
@@ -28,9 +28,9 @@ func init() {
 // zero chunk itself), precomputed: the sibling that merkleization takes
 // where a level ends before its limit. It panics unless 0 <= depth <=
 // MaxDepth.
-func ZeroHash(depth int) [32]byte {
+func ZeroHash(depth int) [sha256x.Size]byte {
 	if depth < 0 || depth > MaxDepth {
-		panic("sha256x/hashtree: ZeroHash(" + strconv.Itoa(depth) + "), not in 0..64")
+		panic("sha256x: hashtree: ZeroHash(" + strconv.Itoa(depth) + "), not in 0..64")
 	}
 	return zeroHashes[depth]
 }
@@ -56,9 +56,9 @@ func Depth(limit uint64) int {
 // in a buffer of len(chunks)/2 nodes from a pool, on the calling goroutine,
 // and allocates nothing once the pool has grown. It panics if len(chunks) >
 // limit.
-func Merkleize(chunks [][32]byte, limit uint64) [32]byte {
+func Merkleize(chunks [][sha256x.Size]byte, limit uint64) [sha256x.Size]byte {
 	if uint64(len(chunks)) > limit {
-		panic("sha256x/hashtree: Merkleize of " + strconv.Itoa(len(chunks)) + " chunks, more than the limit " + strconv.FormatUint(limit, 10))
+		panic("sha256x: hashtree: Merkleize of " + strconv.Itoa(len(chunks)) + " chunks, more than the limit " + strconv.FormatUint(limit, 10))
 	}
 	return root(chunks, nil, Depth(limit))
 }
@@ -67,28 +67,28 @@ func Merkleize(chunks [][32]byte, limit uint64) [32]byte {
 // one padded with zero bytes (the specs' merkleize(pack(value), limit) for
 // data already serialized): limit counts chunks. Whole chunks are read in
 // place. It panics if data needs more than limit chunks.
-func MerkleizeBytes(data []byte, limit uint64) [32]byte {
+func MerkleizeBytes(data []byte, limit uint64) [sha256x.Size]byte {
 	n := uint64(len(data)+31) / 32
 	if n > limit {
-		panic("sha256x/hashtree: MerkleizeBytes of " + strconv.FormatUint(n, 10) + " chunks, more than the limit " + strconv.FormatUint(limit, 10))
+		panic("sha256x: hashtree: MerkleizeBytes of " + strconv.FormatUint(n, 10) + " chunks, more than the limit " + strconv.FormatUint(limit, 10))
 	}
 	return rootBytes(data, Depth(limit))
 }
 
-func rootBytes(data []byte, depth int) [32]byte {
+func rootBytes(data []byte, depth int) [sha256x.Size]byte {
 	full := roots(data)
 	if len(data)%32 == 0 {
 		return root(full, nil, depth)
 	}
-	var tail [32]byte
+	var tail [sha256x.Size]byte
 	copy(tail[:], data[len(full)*32:])
 	return root(full, &tail, depth)
 }
 
 // MixInLength returns the specs' mix_in_length(root, length): SHA-256 of
 // root and length as a 32-byte little-endian number, the root of a list.
-func MixInLength(root [32]byte, length uint64) [32]byte {
-	var l [32]byte
+func MixInLength(root [sha256x.Size]byte, length uint64) [sha256x.Size]byte {
+	var l [sha256x.Size]byte
 	binary.LittleEndian.PutUint64(l[:], length)
 	return pair(root, l)
 }
@@ -97,7 +97,7 @@ func MixInLength(root [32]byte, length uint64) [32]byte {
 // vectors, lists) whose roots are roots, of at most limit elements:
 // MixInLength(Merkleize(roots, limit), len(roots)). A validator registry is
 // ListRoot(validatorRoots, 1<<40). It panics if len(roots) > limit.
-func ListRoot(roots [][32]byte, limit uint64) [32]byte {
+func ListRoot(roots [][sha256x.Size]byte, limit uint64) [sha256x.Size]byte {
 	return MixInLength(Merkleize(roots, limit), uint64(len(roots)))
 }
 
@@ -110,7 +110,7 @@ type Basic interface {
 
 // BasicVectorRoot returns the root of values as a Vector[T, len(values)]:
 // the values packed into chunks, merkleized.
-func BasicVectorRoot[T Basic](values []T) [32]byte {
+func BasicVectorRoot[T Basic](values []T) [sha256x.Size]byte {
 	size := sizeOf[T]()
 	return packedRoot(bytesOf(values), size, !littleEndian, Depth(chunksFor(uint64(len(values)), size)))
 }
@@ -119,9 +119,9 @@ func BasicVectorRoot[T Basic](values []T) [32]byte {
 // balances is BasicListRoot(balances, 1<<40)): the values packed into
 // chunks, merkleized under the chunks that limit values need, and the
 // number of values mixed in. It panics if len(values) > limit.
-func BasicListRoot[T Basic](values []T, limit uint64) [32]byte {
+func BasicListRoot[T Basic](values []T, limit uint64) [sha256x.Size]byte {
 	if uint64(len(values)) > limit {
-		panic("sha256x/hashtree: BasicListRoot of " + strconv.Itoa(len(values)) + " values, more than the limit " + strconv.FormatUint(limit, 10))
+		panic("sha256x: hashtree: BasicListRoot of " + strconv.Itoa(len(values)) + " values, more than the limit " + strconv.FormatUint(limit, 10))
 	}
 	size := sizeOf[T]()
 	r := packedRoot(bytesOf(values), size, !littleEndian, Depth(chunksFor(limit, size)))
@@ -130,16 +130,16 @@ func BasicListRoot[T Basic](values []T, limit uint64) [32]byte {
 
 // ByteVectorRoot returns the root of b as a ByteVector[len(b)] (a Bytes32
 // root is itself, a 48-byte BLS public key two chunks joined).
-func ByteVectorRoot(b []byte) [32]byte {
+func ByteVectorRoot(b []byte) [sha256x.Size]byte {
 	return rootBytes(b, Depth(chunksFor(uint64(len(b)), 1)))
 }
 
 // ByteListRoot returns the root of b as a ByteList[limit] (a List[byte,
 // limit]: an execution payload's extra data, a transaction). It panics if
 // len(b) > limit.
-func ByteListRoot(b []byte, limit uint64) [32]byte {
+func ByteListRoot(b []byte, limit uint64) [sha256x.Size]byte {
 	if uint64(len(b)) > limit {
-		panic("sha256x/hashtree: ByteListRoot of " + strconv.Itoa(len(b)) + " bytes, more than the limit " + strconv.FormatUint(limit, 10))
+		panic("sha256x: hashtree: ByteListRoot of " + strconv.Itoa(len(b)) + " bytes, more than the limit " + strconv.FormatUint(limit, 10))
 	}
 	return MixInLength(rootBytes(b, Depth(chunksFor(limit, 1))), uint64(len(b)))
 }
@@ -147,7 +147,7 @@ func ByteListRoot(b []byte, limit uint64) [32]byte {
 // BitvectorRoot returns the root of a Bitvector[N] serialized as bits
 // (ceil(N/8) bytes, bit i in byte i/8 at 1<<(i%8)): the root of its bytes,
 // as ByteVectorRoot.
-func BitvectorRoot(bits []byte) [32]byte {
+func BitvectorRoot(bits []byte) [sha256x.Size]byte {
 	return ByteVectorRoot(bits)
 }
 
@@ -161,15 +161,15 @@ var ErrBitlist = errors.New("hashtree: bitlist without a delimiter bit")
 // takes): the bits packed into chunks, merkleized under the chunks that limit
 // bits need, and the number of bits mixed in. A serialization without a
 // delimiter, or of more than limit bits, is an error: it comes from outside.
-func BitlistRoot(serialized []byte, limit uint64) ([32]byte, error) {
+func BitlistRoot(serialized []byte, limit uint64) ([sha256x.Size]byte, error) {
 	if len(serialized) == 0 || serialized[len(serialized)-1] == 0 {
-		return [32]byte{}, ErrBitlist
+		return [sha256x.Size]byte{}, ErrBitlist
 	}
 	last := serialized[len(serialized)-1]
 	top := bits.Len8(last) - 1 // the delimiter
 	n := 8*uint64(len(serialized)-1) + uint64(top)
 	if n > limit {
-		return [32]byte{}, &bitlistError{n, limit}
+		return [sha256x.Size]byte{}, &bitlistError{n, limit}
 	}
 	depth := Depth(limit/256 + min(limit%256, 1))
 	data := serialized[:(n+7)/8]
@@ -181,7 +181,7 @@ func BitlistRoot(serialized []byte, limit uint64) ([32]byte, error) {
 	if len(data)%32 == 0 {
 		full = full[:len(full)-1]
 	}
-	var tail [32]byte
+	var tail [sha256x.Size]byte
 	copy(tail[:], data[len(full)*32:])
 	tail[len(data)-1-len(full)*32] &^= 1 << top
 	return MixInLength(root(full, &tail, depth), n), nil
@@ -220,7 +220,7 @@ var bytePool sync.Pool // *[]byte
 // packedRoot is the root of the values of size bytes each in b (their
 // memory), packed little-endian: b itself where the machine is
 // little-endian, else (swap) each value's bytes reversed in a copy.
-func packedRoot(b []byte, size int, swap bool, depth int) [32]byte {
+func packedRoot(b []byte, size int, swap bool, depth int) [sha256x.Size]byte {
 	if !swap || size == 1 {
 		return rootBytes(b, depth)
 	}
@@ -246,7 +246,7 @@ func packedRoot(b []byte, size int, swap bool, depth int) [32]byte {
 // its stack rather than take a buffer from the pool.
 const stackNodes = 8
 
-type scratch struct{ nodes [][32]byte }
+type scratch struct{ nodes [][sha256x.Size]byte }
 
 var scratchPool sync.Pool // *scratch
 
@@ -256,7 +256,7 @@ func getScratch(n int) *scratch {
 		s = new(scratch)
 	}
 	if cap(s.nodes) < n {
-		s.nodes = make([][32]byte, n)
+		s.nodes = make([][sha256x.Size]byte, n)
 	}
 	s.nodes = s.nodes[:n]
 	return s
@@ -267,7 +267,7 @@ func getScratch(n int) *scratch {
 // (len(full)+1 <= 2^depth with a tail). The first level is hashed from full
 // in place (its last pair, which has the tail or a zero chunk in it, from a
 // copy), the others in a buffer; each level is one HashLevel call.
-func root(full [][32]byte, tail *[32]byte, depth int) [32]byte {
+func root(full [][sha256x.Size]byte, tail *[sha256x.Size]byte, depth int) [sha256x.Size]byte {
 	m := len(full)
 	if tail != nil {
 		m++
@@ -282,7 +282,7 @@ func root(full [][32]byte, tail *[32]byte, depth int) [32]byte {
 		}
 		return up(r[0], 0, depth)
 	}
-	var stack [stackNodes][32]byte
+	var stack [stackNodes][sha256x.Size]byte
 	buf := stack[:]
 	var s *scratch
 	if need := (m+1)/2 + 1; need > len(buf) {
@@ -295,7 +295,7 @@ func root(full [][32]byte, tail *[32]byte, depth int) [32]byte {
 	}
 	k := p
 	if len(full)%2 == 1 || tail != nil {
-		var two [2][32]byte // two[1] is the zero chunk unless set
+		var two [2][sha256x.Size]byte // two[1] is the zero chunk unless set
 		if len(full)%2 == 1 {
 			two[0] = full[len(full)-1]
 			if tail != nil {
@@ -325,7 +325,7 @@ func root(full [][32]byte, tail *[32]byte, depth int) [32]byte {
 
 // up returns the root of depth over a tree of depth d whose root is r and
 // every other leaf zero.
-func up(r [32]byte, d, depth int) [32]byte {
+func up(r [sha256x.Size]byte, d, depth int) [sha256x.Size]byte {
 	for ; d < depth; d++ {
 		r = pair(r, zeroHashes[d])
 	}
@@ -333,9 +333,9 @@ func up(r [32]byte, d, depth int) [32]byte {
 }
 
 // pair returns SHA-256(l || r).
-func pair(l, r [32]byte) [32]byte {
-	in := [2][32]byte{l, r}
-	var out [1][32]byte
+func pair(l, r [sha256x.Size]byte) [sha256x.Size]byte {
+	in := [2][sha256x.Size]byte{l, r}
+	var out [1][sha256x.Size]byte
 	sha256x.Join{}.HashLevel(out[:], in[:])
 	return out[0]
 }

@@ -8,6 +8,7 @@ import (
 	"slices"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/merkle"
 )
 
 // A Tree is one merkleization with every node kept, for proofs: the tree of
@@ -17,18 +18,18 @@ import (
 // are not stored: their nodes are ZeroHash of their height. A Tree is safe
 // for concurrent use; it does not change after NewTree or NewListTree.
 type Tree struct {
-	levels [][][32]byte // levels[h]: the nodes at height h that are not padding
+	levels [][][sha256x.Size]byte // levels[h]: the nodes at height h that are not padding
 	depth  int
 	list   bool
-	length [32]byte
-	root   [32]byte
+	length [sha256x.Size]byte
+	root   [sha256x.Size]byte
 }
 
 // NewTree returns the tree of Merkleize(chunks, limit), every level hashed
 // in one batched call. chunks is copied. It panics if len(chunks) > limit.
-func NewTree(chunks [][32]byte, limit uint64) *Tree {
+func NewTree(chunks [][sha256x.Size]byte, limit uint64) *Tree {
 	if uint64(len(chunks)) > limit {
-		panic(fmt.Sprintf("sha256x/hashtree: NewTree of %d chunks, more than the limit %d", len(chunks), limit))
+		panic(fmt.Sprintf("sha256x: hashtree: NewTree of %d chunks, more than the limit %d", len(chunks), limit))
 	}
 	t := &Tree{depth: Depth(limit)}
 	n := len(chunks)
@@ -43,8 +44,8 @@ func NewTree(chunks [][32]byte, limit uint64) *Tree {
 		total += m + 1
 		m = (m + 1) / 2
 	}
-	mem := make([][32]byte, total)
-	t.levels = make([][][32]byte, t.depth+1)
+	mem := make([][sha256x.Size]byte, total)
+	t.levels = make([][][sha256x.Size]byte, t.depth+1)
 	m := n
 	for h := range t.levels {
 		t.levels[h] = mem[: m : m+1]
@@ -68,10 +69,10 @@ func NewTree(chunks [][32]byte, limit uint64) *Tree {
 // Its gindex 2 is the root of the chunks' tree, 3 the length. For a list of
 // containers length is len(chunks); for a list of basic values, the number of
 // values packed into chunks.
-func NewListTree(chunks [][32]byte, limit, length uint64) *Tree {
+func NewListTree(chunks [][sha256x.Size]byte, limit, length uint64) *Tree {
 	t := NewTree(chunks, limit)
 	t.list = true
-	var l [32]byte
+	var l [sha256x.Size]byte
 	for i := range 8 {
 		l[i] = byte(length >> (8 * i))
 	}
@@ -81,7 +82,7 @@ func NewListTree(chunks [][32]byte, limit, length uint64) *Tree {
 }
 
 // Root returns the tree's root.
-func (t *Tree) Root() [32]byte { return t.root }
+func (t *Tree) Root() [sha256x.Size]byte { return t.root }
 
 // Gindex returns the generalized index of chunk i of the tree (the
 // element i of a list of containers). It panics unless i is within the
@@ -93,7 +94,7 @@ func (t *Tree) Gindex(i uint64) uint64 {
 		d++ // under gindex 2
 	}
 	if d > 63 || i >= 1<<t.depth {
-		panic(fmt.Sprintf("sha256x/hashtree: Gindex(%d) of a tree of depth %d", i, t.depth))
+		panic(fmt.Sprintf("sha256x: hashtree: Gindex(%d) of a tree of depth %d", i, t.depth))
 	}
 	return 1<<d | i
 }
@@ -109,14 +110,15 @@ var (
 	// duplicated index, or a node missing its sibling.
 	ErrMalformed = errors.New("hashtree: malformed proof")
 	// ErrMismatch is a well-formed proof of another root, or one that
-	// gives two different hashes for the same node.
-	ErrMismatch = errors.New("hashtree: proof does not match the root")
+	// gives two different hashes for the same node. It is
+	// merkle.ErrMismatch, the one mismatch error of sha256x's packages.
+	ErrMismatch = merkle.ErrMismatch
 )
 
 // Node returns the node at generalized index g.
-func (t *Tree) Node(g uint64) ([32]byte, error) {
+func (t *Tree) Node(g uint64) ([sha256x.Size]byte, error) {
 	if g == 0 {
-		return [32]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
 	}
 	if g == 1 {
 		return t.root, nil
@@ -127,13 +129,13 @@ func (t *Tree) Node(g uint64) ([32]byte, error) {
 			if g == 3 {
 				return t.length, nil
 			}
-			return [32]byte{}, fmt.Errorf("%w: gindex %d is below the length of a list", ErrGindex, g)
+			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d is below the length of a list", ErrGindex, g)
 		}
 		l--
 		g = 1<<l | g&(1<<l-1)
 	}
 	if l > t.depth {
-		return [32]byte{}, fmt.Errorf("%w: gindex %d is below the leaves of a tree of depth %d", ErrGindex, g, t.depth)
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d is below the leaves of a tree of depth %d", ErrGindex, g, t.depth)
 	}
 	h, i := t.depth-l, g-1<<l
 	if h < len(t.levels) && i < uint64(len(t.levels[h])) {
@@ -147,8 +149,8 @@ func (t *Tree) Node(g uint64) ([32]byte, error) {
 // is_valid_merkle_branch and fastssz's Proof.Hashes).
 type Proof struct {
 	Gindex uint64
-	Leaf   [32]byte
-	Branch [][32]byte
+	Leaf   [sha256x.Size]byte
+	Branch [][sha256x.Size]byte
 }
 
 // Prove returns the proof of the node at generalized index g.
@@ -157,7 +159,7 @@ func (t *Tree) Prove(g uint64) (Proof, error) {
 	if err != nil {
 		return Proof{}, err
 	}
-	p := Proof{Gindex: g, Leaf: leaf, Branch: make([][32]byte, 0, bits.Len64(g)-1)}
+	p := Proof{Gindex: g, Leaf: leaf, Branch: make([][sha256x.Size]byte, 0, bits.Len64(g)-1)}
 	for ; g > 1; g >>= 1 {
 		s, err := t.Node(g ^ 1)
 		if err != nil {
@@ -171,12 +173,12 @@ func (t *Tree) Prove(g uint64) (Proof, error) {
 // Root returns the root that p proves (the specs' calculate_merkle_root),
 // or an error if its branch does not have one node per level above its
 // index.
-func (p Proof) Root() ([32]byte, error) {
+func (p Proof) Root() ([sha256x.Size]byte, error) {
 	if p.Gindex == 0 {
-		return [32]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
 	}
 	if want := bits.Len64(p.Gindex) - 1; len(p.Branch) != want {
-		return [32]byte{}, fmt.Errorf("%w: %d branch nodes for gindex %d, want %d", ErrMalformed, len(p.Branch), p.Gindex, want)
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: %d branch nodes for gindex %d, want %d", ErrMalformed, len(p.Branch), p.Gindex, want)
 	}
 	r := p.Leaf
 	for i, s := range p.Branch {
@@ -191,7 +193,7 @@ func (p Proof) Root() ([32]byte, error) {
 
 // Verify returns nil if p proves its leaf at its gindex under root, and an
 // error otherwise (ErrMismatch for a well-formed proof of another root).
-func (p Proof) Verify(root [32]byte) error {
+func (p Proof) Verify(root [sha256x.Size]byte) error {
 	r, err := p.Root()
 	if err != nil {
 		return err
@@ -210,7 +212,7 @@ func (p Proof) Verify(root [32]byte) error {
 func ConcatGindices(outer, inner uint64) uint64 {
 	g, ok := concat(outer, inner)
 	if !ok {
-		panic(fmt.Sprintf("sha256x/hashtree: ConcatGindices(%d, %d): 0 or more than 64 bits", outer, inner))
+		panic(fmt.Sprintf("sha256x: hashtree: ConcatGindices(%d, %d): 0 or more than 64 bits", outer, inner))
 	}
 	return g
 }
@@ -283,13 +285,13 @@ func HelperIndices(gindices []uint64) []uint64 {
 // fastssz's Multiproof (Indices, Leaves, Hashes).
 type Multiproof struct {
 	Gindices []uint64
-	Leaves   [][32]byte
-	Helpers  [][32]byte
+	Leaves   [][sha256x.Size]byte
+	Helpers  [][sha256x.Size]byte
 }
 
 // ProveMulti returns the multiproof of the nodes at gindices.
 func (t *Tree) ProveMulti(gindices []uint64) (Multiproof, error) {
-	m := Multiproof{Gindices: slices.Clone(gindices), Leaves: make([][32]byte, len(gindices))}
+	m := Multiproof{Gindices: slices.Clone(gindices), Leaves: make([][sha256x.Size]byte, len(gindices))}
 	for i, g := range gindices {
 		n, err := t.Node(g)
 		if err != nil {
@@ -298,7 +300,7 @@ func (t *Tree) ProveMulti(gindices []uint64) (Multiproof, error) {
 		m.Leaves[i] = n
 	}
 	helpers := HelperIndices(gindices)
-	m.Helpers = make([][32]byte, len(helpers))
+	m.Helpers = make([][sha256x.Size]byte, len(helpers))
 	for i, g := range helpers {
 		n, err := t.Node(g)
 		if err != nil {
@@ -311,7 +313,7 @@ func (t *Tree) ProveMulti(gindices []uint64) (Multiproof, error) {
 
 type gnode struct {
 	g uint64
-	h [32]byte
+	h [sha256x.Size]byte
 }
 
 // Root returns the root that m proves (the specs'
@@ -319,21 +321,21 @@ type gnode struct {
 // does not match its indices. Unlike the specs' function, a node given
 // twice (a leaf whose ancestor is another leaf) must have one hash: the
 // specs would take the ancestor and never check the leaf below it.
-func (m Multiproof) Root() ([32]byte, error) {
+func (m Multiproof) Root() ([sha256x.Size]byte, error) {
 	if len(m.Gindices) == 0 {
-		return [32]byte{}, fmt.Errorf("%w: no gindices", ErrMalformed)
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: no gindices", ErrMalformed)
 	}
 	if len(m.Leaves) != len(m.Gindices) {
-		return [32]byte{}, fmt.Errorf("%w: %d leaves for %d gindices", ErrMalformed, len(m.Leaves), len(m.Gindices))
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: %d leaves for %d gindices", ErrMalformed, len(m.Leaves), len(m.Gindices))
 	}
 	helpers := HelperIndices(m.Gindices)
 	if len(m.Helpers) != len(helpers) {
-		return [32]byte{}, fmt.Errorf("%w: %d helper nodes, want %d", ErrMalformed, len(m.Helpers), len(helpers))
+		return [sha256x.Size]byte{}, fmt.Errorf("%w: %d helper nodes, want %d", ErrMalformed, len(m.Helpers), len(helpers))
 	}
 	in := make([]gnode, 0, len(m.Leaves)+len(helpers))
 	for i, g := range m.Gindices {
 		if g == 0 {
-			return [32]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
+			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex 0", ErrGindex)
 		}
 		in = append(in, gnode{g, m.Leaves[i]})
 	}
@@ -343,7 +345,7 @@ func (m Multiproof) Root() ([32]byte, error) {
 	slices.SortFunc(in, func(a, b gnode) int { return cmp.Compare(b.g, a.g) })
 	for i := 1; i < len(in); i++ {
 		if in[i].g == in[i-1].g {
-			return [32]byte{}, fmt.Errorf("%w: gindex %d twice", ErrMalformed, in[i].g)
+			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d twice", ErrMalformed, in[i].g)
 		}
 	}
 	// Nodes come off two queues, both in decreasing order: the given ones
@@ -373,20 +375,20 @@ func (m Multiproof) Root() ([32]byte, error) {
 	for {
 		r, err := next()
 		if err != nil {
-			return [32]byte{}, err
+			return [sha256x.Size]byte{}, err
 		}
 		if r.g == 1 {
 			return r.h, nil
 		}
 		if i == len(in) && j == len(made) || r.g&1 == 0 {
-			return [32]byte{}, fmt.Errorf("%w: gindex %d has no sibling", ErrMalformed, r.g)
+			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d has no sibling", ErrMalformed, r.g)
 		}
 		l, err := next()
 		if err != nil {
-			return [32]byte{}, err
+			return [sha256x.Size]byte{}, err
 		}
 		if l.g != r.g-1 {
-			return [32]byte{}, fmt.Errorf("%w: gindex %d has no sibling", ErrMalformed, r.g)
+			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d has no sibling", ErrMalformed, r.g)
 		}
 		made = append(made, gnode{r.g / 2, pair(l.h, r.h)})
 	}
@@ -395,7 +397,7 @@ func (m Multiproof) Root() ([32]byte, error) {
 // Verify returns nil if m proves its leaves at their gindices under root,
 // and an error otherwise (ErrMismatch for a well-formed proof of another
 // root).
-func (m Multiproof) Verify(root [32]byte) error {
+func (m Multiproof) Verify(root [sha256x.Size]byte) error {
 	r, err := m.Root()
 	if err != nil {
 		return err

@@ -6,6 +6,8 @@ import (
 	"math/rand/v2"
 	"slices"
 	"testing"
+
+	"github.com/sha256x/sha256x/merkle"
 )
 
 // refHeap is every node of the padded tree of chunks under limit (depth at
@@ -160,6 +162,9 @@ func TestMultiproofAncestor(t *testing.T) {
 	if err := m.Verify(tr.Root()); !errors.Is(err, ErrMismatch) {
 		t.Fatalf("an inconsistent leaf below another: %v", err)
 	}
+	if err := m.Verify(tr.Root()); !errors.Is(err, merkle.ErrMismatch) {
+		t.Fatalf("hashtree's mismatch is not merkle.ErrMismatch: %v", err)
+	}
 	if _, err := (Multiproof{Gindices: []uint64{5, 5}, Leaves: make([][32]byte, 2), Helpers: make([][32]byte, 2)}).Root(); !errors.Is(err, ErrMalformed) {
 		t.Fatalf("a gindex twice: %v", err)
 	}
@@ -205,6 +210,9 @@ func TestConcatProofs(t *testing.T) {
 		t.Fatal("a gindex of 66 bits")
 	}
 	mustPanic(t, "ConcatGindices overflow", func() { ConcatGindices(1<<62, 8) })
+	mustPanic(t, "NewTree over the limit", func() { NewTree(make([][32]byte, 5), 4) })
+	mustPanic(t, "Gindex past the limit", func() { NewTree(make([][32]byte, 2), 4).Gindex(4) })
+	mustPanic(t, "NewListTree over the limit", func() { NewListTree(make([][32]byte, 3), 2, 3) })
 }
 
 // FuzzMultiproof: a multiproof from outside never panics.

@@ -4,6 +4,7 @@ package interop
 
 import (
 	"bytes"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"runtime"
@@ -106,11 +107,11 @@ func TestRFC6962(t *testing.T) {
 			for _, e := range want {
 				theirs.Path = append(theirs.Path, [32]byte(e))
 			}
-			if !merkle.RFC6962.Verify(root, d[i], theirs) {
-				t.Fatalf("%d leaves, leaf %d: we reject transparency-dev's proof", n, i)
+			if err := merkle.RFC6962.Verify(root, d[i], theirs); err != nil {
+				t.Fatalf("%d leaves, leaf %d: we reject transparency-dev's proof: %v", n, i, err)
 			}
-			if j := (i + 1) % n; j != i && merkle.RFC6962.Verify(root, d[j], theirs) {
-				t.Fatalf("%d leaves: leaf %d verifies with leaf %d's proof", n, j, i)
+			if j := (i + 1) % n; j != i && !errors.Is(merkle.RFC6962.Verify(root, d[j], theirs), merkle.ErrMismatch) {
+				t.Fatalf("%d leaves: leaf %d with leaf %d's proof is no ErrMismatch", n, j, i)
 			}
 		}
 	}
@@ -173,8 +174,8 @@ func TestBinary(t *testing.T) {
 			}
 		}
 		for i := 0; i < n; i += max(1, n/17) {
-			if !merkle.Binary.Verify(want, raw[i], tree.Proof(i)) {
-				t.Fatalf("%d chunks: the proof of chunk %d fails", n, i)
+			if err := merkle.Binary.Verify(want, raw[i], tree.Proof(i)); err != nil {
+				t.Fatalf("%d chunks: the proof of chunk %d fails: %v", n, i, err)
 			}
 		}
 	}

@@ -5,6 +5,7 @@ package merkle_test
 
 import (
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"slices"
 
@@ -31,14 +32,21 @@ func ExampleTree_Proof() {
 	// The proof of "c", leaf 2 of 5: an RFC 6962 audit path.
 	p := tree.Proof(2)
 	fmt.Println(len(p.Path), merkle.RFC6962.Verify(root, []byte("c"), p))
-	fmt.Println(merkle.RFC6962.Verify(root, []byte("x"), p))
+	// Another leaf: the proof leads to another root.
+	err := merkle.RFC6962.Verify(root, []byte("x"), p)
+	fmt.Println(errors.Is(err, merkle.ErrMismatch))
+	// Another index: leaf 3 of 5 has a path of 3 nodes too, so this is a
+	// mismatch as well; leaf 4 of 5 has 1, and the error says so.
 	p.Index = 3
+	fmt.Println(errors.Is(merkle.RFC6962.Verify(root, []byte("c"), p), merkle.ErrMismatch))
+	p.Index = 4
 	fmt.Println(merkle.RFC6962.Verify(root, []byte("c"), p))
 	// Output:
 	// fe14a5426fbd70c0fa73f52342afed0da0bd23c4838662ccf6b88a3070ead97b
-	// 3 true
-	// false
-	// false
+	// 3 <nil>
+	// true
+	// true
+	// merkle: a path of 3 nodes for leaf 4 of 5 leaves, which has 1
 }
 
 func Example_bitcoin() {
@@ -88,7 +96,7 @@ func Example_solana() {
 	// Output:
 	// 86f1e3fbf3d4735c1865aa72bea56444a8a0d0d2cca810d5e4b5a20918baa27d
 	// 3 20
-	// true
+	// <nil>
 }
 
 func ExampleScheme() {

@@ -16,11 +16,14 @@
 // Programmer errors (a leaf of the wrong size for a scheme of 32-byte
 // leaves, a proof index out of range, a Solana tree of no leaves, a Scheme
 // whose fields are out of range) panic with a message that starts
-// "merkle:". A proof that does not match its root is no error: Verify
-// returns false.
+// "sha256x: merkle:". A proof from outside is data, not a programmer
+// error: Verify returns an error, wrapping ErrMismatch for a proof of
+// another root.
 package merkle
 
 import (
+	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -29,6 +32,13 @@ import (
 
 // Size is the size of a node in bytes.
 const Size = sha256x.Size
+
+// ErrMismatch is the error, wrapped, of a well-formed proof that does not
+// lead to the root it is checked against: errors.Is(err, ErrMismatch). It
+// is the one mismatch error of sha256x's packages: translog.ErrMismatch and
+// hashtree.ErrMismatch are this error, so errors.Is works across them.
+// Every other error of a verification says what is malformed.
+var ErrMismatch = errors.New("proof does not match the root")
 
 // Odd says what a level of a tree does with its last node when it has an
 // odd number of nodes.
@@ -164,13 +174,13 @@ func (s *Scheme) width() int {
 
 func (s *Scheme) check(n int) {
 	if s.Odd < Promote || s.Odd > ZeroPad {
-		panic("merkle: Scheme.Odd = " + strconv.Itoa(int(s.Odd)) + ", not Promote, Duplicate or ZeroPad")
+		panic("sha256x: merkle: Scheme.Odd = " + strconv.Itoa(int(s.Odd)) + ", not Promote, Duplicate or ZeroPad")
 	}
 	if s.Workers < 0 {
-		panic("merkle: Scheme.Workers = " + strconv.Itoa(s.Workers) + ", less than 0")
+		panic("sha256x: merkle: Scheme.Workers = " + strconv.Itoa(s.Workers) + ", less than 0")
 	}
 	if n == 0 && s.NoEmpty {
-		panic("merkle: a tree of no leaves, which this scheme does not have")
+		panic("sha256x: merkle: a tree of no leaves, which this scheme does not have")
 	}
 }
 
@@ -179,7 +189,7 @@ func (s *Scheme) check(n int) {
 func (s *Scheme) LeafHash(data []byte) [Size]byte {
 	if s.RawLeaves {
 		if len(data) != Size {
-			panic("merkle: a leaf of " + strconv.Itoa(len(data)) + " bytes in a scheme of 32-byte leaves")
+			panic("sha256x: merkle: a leaf of " + strconv.Itoa(len(data)) + " bytes in a scheme of 32-byte leaves")
 		}
 		return [Size]byte(data)
 	}
@@ -197,7 +207,7 @@ func (s *Scheme) leafNodes(nodes [][Size]byte, leaves [][]byte, first int) {
 	}
 	for i, l := range leaves {
 		if len(l) != Size {
-			panic("merkle: leaf " + strconv.Itoa(first+i) + " has " + strconv.Itoa(len(l)) + " bytes in a scheme of 32-byte leaves")
+			panic("sha256x: merkle: leaf " + strconv.Itoa(first+i) + " has " + strconv.Itoa(len(l)) + " bytes in a scheme of 32-byte leaves")
 		}
 		nodes[i] = [Size]byte(l)
 	}
@@ -498,7 +508,7 @@ type Proof struct {
 func (t *Tree) Proof(i int) Proof {
 	n := t.Len()
 	if i < 0 || i >= n {
-		panic("merkle: proof of leaf " + strconv.Itoa(i) + " in a tree of " + strconv.Itoa(n) + " leaves")
+		panic("sha256x: merkle: proof of leaf " + strconv.Itoa(i) + " in a tree of " + strconv.Itoa(n) + " leaves")
 	}
 	s := &t.s
 	var zero [][Size]byte
@@ -529,25 +539,28 @@ func (t *Tree) Proof(i int) Proof {
 	return p
 }
 
-// Verify reports whether p proves that leaf (data, hashed by LeafHash) is
-// leaf p.Index of p.Size leaves under root. It returns false for a proof
-// whose path has the wrong length for its index and size, and for a leaf of
-// the wrong size in a scheme of 32-byte leaves. The root and p.Size must
-// come from where the verifier trusts them (a signed tree head, a block
-// header): a path only fixes the tree's shape along itself, so the same
-// path can prove the same leaf in trees of several sizes.
-func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) bool {
+// Verify checks that p proves that leaf (data, hashed by LeafHash) is leaf
+// p.Index of p.Size leaves under root. It returns nil if it does, an error
+// wrapping ErrMismatch if p is well formed but leads to another root, and
+// an error saying what is malformed otherwise: an index out of range, a
+// path of the wrong length for its index and size, a leaf of the wrong
+// size in a scheme of 32-byte leaves. The root and p.Size must come from
+// where the verifier trusts them (a signed tree head, a block header): a
+// path only fixes the tree's shape along itself, so the same path can
+// prove the same leaf in trees of several sizes. Verify allocates nothing
+// when the proof holds.
+func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) error {
 	if s.RawLeaves && len(leaf) != Size {
-		return false
+		return errors.New("merkle: a leaf of " + strconv.Itoa(len(leaf)) + " bytes in a scheme of 32-byte leaves")
 	}
 	return s.VerifyNode(root, s.LeafHash(leaf), p)
 }
 
 // VerifyNode is Verify for a leaf node already hashed.
-func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) bool {
+func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) error {
 	s.check(1)
 	if p.Index < 0 || p.Index >= p.Size {
-		return false
+		return errors.New("merkle: a proof of leaf " + strconv.Itoa(p.Index) + " in a tree of " + strconv.Itoa(p.Size) + " leaves")
 	}
 	var pair [2][Size]byte
 	k := 0
@@ -556,7 +569,7 @@ func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) bool {
 			continue // promoted: no sibling at this level
 		}
 		if k == len(p.Path) {
-			return false
+			return s.pathError(p)
 		}
 		if i%2 == 0 {
 			pair[0], pair[1] = node, p.Path[k]
@@ -566,5 +579,24 @@ func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) bool {
 		node = s.join(&pair)
 		k++
 	}
-	return k == len(p.Path) && node == root
+	if k != len(p.Path) {
+		return s.pathError(p)
+	}
+	if node != root {
+		return fmt.Errorf("%w: leaf %d of %d leads to root %x, not %x", ErrMismatch, p.Index, p.Size, node, root)
+	}
+	return nil
+}
+
+// pathError is the error of p, whose path has the wrong length for its
+// index and size in s.
+func (s *Scheme) pathError(p Proof) error {
+	want := 0
+	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, (m+1)/2 {
+		if i != m-1 || i%2 != 0 || s.Odd != Promote {
+			want++
+		}
+	}
+	return errors.New("merkle: a path of " + strconv.Itoa(len(p.Path)) + " nodes for leaf " + strconv.Itoa(p.Index) + " of " +
+		strconv.Itoa(p.Size) + " leaves, which has " + strconv.Itoa(want))
 }

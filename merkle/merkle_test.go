@@ -3,6 +3,7 @@ package merkle
 import (
 	"bufio"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
@@ -226,8 +227,8 @@ func checkProofs(t *testing.T, ts testScheme, n int) {
 	}
 	for _, i := range idx {
 		p := tree.Proof(i)
-		if !s.Verify(root, leaves[i], p) {
-			t.Fatalf("%d leaves: the proof of leaf %d fails", n, i)
+		if err := s.Verify(root, leaves[i], p); err != nil {
+			t.Fatalf("%d leaves: the proof of leaf %d fails: %v", n, i, err)
 		}
 		if len(p.Path) > 64 || (s.Odd != Promote && len(p.Path) != height(n)) {
 			t.Fatalf("%d leaves: a path of %d entries", n, len(p.Path))
@@ -243,15 +244,15 @@ func checkProofs(t *testing.T, ts testScheme, n int) {
 		} else {
 			bad = append(bad, 0)
 		}
-		if s.Verify(root, bad, p) {
-			t.Fatalf("%d leaves: leaf %d changed, and the proof verifies", n, i)
+		if err := s.Verify(root, bad, p); !errors.Is(err, ErrMismatch) {
+			t.Fatalf("%d leaves: leaf %d changed: %v, want ErrMismatch", n, i, err)
 		}
 		for k := range p.Path {
 			q := p
 			q.Path = slices.Clone(p.Path)
 			q.Path[k][k%w] ^= 0x80
-			if s.Verify(root, leaves[i], q) {
-				t.Fatalf("%d leaves: entry %d of leaf %d's proof changed, and it verifies", n, k, i)
+			if err := s.Verify(root, leaves[i], q); !errors.Is(err, ErrMismatch) {
+				t.Fatalf("%d leaves: entry %d of leaf %d's proof changed: %v, want ErrMismatch", n, k, i, err)
 			}
 		}
 		for _, j := range []int{i - 1, i + 1, i ^ 1, i ^ 2, -1, n} {
@@ -260,24 +261,25 @@ func checkProofs(t *testing.T, ts testScheme, n int) {
 			}
 			q := p
 			q.Index = j
-			if s.Verify(root, leaves[i], q) {
-				t.Fatalf("%d leaves: leaf %d's proof verifies at index %d", n, i, j)
+			err := s.Verify(root, leaves[i], q)
+			if err == nil || (j < 0 || j >= n) && errors.Is(err, ErrMismatch) {
+				t.Fatalf("%d leaves: leaf %d's proof at index %d: %v", n, i, j, err)
 			}
 		}
 		if len(p.Path) > 0 {
 			q := p
 			q.Path = p.Path[:len(p.Path)-1]
-			if s.Verify(root, leaves[i], q) {
-				t.Fatalf("%d leaves: leaf %d's proof less its last entry verifies", n, i)
+			if err := s.Verify(root, leaves[i], q); err == nil || errors.Is(err, ErrMismatch) {
+				t.Fatalf("%d leaves: leaf %d's proof less its last entry: %v, want a malformed path", n, i, err)
 			}
 		}
 		q := p
 		q.Path = append(slices.Clone(p.Path), root)
-		if s.Verify(root, leaves[i], q) {
-			t.Fatalf("%d leaves: leaf %d's proof with an extra entry verifies", n, i)
+		if err := s.Verify(root, leaves[i], q); err == nil || errors.Is(err, ErrMismatch) {
+			t.Fatalf("%d leaves: leaf %d's proof with an extra entry: %v, want a malformed path", n, i, err)
 		}
-		if bad := Reverse(root); bad != root && s.Verify(bad, leaves[i], p) {
-			t.Fatalf("%d leaves: the proof verifies against another root", n)
+		if bad := Reverse(root); bad != root && !errors.Is(s.Verify(bad, leaves[i], p), ErrMismatch) {
+			t.Fatalf("%d leaves: the proof against another root is no ErrMismatch", n)
 		}
 	}
 }
@@ -377,8 +379,8 @@ func TestAgave(t *testing.T) {
 				if k != i && r == root {
 					t.Fatalf("%d shreds: shred %d's node gives the root with %d's proof", n, k, i)
 				}
-				if mine := Solana.VerifyNode(root, nodes[k], p); mine != (k == i) {
-					t.Fatalf("%d shreds: VerifyNode of shred %d with %d's proof = %v", n, k, i, mine)
+				if err := Solana.VerifyNode(root, nodes[k], p); (err == nil) != (k == i) {
+					t.Fatalf("%d shreds: VerifyNode of shred %d with %d's proof: %v", n, k, i, err)
 				}
 			}
 		}
@@ -529,8 +531,8 @@ func TestBitcoinBlocks(t *testing.T) {
 			}
 			tree := Bitcoin.Build(leaves)
 			for i := range leaves {
-				if !Bitcoin.Verify(want, leaves[i], tree.Proof(i)) {
-					t.Fatalf("the proof of tx %d fails", i)
+				if err := Bitcoin.Verify(want, leaves[i], tree.Proof(i)); err != nil {
+					t.Fatalf("the proof of tx %d fails: %v", i, err)
 				}
 			}
 		})
@@ -554,8 +556,8 @@ func TestEmpty(t *testing.T) {
 		if tr.Root() != c.want || tr.Len() != 0 || len(tr.Levels()) != 0 {
 			t.Errorf("Build(nil): root %x, %d leaves, %d levels", tr.Root(), tr.Len(), len(tr.Levels()))
 		}
-		if c.s.Verify(c.want, make([]byte, 32), Proof{Index: 0, Size: 0}) {
-			t.Errorf("a proof in an empty tree verifies")
+		if err := c.s.Verify(c.want, make([]byte, 32), Proof{Index: 0, Size: 0}); err == nil || errors.Is(err, ErrMismatch) {
+			t.Errorf("a proof in an empty tree: %v, want a malformed proof", err)
 		}
 	}
 }
@@ -565,14 +567,14 @@ func TestPanics(t *testing.T) {
 		name, msg string
 		f         func()
 	}{
-		{"solana empty", "merkle: a tree of no leaves, which this scheme does not have", func() { Solana.Root(nil) }},
-		{"solana empty build", "merkle: a tree of no leaves, which this scheme does not have", func() { Solana.Build(nil) }},
-		{"short leaf", "merkle: leaf 1 has 31 bytes in a scheme of 32-byte leaves", func() { Bitcoin.Root([][]byte{make([]byte, 32), make([]byte, 31)}) }},
-		{"long leaf", "merkle: leaf 0 has 33 bytes in a scheme of 32-byte leaves", func() { Binary.Build([][]byte{make([]byte, 33)}) }},
-		{"leaf hash", "merkle: a leaf of 0 bytes in a scheme of 32-byte leaves", func() { Binary.LeafHash(nil) }},
-		{"proof index", "merkle: proof of leaf 3 in a tree of 3 leaves", func() { RFC6962.Build(data(3)).Proof(3) }},
-		{"negative index", "merkle: proof of leaf -1 in a tree of 3 leaves", func() { RFC6962.Build(data(3)).Proof(-1) }},
-		{"odd rule", "merkle: Scheme.Odd = 7, not Promote, Duplicate or ZeroPad", func() { (&Scheme{Odd: 7}).Root(data(3)) }},
+		{"solana empty", "sha256x: merkle: a tree of no leaves, which this scheme does not have", func() { Solana.Root(nil) }},
+		{"solana empty build", "sha256x: merkle: a tree of no leaves, which this scheme does not have", func() { Solana.Build(nil) }},
+		{"short leaf", "sha256x: merkle: leaf 1 has 31 bytes in a scheme of 32-byte leaves", func() { Bitcoin.Root([][]byte{make([]byte, 32), make([]byte, 31)}) }},
+		{"long leaf", "sha256x: merkle: leaf 0 has 33 bytes in a scheme of 32-byte leaves", func() { Binary.Build([][]byte{make([]byte, 33)}) }},
+		{"leaf hash", "sha256x: merkle: a leaf of 0 bytes in a scheme of 32-byte leaves", func() { Binary.LeafHash(nil) }},
+		{"proof index", "sha256x: merkle: proof of leaf 3 in a tree of 3 leaves", func() { RFC6962.Build(data(3)).Proof(3) }},
+		{"negative index", "sha256x: merkle: proof of leaf -1 in a tree of 3 leaves", func() { RFC6962.Build(data(3)).Proof(-1) }},
+		{"odd rule", "sha256x: merkle: Scheme.Odd = 7, not Promote, Duplicate or ZeroPad", func() { (&Scheme{Odd: 7}).Root(data(3)) }},
 		{"width", "sha256x: Join.Width = 33, not in 0..32", func() { (&Scheme{Node: sha256x.Join{Width: 33}}).Root(data(3)) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
@@ -584,8 +586,8 @@ func TestPanics(t *testing.T) {
 			c.f()
 		})
 	}
-	if Bitcoin.Verify([Size]byte{}, make([]byte, 31), Proof{Size: 1}) {
-		t.Errorf("Verify of a 31-byte Bitcoin leaf")
+	if err := Bitcoin.Verify([Size]byte{}, make([]byte, 31), Proof{Size: 1}); err == nil || errors.Is(err, ErrMismatch) {
+		t.Errorf("Verify of a 31-byte Bitcoin leaf: %v, want an error of its size", err)
 	}
 }
 

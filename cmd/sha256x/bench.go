@@ -15,7 +15,7 @@ import (
 	"time"
 
 	"github.com/sha256x/sha256x"
-	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/door"
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
@@ -192,7 +192,7 @@ func median(v []float64) float64 {
 // cpuName names the CPU: CPUID's brand string on amd64, /proc/cpuinfo
 // elsewhere.
 func cpuName() string {
-	if n := kernel.CPUName(); n != "" {
+	if n := door.CPUName(); n != "" {
 		return n
 	}
 	if b, err := os.ReadFile("/proc/cpuinfo"); err == nil {

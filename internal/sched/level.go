@@ -53,8 +53,9 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 // SmallPairs hashes n (1 or 2; 4 where pl.Small4) adjacent pairs at in into
 // out on the plan's kernel of n pairs; the plan must have it (pl.SmallPairs,
 // pl.Small4), and out must be in place or apart from in. It inlines, so
-// that a caller with its own checks, the SSZ drop-in, reaches the kernel
-// one frame sooner than through HashLevel (BENCHMARKS.md, "SSZ").
+// that a caller with its own checks, the SSZ drop-in (through
+// internal/door, the one door beside the root's API), reaches the kernel one
+// frame sooner than through HashLevel (BENCHMARKS.md, "SSZ").
 func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 	kernel.HashAdjacent(pl.Small[n], out, in, n)
 }

@@ -261,7 +261,7 @@ func (r *Ring) Space() int {
 
 func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	if r.Space() <= 0 {
-		panic("uring: submission queue full")
+		panic("sha256x: uring: submission queue full")
 	}
 	i := r.tail & r.sqMask
 	r.sqArray[i] = i

@@ -138,7 +138,7 @@ func (r *Range) AppendEntries(entries [][]byte, visit Visitor) {
 
 func (r *Range) checkGrowth(k int) {
 	if r.end+uint64(k) < r.end {
-		panic("translog: a log grown past 2^64 - 1 leaves")
+		panic("sha256x: translog: a log grown past 2^64 - 1 leaves")
 	}
 }
 

@@ -26,7 +26,7 @@ func (s *NodeStore) Visit(level int, index uint64, nodes [][Size]byte) {
 	}
 	lv := s.levels[level]
 	if index > uint64(len(lv)) {
-		panic("translog: NodeStore visited with node " + NodeID{level, index}.String() + " before node " +
+		panic("sha256x: translog: NodeStore visited with node " + NodeID{level, index}.String() + " before node " +
 			NodeID{level, uint64(len(lv))}.String())
 	}
 	i := int(index)

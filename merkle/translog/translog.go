@@ -27,15 +27,15 @@
 // Data that comes from outside (a proof, a stored range, a tile, a tree
 // size) is checked: anything wrong is an error that says what is wrong,
 // never a panic and never a wrong root. Only programmer errors panic, with
-// a message that starts "translog:": a Visitor or NodeStore fed nodes out
+// a message that starts "sha256x: translog:": a Visitor or NodeStore fed nodes out
 // of order, or a log grown past 2^64 - 1 leaves.
 package translog
 
 import (
-	"errors"
 	"strconv"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/merkle"
 )
 
 // Size is the size of a hash in bytes.
@@ -105,8 +105,9 @@ type NodeReader interface {
 // lead to the root it is checked against: errors.Is(err, ErrMismatch).
 // Every other error of a verification says what is malformed: a proof of
 // the wrong length for its sizes, sizes out of order, an index past the
-// tree.
-var ErrMismatch = errors.New("translog: proof does not match the root")
+// tree. It is merkle.ErrMismatch, the one mismatch error of sha256x's
+// packages.
+var ErrMismatch = merkle.ErrMismatch
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 

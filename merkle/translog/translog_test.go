@@ -3,6 +3,7 @@ package translog
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
@@ -432,8 +433,8 @@ func TestVerifyErrors(t *testing.T) {
 				t.Errorf("%s: %v", tt.name, tt.err)
 			}
 		case tt.want == "":
-			if !errors.Is(tt.err, ErrMismatch) {
-				t.Errorf("%s: %v, want ErrMismatch", tt.name, tt.err)
+			if !errors.Is(tt.err, ErrMismatch) || !errors.Is(tt.err, merkle.ErrMismatch) {
+				t.Errorf("%s: %v, want ErrMismatch (merkle.ErrMismatch)", tt.name, tt.err)
 			}
 		default:
 			if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) || errors.Is(tt.err, ErrMismatch) {
@@ -793,4 +794,34 @@ func FuzzVerify(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestPanics: the programmer errors, each with a message that starts
+// "sha256x: translog: ".
+func TestPanics(t *testing.T) {
+	for _, c := range []struct {
+		name, msg string
+		f         func()
+	}{
+		{"store gap", "sha256x: translog: NodeStore visited with node ", func() {
+			var s NodeStore
+			s.Visit(0, 1, make([][Size]byte, 1))
+		}},
+		{"past 2^64 - 1 leaves", "sha256x: translog: a log grown past 2^64 - 1 leaves", func() {
+			r, err := NewRange(math.MaxUint64, math.MaxUint64, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			r.Append(make([][Size]byte, 1), nil)
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r, ok := recover().(string); !ok || !strings.HasPrefix(r, c.msg) {
+					t.Errorf("panic %q, want one that starts %q", r, c.msg)
+				}
+			}()
+			c.f()
+		})
+	}
 }
