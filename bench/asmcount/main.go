@@ -6,6 +6,7 @@
 //
 //	cd bench && go run ./asmcount                       # AVX-512 x16
 //	cd bench && go run ./asmcount -func avx2X8 -file ../internal/kernel/avx2_amd64.s
+//	cd bench && go run ./asmcount -func avx512X32 -loops sched=3,rounds=4   # two waves: a step is 32 lanes
 package main
 
 import (
@@ -15,6 +16,7 @@ import (
 	"log"
 	"os"
 	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -35,6 +37,11 @@ func kind(op string, args string) string {
 	case op == "VPBROADCASTD":
 		return "broadcasts"
 	case op == "VMOVDQA64" || op == "VMOVDQA32" || op == "VMOVDQA":
+		if src, dst, _ := strings.Cut(args, ","); strings.Contains(src, "(") {
+			return "vector loads"
+		} else if strings.Contains(dst, "(") {
+			return "vector stores"
+		}
 		return "register copies"
 	case op == "VMOVDQU32" || op == "VMOVDQU":
 		if src, _, _ := strings.Cut(args, ","); strings.Contains(src, "(") {
@@ -59,7 +66,18 @@ func main() {
 	to := flag.String("to", "advance", "the label the step ends before")
 	loop := flag.String("loop", "rounds", "the label of the rounds loop")
 	times := flag.Int("times", 3, "how often the rounds loop runs a step")
+	more := flag.String("loops", "", "other loops as label=times,... (avx512X32: sched=3,rounds=4)")
 	flag.Parse()
+	loops := map[string]int{*loop: *times}
+	for _, l := range strings.Split(*more, ",") {
+		if name, t, ok := strings.Cut(l, "="); ok {
+			n, err := strconv.Atoi(t)
+			if err != nil {
+				log.Fatalf("-loops: %v", err)
+			}
+			loops[name] = n
+		}
+	}
 
 	f, err := os.Open(*file)
 	if err != nil {
@@ -67,7 +85,7 @@ func main() {
 	}
 	defer f.Close()
 	counts := map[string]int{}
-	in, inLoop := false, false
+	in, inLoop, loopName := false, false, ""
 	total := 0
 	sc := bufio.NewScanner(f)
 	for sc.Scan() {
@@ -80,7 +98,9 @@ func main() {
 			case *fn + "_" + *to:
 				in = false
 			}
-			inLoop = in && l == *fn+"_"+*loop
+			if name, ok := strings.CutPrefix(l, *fn+"_"); ok && in && loops[name] > 0 {
+				inLoop, loopName = true, name
+			}
 			continue
 		}
 		if !in || line == "" || strings.HasPrefix(line, "//") || strings.HasPrefix(line, "PCALIGN") {
@@ -89,12 +109,12 @@ func main() {
 		op, args, _ := strings.Cut(line, " ")
 		n := 1
 		if inLoop {
-			n = *times
+			n = loops[loopName]
 		}
 		k := kind(op, strings.TrimSpace(args))
 		counts[k] += n
 		total += n
-		if inLoop && op == "JNE" && strings.TrimSpace(args) == *fn+"_"+*loop {
+		if inLoop && op == "JNE" && strings.TrimSpace(args) == *fn+"_"+loopName {
 			inLoop = false // what follows the loop's branch back runs once
 		}
 	}
