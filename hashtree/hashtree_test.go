@@ -216,3 +216,11 @@ func TestAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestOldErrorNames: the names the errors had before they took hashtree's
+// bindings' are the same values.
+func TestOldErrorNames(t *testing.T) {
+	if ErrShortDigests != ErrNotEnoughDigests || ErrChunksNotPairs != ErrChunksNotMultipleOf64 || ErrDigestsNotRoots != ErrDigestsNotMultipleOf32 {
+		t.Error("an old error name is another value")
+	}
+}
