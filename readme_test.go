@@ -6,13 +6,16 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -23,8 +26,8 @@ import (
 // A block is the body of a function: statements, with its own import lines
 // ("import ssz \"github.com/ferranbt/fastssz\"") where it shows them. The
 // packages it uses without importing them are found from its identifiers
-// (readmeImports: this module's packages, fastssz, x/mod's, and the
-// standard library's usual ones). What a block needs declared and does not
+// (readmeImports: fastssz, x/mod's tlog, the standard library's usual ones;
+// and every public package of this module by its name). What a block needs declared and does not
 // show (the caller's data: chunks, ctx, a file name) goes in an HTML
 // comment right above it, which the rendered README hides:
 //
@@ -216,6 +219,37 @@ var readmeImports = map[string]string{
 	"time":     "time",
 }
 
+// modulePackages maps the name of each public package of this module (not
+// internal, not in a module of its own) to its import path, for the
+// packages a block uses that readmeImports does not list.
+var modulePackages = sync.OnceValue(func() map[string]string {
+	pkgs := map[string]string{}
+	filepath.WalkDir(".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil || !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if p != "." && (strings.HasPrefix(name, ".") || strings.HasPrefix(name, "_") || name == "testdata" || name == "internal") {
+			return filepath.SkipDir
+		}
+		if _, err := os.Stat(filepath.Join(p, "go.mod")); err == nil && p != "." {
+			return filepath.SkipDir // a module of its own
+		}
+		files, _ := filepath.Glob(filepath.Join(p, "*.go"))
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			if af, err := parser.ParseFile(token.NewFileSet(), f, nil, parser.PackageClauseOnly); err == nil && af.Name.Name != "main" {
+				pkgs[af.Name.Name] = path.Join("github.com/sha256x/sha256x", filepath.ToSlash(p))
+				break
+			}
+		}
+		return nil
+	})
+	return pkgs
+})
+
 var readmeImportRE = regexp.MustCompile(`^import\s+(?:([A-Za-z_][A-Za-z0-9_]*)\s+)?("[^"]+")\s*(//.*)?$`)
 
 // readmeFile turns block i into a file of package main holding func
@@ -257,18 +291,23 @@ func readmeFile(i int, b readmeBlock) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	need := map[string]bool{}
+	need := map[string]string{}
 	for _, id := range f.Unresolved {
-		if _, ok := imports[id.Name]; !ok && readmeImports[id.Name] != "" {
-			need[id.Name] = true
+		if _, ok := imports[id.Name]; ok {
+			continue
+		}
+		if path := readmeImports[id.Name]; path != "" {
+			need[id.Name] = path
+		} else if path := modulePackages()[id.Name]; path != "" {
+			need[id.Name] = path
 		}
 	}
 	var lines []string
 	for _, e := range explicit {
 		lines = append(lines, "\t"+e)
 	}
-	for name := range need {
-		lines = append(lines, "\t"+name+" "+strconv.Quote(readmeImports[name]))
+	for name, path := range need {
+		lines = append(lines, "\t"+name+" "+strconv.Quote(path))
 	}
 	slices.Sort(lines)
 
