@@ -7,7 +7,9 @@
 //
 // The kernel is chosen once at init from the CPU's features (see Kernel and
 // Kernels). The environment variable SHA256X_KERNEL=<name> forces one kernel
-// for every call; the build tag purego builds no assembly, and the build tag
+// (a name of Kernels) or one plan (a name Kernel reports, such as
+// "avx512+shani") for every call; the build tag purego builds no assembly,
+// and the build tag
 // sha256x_<name> pins one kernel without detection. A forced or pinned kernel
 // that this CPU cannot run panics at init with a message that starts
 // "sha256x:" and names the missing CPU feature.

@@ -5,7 +5,9 @@
 //
 // Hash1 has the exact type of x/mod's dirhash.Hash and gives its "h1:"
 // result byte for byte, so it can be passed to x/mod's HashDir and HashZip
-// as well. This package's HashDir and HashZip, given this package's Hash1
+// as well, where it is no slower than x/mod's own Hash1 (it reads the files
+// in order as that does, and hashes each batch of them on another goroutine
+// while it reads the next). This package's HashDir and HashZip, given this package's Hash1
 // (or DefaultHash), read and hash the files on every core: a directory
 // through package files (io_uring on Linux), a zip file's entries inflated
 // side by side; given any other Hash they do just what x/mod's do.
@@ -41,8 +43,10 @@ type Hash func(files []string, open func(string) (io.ReadCloser, error)) (string
 // DefaultHash is the hash function go.sum uses: Hash1.
 var DefaultHash Hash = Hash1
 
-// batchBytes bounds the file contents Hash1 holds before hashing them.
-const batchBytes = 16 << 20
+// batchBytes bounds the file contents a collector holds in one batch
+// before hashing them: a few hundred small files, many more than the widest
+// kernel's lanes.
+const batchBytes = 2 << 20
 
 var errNewline = errors.New("dirhash: filenames with newlines are not supported")
 
@@ -50,12 +54,16 @@ var errNewline = errors.New("dirhash: filenames with newlines are not supported"
 // file>  <name>\n" for the files sorted by name, base64-encoded after
 // "h1:". It opens and reads the files one after another, in sorted order,
 // as x/mod's Hash1 does (so open need not be safe for concurrent use), and
-// returns the first error it meets; it hashes what it has read a batch at
-// a time with sha256x.HashMany, then the summary.
+// returns the first error it meets; the files it has read are hashed a
+// batch at a time with sha256x.HashMany, each batch on another goroutine
+// while the next is read, then the summary. Its buffers come from a pool,
+// so that a call costs no more than reading and hashing the files
+// (x/mod's HashDir handed this Hash1 is as fast as with x/mod's own).
 func Hash1(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
 	files = slices.Clone(files)
 	slices.Sort(files)
-	c := newCollector(len(files), batchBytes)
+	c := newCollector(make([][sha256x.Size]byte, len(files)), runtime.GOMAXPROCS(0) > 1)
+	defer c.release()
 	for k, file := range files {
 		if strings.Contains(file, "\n") {
 			return "", errNewline
@@ -70,17 +78,44 @@ func Hash1(files []string, open func(string) (io.ReadCloser, error)) (string, er
 			return "", err
 		}
 	}
-	c.flush()
+	c.finish()
 	return summary(files, c.sums), nil
 }
 
-// A collector reads files into an arena and hashes them a batch at a time.
-type collector struct {
+// A batch is file contents read into an arena, to be hashed in one call.
+type batch struct {
 	arena []byte
 	used  int
 	msgs  [][]byte
 	at    []int // the file of each message
-	sums  [][sha256x.Size]byte
+	out   [][sha256x.Size]byte
+}
+
+// batches holds batches between calls: their arenas are the bulk of a
+// call's memory, and allocating (and zeroing) them each time cost more than
+// hashing a module's small files.
+var batches = sync.Pool{New: func() any { return &batch{arena: make([]byte, batchBytes+readMax)} }}
+
+// hash hashes the batch's messages into sums, and empties it.
+func (b *batch) hash(sums [][sha256x.Size]byte) {
+	b.out = slices.Grow(b.out[:0], len(b.msgs))[:len(b.msgs)]
+	sha256x.HashMany(b.out, b.msgs)
+	for i, k := range b.at {
+		sums[k] = b.out[i]
+	}
+	clear(b.msgs) // no file's contents held past the call
+	b.msgs, b.at, b.used = b.msgs[:0], b.at[:0], 0
+}
+
+// A collector reads files into a batch and hashes them a batch at a time:
+// with async, each full batch on a goroutine of its own while the next
+// fills, one batch hashing at a time.
+type collector struct {
+	cur   *batch // filling
+	spare *batch // hashing (async), or nil
+	busy  sync.WaitGroup
+	async bool
+	sums  [][sha256x.Size]byte // the files' digests, by index
 	d     sha256x.Digest
 }
 
@@ -88,17 +123,19 @@ type collector struct {
 // hashed as streams.
 const readMax = 256 << 10
 
-func newCollector(n, limit int) *collector {
-	return &collector{arena: make([]byte, limit+readMax), sums: make([][sha256x.Size]byte, n)}
+func newCollector(sums [][sha256x.Size]byte, async bool) *collector {
+	return &collector{cur: batches.Get().(*batch), async: async, sums: sums}
 }
 
 // add reads file k from r and records its digest, now or at the next
 // flush. Its error is r's, as io.Copy would return it.
 func (c *collector) add(k int, r io.Reader) error {
-	if len(c.arena)-c.used < readMax {
+	b := c.cur
+	if len(b.arena)-b.used < readMax {
 		c.flush()
+		b = c.cur
 	}
-	buf := c.arena[c.used : c.used+readMax]
+	buf := b.arena[b.used : b.used+readMax]
 	n, err := io.ReadFull(r, buf)
 	switch err {
 	case nil: // a long file
@@ -109,22 +146,57 @@ func (c *collector) add(k int, r io.Reader) error {
 		}
 		c.sums[k] = c.d.Sum256()
 	case io.EOF, io.ErrUnexpectedEOF:
-		c.msgs = append(c.msgs, buf[:n])
-		c.at = append(c.at, k)
-		c.used += n
+		b.msgs = append(b.msgs, buf[:n])
+		b.at = append(b.at, k)
+		b.used += n
 	default:
 		return err
 	}
 	return nil
 }
 
+// flush hashes the batch being filled: at once, or with async on a
+// goroutine once the one before it is done, filling the other meanwhile.
 func (c *collector) flush() {
-	out := make([][sha256x.Size]byte, len(c.msgs))
-	sha256x.HashMany(out, c.msgs)
-	for i, k := range c.at {
-		c.sums[k] = out[i]
+	if len(c.cur.msgs) == 0 {
+		return
 	}
-	c.msgs, c.at, c.used = c.msgs[:0], c.at[:0], 0
+	if !c.async {
+		c.cur.hash(c.sums)
+		return
+	}
+	c.busy.Wait()
+	full := c.cur
+	if c.spare == nil {
+		c.spare = batches.Get().(*batch)
+	}
+	c.cur, c.spare = c.spare, full
+	c.busy.Add(1)
+	go func() {
+		defer c.busy.Done()
+		full.hash(c.sums)
+	}()
+}
+
+// finish hashes what is left; then every digest is in sums.
+func (c *collector) finish() {
+	c.busy.Wait()
+	if len(c.cur.msgs) > 0 {
+		c.cur.hash(c.sums)
+	}
+}
+
+// release returns the batches to the pool, once no goroutine hashes one.
+func (c *collector) release() {
+	c.busy.Wait()
+	for _, b := range []*batch{c.cur, c.spare} {
+		if b != nil {
+			clear(b.msgs)
+			b.msgs, b.at, b.used = b.msgs[:0], b.at[:0], 0
+			batches.Put(b)
+		}
+	}
+	c.cur, c.spare = nil, nil
 }
 
 // summary is the h1: hash of the sorted files with their digests.
@@ -305,8 +377,8 @@ func hash1Parallel(names []string, open func(string) (io.ReadCloser, error)) (st
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			c := newCollector(0, batchBytes/workers)
-			c.sums = sums // each worker writes only the files it took
+			c := newCollector(sums, false) // each worker writes only the files it took
+			defer c.release()
 			for {
 				k := int(next.Add(1) - 1)
 				if k >= stop {
@@ -320,7 +392,7 @@ func hash1Parallel(names []string, open func(string) (io.ReadCloser, error)) (st
 				errs[k] = c.add(k, r)
 				r.Close()
 			}
-			c.flush()
+			c.finish()
 		}()
 	}
 	wg.Wait()

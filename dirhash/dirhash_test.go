@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -90,5 +91,67 @@ func TestErrors(t *testing.T) {
 	os.WriteFile(f, nil, 0o644)
 	if _, err := HashDir(f, "p", Hash1); err == nil || !strings.Contains(err.Error(), "is not a directory") {
 		t.Errorf("HashDir of a file: %v", err)
+	}
+}
+
+// TestHash1Batches: Hash1 over files that fill many batches (hashed on
+// another goroutine while the next is read, with more than one P) and
+// files longer than a batch holds whole, each way, against the reference;
+// and an error mid-way, with a batch being hashed, returned as it is.
+func TestHash1Batches(t *testing.T) {
+	contents := map[string]string{}
+	for i := range 400 {
+		n := (i * 7919) % (24 << 10)
+		if i%97 == 5 {
+			n = readMax + i // streamed
+		}
+		contents[fmt.Sprintf("m@v1/f%03d", i)] = strings.Repeat(string(rune('a'+i%26)), n) + fmt.Sprint(i)
+	}
+	var names []string
+	for n := range contents {
+		names = append(names, n)
+	}
+	open := func(n string) (io.ReadCloser, error) {
+		if n == "m@v1/f300" && contents[n] == "" {
+			return nil, fmt.Errorf("open %s: no such file", n)
+		}
+		return io.NopCloser(strings.NewReader(contents[n])), nil
+	}
+	want := reference(contents)
+	for _, procs := range []int{1, 2, 4} {
+		defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
+		if got, err := Hash1(names, open); got != want || err != nil {
+			t.Errorf("GOMAXPROCS %d: %q, %v; want %q", procs, got, err, want)
+		}
+	}
+	contents["m@v1/f300"] = ""
+	if got, err := Hash1(names, open); got != "" || err == nil || err.Error() != "open m@v1/f300: no such file" {
+		t.Errorf("an open failing: %q, %v", got, err)
+	}
+}
+
+// TestHash1Memory: a call's buffers come from a pool: hashing a small
+// module allocates little beyond the names and digests (under 1 MiB a call), not a batch's
+// arena (2.25 MiB) each time.
+func TestHash1Memory(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	var names []string
+	for i := range 100 {
+		names = append(names, fmt.Sprintf("m@v1/f%03d", i))
+	}
+	data := strings.Repeat("x", 4000)
+	open := func(string) (io.ReadCloser, error) { return io.NopCloser(strings.NewReader(data)), nil }
+	Hash1(names, open)
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const calls = 10
+	for range calls {
+		Hash1(names, open)
+	}
+	runtime.ReadMemStats(&after)
+	if per := (after.TotalAlloc - before.TotalAlloc) / calls; per > 1<<20 {
+		t.Errorf("Hash1 of 100 files allocated %d bytes a call", per)
 	}
 }

@@ -62,14 +62,27 @@ import (
 	"github.com/sha256x/sha256x/internal/door"
 )
 
-// The errors of Hash, HashOf and HashByteSlice, with gohashtree's messages.
-// An error for digests too short wraps ErrShortDigests and adds the lengths
-// as gohashtree does.
+// The errors of Hash, HashOf and HashByteSlice, with the names and messages
+// of OffchainLabs hashtree's Go bindings (github.com/pk910/hashtree-bindings)
+// and the messages of gohashtree, so that code comparing against them
+// (errors.Is(err, hashtree.ErrNotEnoughDigests)) compiles and holds after
+// the one-line switch. An error for digests too short wraps
+// ErrNotEnoughDigests and adds the lengths as gohashtree does.
 var (
-	ErrOddChunks       = errors.New("odd number of chunks")
-	ErrShortDigests    = errors.New("not enough digest length")
-	ErrChunksNotPairs  = errors.New("chunks not multiple of 64 bytes")
-	ErrDigestsNotRoots = errors.New("digests not multiple of 32 bytes")
+	ErrOddChunks              = errors.New("odd number of chunks")
+	ErrNotEnoughDigests       = errors.New("not enough digest length")
+	ErrChunksNotMultipleOf64  = errors.New("chunks not multiple of 64 bytes")
+	ErrDigestsNotMultipleOf32 = errors.New("digests not multiple of 32 bytes")
+)
+
+// The names these errors had before they took hashtree's.
+var (
+	// Deprecated: use ErrNotEnoughDigests, the same error.
+	ErrShortDigests = ErrNotEnoughDigests
+	// Deprecated: use ErrChunksNotMultipleOf64, the same error.
+	ErrChunksNotPairs = ErrChunksNotMultipleOf64
+	// Deprecated: use ErrDigestsNotMultipleOf32, the same error.
+	ErrDigestsNotRoots = ErrDigestsNotMultipleOf32
 )
 
 type shortError struct{ need, got int }
@@ -78,7 +91,7 @@ func (e *shortError) Error() string {
 	return "not enough digest length, need at least " + strconv.Itoa(e.need) + ", got " + strconv.Itoa(e.got)
 }
 
-func (e *shortError) Unwrap() error { return ErrShortDigests }
+func (e *shortError) Unwrap() error { return ErrNotEnoughDigests }
 
 // Hash sets digests[i] to SHA-256(chunks[2i] || chunks[2i+1]) for every pair
 // of chunks, as gohashtree.Hash does. digests may start where chunks start
@@ -154,9 +167,9 @@ func hashBytesError(digests, chunks int) error {
 	case chunks == 0:
 		return nil
 	case chunks%64 != 0:
-		return ErrChunksNotPairs
+		return ErrChunksNotMultipleOf64
 	case digests%32 != 0:
-		return ErrDigestsNotRoots
+		return ErrDigestsNotMultipleOf32
 	default:
 		return &shortError{chunks / 2, digests}
 	}

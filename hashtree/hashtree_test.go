@@ -150,12 +150,12 @@ func TestHashErrors(t *testing.T) {
 		{"no chunks", Hash(nil, nil), nil, ""},
 		{"no chunks, digests", Hash(c[:1], c[:0]), nil, ""},
 		{"odd", Hash(make([][32]byte, 4), c[:3]), ErrOddChunks, "odd number of chunks"},
-		{"short", Hash(make([][32]byte, 3), c), ErrShortDigests, "not enough digest length, need at least 4, got 3"},
+		{"short", Hash(make([][32]byte, 3), c), ErrNotEnoughDigests, "not enough digest length, need at least 4, got 3"},
 		{"bytes: none", HashByteSlice(nil, nil), nil, ""},
-		{"bytes: chunks", HashByteSlice(make([]byte, 64), b[:96]), ErrChunksNotPairs, "chunks not multiple of 64 bytes"},
-		{"bytes: digests", HashByteSlice(make([]byte, 33), b[:64]), ErrDigestsNotRoots, "digests not multiple of 32 bytes"},
-		{"bytes: short", HashByteSlice(make([]byte, 32), b[:128]), ErrShortDigests, "not enough digest length, need at least 64, got 32"},
-		{"bytes: chunks first", HashByteSlice(make([]byte, 1), b[:1]), ErrChunksNotPairs, "chunks not multiple of 64 bytes"},
+		{"bytes: chunks", HashByteSlice(make([]byte, 64), b[:96]), ErrChunksNotMultipleOf64, "chunks not multiple of 64 bytes"},
+		{"bytes: digests", HashByteSlice(make([]byte, 33), b[:64]), ErrDigestsNotMultipleOf32, "digests not multiple of 32 bytes"},
+		{"bytes: short", HashByteSlice(make([]byte, 32), b[:128]), ErrNotEnoughDigests, "not enough digest length, need at least 64, got 32"},
+		{"bytes: chunks first", HashByteSlice(make([]byte, 1), b[:1]), ErrChunksNotMultipleOf64, "chunks not multiple of 64 bytes"},
 		{"generic odd", HashOf(make([]named, 4), make([]named, 5)), ErrOddChunks, "odd number of chunks"},
 	} {
 		if !errors.Is(tc.err, tc.want) || tc.want == nil && tc.err != nil {
@@ -214,5 +214,13 @@ func TestAllocs(t *testing.T) {
 		if a := testing.AllocsPerRun(20, f); a != 0 {
 			t.Errorf("%s: %v allocations a call", name, a)
 		}
+	}
+}
+
+// TestOldErrorNames: the names the errors had before they took hashtree's
+// bindings' are the same values.
+func TestOldErrorNames(t *testing.T) {
+	if ErrShortDigests != ErrNotEnoughDigests || ErrChunksNotPairs != ErrChunksNotMultipleOf64 || ErrDigestsNotRoots != ErrDigestsNotMultipleOf32 {
+		t.Error("an old error name is another value")
 	}
 }

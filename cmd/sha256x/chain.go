@@ -29,8 +29,15 @@ nanoseconds per step.
   -n STEPS    steps of the serial chain (default 10000000)
   -seed TEXT  the chain starts at SHA-256 of TEXT (default "")
   -crypto     also time the same chain on a crypto/sha256.Sum256 loop
-  -chains C   also time C chains of STEPS/C steps each, side by side (sha256x.Chains)
+  -chains C   also time C chains of STEPS/C steps each (rounded down), side
+              by side (sha256x.Chains); 1 <= C <= STEPS, C <= 1048576
+
+Flags may come in any order; there are no operands. A bad flag or value
+(-n 0, -chains 0, more chains than steps) is an error, exit status 2.
 `
+
+// maxChains bounds -chains: the chains' states are held at once.
+const maxChains = 1 << 20
 
 func chainMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x chain", flag.ContinueOnError)
@@ -38,12 +45,21 @@ func chainMain(args []string, stdout, stderr io.Writer) int {
 	seed := fs.String("seed", "", "the chain starts at SHA-256 of this text")
 	crypto := fs.Bool("crypto", false, "also time the same chain on a crypto/sha256.Sum256 loop")
 	chains := fs.Int("chains", 0, "also time this many chains of n/chains steps each, side by side (sha256x.Chains)")
-	if status, ok := parseFlags(fs, chainUsage, args, stdout, stderr); !ok {
+	operands, status, ok := parseFlagsAnywhere(fs, chainUsage, args, stdout, stderr)
+	if !ok {
 		return status
 	}
-	if fs.NArg() > 0 || *chains < 0 {
-		io.WriteString(stderr, chainUsage)
-		return 2
+	switch {
+	case len(operands) > 0:
+		return usageErrorf(stderr, chainUsage, "sha256x chain: no operands, but %s", quoteName(operands[0]))
+	case *n == 0:
+		return usageErrorf(stderr, chainUsage, "sha256x chain: -n 0: nothing to time")
+	case *chains < 0 || isSet(fs, "chains") && *chains == 0:
+		return usageErrorf(stderr, chainUsage, "sha256x chain: -chains %d: at least 1", *chains)
+	case *chains > maxChains:
+		return usageErrorf(stderr, chainUsage, "sha256x chain: -chains %d: at most %d", *chains, maxChains)
+	case uint64(*chains) > *n:
+		return usageErrorf(stderr, chainUsage, "sha256x chain: -chains %d needs -n %d or more: each chain runs n/C steps", *chains, *chains)
 	}
 	start := sha256.Sum256([]byte(*seed))
 	fmt.Fprintf(stdout, "CPU: %s; kernel %s; one core\n", cpuName(), sha256x.Kernel())

@@ -29,3 +29,37 @@ func TestChainCommand(t *testing.T) {
 		t.Errorf("an extra argument: exit status %d, want 2", rc)
 	}
 }
+
+// TestChainArgs: chain's flags in any order, and every bad value an error
+// with status 2 and the usage, nothing on stdout: -n 10 -chains 64 printed
+// "64 x 0: 0 steps", -n 0 timed nothing, -chains 0 and operands.
+func TestChainArgs(t *testing.T) {
+	if got := runCmd("chain", "-chains", "4", "-seed", "poh", "-n", "1000"); got.code != 0 || !strings.Contains(got.stdout, "sha256x.Chains, 4 x 250:") {
+		t.Errorf("chain -chains 4 -seed poh -n 1000: %+v", got)
+	}
+	if got := runCmd("chain", "-n", "10", "-chains", "10"); got.code != 0 || !strings.Contains(got.stdout, "sha256x.Chains, 10 x 1:") {
+		t.Errorf("chain -n 10 -chains 10: %+v", got)
+	}
+	for _, c := range []struct {
+		args   []string
+		stderr string
+	}{
+		{[]string{"-n", "10", "-chains", "64"}, "-chains 64 needs -n 64 or more"},
+		{[]string{"-chains", "64", "-n", "10"}, "-chains 64 needs -n 64 or more"},
+		{[]string{"-n", "0"}, "-n 0: nothing to time"},
+		{[]string{"-n", "-5"}, "invalid value \"-5\" for flag -n"},
+		{[]string{"-n", "ten"}, "invalid value \"ten\" for flag -n"},
+		{[]string{"-n", "100", "-chains", "0"}, "-chains 0: at least 1"},
+		{[]string{"-n", "100", "-chains", "-1"}, "-chains -1: at least 1"},
+		{[]string{"-n", "100000000", "-chains", "2000000"}, "-chains 2000000: at most 1048576"},
+		{[]string{"-n", "100", "extra"}, "no operands, but extra"},
+		{[]string{"extra", "-n", "100"}, "no operands, but extra"},
+		{[]string{"-n", "100", "-seed"}, "flag needs an argument: -seed"},
+		{[]string{"-n", "100", "-crypto=maybe"}, "invalid boolean value"},
+	} {
+		got := runCmd(append([]string{"chain"}, c.args...)...)
+		if got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, c.stderr) || !strings.HasSuffix(got.stderr, chainUsage) {
+			t.Errorf("chain %q: %+v; want status 2, stderr with %q and the usage", c.args, got, c.stderr)
+		}
+	}
+}

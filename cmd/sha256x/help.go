@@ -56,9 +56,12 @@ Prints what sha256x is and its commands, or, given a COMMAND, its usage
 
 const versionUsage = `usage: sha256x version   (or sha256x --version)
 
-Prints the module version of this build ("(devel)" when built from a
-checkout), the Go version it was built with, and the kernel sha256x runs on
-this CPU, with every kernel the CPU can run.
+Prints the module version of this build, from its build info: a release
+(go install ...@v1.2.0), or the pseudo-version the go command stamps when it
+builds a checkout, followed by the commit, its time and ", modified" when the
+tree had changes; "(devel)" only when the build recorded no version at all.
+Then the Go version it was built with, and the kernel sha256x runs on this
+CPU, with every kernel the CPU can run.
 `
 
 func init() {
@@ -156,41 +159,69 @@ func versionMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	return 0
 }
 
-// moduleVersion is the sha256x module's version in the build info: a
-// release, a pseudo-version, or "(devel)" from a checkout; with the commit
-// when the build recorded one.
+// moduleVersion is the sha256x module's version in this binary's build
+// info (see formatVersion).
 func moduleVersion() string {
 	bi, ok := debug.ReadBuildInfo()
 	if !ok {
 		return "(no build info)"
 	}
-	v := bi.Main.Version
-	if bi.Main.Path != "github.com/sha256x/sha256x" {
-		// Built into another module's binary: the dependency's version.
+	return formatVersion(bi)
+}
+
+// formatVersion is the sha256x module's version in bi: a release
+// ("v1.2.0", from go install ...@v1.2.0), a pseudo-version (stamped by the
+// go command from the checkout's VCS), or "(devel)" only where the build
+// recorded neither (a checkout built without VCS stamping, or go run).
+// When the build recorded the checkout's commit, its revision, time and
+// whether the tree was modified follow in parentheses.
+func formatVersion(bi *debug.BuildInfo) string {
+	const path = "github.com/sha256x/sha256x"
+	v := ""
+	if bi.Main.Path == path {
+		v = bi.Main.Version
+	} else {
+		// Built into another module's binary: the dependency's version;
+		// the VCS settings are that module's, not ours.
 		for _, m := range bi.Deps {
-			if m.Path == "github.com/sha256x/sha256x" {
+			if m.Path == path {
 				v = m.Version
+				if m.Replace != nil && m.Replace.Version != "" {
+					v = m.Replace.Version
+				}
 			}
 		}
+		if v == "" {
+			v = "(devel)"
+		}
+		return v
 	}
 	if v == "" {
 		v = "(devel)"
 	}
-	var rev, modified string
+	var rev, when string
+	modified := false
 	for _, s := range bi.Settings {
 		switch s.Key {
 		case "vcs.revision":
 			rev = s.Value
+		case "vcs.time":
+			when = s.Value
 		case "vcs.modified":
-			if s.Value == "true" {
-				modified = ", modified"
-			}
+			modified = s.Value == "true"
 		}
 	}
-	if rev != "" && !strings.Contains(v, rev[:min(12, len(rev))]) {
-		v += " (commit " + rev[:min(12, len(rev))] + modified + ")"
+	if rev == "" {
+		return v
 	}
-	return v
+	extra := "commit " + rev[:min(12, len(rev))]
+	if when != "" {
+		extra += " " + when
+	}
+	if modified {
+		extra += ", modified"
+	}
+	return v + " (" + extra + ")"
 }
 
 // parseFlags parses a subcommand's flags with fs. -h and -help print usage

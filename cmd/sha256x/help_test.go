@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"slices"
 	"strings"
 	"testing"
@@ -220,3 +221,41 @@ func TestBenchSmall(t *testing.T) {
 }
 
 var ratioRE = regexp.MustCompile(`\b\d+\.\d\dx\b`)
+
+// TestFormatVersion: what --version prints for each kind of build: a
+// release, a checkout the go command stamped (pseudo-version, commit, time,
+// modified), a checkout built without stamping ("(devel)", the one case it
+// shows), and sha256x built into another module's binary.
+func TestFormatVersion(t *testing.T) {
+	const path = "github.com/sha256x/sha256x"
+	vcs := func(rev, when, modified string) []debug.BuildSetting {
+		return []debug.BuildSetting{{Key: "vcs", Value: "git"}, {Key: "vcs.revision", Value: rev},
+			{Key: "vcs.time", Value: when}, {Key: "vcs.modified", Value: modified}}
+	}
+	const rev = "0edbfb5abcdef0123456789abcdef0123456789a"
+	for _, c := range []struct {
+		name string
+		bi   debug.BuildInfo
+		want string
+	}{
+		{"release", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v1.2.0"}}, "v1.2.0"},
+		{"stamped checkout", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.0.0-20261203190516-0edbfb5abcde"},
+			Settings: vcs(rev, "2026-12-03T19:05:16Z", "false")},
+			"v0.0.0-20261203190516-0edbfb5abcde (commit 0edbfb5abcde 2026-12-03T19:05:16Z)"},
+		{"modified checkout", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v0.0.0-20261203190516-0edbfb5abcde+dirty"},
+			Settings: vcs(rev, "2026-12-03T19:05:16Z", "true")},
+			"v0.0.0-20261203190516-0edbfb5abcde+dirty (commit 0edbfb5abcde 2026-12-03T19:05:16Z, modified)"},
+		{"checkout, VCS stamping off", debug.BuildInfo{Main: debug.Module{Path: path, Version: "(devel)"}}, "(devel)"},
+		{"no version recorded", debug.BuildInfo{Main: debug.Module{Path: path}}, "(devel)"},
+		{"a dependency", debug.BuildInfo{Main: debug.Module{Path: "example.com/tool", Version: "v0.3.0"},
+			Deps:     []*debug.Module{{Path: "golang.org/x/sys", Version: "v0.50.0"}, {Path: path, Version: "v1.4.1"}},
+			Settings: vcs(rev, "2026-12-03T19:05:16Z", "false")}, "v1.4.1"},
+		{"a replaced dependency", debug.BuildInfo{Main: debug.Module{Path: "example.com/tool"},
+			Deps: []*debug.Module{{Path: path, Version: "v1.4.1", Replace: &debug.Module{Path: "example.com/fork", Version: "v1.4.2"}}}},
+			"v1.4.2"},
+	} {
+		if got := formatVersion(&c.bi); got != c.want {
+			t.Errorf("%s: %q, want %q", c.name, got, c.want)
+		}
+	}
+}

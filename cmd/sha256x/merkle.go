@@ -29,6 +29,12 @@ Prints the Merkle root of the tree whose leaves are the FILEs, in order
 
 With -proof I, the inclusion proof of file I (from 0) follows the root, one
 sibling per line, lowest first (Solana: the 20 bytes a shred carries).
+
+Flags may come before, between or after the FILEs; -- ends them (a FILE
+named -x is "-- -x"). With no FILE the tree is empty (its root: the
+scheme's empty root; solana refuses it). Exit status: 0, the root printed;
+1, a FILE could not be read (no root is printed); 2, a bad flag or value:
+an unknown scheme, -proof outside 0..FILEs-1.
 `
 
 var schemes = map[string]*merkle.Scheme{
@@ -42,22 +48,20 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x merkle", flag.ContinueOnError)
 	name := fs.String("scheme", "", "rfc6962, bitcoin, binary or solana")
 	proof := fs.Int("proof", -1, "print the inclusion proof of file `I`")
-	if status, ok := parseFlags(fs, merkleUsage, args, stdout, stderr); !ok {
+	files, status, ok := parseFlagsAnywhere(fs, merkleUsage, args, stdout, stderr)
+	if !ok {
 		return status
 	}
 	s := schemes[*name]
-	if s == nil {
-		fmt.Fprintf(stderr, "sha256x merkle: -scheme must be rfc6962, bitcoin, binary or solana\n")
-		return 2
-	}
-	files := fs.Args()
-	if len(files) == 0 && s.NoEmpty {
-		fmt.Fprintf(stderr, "sha256x merkle: a %s tree needs at least one file\n", *name)
-		return 2
-	}
-	if *proof >= len(files) {
-		fmt.Fprintf(stderr, "sha256x merkle: -proof %d of %d files\n", *proof, len(files))
-		return 2
+	switch {
+	case s == nil && *name == "":
+		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -scheme is required: rfc6962, bitcoin, binary or solana")
+	case s == nil:
+		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -scheme %s: must be rfc6962, bitcoin, binary or solana", quoteName(*name))
+	case len(files) == 0 && s.NoEmpty:
+		return usageErrorf(stderr, merkleUsage, "sha256x merkle: a %s tree needs at least one file", *name)
+	case isSet(fs, "proof") && (*proof < 0 || *proof >= len(files)):
+		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -proof %d: not a file's index (0 to %d, of %d files)", *proof, len(files)-1, len(files))
 	}
 	// Leaves: prefixed schemes hash prefix || contents as they read; the
 	// others hash the contents (and bitcoin once more).
@@ -70,7 +74,7 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	for i := 0; i < len(jobs); i += window {
 		eng.hash(jobs[i:min(i+window, len(jobs))])
 	}
-	status := 0
+	status = 0
 	nodes := make([][32]byte, len(jobs))
 	for i, j := range jobs {
 		if j.err != nil {

@@ -117,3 +117,60 @@ func TestTrial(t *testing.T) {
 		t.Fatalf("output %q", out.String())
 	}
 }
+
+// TestMerkleArgs: merkle takes its flags anywhere among the files, as GNU
+// getopt does, "--" ends them, and every bad value is an error with status
+// 2 (a file that cannot be read: 1), nothing on stdout.
+func TestMerkleArgs(t *testing.T) {
+	t.Chdir(t.TempDir())
+	leaves := [][]byte{[]byte("l0"), []byte("l1"), []byte("l2")}
+	for i, l := range leaves {
+		if err := os.WriteFile(fmt.Sprintf("l%d", i), l, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile("-x", []byte("dash"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tree := merkle.RFC6962.Build(leaves)
+	root := fmt.Sprintf("%x\n", tree.Root())
+	withProof := root
+	for _, e := range tree.Proof(1).Path {
+		withProof += fmt.Sprintf("%x\n", e)
+	}
+	dash := fmt.Sprintf("%x\n", merkle.RFC6962.Root([][]byte{[]byte("dash")}))
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stdout string
+		stderr string // a part of it
+	}{
+		{[]string{"-scheme", "rfc6962", "l0", "l1", "l2"}, 0, root, ""},
+		{[]string{"l0", "l1", "l2", "-scheme", "rfc6962"}, 0, root, ""},
+		{[]string{"l0", "-scheme", "rfc6962", "l1", "l2"}, 0, root, ""},
+		{[]string{"l0", "-scheme=rfc6962", "l1", "-proof", "1", "l2"}, 0, withProof, ""},
+		{[]string{"l0", "l1", "l2", "-proof=1", "-scheme", "rfc6962"}, 0, withProof, ""},
+		{[]string{"-scheme", "rfc6962", "--", "-x"}, 0, dash, ""},
+		{[]string{"-scheme", "rfc6962", "l0", "--", "-scheme"}, 1, "", "-scheme"}, // a file name now: missing
+		{[]string{"-proof", "-1", "-scheme", "rfc6962", "l0", "l1"}, 2, "", "-proof -1: not a file's index"},
+		{[]string{"-scheme", "rfc6962", "l0", "l1", "-proof", "-1"}, 2, "", "-proof -1: not a file's index"},
+		{[]string{"-scheme", "rfc6962", "-proof", "3", "l0", "l1", "l2"}, 2, "", "-proof 3: not a file's index (0 to 2, of 3 files)"},
+		{[]string{"-scheme", "rfc6962", "-proof", "0"}, 2, "", "-proof 0: not a file's index"},
+		{[]string{"-scheme", "rfc6962", "-proof", "x", "l0"}, 2, "", "invalid value \"x\" for flag -proof"},
+		{[]string{"-scheme", "rfc6962", "l0", "-proof"}, 2, "", "flag needs an argument: -proof"},
+		{[]string{"l0", "-scheme"}, 2, "", "flag needs an argument: -scheme"},
+		{[]string{"l0", "l1"}, 2, "", "-scheme is required"},
+		{[]string{"-scheme", "sha1", "l0"}, 2, "", "-scheme sha1: must be rfc6962, bitcoin, binary or solana"},
+		{[]string{"-scheme", "solana"}, 2, "", "a solana tree needs at least one file"},
+		{[]string{"l0", "-bogus", "-scheme", "rfc6962"}, 2, "", "flag provided but not defined: -bogus"},
+		{[]string{"-scheme", "rfc6962", "l0", "missing"}, 1, "", "sha256x: missing: No such file or directory"},
+	} {
+		got := runCmd(append([]string{"merkle"}, c.args...)...)
+		if got.code != c.code || got.stdout != c.stdout || !strings.Contains(got.stderr, c.stderr) || (c.code == 0) != (got.stderr == "") {
+			t.Errorf("merkle %q: %+v; want status %d, stdout %q, stderr with %q", c.args, got, c.code, c.stdout, c.stderr)
+		}
+		if c.code == 2 && !strings.HasSuffix(got.stderr, merkleUsage) {
+			t.Errorf("merkle %q: a usage error without the usage: %q", c.args, got.stderr)
+		}
+	}
+}

@@ -38,9 +38,13 @@ The following options are useful only when verifying checksums:
       --status     don't output anything, status code shows success
       --strict     exit non-zero for improperly formatted checksum lines
   -w, --warn       warn about improperly formatted checksum lines
+  -h, --help       print this and exit
+      --version    print the version (as sha256x version) and exit
 
-Output, messages and exit status are those of GNU coreutils 9.1 sha256sum,
-with "sha256x" where sha256sum names itself.
+Options may follow file names ("--" ends them), long ones by any unambiguous
+prefix. Output, messages and exit status are those of GNU coreutils 9.1
+sha256sum, with "sha256x" where sha256sum names itself: -z and --tag are
+refused with -c, --text after --tag is refused.
 `
 
 type sumOpts struct {
@@ -58,95 +62,141 @@ func usageError(stderr io.Writer, format string, a ...any) int {
 	return 1
 }
 
-// parseSum parses GNU-style options, which may come after file names.
+// sumLong are sum's long options, in byte order of their names (the order
+// getopt_long lists an ambiguous prefix's possibilities in): GNU
+// sha256sum's, and --jobs and --recursive, which sha256sum lacks.
+var sumLong = []struct {
+	name string
+	arg  bool // takes a value
+}{
+	{"binary", false}, {"check", false}, {"help", false}, {"ignore-missing", false},
+	{"jobs", true}, {"quiet", false}, {"recursive", false}, {"status", false},
+	{"strict", false}, {"tag", false}, {"text", false}, {"version", false},
+	{"warn", false}, {"zero", false},
+}
+
+// parseSum parses GNU-style options, which may come after file names (as
+// getopt permutes them; "--" ends them), as GNU coreutils 9.1 sha256sum
+// does: long options by any unambiguous prefix, "--help" and "--version"
+// done where they come, the first error met the one reported, then the
+// checks of the options together in sha256sum's order.
 func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, done bool) {
-	long := map[string]*bool{
-		"recursive": &o.recursive, "binary": &o.binary, "tag": &o.tag, "zero": &o.zero,
-		"check": &o.check, "ignore-missing": &o.ignoreMissing, "quiet": &o.quiet,
-		"status": &o.status, "strict": &o.strict, "warn": &o.warn,
+	binary := -1 // -1: neither -b nor -t; 1 binary; 0 text. --tag sets 1.
+	// set applies one option; done: it printed and the command is over.
+	set := func(name, value string) (status int, done bool) {
+		switch name {
+		case "binary":
+			binary = 1
+		case "text":
+			binary = 0
+		case "tag":
+			o.tag, binary = true, 1
+		case "check":
+			o.check = true
+		case "recursive":
+			o.recursive = true
+		case "zero":
+			o.zero = true
+		case "warn":
+			o.warn = true
+		case "ignore-missing":
+			o.ignoreMissing = true
+		case "quiet":
+			o.quiet = true
+		case "status":
+			o.status = true
+		case "strict":
+			o.strict = true
+		case "jobs":
+			if !parseJobs(&o, value) {
+				return usageError(stderr, "invalid number of jobs: %s", quoteName(value)), true
+			}
+		case "help":
+			io.WriteString(stdout, sumUsage)
+			return 0, true
+		case "version":
+			return versionMain(nil, nil, stdout, stderr), true
+		}
+		return 0, false
 	}
-	short := map[byte]*bool{'r': &o.recursive, 'b': &o.binary, 'z': &o.zero, 'c': &o.check, 'w': &o.warn}
-	var text bool
+	shortNames := map[byte]string{'b': "binary", 't': "text", 'c': "check", 'r': "recursive",
+		'z': "zero", 'w': "warn", 'h': "help", 'j': "jobs"} // -h, which sha256sum lacks, as every sha256x command has it
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
 		case a == "--":
 			o.files = append(o.files, args[i+1:]...)
 			i = len(args)
-		case a == "--help" || a == "-h": // -h, which sha256sum lacks, as every sha256x command has it
-			io.WriteString(stdout, sumUsage)
-			return o, 0, true
-		case a == "--text":
-			text = true
-		case a == "-j" || isJobs(a):
-			if i+1 == len(args) {
-				return o, usageError(stderr, "option requires an argument -- 'j'"), true
-			}
-			i++
-			if !parseJobs(&o, args[i]) {
-				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(args[i])), true
-			}
-		case strings.Contains(a, "=") && isJobs(a[:strings.IndexByte(a, '=')]):
-			v := a[strings.IndexByte(a, '=')+1:]
-			if !parseJobs(&o, v) {
-				return o, usageError(stderr, "invalid number of jobs: %s", quoteName(v)), true
-			}
 		case strings.HasPrefix(a, "--"):
-			// Unambiguous prefixes, as getopt_long takes them.
+			key, value, hasValue := strings.Cut(a[2:], "=")
 			var match []string
-			for name := range long {
-				if name == a[2:] {
-					match = []string{name}
+			arg := false
+			for _, l := range sumLong {
+				if l.name == key {
+					match, arg = []string{l.name}, l.arg
 					break
 				}
-				if strings.HasPrefix(name, a[2:]) {
-					match = append(match, name)
+				if strings.HasPrefix(l.name, key) {
+					match, arg = append(match, l.name), l.arg
 				}
 			}
-			if len(match) != 1 {
-				if strings.HasPrefix("text", a[2:]) && len(match) == 0 {
-					text = true
-					continue
-				}
-				if len(match) > 1 {
-					return o, usageError(stderr, "option '%s' is ambiguous", a), true
-				}
+			switch {
+			case len(match) == 0:
 				return o, usageError(stderr, "unrecognized option '%s'", a), true
+			case len(match) > 1:
+				return o, usageError(stderr, "option '%s' is ambiguous; possibilities: '--%s'", a, strings.Join(match, "' '--")), true
+			case hasValue && !arg:
+				return o, usageError(stderr, "option '--%s' doesn't allow an argument", match[0]), true
+			case arg && !hasValue:
+				if i+1 == len(args) {
+					return o, usageError(stderr, "option '--%s' requires an argument", match[0]), true
+				}
+				i++
+				value = args[i]
 			}
-			*long[match[0]] = true
+			if status, done := set(match[0], value); done {
+				return o, status, true
+			}
 		case len(a) > 1 && a[0] == '-':
 			for k := 1; k < len(a); k++ {
-				if a[k] == 't' {
-					text = true
-					continue
+				name := shortNames[a[k]]
+				if name == "" {
+					return o, usageError(stderr, "invalid option -- '%c'", a[k]), true
 				}
-				if a[k] == 'j' {
-					v := a[k+1:]
-					if v == "" {
+				value := ""
+				if name == "jobs" {
+					value = a[k+1:]
+					if value == "" {
 						if i+1 == len(args) {
 							return o, usageError(stderr, "option requires an argument -- 'j'"), true
 						}
 						i++
-						v = args[i]
+						value = args[i]
 					}
-					if !parseJobs(&o, v) {
-						return o, usageError(stderr, "invalid number of jobs: %s", quoteName(v)), true
-					}
-					break
+					k = len(a)
 				}
-				p := short[a[k]]
-				if p == nil {
-					return o, usageError(stderr, "invalid option -- '%c'", a[k]), true
+				if status, done := set(name, value); done {
+					return o, status, true
 				}
-				*p = true
 			}
 		default:
 			o.files = append(o.files, a)
 		}
 	}
-	if text {
-		o.binary = false
+	// The options together, in sha256sum's order.
+	switch {
+	case o.tag && binary == 0:
+		return o, usageError(stderr, "--tag does not support --text mode"), true
+	case o.zero && o.check:
+		return o, usageError(stderr, "the --zero option is not supported when verifying checksums"), true
+	case o.tag && o.check:
+		return o, usageError(stderr, "the --tag option is meaningless when verifying checksums"), true
+	case binary >= 0 && o.check:
+		return o, usageError(stderr, "the --binary and --text options are meaningless when verifying checksums"), true
+	case o.recursive && o.check:
+		return o, usageError(stderr, "the --recursive option is meaningless when verifying checksums"), true
 	}
+	o.binary = binary == 1
 	if !o.check {
 		for _, c := range []struct {
 			set  bool
@@ -157,17 +207,11 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			}
 		}
 	}
-	if o.check && (o.tag || o.recursive) {
-		return o, usageError(stderr, "the --%s option is meaningless when verifying checksums", map[bool]string{true: "tag", false: "recursive"}[o.tag]), true
-	}
 	if len(o.files) == 0 {
 		o.files = []string{"-"}
 	}
 	return o, 0, false
 }
-
-// isJobs reports whether a names --jobs, or an unambiguous prefix of it.
-func isJobs(a string) bool { return len(a) > 2 && strings.HasPrefix("--jobs", a) }
 
 // parseJobs sets o.jobs from the argument of -j, a positive number.
 func parseJobs(o *sumOpts, v string) bool {

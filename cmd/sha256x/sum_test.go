@@ -354,3 +354,107 @@ func BenchmarkAppendHex(b *testing.B) {
 		}
 	})
 }
+
+// TestSumOptions: the option cases where sum differed from GNU coreutils
+// 9.1 sha256sum (issue 37), and their neighbours: each row holds what 9.1
+// prints (sha256x for sha256sum), checked against ours always and against
+// the sha256sum installed here when it is 9.1. -r, -j and -h are sum's own.
+func TestSumOptions(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("f", []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	line := fmt.Sprintf("%x  f\n", sha256.Sum256([]byte("hi\n")))
+	if err := os.WriteFile("SUMS", []byte(line), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gnu9 := false
+	if path, err := exec.LookPath("sha256sum"); err == nil {
+		out, _ := exec.Command(path, "--version").Output()
+		gnu9 = strings.HasPrefix(string(out), "sha256sum (GNU coreutils) 9.1\n")
+	}
+	try := "Try 'sha256x sum --help' for more information.\n"
+	for _, c := range []struct {
+		args   []string
+		code   int
+		stderr string // "" with code 0: stdout is line
+	}{
+		{[]string{"-c", "-z", "SUMS"}, 1, "sha256x: the --zero option is not supported when verifying checksums\n" + try},
+		{[]string{"-cz", "SUMS"}, 1, "sha256x: the --zero option is not supported when verifying checksums\n" + try},
+		{[]string{"-z", "-c", "--tag", "SUMS"}, 1, "sha256x: the --zero option is not supported when verifying checksums\n" + try},
+		{[]string{"SUMS", "--check", "--zero"}, 1, "sha256x: the --zero option is not supported when verifying checksums\n" + try},
+		{[]string{"--tag", "-t", "f"}, 1, "sha256x: --tag does not support --text mode\n" + try},
+		{[]string{"--tag", "--text", "f"}, 1, "sha256x: --tag does not support --text mode\n" + try},
+		{[]string{"f", "--tag", "--te"}, 1, "sha256x: --tag does not support --text mode\n" + try},
+		{[]string{"-z", "-c", "--tag", "-t", "SUMS"}, 1, "sha256x: --tag does not support --text mode\n" + try},
+		{[]string{"--tag", "-t", "-w", "f"}, 1, "sha256x: --tag does not support --text mode\n" + try},
+		{[]string{"-w", "-t", "--tag", "f"}, 1, "sha256x: the --warn option is meaningful only when verifying checksums\n" + try},
+		{[]string{"-c", "-t", "SUMS"}, 1, "sha256x: the --binary and --text options are meaningless when verifying checksums\n" + try},
+		{[]string{"-tc", "SUMS"}, 1, "sha256x: the --binary and --text options are meaningless when verifying checksums\n" + try},
+		{[]string{"-c", "-b", "SUMS"}, 1, "sha256x: the --binary and --text options are meaningless when verifying checksums\n" + try},
+		{[]string{"-c", "--tag", "SUMS"}, 1, "sha256x: the --tag option is meaningless when verifying checksums\n" + try},
+		{[]string{"--check=x", "SUMS"}, 1, "sha256x: option '--check' doesn't allow an argument\n" + try},
+		{[]string{"--check=", "SUMS"}, 1, "sha256x: option '--check' doesn't allow an argument\n" + try},
+		{[]string{"--ch=x", "SUMS"}, 1, "sha256x: option '--check' doesn't allow an argument\n" + try},
+		{[]string{"--zero=", "f"}, 1, "sha256x: option '--zero' doesn't allow an argument\n" + try},
+		{[]string{"--ver=1"}, 1, "sha256x: option '--version' doesn't allow an argument\n" + try},
+		{[]string{"--t", "f"}, 1, "sha256x: option '--t' is ambiguous; possibilities: '--tag' '--text'\n" + try},
+		{[]string{"--t=1", "f"}, 1, "sha256x: option '--t=1' is ambiguous; possibilities: '--tag' '--text'\n" + try},
+		{[]string{"--st", "f"}, 1, "sha256x: option '--st' is ambiguous; possibilities: '--status' '--strict'\n" + try},
+		{[]string{"--bogus=1", "f"}, 1, "sha256x: unrecognized option '--bogus=1'\n" + try},
+		{[]string{"-x", "f"}, 1, "sha256x: invalid option -- 'x'\n" + try},
+		{[]string{"-t", "--tag", "f"}, 0, ""},
+		{[]string{"--b", "--c", "SUMS"}, 1, "sha256x: the --binary and --text options are meaningless when verifying checksums\n" + try},
+		{[]string{"--c", "SUMS"}, 0, ""},
+		{[]string{"f", "--", "--tag"}, 1, ""}, // "--tag" a file name: missing
+	} {
+		got := ours(nil, c.args...)
+		switch {
+		case c.args[0] == "--c":
+			if got.code != 0 || got.stdout != "f: OK\n" || got.stderr != "" {
+				t.Errorf("sum %q: %+v", c.args, got)
+			}
+		case c.args[0] == "-t":
+			if got.code != 0 || got.stdout != fmt.Sprintf("SHA256 (f) = %x\n", sha256.Sum256([]byte("hi\n"))) || got.stderr != "" {
+				t.Errorf("sum %q: %+v", c.args, got)
+			}
+		case len(c.args) > 1 && c.args[1] == "--":
+			if got.code != 1 || got.stdout != line || !strings.Contains(got.stderr, "--tag: No such file or directory") {
+				t.Errorf("sum %q: %+v", c.args, got)
+			}
+		default:
+			if want := (result{"", c.stderr, c.code}); got != want {
+				t.Errorf("sum %q: %+v, want %+v", c.args, got, want)
+			}
+		}
+		if gnu9 {
+			compare(t, nil, c.args...)
+		}
+	}
+}
+
+// TestSumVersion: sum --version (and --v, its prefix) prints the command's
+// version, as sha256sum --version prints sha256sum's, where the first of
+// --help and --version wins, as in getopt's order; an error before it wins.
+func TestSumVersion(t *testing.T) {
+	var want bytes.Buffer
+	versionMain(nil, nil, &want, io.Discard)
+	for _, args := range [][]string{{"--version"}, {"--v"}, {"f", "--version", "--help"}, {"--version", "-x"}} {
+		if got := ours(nil, args...); got != (result{want.String(), "", 0}) {
+			t.Errorf("sum %q: %+v, want the version", args, got)
+		}
+	}
+	if got := ours(nil, "--help", "--version"); got.stdout != sumUsage || got.code != 0 {
+		t.Errorf("sum --help --version: %+v, want the usage", got)
+	}
+	if got := ours(nil, "-x", "--version"); got.code != 1 || got.stdout != "" {
+		t.Errorf("sum -x --version: %+v, want the error", got)
+	}
+	if path, err := exec.LookPath("sha256sum"); err == nil {
+		for _, args := range [][]string{{"--version"}, {"--v"}, {"f", "--version", "--help"}, {"--version", "-x"}} {
+			if err := exec.Command(path, args...).Run(); err != nil {
+				t.Errorf("sha256sum %q: %v, where sum prints its version", args, err)
+			}
+		}
+	}
+}

@@ -193,8 +193,10 @@ func Kernels() []string {
 
 // Choose returns the plan forced by SHA256X_KERNEL (env), else the one
 // pinned by a build tag (pin), else the best plan for this CPU. A forced or
-// pinned kernel that does not exist here, or that this CPU cannot run,
-// panics.
+// pinned name is a kernel's (Kernels: its plan alone) or a plan's, as
+// sha256x.Kernel reports it ("avx512+shani", "neon+generic"), so that the
+// name a bug report quotes runs that plan again. A name that does not
+// exist here, or that this CPU cannot run, panics.
 func Choose(env, pin string) *Plan {
 	name, why := env, "SHA256X_KERNEL="+env
 	if name == "" {
@@ -203,14 +205,46 @@ func Choose(env, pin string) *Plan {
 	if name == "" {
 		return bestPlan()
 	}
-	k := Find(name)
-	switch {
-	case k == nil:
-		panic("sha256x: " + why + ": no kernel " + name + " on " + runtime.GOARCH + kernel.BuildNote + " (available: " + strings.Join(Kernels(), ", ") + ")")
-	case k.Missing != "":
-		panic("sha256x: " + why + ": this CPU lacks " + k.Missing + ", which kernel " + name + " needs (available: " + strings.Join(Kernels(), ", ") + ")")
+	if k := Find(name); k != nil {
+		if k.Missing != "" {
+			panic("sha256x: " + why + ": this CPU lacks " + k.Missing + ", which kernel " + name + " needs (available: " + available() + ")")
+		}
+		return &k.Plan
 	}
-	return &k.Plan
+	pl := findPlan(name)
+	if pl == nil {
+		panic("sha256x: " + why + ": no kernel " + name + " on " + runtime.GOARCH + kernel.BuildNote + " (available: " + available() + ")")
+	}
+	if m := planMissing(pl); m != "" {
+		panic("sha256x: " + why + ": this CPU lacks " + m + ", which plan " + name + " needs (available: " + available() + ")")
+	}
+	return pl
+}
+
+// available lists the names SHA256X_KERNEL accepts on this CPU: the kernels,
+// then the plans of several kernels.
+func available() string {
+	names := Kernels()
+	for _, pl := range Mixed() {
+		names = append(names, pl.Name)
+	}
+	return strings.Join(names, ", ")
+}
+
+// Names lists every name SHA256X_KERNEL accepts on this CPU: each kernel's
+// (Kernels), each plan's name where it differs from its kernel's (such as
+// "neon+generic"), and the mixed plans this CPU can run.
+func Names() []string {
+	names := Kernels()
+	for _, k := range kernels {
+		if k.Missing == "" && k.Plan.Name != k.Name {
+			names = append(names, k.Plan.Name)
+		}
+	}
+	for _, pl := range Mixed() {
+		names = append(names, pl.Name)
+	}
+	return names
 }
 
 // Find returns the kernel of that name, or nil.
@@ -223,6 +257,32 @@ func Find(name string) *Kernel {
 	return nil
 }
 
+// findPlan returns the plan of that name, a kernel's or a mixed one, or nil.
+func findPlan(name string) *Plan {
+	for i := range kernels {
+		if kernels[i].Plan.Name == name {
+			return &kernels[i].Plan
+		}
+	}
+	for i := range mixedPlans {
+		if mixedPlans[i].Name == name {
+			return &mixedPlans[i]
+		}
+	}
+	return nil
+}
+
+// planMissing returns a CPU feature this machine lacks to run every kernel
+// of pl, or "".
+func planMissing(pl *Plan) string {
+	for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
+		if m := kernel.Missing(kernel.Lookup(st.K).Family); m != "" {
+			return m
+		}
+	}
+	return ""
+}
+
 // Runnable returns the plan of that name, a kernel's or a mixed one, if this
 // CPU can run all of it.
 func Runnable(name string) *Plan {
@@ -232,19 +292,11 @@ func Runnable(name string) *Plan {
 		}
 		return &k.Plan
 	}
-	for i := range mixedPlans {
-		pl := &mixedPlans[i]
-		if pl.Name != name {
-			continue
-		}
-		for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
-			if kernel.Missing(kernel.Lookup(st.K).Family) != "" {
-				return nil
-			}
-		}
-		return pl
+	pl := findPlan(name)
+	if pl == nil || planMissing(pl) != "" {
+		return nil
 	}
-	return nil
+	return pl
 }
 
 // Mixed lists the mixed plans this CPU can run, for tests and benchmarks.

@@ -110,22 +110,6 @@ func TestRoutes(t *testing.T) {
 }
 
 func TestForce(t *testing.T) {
-	for _, name := range Kernels() {
-		if pl := Choose(name, ""); pl != &Find(name).Plan {
-			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.Name)
-		}
-		if pl := Choose("", name); pl != &Find(name).Plan {
-			t.Errorf("sha256x_%s chose %q", name, pl.Name)
-		}
-	}
-	for _, pl := range append(every(), Active, bestPlan()) {
-		if len(pl.Chain.Stages) == 0 {
-			t.Errorf("plan %s: not derived (no chain plan)", pl.Name)
-		}
-	}
-	if pl := Choose("", pinned); pl.Name != Active.Name && os.Getenv("SHA256X_KERNEL") == "" {
-		t.Errorf("no SHA256X_KERNEL chose %q, but init chose %q", pl.Name, Active.Name)
-	}
 	panics := func(env, pin, want string) {
 		t.Helper()
 		defer func() {
@@ -135,6 +119,38 @@ func TestForce(t *testing.T) {
 			}
 		}()
 		Choose(env, pin)
+	}
+	for _, name := range Kernels() {
+		if pl := Choose(name, ""); pl != &Find(name).Plan {
+			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.Name)
+		}
+		if pl := Choose("", name); pl != &Find(name).Plan {
+			t.Errorf("sha256x_%s chose %q", name, pl.Name)
+		}
+	}
+	// Every name Kernel reports (a plan's) is accepted as well, and forces
+	// that plan: the mixed plans and the kernels' own plans by their names.
+	for _, name := range append(Names(), Active.Name, bestPlan().Name) {
+		pl := Choose(name, "")
+		if pl.Name != name && pl != &Find(name).Plan {
+			t.Errorf("SHA256X_KERNEL=%s chose %q", name, pl.Name)
+		}
+		if pl != Runnable(name) {
+			t.Errorf("SHA256X_KERNEL=%s chose %q, not the plan of that name", name, pl.Name)
+		}
+	}
+	for _, pl := range every() {
+		if planMissing(pl) != "" && Find(pl.Name) == nil {
+			panics(pl.Name, "", "lacks "+planMissing(pl)+", which plan "+pl.Name+" needs")
+		}
+	}
+	for _, pl := range append(every(), Active, bestPlan()) {
+		if len(pl.Chain.Stages) == 0 {
+			t.Errorf("plan %s: not derived (no chain plan)", pl.Name)
+		}
+	}
+	if pl := Choose("", pinned); pl.Name != Active.Name && os.Getenv("SHA256X_KERNEL") == "" {
+		t.Errorf("no SHA256X_KERNEL chose %q, but init chose %q", pl.Name, Active.Name)
 	}
 	panics("nosuch", "", "SHA256X_KERNEL=nosuch: no kernel nosuch")
 	panics("", "nosuch", "build tag sha256x_nosuch: no kernel nosuch")

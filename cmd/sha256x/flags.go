@@ -1,0 +1,56 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+)
+
+// parseFlagsAnywhere parses a subcommand's flags with fs wherever they come
+// among its operands, as GNU getopt permutes them: "merkle e1 e2 -scheme
+// rfc6962" is "merkle -scheme rfc6962 e1 e2"; "--" ends the flags, so that
+// what follows is operands even where it starts with '-'; "-" alone is an
+// operand (standard input). It returns the operands in order. -h and -help
+// print usage to stdout and stop with status 0; a bad flag or value prints
+// the complaint and usage to stderr and stops with status 2.
+func parseFlagsAnywhere(fs *flag.FlagSet, usage string, args []string, stdout, stderr io.Writer) (operands []string, status int, ok bool) {
+	fs.SetOutput(stderr)
+	fs.Usage = func() {}
+	for {
+		err := fs.Parse(args)
+		switch {
+		case errors.Is(err, flag.ErrHelp):
+			io.WriteString(stdout, usage)
+			return nil, 0, false
+		case err != nil:
+			io.WriteString(stderr, usage)
+			return nil, 2, false
+		}
+		rest := fs.Args()
+		if len(rest) == 0 {
+			return operands, 0, true
+		}
+		if used := len(args) - len(rest); used > 0 && args[used-1] == "--" {
+			return append(operands, rest...), 0, true
+		}
+		operands = append(operands, rest[0])
+		args = rest[1:]
+	}
+}
+
+// usageErrorf reports a bad value of a subcommand's flag, which the flag
+// package took: "sha256x CMD: ..." and the usage on stderr, status 2 (as
+// for a flag the flag package refuses).
+func usageErrorf(stderr io.Writer, usage, format string, a ...any) int {
+	fmt.Fprintf(stderr, format+"\n", a...)
+	io.WriteString(stderr, usage)
+	return 2
+}
+
+// isSet reports whether the flag name was given.
+func isSet(fs *flag.FlagSet, name string) bool {
+	set := false
+	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
+}

@@ -1,0 +1,77 @@
+package sha256x
+
+import (
+	"crypto/sha256"
+	"fmt"
+	"os"
+	"os/exec"
+	"runtime"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// TestKernelEnv: SHA256X_KERNEL accepts every name Kernel and Kernels
+// report on this CPU (Kernel's is a plan's, such as "avx512+shani", which a
+// bug report quotes), and every other name plan.Names lists, and forcing it
+// runs that plan: each name in a process of its own, since the variable is
+// read once at init.
+func TestKernelEnv(t *testing.T) {
+	if os.Getenv("SHA256X_KERNEL_CHILD") != "" {
+		t.Skip("in the child")
+	}
+	if testing.Short() || runtime.GOOS == "js" || runtime.GOOS == "wasip1" {
+		// Emulated runs (.ci/cross) are -short: qemu user mode may not
+		// run the binary it is given again.
+		t.Skip("starts a process of this test binary per name")
+	}
+	names := append([]string{Kernel()}, Kernels()...)
+	names = append(names, plan.Names()...)
+	seen := map[string]bool{}
+	for _, name := range names {
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		t.Run(name, func(t *testing.T) {
+			cmd := exec.Command(os.Args[0], "-test.run=^TestKernelEnvChild$", "-test.v")
+			cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+name, "SHA256X_KERNEL_CHILD=1")
+			out, err := cmd.CombinedOutput()
+			if err != nil {
+				t.Fatalf("SHA256X_KERNEL=%s: %v\n%s", name, err, out)
+			}
+			want := name
+			if k := plan.Find(name); k != nil {
+				want = k.Plan.Name // a kernel's own plan, "neon+generic" for neon
+			}
+			if !strings.Contains(string(out), "\nKernel() = "+want+"\n") || !strings.Contains(string(out), "--- PASS: TestKernelEnvChild") {
+				t.Errorf("SHA256X_KERNEL=%s: want Kernel() = %s and a pass:\n%s", name, want, out)
+			}
+		})
+	}
+}
+
+// TestKernelEnvChild runs in TestKernelEnv's processes: the forced plan is
+// the one of that name, and it hashes as crypto/sha256 does.
+func TestKernelEnvChild(t *testing.T) {
+	name := os.Getenv("SHA256X_KERNEL")
+	if os.Getenv("SHA256X_KERNEL_CHILD") == "" || name == "" {
+		t.Skip("run by TestKernelEnv")
+	}
+	fmt.Printf("\nKernel() = %s\n", Kernel())
+	if want := plan.Runnable(name); plan.Active != want {
+		t.Errorf("SHA256X_KERNEL=%s runs plan %q, not the plan of that name", name, plan.Active.Name)
+	}
+	msgs := make([][]byte, 37)
+	for i := range msgs {
+		msgs[i] = []byte(strings.Repeat("abc", i*7))
+	}
+	out := make([][Size]byte, len(msgs))
+	HashMany(out, msgs)
+	for i, m := range msgs {
+		if out[i] != sha256.Sum256(m) {
+			t.Errorf("SHA256X_KERNEL=%s: HashMany's digest %d differs from crypto/sha256's", name, i)
+		}
+	}
+}
