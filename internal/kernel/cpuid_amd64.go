@@ -97,12 +97,13 @@ func (X86) Brand() string {
 	return strings.TrimSpace(strings.TrimRight(string(s[:]), "\x00"))
 }
 
-// CPUName names the CPU for reports: its brand string, family and model, or ""
+// CPUName names the CPU for reports: its brand string, vendor, family and
+// model, or ""
 // where CPUID has no brand string.
 func CPUName() string {
 	b := CPU.Brand()
 	if b == "" {
 		return ""
 	}
-	return b + " (family " + strconv.Itoa(CPU.Family) + ", model " + strconv.Itoa(CPU.Model) + ")"
+	return b + " (" + CPU.Vendor + ", family " + strconv.Itoa(CPU.Family) + ", model " + strconv.Itoa(CPU.Model) + ")"
 }
