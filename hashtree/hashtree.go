@@ -16,7 +16,7 @@
 // and HashChunksOf take slices of any named 32-byte type (a root, a
 // chainhash.Hash) without casts. One or two pairs go straight to the plan's
 // one- or two-stream kernel; every longer level is one call to
-// sha256x.Join{}.HashLevel, on the widest lanes (see BENCHMARKS.md, "SSZ").
+// sha256x.Join{}.HashLevel, on the widest lanes (see bench/HISTORY.md, "SSZ").
 //
 // # Merkleization
 //
@@ -186,7 +186,7 @@ func roots(b []byte) [][32]byte {
 // place or apart from its digests: then the plan's kernel of that many pairs
 // (most of fastssz's calls) takes it as it is, reached from the exported
 // functions through sched.SmallPairs, which inlines: two calls less than
-// through HashLevel (BENCHMARKS.md, "SSZ").
+// through HashLevel (bench/HISTORY.md, "SSZ").
 func small(pl *plan.Plan, digests, chunks [][32]byte) bool {
 	n := uintptr(len(chunks) / 2)
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
