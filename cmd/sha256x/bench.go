@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"golang.org/x/term"
@@ -99,8 +100,15 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintln(stderr, "sha256x bench:", err)
 			return 1
 		}
+		// The children share stderr: a file each gets as it is, anything
+		// else through one lock, since each child's output is copied in a
+		// goroutine of its own.
+		kidErr := stderr
+		if _, ok := stderr.(*os.File); !ok {
+			kidErr = &lockedWriter{w: stderr}
+		}
 		for _, k := range sha256x.Kernels() {
-			kid, err := startKid(exe, k, *each, stderr)
+			kid, err := startKid(exe, k, *each, kidErr)
 			if err != nil {
 				fmt.Fprintf(stderr, "sha256x bench: kernel %s: %v\n", k, err)
 				return 1
@@ -227,6 +235,18 @@ func (k *benchKid) measure(shape string) (float64, error) {
 func (k *benchKid) stop() {
 	k.in.Close()
 	k.cmd.Wait()
+}
+
+// A lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }
 
 // benchChild measures each shape named on a line of in, with the kernel
