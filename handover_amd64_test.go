@@ -16,7 +16,8 @@ import (
 // plan, where it starts on AVX-512 lanes and ends on SHA-NI streams: the
 // lanes handing over at each MinActive from 6 to 16, to each of three SHA-NI
 // tails. It is what the mixed plans' first stage and tail rest on
-// (BENCHMARKS.md); it runs only with HANDOVER=1. Compare with benchstat
+// (BENCHMARKS.md, "AMD Zen 5: avx512+shani" and "Intel Xeon (family 6,
+// model 167): avx512+shani2"); it runs only with HANDOVER=1. Compare with benchstat
 // -col /min or -col /tail.
 func BenchmarkHandOver(b *testing.B) {
 	if os.Getenv("HANDOVER") == "" {

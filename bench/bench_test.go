@@ -4,7 +4,7 @@
 //
 // Every kernel is measured by running this benchmark once per kernel with
 // SHA256X_KERNEL set; run.sh does that, interleaving the runs, and makes the
-// benchstat tables of BENCHMARKS.md. merkle.sh does the same for the Merkle
+// benchstat tables of bench/HISTORY.md. merkle.sh does the same for the Merkle
 // levels and trees (BenchmarkLevel, BenchmarkSSZTree) against gohashtree and
 // hashtree, and go run ./rounds times a level round by round.
 package bench

@@ -12,7 +12,7 @@
 #
 # The processes are started by bench/procrr, with no shell between: bash
 # takes 7-10 ms to hand a process 10,000 names, which made openssl's and the
-# list form's figures that much slower here before (BENCHMARKS.md, "Where
+# list form's figures that much slower here before (bench/HISTORY.md, "Where
 # the rest of `sum -r` goes").
 #
 #   bash bench/filesrr.sh [ROUNDS] [OLD]   (ROUNDS 40; OLD commit, ae6c824)

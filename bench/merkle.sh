@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The Merkle tables of BENCHMARKS.md: one level of n pairs (BenchmarkLevel)
+# The Merkle tables of bench/HISTORY.md: one level of n pairs (BenchmarkLevel)
 # and whole SSZ trees (BenchmarkSSZTree), for crypto/sha256, gohashtree,
 # hashtree and sha256x's dispatched plan in one process, then sha256x with
 # each kernel this CPU runs forced by SHA256X_KERNEL, one process each,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The SSZ tables of BENCHMARKS.md (issue 19), on one core (-cpu 1):
+# The SSZ tables of bench/HISTORY.md (issue 19), on one core (-cpu 1):
 # the drop-in's Hash and HashByteSlice against gohashtree and hashtree
 # (BenchmarkSSZHash, BenchmarkSSZHashByteSlice), fastssz's HashTreeRoot of
 # the Bellatrix beacon state it ships with each HashFn

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The transparency-log tables of BENCHMARKS.md (issue 20): a 2^20-entry log
+# The transparency-log tables of bench/HISTORY.md (issue 20): a 2^20-entry log
 # grown in batches of 256 with every node stored (BenchmarkLogGrow), all its
 # tiles (BenchmarkTiles), proofs from its stored nodes (BenchmarkLogProof)
 # and their verification (BenchmarkLogVerify), for sha256x's translog,

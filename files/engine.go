@@ -51,7 +51,7 @@ type item struct {
 // A slab is a batch's items, allocated together and used again once every
 // one of them is delivered: fresh items for every batch cost a page fault a
 // page (`sum -r` of 10,000 small files on the Intel Xeon: 924 page faults,
-// 747 with slabs reused; BENCHMARKS.md, "fresh memory written first").
+// 747 with slabs reused; bench/HISTORY.md, "fresh memory written first").
 type slab struct {
 	items []item
 	live  atomic.Int32 // items not yet delivered, plus 1 while produce fills it
@@ -160,7 +160,7 @@ func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bo
 		// Written first, a page at a time: read first (deliver looks at
 		// the next slot), a page of fresh memory maps the shared zero
 		// page, and the write that follows flushes the TLB of every CPU
-		// the process runs on (BENCHMARKS.md, "fresh memory written
+		// the process runs on (bench/HISTORY.md, "fresh memory written
 		// first").
 		for i := 0; i < window; i += 4096 / int(unsafe.Sizeof(r.done[0])) {
 			r.done[i] = nil
@@ -296,7 +296,7 @@ func (r *run) work() {
 				// the queue now: left there while this worker hashes, it
 				// waited until the queue ran dry, and the other P, idle
 				// by then, slept in the scheduler before taking it
-				// (BENCHMARKS.md, "Probes without links, and the
+				// (bench/HISTORY.md, "Probes without links, and the
 				// producer's turn").
 				runtime.Gosched()
 			}

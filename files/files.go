@@ -11,7 +11,7 @@
 // does not stop the others.
 //
 // On Linux the small files of a batch are opened, read and closed through
-// io_uring, one system call for up to 64 files (see BENCHMARKS.md,
+// io_uring, one system call for up to 64 files (see bench/HISTORY.md,
 // "Files"). Files whose type is not known from a directory listing (List's
 // names) go through the ring only where a system call costs 0.2 µs or more,
 // measured once: the ring must read their directories' listings first, so

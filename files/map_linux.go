@@ -26,7 +26,7 @@ import (
 var mapWindow int64 = 16 << 20
 
 // mapMinSize is the smallest file mapped. Mapping paid for every size
-// tried (BENCHMARKS.md): 7% for files of 640 KiB, 4% for 320 KiB; below
+// tried (BENCHMARKS.md, "Files: large files mapped"): 7% for files of 640 KiB, 4% for 320 KiB; below
 // 256 KiB files are read whole as small ones anyway, with the default
 // memory.
 const mapMinSize = 256 << 10

@@ -51,7 +51,7 @@ const probeMax = 16 << 10
 
 // ringMin is the fewest small-file candidates in a batch for which a
 // worker uses io_uring: below it the ring's setup costs more than the
-// system calls it saves (BENCHMARKS.md, "Files").
+// system calls it saves (bench/HISTORY.md, "Files").
 const ringMin = 16
 
 // untypedByRing reports whether files of unknown type (names given as
@@ -63,7 +63,7 @@ const ringMin = 16
 // the ring than read plainly: about 0.85 µs of CPU a file against the 4.6
 // system calls a file the ring saves, so the ring pays from about 0.18 µs a
 // call. On the Zen 5 VM (about 2 µs) the ring took 1.44x less time
-// (BENCHMARKS.md, "Names of unknown type: the ring or plain reads").
+// (bench/HISTORY.md, "Names of unknown type: the ring or plain reads").
 // SHA256X_IOURING=on sends them through the ring anyway. A variable for the
 // tests.
 var untypedByRing = func() bool {
@@ -402,7 +402,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		// Registered, a buffer's pages are pinned, each faulted in: about 1
 		// µs a page on the Intel Xeon VM. The probes' slots and the sized
 		// reads use arenaMax and a page more; the rest of the arena is room
-		// for a plain read of smallMax (BENCHMARKS.md, "The walk's memory
+		// for a plain read of smallMax (bench/HISTORY.md, "The walk's memory
 		// used again").
 		arena := w.arenaBuf()
 		fixed := arena[:min(len(arena), w.c.arenaMax+4096)]
@@ -468,7 +468,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 // cached) keeps its file. Linked, each operation after the first waited
 // for task work to issue it: unlinked, `sha256x sum -r` of 10,000 small
 // files took 1-4% less CPU on the Intel Xeon, and 1.6x less time with the
-// page cache cold (BENCHMARKS.md, "Probes without links, and the
+// page cache cold (bench/HISTORY.md, "Probes without links, and the
 // producer's turn"). An open that must block goes to io-wq and finishes
 // after its read and close found the slot empty (EBADF); those files are
 // read and closed in a second submission.

@@ -9,7 +9,7 @@ package files
 // return short reads of their own accord. So the chain reads one more byte,
 // and only a read that finds nothing proves the end, as sha256sum's loop
 // does. That read costs 2-4% of `sum -r` of 10,000 small files on the Intel
-// Xeon (BENCHMARKS.md, "A short read as the end of a file").
+// Xeon (bench/HISTORY.md, "A short read as the end of a file").
 //
 // On the filesystems below, a regular file is read through the page cache
 // a folio at a time (filemap_read, shmem_file_read_iter), and a read stops
@@ -61,7 +61,7 @@ func shortReadsEnd(fd int) bool {
 // open as fd whose path from the process's root, with no symbolic link in
 // it, is dir; "" if it is not known, and then read from /proc/self/fd,
 // which took 1% of `sum -r` of 10,000 small files on the Intel Xeon
-// (BENCHMARKS.md, "The directories' paths without /proc").
+// (bench/HISTORY.md, "The directories' paths without /proc").
 func shortReadsEndIn(fd int, dir string, m mountTable) bool {
 	if !trustShortReads {
 		return false

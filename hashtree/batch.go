@@ -10,7 +10,7 @@ import (
 // blockNodes is about how many field roots ContainerRoots and
 // ByteVectorRoots take through all their levels before the next block of
 // objects: 256 KiB of roots, so that a block's levels stay in the core's
-// L2 (BENCHMARKS.md, "SSZ"). Each level of a block is still one HashLevel
+// L2 (bench/HISTORY.md, "SSZ"). Each level of a block is still one HashLevel
 // call over every object in it; the top level of a block has at least
 // minBlock pairs, enough to fill 16 AVX-512 lanes several times.
 const (

@@ -17,7 +17,7 @@
 // chainhash.Hash) without casts. One or two pairs go straight to the plan's
 // one- or two-stream kernel (through internal/door, the engine's one door
 // beside the root's API); every longer level is one call to
-// sha256x.Join{}.HashLevel, on the widest lanes (see BENCHMARKS.md, "SSZ").
+// sha256x.Join{}.HashLevel, on the widest lanes (see bench/HISTORY.md, "SSZ").
 //
 // # Merkleization
 //

@@ -81,7 +81,7 @@ func IVK01() [8]uint32 {
 // assembler pads with NOPs before it), so that a kernel's speed does not
 // depend on where the linker happens to place it: the SHA-NI x3 kernel ran
 // 6% apart between two builds that differed only in unrelated Go code
-// (BENCHMARKS.md, "Loop heads at 64 bytes").
+// (bench/HISTORY.md, "Loop heads at 64 bytes").
 func LoopHead(label string) {
 	build.Instruction(&ir.Instruction{Opcode: "PCALIGN", Operands: []operand.Op{operand.Imm(64)}})
 	build.Label(label)

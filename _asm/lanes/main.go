@@ -635,7 +635,7 @@ func transposeNet(v isa, rows []VecPhysical) [][]*tnode {
 // each byte-swapped into its ring register as soon as it is complete.
 // Emitted stage by stage (transpose), no word is complete before the last
 // stage, and round 0 waits for all of them: this order runs the 16-lane
-// kernel 4.7% faster (BENCHMARKS.md, "Lane kernels: bookkeeping where runs
+// kernel 4.7% faster (bench/HISTORY.md, "Lane kernels: bookkeeping where runs
 // end, the transpose in word order").
 func transposeInOrder(v isa, regs, others []VecPhysical) {
 	n := v.lanes()

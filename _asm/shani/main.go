@@ -268,7 +268,7 @@ func prologue(name string, n int, laneArgs, stack bool) []stream {
 	Label(name + "_init")
 	// The mask in a register saves a load in every byte swap: about two
 	// cycles of a one-block message's latency, and four loads a block of
-	// every stream (BENCHMARKS.md, "Merkle levels and trees against
+	// every stream (bench/HISTORY.md, "Merkle levels and trees against
 	// gohashtree and hashtree").
 	MOVOU(flipMask, flip)
 	return ss
@@ -282,7 +282,7 @@ func compress(ss []stream, fromIV bool) {
 		"message groups. Each group is scheduled three groups ahead of the rounds",
 		"that use it, so that sha256rnds2 never waits for the schedule: its only",
 		"input chain is the state. (Measured on Zen 4 against one and two groups",
-		"ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,",
+		"ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,",
 		"\"SHA-NI on Zen 4: what bounds it\".)")
 	for _, s := range ss {
 		if !fromIV {
@@ -362,7 +362,7 @@ func writeDigests(ss []stream, outReg GPPhysical) {
 // Intel's SHA extensions paper gives: the message loads and byte swaps then
 // lie on the path to the first rounds instead of before them. It serves the
 // one-stream pairs kernels, the top of every tree, where a one-pair level
-// measured about 1.5 cycles faster than with compress (BENCHMARKS.md,
+// measured about 1.5 cycles faster than with compress (bench/HISTORY.md,
 // "Merkle levels and trees against gohashtree and hashtree"). The stream starts from ivK01, not the IV: rounds 0 and 1
 // take the message words without K, one addition fewer before the first
 // sha256rnds2 (about 0.7 cycles), and the final addition adds the IV.
@@ -449,7 +449,7 @@ func sequential(k abi.Kernel, single bool) {
 
 	abi.LoopHead(name + "_block")
 	Comment("Prefetch 16 blocks ahead: over memory out of the cache one stream ran",
-		"at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (BENCHMARKS.md,",
+		"at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (bench/HISTORY.md,",
 		"\"Round by round\", one long message). A prefetch never faults, so it may",
 		"run past the message.")
 	PREFETCHT0(Mem{Base: blockP[0], Disp: 1024})

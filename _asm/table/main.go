@@ -143,13 +143,13 @@ func table(arch, constraint string) []byte {
 	p("\t}\n}\n\n")
 	// One function a call as well, keyed by kernel alone, for the callers
 	// whose call is a constant: fewer arguments and a smaller switch cost a
-	// one-pair call about 1 ns less (BENCHMARKS.md, "The house").
+	// one-pair call about 1 ns less (bench/HISTORY.md, "The house").
 	for c, pc := range abi.PairsCalls {
 		params, args, _ := callArgs(c)
 		if jumps(arch, c) {
 			p("// Hash%s is HashPairs(id, %s, ...), a jump to the kernel from\n", pc.Const, pc.Const)
 			p("// entry_%s.s: a call of one or two pairs costs no frame more than the\n", arch)
-			p("// kernel's (BENCHMARKS.md, \"The small calls' last frame\").\n")
+			p("// kernel's (bench/HISTORY.md, \"The small calls' last frame\").\n")
 			p("func Hash%s(id ID, %s) { %s(%s, id) }\n\n", pc.Const, params, entryFunc(c), args)
 			p("// %s jumps to kernel id's %s kernel, its arguments the kernel's,\n", entryFunc(c), pc.Const)
 			p("// or to %s for a kernel without pairs kernels.\n//\n//go:noescape\n", noEntryFunc(c))

@@ -1,7 +1,7 @@
 // Package abtest times the public API alone, so that it builds at any
 // commit: bench/ab.sh builds it against two commits and runs the binaries
 // in alternating processes, for benchstat. BenchmarkAB is every row a
-// change to the engine must not slow (BENCHMARKS.md, "The house");
+// change to the engine must not slow (BENCHMARKS.md, "Nothing slower");
 // BenchmarkDepth the small calls from 16 call depths, compared depth by
 // depth.
 package abtest

@@ -1,7 +1,7 @@
 // Command asmcount counts, by kind, the instructions a lane kernel issues
 // for one step (one block in every lane): the straight-line code from the
 // step's first label to its last, the rounds loop counted as many times as
-// it runs. BENCHMARKS.md's table of instructions per step comes from it, and
+// it runs. bench/HISTORY.md's table of instructions per step comes from it, and
 // the bound beside it from the counts and the port rates given.
 //
 //	cd bench && go run ./asmcount                       # AVX-512 x16

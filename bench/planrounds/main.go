@@ -3,7 +3,7 @@
 // Command planrounds times variants of the dispatched plan round robin in
 // one process, where a plan starts on AVX-512 lanes and ends on SHA-NI
 // streams (Zen 5's avx512+shani, Intel's avx512+shani2): what the mixed
-// plans' rows of the dispatch table rest on (BENCHMARKS.md, "AMD Zen 5:
+// plans' rows of the dispatch table rest on (bench/HISTORY.md, "AMD Zen 5:
 // the plan measured"). Benchmarks run one after another let a slow spell of
 // this host land on one variant; here every round runs every variant,
 // rotating which goes first.

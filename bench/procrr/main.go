@@ -4,7 +4,7 @@
 // (os.StartProcess, a vfork and an exec), with no shell between: bash takes
 // 7-10 ms to hand a process 10,000 names and Python's fork of itself about
 // 1 ms, which filesrr.sh's and other launchers' figures include
-// (BENCHMARKS.md, "Where the rest of `sum -r` goes"). A run's time is from
+// (bench/HISTORY.md, "Where the rest of `sum -r` goes"). A run's time is from
 // just before the process is started to just after it is reaped; its
 // output goes to /dev/null. It prints each command's median, first
 // quartile, fastest and slowest run and its median CPU time (user and

@@ -12,7 +12,10 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
+
+	"golang.org/x/term"
 
 	"github.com/sha256x/sha256x"
 	"github.com/sha256x/sha256x/internal/door"
@@ -20,20 +23,23 @@ import (
 )
 
 func init() {
-	commands["bench"] = func(args []string, _ io.Reader, stdout, stderr io.Writer) int { return runBench(args, stdout, stderr) }
+	commands["bench"] = runBench
 }
 
-const benchUsage = `usage: sha256x bench [-rounds N] [-time D] [-small | -pauses]
+const benchUsage = `usage: sha256x bench [-long] [-kernels] [-rounds N] [-time D] [-small | -pauses]
 
-Measures crypto/sha256 (one message after another) and sha256x as
-dispatched and on every kernel this CPU runs, on every benchmark shape
-(Solana shreds, Merkle joins, short and mixed messages, one long stream,
-single messages), on one core; each kernel runs in a child process with
-SHA256X_KERNEL set. Prints MB/s medians and each one's ratio to
-crypto/sha256.
+Measures sha256x against crypto/sha256 on eight shapes of work (Solana
+shreds, Merkle joins, short and mixed messages, one long stream, single
+messages; each named in a line before the table), on one core, and prints
+each shape's row as soon as it is measured: MB/s of each, medians, and
+sha256x's ratio to crypto/sha256 hashing the same messages one after
+another in the same run. About 8 s by default.
 
-  -rounds N  measurements of each kernel and shape, interleaved (default 3)
-  -time D    time per measurement (default 100ms)
+  -long      a longer, more careful run: -rounds 7 -time 400ms (about 45 s)
+  -kernels   also every kernel this CPU runs, a row each under each shape,
+             each in a child process with SHA256X_KERNEL set
+  -rounds N  measurements of each shape, interleaved (default 3)
+  -time D    time per measurement (default 150ms)
   -small     instead, small batches: HashMany and HashManyPrefixed of 1-8
              messages of 32, 64, 200 and 1024 bytes, and Sum256 of 64
              bytes, as ratios to crypto/sha256, on the dispatched kernel
@@ -45,20 +51,35 @@ crypto/sha256.
              goroutine sleeping 100 us at a time; crypto/sha256 beside it
 `
 
-// runBench measures crypto/sha256 and every kernel this CPU can run on every
-// shape, and prints the medians and each kernel's ratio to crypto/sha256.
-// A kernel is chosen once per process (SHA256X_KERNEL), so each kernel runs
-// in a child process; rounds interleave them so that drift hits all alike.
-func runBench(args []string, stdout, stderr io.Writer) int {
+// runBench measures crypto/sha256 and sha256x (and with -kernels every
+// kernel this CPU can run) on every shape, and prints each shape's medians
+// and ratios as soon as they are measured. A kernel is chosen once per
+// process (SHA256X_KERNEL), so each other kernel runs in a child process
+// that measures one shape at a time on request; rounds interleave the
+// implementations so that drift hits all alike.
+func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x bench", flag.ContinueOnError)
-	rounds := fs.Int("rounds", 3, "measurements of each kernel and shape; the table shows medians")
-	each := fs.Duration("time", 100*time.Millisecond, "time per measurement")
-	child := fs.Bool("child", false, "measure the kernel SHA256X_KERNEL names and print raw results (used by bench itself)")
+	rounds := fs.Int("rounds", 3, "measurements of each shape; the table shows medians")
+	each := fs.Duration("time", 150*time.Millisecond, "time per measurement")
+	long := fs.Bool("long", false, "a longer, more careful run: -rounds 7 -time 400ms")
+	all := fs.Bool("kernels", false, "also every kernel this CPU runs")
+	child := fs.Bool("child", false, "measure the shapes named on stdin with the kernel SHA256X_KERNEL names (used by bench itself)")
 	small := fs.Bool("small", false, "small batches against crypto/sha256")
 	pause := fs.Bool("pauses", false, "GC stops and oversleeps while 512 MiB is hashed")
 	if status, ok := parseFlags(fs, benchUsage, args, stdout, stderr); !ok {
 		return status
 	}
+	if *long {
+		set := map[string]bool{}
+		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
+		if !set["rounds"] {
+			*rounds = 7
+		}
+		if !set["time"] {
+			*each = 400 * time.Millisecond
+		}
+	}
+	*rounds = max(*rounds, 1)
 	switch {
 	case *small && *pause:
 		fmt.Fprint(stderr, "sha256x bench: -small or -pauses, not both\n", benchUsage)
@@ -67,82 +88,214 @@ func runBench(args []string, stdout, stderr io.Writer) int {
 		return benchSmall(stdout, *rounds, *each)
 	case *pause:
 		return benchPauses(stdout, *rounds)
+	case *child:
+		return benchChild(stdin, stdout, *each)
 	}
 
 	ss := shapes.All()
-	if *child {
-		for _, s := range ss {
-			fmt.Printf("%s %f\n", s.Name, measure(s, *each, false))
+	var kids []*benchKid
+	if *all {
+		exe, err := os.Executable()
+		if err != nil {
+			fmt.Fprintln(stderr, "sha256x bench:", err)
+			return 1
 		}
-		return 0
-	}
-
-	exe, err := os.Executable()
-	if err != nil {
-		fmt.Fprintln(os.Stderr, "sha256x bench:", err)
-		return 1
-	}
-	kernels := sha256x.Kernels()
-	fmt.Printf("CPU: %s (%s, %d threads); %s\n", cpuName(), runtime.GOARCH, runtime.NumCPU(), runtime.Version())
-	fmt.Printf("dispatched: %s; kernels this CPU runs: %s\n", sha256x.Kernel(), strings.Join(kernels, ", "))
-	fmt.Printf("one core; MB/s are medians of %d measurements of %v, interleaved\n\n", *rounds, *each)
-
-	impls := append([]string{"crypto/sha256", "dispatched"}, kernels...)
-	res := map[string]map[string][]float64{} // impl -> shape -> MB/s
-	for _, im := range impls {
-		res[im] = map[string][]float64{}
-	}
-	for r := 0; r < *rounds; r++ {
-		for _, s := range ss {
-			res["crypto/sha256"][s.Name] = append(res["crypto/sha256"][s.Name], measure(s, *each, true))
+		// The children share stderr: a file each gets as it is, anything
+		// else through one lock, since each child's output is copied in a
+		// goroutine of its own.
+		kidErr := stderr
+		if _, ok := stderr.(*os.File); !ok {
+			kidErr = &lockedWriter{w: stderr}
 		}
-		for _, im := range impls[1:] {
-			cmd := exec.Command(exe, "bench", "-child", "-time", each.String())
-			cmd.Env = os.Environ()
-			if im != "dispatched" {
-				cmd.Env = append(cmd.Env, "SHA256X_KERNEL="+im)
-			}
-			cmd.Stderr = os.Stderr
-			out, err := cmd.Output()
+		for _, k := range sha256x.Kernels() {
+			kid, err := startKid(exe, k, *each, kidErr)
 			if err != nil {
-				fmt.Fprintf(os.Stderr, "sha256x bench: kernel %s: %v\n", im, err)
+				fmt.Fprintf(stderr, "sha256x bench: kernel %s: %v\n", k, err)
 				return 1
 			}
-			sc := bufio.NewScanner(strings.NewReader(string(out)))
-			for sc.Scan() {
-				f := strings.Fields(sc.Text())
-				if len(f) == 2 {
-					v, _ := strconv.ParseFloat(f[1], 64)
-					res[im][f[0]] = append(res[im][f[0]], v)
-				}
-			}
+			defer kid.stop()
+			kids = append(kids, kid)
 		}
 	}
+	est := time.Duration(len(ss)**rounds*(2+len(kids))) * *each
+	benchHeader(stdout, ss, *rounds, *each, est, *all)
 
-	w := bufio.NewWriter(os.Stdout)
-	defer w.Flush()
-	fmt.Fprintf(w, "%-12s %9s", "shape", "bytes/op")
-	for _, im := range impls {
-		if im == "dispatched" {
-			im = sha256x.Kernel() + " (dispatched)"
-		}
-		fmt.Fprintf(w, " %22s", im)
-	}
-	fmt.Fprintln(w)
-	for _, s := range ss {
-		fmt.Fprintf(w, "%-12s %9d", s.Name, s.Bytes())
-		base := median(res["crypto/sha256"][s.Name])
-		for _, im := range impls {
-			v := median(res[im][s.Name])
-			if im == "crypto/sha256" {
-				fmt.Fprintf(w, " %17.0f MB/s", v)
-			} else {
-				fmt.Fprintf(w, " %10.0f MB/s %5.2fx", v, v/base)
+	status := newBenchStatus(stderr)
+	defer status.clear()
+	for i, s := range ss {
+		status.show(fmt.Sprintf("sha256x bench: measuring %s (%d of %d)", s.Name, i+1, len(ss)))
+		var base, ours []float64
+		kv := make([][]float64, len(kids))
+		for range *rounds {
+			base = append(base, measure(s, *each, true))
+			ours = append(ours, measure(s, *each, false))
+			for j, kid := range kids {
+				v, err := kid.measure(s.Name)
+				if err != nil {
+					status.clear()
+					fmt.Fprintf(stderr, "sha256x bench: kernel %s: %v\n", kid.kernel, err)
+					return 1
+				}
+				kv[j] = append(kv[j], v)
 			}
 		}
-		fmt.Fprintln(w)
+		b := median(base)
+		status.clear()
+		fmt.Fprintf(stdout, "%-12s %10s %18s %14s %7.2fx\n", s.Name, thousands(s.Bytes()),
+			thousands(int64(b)), thousands(int64(median(ours))), median(ours)/b)
+		for j, kid := range kids {
+			v := median(kv[j])
+			fmt.Fprintf(stdout, "  %-21s %18s %14s %7.2fx\n", "kernel "+kid.kernel, "", thousands(int64(v)), v/b)
+		}
 	}
 	return 0
+}
+
+// benchHeader prints what the table will show: the CPU, the kernel, what
+// each shape is, what the ratio compares, and the column heads. Every line
+// fits in 100 columns.
+func benchHeader(w io.Writer, ss []*shapes.Shape, rounds int, each, est time.Duration, all bool) {
+	how := "dispatched"
+	if os.Getenv("SHA256X_KERNEL") != "" {
+		how = "SHA256X_KERNEL"
+	}
+	fmt.Fprintf(w, "CPU: %s\n", cpuName())
+	fmt.Fprintf(w, "     %s, %d threads, %s; one core measured\n", runtime.GOARCH, runtime.NumCPU(), runtime.Version())
+	fmt.Fprintf(w, "kernel: %s (%s); this CPU runs %s\n", sha256x.Kernel(), how, strings.Join(sha256x.Kernels(), ", "))
+	fmt.Fprintln(w, "sha256x: HashManyPrefixed of each shape's messages at once (Sum256 for single-*)")
+	fmt.Fprintln(w, "ratio: sha256x MB/s over crypto/sha256's, crypto/sha256 hashing the same messages")
+	fmt.Fprintln(w, "       one after another (Sum256 each), measured in this run, interleaved with sha256x")
+	fmt.Fprintf(w, "MB/s: medians of %d measurements of %v each; about %v in all\n", rounds, each, est.Round(100*time.Millisecond))
+	if !all {
+		fmt.Fprintln(w, "      (-long for a more careful run, -kernels for every kernel this CPU runs)")
+	}
+	fmt.Fprintln(w, "\nshapes (one operation hashes all of a shape's messages):")
+	for _, s := range ss {
+		fmt.Fprintf(w, "  %-12s %s\n", s.Name, s.What)
+	}
+	fmt.Fprintf(w, "\n%-12s %10s %18s %14s %8s\n", "shape", "bytes/op", "crypto/sha256 MB/s", "sha256x MB/s", "ratio")
+}
+
+// thousands formats n with commas between groups of three digits.
+func thousands(n int64) string {
+	s := strconv.FormatInt(n, 10)
+	neg := strings.HasPrefix(s, "-")
+	s = strings.TrimPrefix(s, "-")
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, c := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// A benchKid is a child process running one kernel, which measures the shape
+// it is sent a name of and replies with its MB/s.
+type benchKid struct {
+	kernel string
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+}
+
+func startKid(exe, kernel string, each time.Duration, stderr io.Writer) (*benchKid, error) {
+	cmd := exec.Command(exe, "bench", "-child", "-time", each.String())
+	cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+kernel)
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
+		return nil, err
+	}
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &benchKid{kernel, cmd, in, bufio.NewReader(out)}, nil
+}
+
+func (k *benchKid) measure(shape string) (float64, error) {
+	if _, err := fmt.Fprintln(k.in, shape); err != nil {
+		return 0, err
+	}
+	line, err := k.out.ReadString('\n')
+	if err != nil {
+		return 0, fmt.Errorf("no result for %s: %v", shape, err)
+	}
+	return strconv.ParseFloat(strings.TrimSpace(line), 64)
+}
+
+func (k *benchKid) stop() {
+	k.in.Close()
+	k.cmd.Wait()
+}
+
+// A lockedWriter serializes writes to w.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+// benchChild measures each shape named on a line of in, with the kernel
+// this process runs, and writes its MB/s on a line of out.
+func benchChild(in io.Reader, out io.Writer, each time.Duration) int {
+	byName := map[string]*shapes.Shape{}
+	for _, s := range shapes.All() {
+		byName[s.Name] = s
+	}
+	sc := bufio.NewScanner(in)
+	for sc.Scan() {
+		s, ok := byName[sc.Text()]
+		if !ok {
+			fmt.Fprintf(os.Stderr, "sha256x bench -child: no shape %q\n", sc.Text())
+			return 1
+		}
+		if _, err := fmt.Fprintf(out, "%f\n", measure(s, each, false)); err != nil {
+			return 1
+		}
+	}
+	return 0
+}
+
+// A benchStatus is a line on standard error, when it is a terminal, naming
+// the shape being measured; nothing otherwise.
+type benchStatus struct {
+	w     io.Writer
+	shown bool
+}
+
+func newBenchStatus(w io.Writer) *benchStatus {
+	if f, ok := w.(*os.File); !ok || !term.IsTerminal(int(f.Fd())) {
+		return &benchStatus{}
+	}
+	return &benchStatus{w: w}
+}
+
+func (s *benchStatus) show(msg string) {
+	if s.w != nil {
+		fmt.Fprintf(s.w, "\r%s\x1b[K", msg)
+		s.shown = true
+	}
+}
+
+func (s *benchStatus) clear() {
+	if s.shown {
+		fmt.Fprint(s.w, "\r\x1b[K")
+		s.shown = false
+	}
 }
 
 // measure returns the MB/s of hashing shape s with sha256x (whatever kernel

@@ -4,7 +4,7 @@
 //	sha256x sum [-r] [FILE|DIR]...  like sha256sum, many files at once
 //	sha256x sum -c SUMS             check digests like sha256sum -c
 //	sha256x merkle -scheme S FILE.. a Merkle root over the files as leaves
-//	sha256x bench                   every kernel on every shape, against crypto/sha256
+//	sha256x bench                   sha256x against crypto/sha256 on eight shapes
 //	sha256x -t                      a time trial, as FreeBSD's sha256 -t
 //	sha256x help [COMMAND]          what the command is, or a command's usage
 //	sha256x --version               the version, Go's, and the kernel this CPU runs

@@ -309,7 +309,7 @@ func sumFiles(opts sumOpts, eng *engine, out *output) int {
 // appendHex is hex.AppendEncode four bytes to a word: their nibbles spread
 // into the word's bytes, which become digits together. A digit at a time,
 // hex.AppendEncode was 0.6% of `sum -r` of 10,000 small files on the Intel
-// Xeon; 35 ns a digest against 21 (BenchmarkAppendHex; BENCHMARKS.md, "The
+// Xeon; 35 ns a digest against 21 (BenchmarkAppendHex; bench/HISTORY.md, "The
 // walk's memory used again").
 func appendHex(dst, src []byte) []byte {
 	n := len(dst)

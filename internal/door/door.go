@@ -6,7 +6,7 @@
 //
 //   - SmallPairs: hashtree's gohashtree drop-in reaches the kernel of one,
 //     two or four pairs with its own checks, one frame sooner than through
-//     Join.HashLevel (BENCHMARKS.md, "SSZ");
+//     Join.HashLevel (bench/HISTORY.md, "SSZ");
 //   - CPUName: the CPU's brand string, which cmd/sha256x's reports print.
 //
 // The import rules (layers_test.go in the root): internal/kernel imports no
@@ -54,7 +54,7 @@ func Small(pl *plan.Plan, out, in [][Size]byte) bool {
 // Plan, Small and SmallPairs inline, so that the kernel is one call from
 // the caller's frame and nothing is live past it (TestInline). Through
 // Join.HashLevel the same level costs two frames more, a few percent of a
-// one-pair level (BENCHMARKS.md, "SSZ").
+// one-pair level (bench/HISTORY.md, "SSZ").
 func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 	sched.SmallPairs(pl, out, in, n)
 }

@@ -22,7 +22,7 @@ func xgetbv() (eax uint32)
 // read once at init: each CPUID traps to the hypervisor in a virtual
 // machine, 7.5-8.5 µs on the Intel Xeon VM, where a general-purpose CPUID
 // library's dozens cost a process about a millisecond at start and
-// golang.org/x/sys/cpu's six (and its init) 0.1 ms (BENCHMARKS.md, "One
+// golang.org/x/sys/cpu's six (and its init) 0.1 ms (bench/HISTORY.md, "One
 // small file: where the milliseconds go"). TestFeaturesAgree holds the
 // features to x/sys/cpu's.
 type X86 struct {
@@ -97,12 +97,13 @@ func (X86) Brand() string {
 	return strings.TrimSpace(strings.TrimRight(string(s[:]), "\x00"))
 }
 
-// CPUName names the CPU for reports: its brand string, family and model, or ""
+// CPUName names the CPU for reports: its brand string, vendor, family and
+// model, or ""
 // where CPUID has no brand string.
 func CPUName() string {
 	b := CPU.Brand()
 	if b == "" {
 		return ""
 	}
-	return b + " (family " + strconv.Itoa(CPU.Family) + ", model " + strconv.Itoa(CPU.Model) + ")"
+	return b + " (" + CPU.Vendor + ", family " + strconv.Itoa(CPU.Family) + ", model " + strconv.Itoa(CPU.Model) + ")"
 }

@@ -93,7 +93,7 @@ func expand(w *[64]uint32) {
 
 // blocksGeneric hashes n blocks from p into h. It loops over the blocks
 // itself, as crypto/sha256's Go code does: with a call a block, the runtime
-// stopped the world slowly on a busy host (BENCHMARKS.md, "A stalled
+// stopped the world slowly on a busy host (bench/HISTORY.md, "A stalled
 // runtime: bounded kernel calls").
 func blocksGeneric(h *[8]uint32, p *byte, n uintptr) {
 	blocks := unsafe.Slice((*[BlockSize]byte)(unsafe.Pointer(p)), n)

@@ -333,7 +333,7 @@ shaniX1_run:
 
 shaniX1_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
-	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (BENCHMARKS.md,
+	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (bench/HISTORY.md,
 	// "Round by round", one long message). A prefetch never faults, so it may
 	// run past the message.
 	PREFETCHT0 1024(R8)
@@ -342,7 +342,7 @@ shaniX1_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, X7
 	MOVO   X2, X8
@@ -565,7 +565,7 @@ shaniX1Job_run:
 
 shaniX1Job_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
-	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (BENCHMARKS.md,
+	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (bench/HISTORY.md,
 	// "Round by round", one long message). A prefetch never faults, so it may
 	// run past the message.
 	PREFETCHT0 1024(R8)
@@ -574,7 +574,7 @@ shaniX1Job_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, X7
 	MOVO   X2, X8
@@ -922,7 +922,7 @@ shaniX2_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -1626,7 +1626,7 @@ shaniX3_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -2731,7 +2731,7 @@ shaniX4_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -4688,7 +4688,7 @@ shaniX1Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -4897,7 +4897,7 @@ shaniX2Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -5372,7 +5372,7 @@ shaniX2Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -5858,7 +5858,7 @@ shaniX2Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -6305,7 +6305,7 @@ shaniX2Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -6679,7 +6679,7 @@ shaniX3Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -7475,7 +7475,7 @@ shaniX3Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -8281,7 +8281,7 @@ shaniX3Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -9046,7 +9046,7 @@ shaniX3Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -9702,7 +9702,7 @@ shaniX4Pairs_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -10736,7 +10736,7 @@ shaniX4Slices_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -11782,7 +11782,7 @@ shaniX4Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -12785,7 +12785,7 @@ shaniX4Double_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -13632,7 +13632,7 @@ shaniX1Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, X7
 	MOVO   X2, X8
@@ -14129,7 +14129,7 @@ shaniX2Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -14508,7 +14508,7 @@ shaniX2Staged65_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
@@ -15031,7 +15031,7 @@ shaniX3Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -15698,7 +15698,7 @@ shaniX3Staged65_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
@@ -16574,7 +16574,7 @@ shaniX4Staged_block:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
@@ -17446,7 +17446,7 @@ shaniX4Staged65_loop:
 	// message groups. Each group is scheduled three groups ahead of the rounds
 	// that use it, so that sha256rnds2 never waits for the schedule: its only
 	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: BENCHMARKS.md,
+	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
 	// "SHA-NI on Zen 4: what bounds it".)
 	MOVOU  (R8), X9
 	PSHUFB X15, X9

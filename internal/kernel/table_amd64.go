@@ -177,7 +177,7 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 
 // HashAdjacent is HashPairs(id, Adjacent, ...), a jump to the kernel from
 // entry_amd64.s: a call of one or two pairs costs no frame more than the
-// kernel's (BENCHMARKS.md, "The small calls' last frame").
+// kernel's (bench/HISTORY.md, "The small calls' last frame").
 func HashAdjacent(id ID, out *[Size]byte, in *byte, n int) { hashAdjacent(out, in, n, id) }
 
 // hashAdjacent jumps to kernel id's Adjacent kernel, its arguments the kernel's,
@@ -194,7 +194,7 @@ func noPairsAdjacent(out *[Size]byte, in *byte, n int, id ID) {
 
 // HashSlices is HashPairs(id, Slices, ...), a jump to the kernel from
 // entry_amd64.s: a call of one or two pairs costs no frame more than the
-// kernel's (BENCHMARKS.md, "The small calls' last frame").
+// kernel's (bench/HISTORY.md, "The small calls' last frame").
 func HashSlices(id ID, out *[Size]byte, msgs *[]byte, n int) { hashSlices(out, msgs, n, id) }
 
 // hashSlices jumps to kernel id's Slices kernel, its arguments the kernel's,
@@ -211,7 +211,7 @@ func noPairsSlices(out *[Size]byte, msgs *[]byte, n int, id ID) {
 
 // HashDouble is HashPairs(id, Double, ...), a jump to the kernel from
 // entry_amd64.s: a call of one or two pairs costs no frame more than the
-// kernel's (BENCHMARKS.md, "The small calls' last frame").
+// kernel's (bench/HISTORY.md, "The small calls' last frame").
 func HashDouble(id ID, out *[Size]byte, in *byte, n int) { hashDouble(out, in, n, id) }
 
 // hashDouble jumps to kernel id's Double kernel, its arguments the kernel's,
@@ -228,7 +228,7 @@ func noPairsDouble(out *[Size]byte, in *byte, n int, id ID) {
 
 // HashStaged is HashPairs(id, Staged, ...), a jump to the kernel from
 // entry_amd64.s: a call of one or two pairs costs no frame more than the
-// kernel's (BENCHMARKS.md, "The small calls' last frame").
+// kernel's (bench/HISTORY.md, "The small calls' last frame").
 func HashStaged(id ID, out *[Size]byte, in *byte, n, nb int) { hashStaged(out, in, n, nb, id) }
 
 // hashStaged jumps to kernel id's Staged kernel, its arguments the kernel's,

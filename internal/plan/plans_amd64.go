@@ -41,7 +41,7 @@ var mixedPlans = []Plan{
 		// four streams then two finish (tape-leaves 5% faster than three
 		// or two). A level's pairs left after the lanes go to four streams,
 		// an odd count's last three to three (BENCHMARKS.md, "AMD Zen 5:
-		// the plan measured"). Its vector operations take two cycles, so
+		// avx512+shani"). Its vector operations take two cycles, so
 		// the lanes are the kernel ordered for that: 2-13% less time on
 		// every batch and level; on those faster lanes a last group of 11
 		// or more goes to them as a whole one (HashMany: 12, SHA-256d: 10;
@@ -96,7 +96,7 @@ var mixedPlans = []Plan{
 		// bound there, and an idle one wastes its share: an odd number of
 		// jobs starts on three streams, so that none is left to run alone.
 		// Its lanes are x16: x16-lat2 took 3-8% longer on every batch and
-		// level there (BENCHMARKS.md, "Intel Xeon again: issues 19-22").
+		// level there (BENCHMARKS.md, "Intel Xeon lanes: x16, not x16-lat2").
 		Name: "avx512+shani2",
 		Stages: []Stage{
 			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
@@ -131,15 +131,15 @@ const (
 var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
 	// this project's machine: shani leads or ties every shape; avx512+shani
-	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "Wide
-	// lanes on Zen 4, measured under load").
+	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "AMD Zen
+	// 4: shani").
 	{amd, 0x19, 0x10, 0x1f, "shani"},
 	{amd, 0x19, 0x60, 0x7f, "shani"},
 	{amd, 0x19, 0xa0, 0xaf, "shani"},
 	// AMD Zen 5 (family 1Ah), measured on this project's machine (an EPYC,
 	// family 1Ah model 02h): avx512+shani leads or ties every shape; shani
-	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5: the
-	// plan measured").
+	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5:
+	// avx512+shani").
 	{amd, 0x1a, 0, 0xff, "avx512+shani"},
 	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
 	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured

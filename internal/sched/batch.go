@@ -19,7 +19,7 @@ const (
 	// A kernel call takes at most window jobs, or smallWindow in a batch of
 	// no more: a window's jobs are an array on the stack, zeroed at every
 	// call, and a batch of many short messages pays each call's setup and
-	// the carrying of its busy lanes once a window (BENCHMARKS.md, "Wider
+	// the carrying of its busy lanes once a window (bench/HISTORY.md, "Wider
 	// windows").
 	window      = 256
 	smallWindow = 64
@@ -90,7 +90,7 @@ func newScratch() any {
 	// One write to each page first: a page of fresh memory that is read
 	// before it is written maps the shared zero page, and the write that
 	// follows replaces it and flushes the TLB of every CPU the process
-	// runs on, an interrupt to each (BENCHMARKS.md, "A short read as the
+	// runs on, an interrupt to each (bench/HISTORY.md, "A short read as the
 	// end of a file, and fresh memory written first").
 	mem := unsafe.Slice((*byte)(unsafe.Pointer(sc)), unsafe.Sizeof(*sc))
 	for i := 0; i < len(mem); i += 4096 {
@@ -313,7 +313,7 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 		// the same pass: one copy of the message instead of a head or the
 		// whole blocks in place and a tail, and one run, so that the lane
 		// kernels' advance does not guess whether a second run follows
-		// (BENCHMARKS.md, "Transparency logs" and "Short messages staged
+		// (bench/HISTORY.md, "Transparency logs" and "Short messages staged
 		// whole").
 		return kernel.Run{P: &blk[0], N: uintptr(padTailClear(blk[:], pre, msg, total))}, kernel.Run{}, kernel.Run{}, false
 	}
@@ -363,7 +363,7 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 
 // padTailClear is padTail for a t that overlaps neither a nor b: it zeroes
 // the one to three blocks first, with fixed-size stores the compiler inlines,
-// instead of clearing the gap after the message with a call (BENCHMARKS.md,
+// instead of clearing the gap after the message with a call (bench/HISTORY.md,
 // "Small batches": 6% of the short shape).
 func padTailClear(t, a, b []byte, bits uint64) int {
 	nt := (len(a)+len(b)+8)/BlockSize + 1

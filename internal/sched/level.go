@@ -27,7 +27,7 @@ const MaxJoin = 3*BlockSize - 9
 // pairs but for Double (no Prefix or Infix, Width 32), which the caller
 // folds to a constant for a literal Join. The Join comes by address: by
 // value it takes most of the argument registers and sends out and nodes to
-// the stack, which cost a one-pair level about 1 ns (BENCHMARKS.md,
+// the stack, which cost a one-pair level about 1 ns (bench/HISTORY.md,
 // "Merkle levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4 || len(nodes) == 8 && pl.Small4) && len(out) >= n2 && pl.SmallPairs {
@@ -35,7 +35,7 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		// top of every tree, unless out overlaps the nodes other than in
 		// place: straight to the kernel of that many, from a function with
 		// a small frame. hashLevel's frame (1.4 KiB, every argument spilled, a
-		// defer) cost a one-pair level 6% on Zen 4 (BENCHMARKS.md, "The
+		// defer) cost a one-pair level 6% on Zen 4 (bench/HISTORY.md, "The
 		// house").
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
 		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
@@ -55,7 +55,7 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 // pl.Small4), and out must be in place or apart from in. It inlines, so
 // that a caller with its own checks, the SSZ drop-in (through
 // internal/door, the one door beside the root's API), reaches the kernel one
-// frame sooner than through HashLevel (BENCHMARKS.md, "SSZ").
+// frame sooner than through HashLevel (bench/HISTORY.md, "SSZ").
 func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 	kernel.HashAdjacent(pl.Small[n], out, in, n)
 }

@@ -15,7 +15,7 @@ const (
 	// message after another: through the job queue two to four such
 	// messages took 10-25% longer than one by one, and five of 32 bytes 27%
 	// (the queue's odd stage starts three and hands two over); six ran as
-	// fast through the queue (BENCHMARKS.md, "Small batches").
+	// fast through the queue (bench/HISTORY.md, "Small batches").
 	serialBatch = 5
 	serialClass = 4
 )
@@ -31,7 +31,7 @@ func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 		// the one- or two-stream kernel, one read in place; more through
 		// the pairs stages. From a function with a small frame: hashMany's
 		// frame and one more call cost a one-message batch 6% and a batch
-		// of 3-7 about 3% on Zen 4 (BENCHMARKS.md, "The house").
+		// of 3-7 about 3% on Zen 4 (bench/HISTORY.md, "The house").
 		switch n {
 		case 1:
 			kernel.HashAdjacent(pl.Small[1], &out[0], &msgs[0][0], 1)
@@ -143,7 +143,7 @@ func small64(out [][Size]byte, msgs [][]byte) bool {
 // shortest and longest message; else 0. A pass of its own, which stops at
 // the first message of another block count, so that the pass over every
 // batch stays as it was (the short shape slowed 2-4 % with the lengths
-// tracked there: BENCHMARKS.md, "Transparency logs").
+// tracked there: bench/HISTORY.md, "Transparency logs").
 func sameBlocks(pre int, msgs [][]byte) (nb, shortest, longest int) {
 	shortest, longest = len(msgs[0]), len(msgs[0])
 	if pre+longest > MaxJoin {

@@ -13,7 +13,7 @@ import (
 // than pairs, or short messages that pad to as many blocks each, after a
 // prefix of less than a block (RFC 6962's leaves: HashManyPrefixed), which
 // then cost the pairs kernels' blocks and a copy each instead of the job
-// queue's (BENCHMARKS.md, "Transparency logs").
+// queue's (bench/HISTORY.md, "Transparency logs").
 type staging struct {
 	sl     *slots       // sc.joins for nodes, sc.msgs for messages
 	nodes  [][Size]byte // a level's children, or nil
@@ -101,7 +101,7 @@ func (stg *staging) stage(i, k int) *byte {
 //
 // Its arguments are the kernels' own, pointers and a count, so that they
 // stay in registers: the instructions between two small levels' kernel
-// calls are what those levels cost beyond the kernels (BENCHMARKS.md, "The
+// calls are what those levels cost beyond the kernels (bench/HISTORY.md, "The
 // house").
 func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, n int) int {
 	chunk, nb, kc := pairChunk, 0, c
@@ -137,7 +137,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		return n
 	}
 	// As few instructions as can be between two stages' kernel calls: a
-	// small batch's second kernel waits for them (BENCHMARKS.md, "The
+	// small batch's second kernel waits for them (bench/HISTORY.md, "The
 	// house").
 	for _, st := range pl.Pairs {
 		end := done + st.Take(n-done)

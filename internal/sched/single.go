@@ -32,7 +32,7 @@ func sum256To(pl *plan.Plan, d *[Size]byte, msg []byte) {
 }
 
 // sum256Blocks is sum256To past its checks, in a frame of its own: the
-// checks' small frame is all a 64-byte message pays for (BENCHMARKS.md,
+// checks' small frame is all a 64-byte message pays for (bench/HISTORY.md,
 // "The house").
 func sum256Blocks(pl *plan.Plan, d *[Size]byte, msg []byte) {
 	var t [2 * BlockSize]byte
@@ -74,7 +74,7 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 		// What is left is at most four padded blocks: staged whole, one run.
 		// Up to two in a buffer of two, which costs less to zero; three or
 		// four through stagePart (head, body in place, tail) took 12-19%
-		// longer (BENCHMARKS.md, "Small batches").
+		// longer (bench/HISTORY.md, "Small batches").
 		var t []byte
 		if n < 2*BlockSize-8 {
 			var b [2 * BlockSize]byte

@@ -15,6 +15,7 @@ type Shape struct {
 	Prefix []byte
 	Msgs   [][]byte
 	Single bool
+	What   string // what the shape is, in a line of at most 80 bytes
 }
 
 // Bytes is how many bytes one operation hashes, prefixes included.
@@ -63,16 +64,24 @@ func All() []*Shape {
 	}
 	return []*Shape{
 		// Solana shred Merkle leaves: 64 data shreds of ~1 KB.
-		{Name: "solana", Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF"), Msgs: many(solana...)},
+		{Name: "solana", Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF"), Msgs: many(solana...),
+			What: "64 Solana shred leaves of 1,031-1,032 B, each after a 26-byte prefix"},
 		// Tape leaves: a group of 20 blobs of 4 KiB.
-		{Name: "tape-leaves", Prefix: []byte("LEAF"), Msgs: many(rep(20, 4096)...)},
+		{Name: "tape-leaves", Prefix: []byte("LEAF"), Msgs: many(rep(20, 4096)...),
+			What: "20 blobs of 4 KiB, each after the prefix LEAF (Merkle leaves)"},
 		// Merkle joins: 1024 pairs of 32-byte digests.
-		{Name: "joins", Msgs: many(rep(1024, 64)...)},
-		{Name: "short", Msgs: many(short...)},
-		{Name: "mixed", Msgs: many(mixed...)},
-		{Name: "stream", Msgs: many(16 << 20)},
-		{Name: "single-64", Msgs: many(64), Single: true},
-		{Name: "single-1k", Msgs: many(1024), Single: true},
+		{Name: "joins", Msgs: many(rep(1024, 64)...),
+			What: "1,024 pairs of 32-byte digests: one level of a Merkle tree"},
+		{Name: "short", Msgs: many(short...),
+			What: "10,000 messages of 0-200 B, lengths at random"},
+		{Name: "mixed", Msgs: many(mixed...),
+			What: "256 messages of 32 B, 100 B, 1000 B, 4 KiB or 64 KiB, mixed at random"},
+		{Name: "stream", Msgs: many(16 << 20),
+			What: "one message of 16 MiB"},
+		{Name: "single-64", Msgs: many(64), Single: true,
+			What: "one message of 64 B by Sum256, call after call"},
+		{Name: "single-1k", Msgs: many(1024), Single: true,
+			What: "one message of 1 KiB by Sum256, call after call"},
 	}
 }
 

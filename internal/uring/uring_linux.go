@@ -358,7 +358,7 @@ func (r *Ring) Submit(wait int) error { return r.submit(wait, false) }
 // 10,000 small files on the Intel Xeon. A call that leaves operations
 // pending (a cold cache) makes the next rawRetry calls behave as Submit,
 // which submits and waits in one call: on a cold cache that was 8% faster
-// there than the two apart (BENCHMARKS.md, "io_uring's submission without
+// there than the two apart (bench/HISTORY.md, "io_uring's submission without
 // a hand-off").
 func (r *Ring) SubmitInline(wait int) error {
 	if r.waited > 0 {

@@ -14,7 +14,7 @@ segment. The per-block column adds the segment's cost spread over the steps
 of a segment of -steps steps (default 65/3, tape-leaves' 3 segments in 65
 steps); the old layout's segments are one step. Usage:
 
-    benchdata/opsperblock.py [-steps N] kernel_shani_amd64.s [older.s]
+    bench/data/opsperblock.py [-steps N] kernel_shani_amd64.s [older.s]
 """
 import re, sys
 

@@ -16,7 +16,7 @@ ordinary vector instructions: its row counts everything. Usage:
 
   GOARCH=arm64 go test -c -o /tmp/arm64.test .
   go tool objdump -s 'sha2X|neonX' /tmp/arm64.test > /tmp/arm64.dis
-  benchdata/opsperblock_arm64.py [-steps N] /tmp/arm64.dis kernel_sha2_arm64.s kernel_neon_arm64.s
+  bench/data/opsperblock_arm64.py [-steps N] /tmp/arm64.dis kernel_sha2_arm64.s kernel_neon_arm64.s
 """
 import re, sys
 

@@ -1,0 +1,101 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+	"unicode/utf8"
+
+	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/shapes"
+)
+
+// TestMain lets this test binary stand in for the command as bench
+// -kernels' child process, which it starts from os.Executable.
+func TestMain(m *testing.M) {
+	if len(os.Args) > 2 && os.Args[1] == "bench" && os.Args[2] == "-child" {
+		os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	}
+	os.Exit(m.Run())
+}
+
+// TestBenchTable: bench with a tiny time budget prints the CPU, the kernel,
+// what the ratio compares, a line per shape saying what it is, then a row
+// per shape with a ratio (and with -kernels a row per kernel under each);
+// no line is wider than 100 columns.
+func TestBenchTable(t *testing.T) {
+	runs := [][]string{{"bench", "-rounds", "1", "-time", "100us"}}
+	if !testing.Short() {
+		// A child process for each kernel, each making the shapes again
+		// (16 MiB of them): seconds under the race detector or emulation.
+		runs = append(runs, []string{"bench", "-rounds", "1", "-time", "100us", "-kernels"})
+	}
+	for _, args := range runs {
+		got := runCmd(args...)
+		if got.code != 0 || got.stderr != "" {
+			t.Fatalf("%q: %+v", args, got)
+		}
+		lines := strings.Split(strings.TrimSuffix(got.stdout, "\n"), "\n")
+		for _, l := range lines {
+			if n := utf8.RuneCountInString(l); n > 100 {
+				t.Errorf("%q: a line of %d columns: %q", args, n, l)
+			}
+		}
+		out := got.stdout
+		for _, want := range []string{
+			"CPU: " + cpuName() + "\n",
+			"kernel: " + sha256x.Kernel() + " (",
+			"ratio: sha256x MB/s over crypto/sha256's, crypto/sha256 hashing the same messages\n" +
+				"       one after another",
+			"\nshape ",
+		} {
+			if !strings.Contains(out, want) {
+				t.Errorf("%q: no %q in\n%s", args, want, out)
+			}
+		}
+		// The legend, then the table: a line and a row for each shape, in
+		// that order, each row with a ratio.
+		rows := map[string]string{}
+		legend := map[string]bool{}
+		for _, l := range lines {
+			f := strings.Fields(l)
+			if len(f) == 0 {
+				continue
+			}
+			if strings.HasPrefix(l, "  ") && len(f) > 1 {
+				legend[f[0]] = true
+			} else if ratioRE.MatchString(l) {
+				rows[f[0]] = l
+			}
+		}
+		for _, s := range shapes.All() {
+			if !legend[s.Name] || !strings.Contains(out, "  "+pad(s.Name, 12)+" "+s.What+"\n") {
+				t.Errorf("%q: the legend does not say what %s is", args, s.Name)
+			}
+			if rows[s.Name] == "" {
+				t.Errorf("%q: no row for %s", args, s.Name)
+			}
+			if strings.Index(out, "\n"+s.Name+" ") < strings.Index(out, "\nshape ") {
+				t.Errorf("%q: the row of %s before the table's head", args, s.Name)
+			}
+		}
+		if args[len(args)-1] == "-kernels" {
+			for _, k := range sha256x.Kernels() {
+				if n := strings.Count(out, "\n  kernel "+k+" "); n != len(shapes.All()) {
+					t.Errorf("%q: %d rows of kernel %s, want one per shape", args, n, k)
+				}
+			}
+		}
+	}
+}
+
+func pad(s string, n int) string { return s + strings.Repeat(" ", max(n-len(s), 0)) }
+
+// TestBenchLong: -long sets a longer run unless -rounds or -time says
+// otherwise, and the header says how long.
+func TestBenchLong(t *testing.T) {
+	got := runCmd("bench", "-long", "-rounds", "1", "-time", "50us")
+	if got.code != 0 || !strings.Contains(got.stdout, "medians of 1 measurements of 50µs each") {
+		t.Errorf("bench -long -rounds 1 -time 50us: %+v", got)
+	}
+}
