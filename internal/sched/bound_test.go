@@ -9,7 +9,7 @@ import (
 // Long messages are hashed a part of PartBlocks blocks at a time, so that
 // no kernel call runs unbounded work. TestBoundedCalls checks the bound on
 // every entry point; the root's TestParts checks the digests around part
-// boundaries, and TestPauses what the bound is for: the runtime stops the
+// boundaries, and TestPauses (cmd/sha256x/internal/pauses) what the bound is for: the runtime stops the
 // world quickly while a long message is hashed.
 
 func pattern(n, seed int) []byte {
