@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
@@ -16,7 +17,7 @@ const (
 	maxJoin     = sched.MaxJoin
 )
 
-func testPlans() []plan.Named { return plan.All() }
+func testPlans() []plantest.Named { return plantest.All() }
 
 func forPlans(t *testing.T, f func(t *testing.T, pl *plan.Plan)) {
 	for _, p := range testPlans() {

@@ -248,3 +248,10 @@ func Mixed() []*Plan {
 	}
 	return ps
 }
+
+// New returns pl with what is derived from it set: a plan made by tests
+// and benchmarks (internal/plan/plantest, bench/planrounds).
+func New(pl Plan) *Plan {
+	pl.derive()
+	return &pl
+}

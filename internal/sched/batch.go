@@ -116,30 +116,10 @@ func (sc *scratch) setPadBlock(bits uint64) {
 // run calls the stage's kernel. Kernels are called directly, never through a
 // func value, so that the compiler can see the caller's slices do not escape.
 func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) {
-	if CallBlocks.On {
-		CallBlocks.note(jobs)
+	if instrumented {
+		noteJobs(jobs)
 	}
 	kernel.Hash(st.K, st.Width, ls, jobs)
-}
-
-// CallBlocks, when on (in tests), records the most blocks a kernel call's
-// queue held.
-var CallBlocks CallCounter
-
-// A CallCounter records the most blocks a kernel call's queue held.
-type CallCounter struct {
-	On   bool
-	Most uintptr
-}
-
-func (c *CallCounter) note(jobs []kernel.Job) {
-	var n uintptr
-	for i := range jobs {
-		for _, r := range jobs[i].Runs {
-			n += r.N
-		}
-	}
-	c.Most = max(c.Most, n)
 }
 
 // A batch is the state of one call.

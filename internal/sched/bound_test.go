@@ -1,9 +1,11 @@
+//go:build sha256x_calltime
+
 package sched
 
 import (
 	"testing"
 
-	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 )
 
 // Long messages are hashed a part of PartBlocks blocks at a time, so that
@@ -11,22 +13,6 @@ import (
 // every entry point; the root's TestParts checks the digests around part
 // boundaries, and TestPauses (cmd/sha256x/internal/pauses) what the bound is for: the runtime stops the
 // world quickly while a long message is hashed.
-
-func pattern(n, seed int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*7 + seed*13 + i>>8)
-	}
-	return b
-}
-
-func streams(n int) []*Stream {
-	ss := make([]*Stream, n)
-	for i := range ss {
-		ss[i] = new(Stream)
-	}
-	return ss
-}
 
 // TestBoundedCalls records the blocks of every kernel call's queue while
 // every entry point hashes long input, and checks the bound PartBlocks
@@ -43,14 +29,12 @@ func TestBoundedCalls(t *testing.T) {
 		many = append(many, buf[i:][:i*37])
 	}
 	nodes := make([][Size]byte, 4096)
-	for _, p := range plan.All() {
+	for _, p := range plantest.All() {
 		if p.Plan.Stdlib {
 			continue // crypto/sha256 bounds its own calls
 		}
 		t.Run(p.Name, func(t *testing.T) {
 			pl := p.Plan
-			CallBlocks.On = true
-			defer func() { CallBlocks.On = false }()
 			out := make([][Size]byte, len(nodes)/2)
 			for name, f := range map[string]func(){
 				"sum256":        func() { Sum256(pl, buf) },

@@ -104,8 +104,8 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 // for a single job if it has one.
 func runOne(stages []plan.Stage, j *[1]kernel.Job) {
 	st := stages[len(stages)-1]
-	if CallBlocks.On {
-		CallBlocks.note(j[:])
+	if instrumented {
+		noteJobs(j[:])
 	}
 	if kernel.HashJob(st.K, &j[0]) {
 		return
