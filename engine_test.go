@@ -12,7 +12,7 @@ import (
 // through the scheduler's entry points, as the API runs the dispatched one.
 
 const (
-	partBlocks  = sched.PartBlocks
+	partBlocks  = 1024 // the most blocks of a part on any plan (each plan's own: Plan.PartBlocks)
 	serialBatch = sched.SerialBatch
 	maxJoin     = sched.MaxJoin
 )

@@ -44,6 +44,10 @@ type Plan struct {
 	Small4     bool         // one pairs kernel takes four pairs whole (Adjacent, Double), and no partial group of lanes: Small[4]
 	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
 	Chain      ChainPlan    // the chain kernels that follow the plan
+	// The blocks of one message a job hashes, so that every kernel call is
+	// bounded by time (bounds.go): its first part in the job queue (and a
+	// window's blocks a lane), its later parts, and its parts on One.
+	FirstBlocks, PartBlocks, OneBlocks int
 }
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest
@@ -135,6 +139,7 @@ func (pl *Plan) derive() {
 		}
 	}
 	pl.Chain = chainPlanOf(pl)
+	pl.bound()
 }
 
 // A Kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
