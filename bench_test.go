@@ -11,6 +11,7 @@ import (
 
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
@@ -51,7 +52,7 @@ func BenchmarkShapes(b *testing.B) {
 // messages as it has lanes (times 4): the kernel's own speed, with almost no
 // scheduling around it.
 func BenchmarkKernels(b *testing.B) {
-	for _, id := range plan.Alone() {
+	for _, id := range plantest.Alone() {
 		info := kernel.Lookup(id)
 		st := plan.Stage{K: id, Width: info.Width, MinActive: 1}
 		pl := plan.New(plan.Plan{Name: info.Variant, Stages: []plan.Stage{st}, One: []plan.Stage{st}})

@@ -14,6 +14,7 @@ import (
 
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
@@ -65,7 +66,7 @@ func testChainPlans() []namedChainPlan {
 // as a stage alone.
 func chainKernels() []plan.ChainStage {
 	var sts []plan.ChainStage
-	for _, id := range plan.Alone() {
+	for _, id := range plantest.Alone() {
 		if info := kernel.Lookup(id); info.Chain == id && id != kernel.Stdlib {
 			sts = append(sts, plan.ChainStage{K: id, Width: info.Width, MinActive: 1, WordMajor: info.ChainWordMajor})
 		}

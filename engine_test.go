@@ -4,6 +4,7 @@ import (
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
@@ -11,12 +12,12 @@ import (
 // through the scheduler's entry points, as the API runs the dispatched one.
 
 const (
-	partBlocks  = sched.PartBlocks
+	partBlocks  = 1024 // the most blocks of a part on any plan (each plan's own: Plan.PartBlocks)
 	serialBatch = sched.SerialBatch
 	maxJoin     = sched.MaxJoin
 )
 
-func testPlans() []plan.Named { return plan.All() }
+func testPlans() []plantest.Named { return plantest.All() }
 
 func forPlans(t *testing.T, f func(t *testing.T, pl *plan.Plan)) {
 	for _, p := range testPlans() {

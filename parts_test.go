@@ -9,25 +9,30 @@ import (
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-// Long messages are hashed a part of partBlocks blocks at a time, so that no
-// kernel call runs unbounded work (internal/sched's TestBoundedCalls checks
-// the bound). TestParts checks the digests around part boundaries.
+// Long messages are hashed a part at a time, so that no kernel call runs
+// unbounded work (internal/sched's TestBoundedCalls checks the bound): in
+// the job queue a first part of the plan's FirstBlocks, then parts of
+// PartBlocks; a single message parts of OneBlocks. TestParts checks the
+// digests around part boundaries.
 
 // TestParts checks messages, prefixes and chunks around the part boundaries,
 // on every plan: alone, with short messages among them, and more of them than
 // a kernel has lanes.
 func TestParts(t *testing.T) {
-	const pb = partBlocks * BlockSize
-	big := pattern(3*pb+200, 4)
-	var lens []int
-	for _, k := range []int{1, 2, 3} {
-		for d := -65; d <= 65; d += 13 {
-			lens = append(lens, k*pb+d)
-		}
-	}
+	big := pattern(3*partBlocks*BlockSize+200, 4)
 	r := rand.New(rand.NewPCG(7, 8))
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
-		for _, pn := range []int{0, 1, 63, 64, 100, pb + 5} {
+		// Around the ends of the first three parts in the queue and on
+		// the single-message path.
+		var lens []int
+		for _, k := range []int{1, 2, 3} {
+			for _, end := range []int{pl.FirstBlocks + (k-1)*pl.PartBlocks, k * pl.OneBlocks} {
+				for d := -65; d <= 65; d += 13 {
+					lens = append(lens, end*BlockSize+d)
+				}
+			}
+		}
+		for _, pn := range []int{0, 1, 63, 64, 100, pl.OneBlocks*BlockSize + 5, pl.FirstBlocks*BlockSize + 5} {
 			prefix := pattern(pn, pn)
 			var msgs [][]byte
 			for _, n := range lens {

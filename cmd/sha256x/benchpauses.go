@@ -9,7 +9,7 @@ import (
 	"time"
 
 	"github.com/sha256x/sha256x"
-	"github.com/sha256x/sha256x/internal/pauses"
+	"github.com/sha256x/sha256x/cmd/sha256x/internal/pauses"
 )
 
 // benchPauses hashes 512 MiB through each entry point, rounds times, and

@@ -49,6 +49,10 @@ type Plan struct {
 	Small4     bool         // one pairs kernel takes four pairs whole (Adjacent, Double), and no partial group of lanes: Small[4]
 	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
 	Chain      ChainPlan    // the chain kernels that follow the plan
+	// The blocks of one message a job hashes, so that every kernel call is
+	// bounded by time (bounds.go): its first part in the job queue (and a
+	// window's blocks a lane), its later parts, and its parts on One.
+	FirstBlocks, PartBlocks, OneBlocks int
 }
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest
@@ -144,6 +148,7 @@ func (pl *Plan) derive() {
 		panic("sha256x: internal error: plan " + pl.Name + ": PairsWide that is not wider lanes before its pairs stages")
 	}
 	pl.Chain = chainPlanOf(pl)
+	pl.bound()
 }
 
 // A Kernel is what SHA256X_KERNEL and the sha256x_<name> build tags name.
@@ -308,4 +313,11 @@ func Mixed() []*Plan {
 		}
 	}
 	return ps
+}
+
+// New returns pl with what is derived from it set: a plan made by tests
+// and benchmarks (internal/plan/plantest, bench/planrounds).
+func New(pl Plan) *Plan {
+	pl.derive()
+	return &pl
 }

@@ -74,13 +74,13 @@ func TestTables(t *testing.T) {
 // derives its small kernels from its own pairs stages: a copy of a plan with
 // Small4 whose pairs stages take four pairs two at a time has none.
 func TestNewDerivesAfresh(t *testing.T) {
-	for _, p := range All() {
-		if !p.Plan.Small4 {
+	for _, p := range every() {
+		if !p.Small4 {
 			continue
 		}
-		v := *p.Plan
+		v := *p
 		v.Pairs = nil
-		for _, st := range p.Plan.Pairs {
+		for _, st := range p.Pairs {
 			if st.Width != 4 && !st.Odd {
 				v.Pairs = append(v.Pairs, st)
 			}

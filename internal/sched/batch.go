@@ -25,20 +25,8 @@ const (
 	smallWindow = 64
 	maxLanes    = kernel.MaxLanes
 
-	// PartBlocks bounds the blocks of one message that one job hashes. Go
-	// cannot preempt assembly, so a kernel call must be bounded work (as
-	// crypto/sha256 hands its assembly at most 64 KiB at a time): a message
-	// with more whole blocks is hashed a part at a time, its state carried
-	// between parts, and a window closes once its jobs hold width parts. A
-	// kernel call then hashes at most 2*width*(PartBlocks+3) blocks
-	// (TestBoundedCalls).
-	PartBlocks = 1024
-
-	// pairChunk bounds the 64-byte messages of one pairs kernel call (two
-	// blocks each, as PartBlocks).
-	pairChunk = PartBlocks / 2
-
-	// levelChunk is how many nodes a level stages for one pairs kernel call.
+	// levelChunk is how many nodes a level stages for one pairs kernel call
+	// (at most: plan.PairsMax bounds it too).
 	levelChunk = 64
 )
 
@@ -116,30 +104,14 @@ func (sc *scratch) setPadBlock(bits uint64) {
 // run calls the stage's kernel. Kernels are called directly, never through a
 // func value, so that the compiler can see the caller's slices do not escape.
 func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) {
-	if CallBlocks.On {
-		CallBlocks.note(jobs)
+	var t0 int64
+	if instrumented {
+		t0 = callStart()
 	}
 	kernel.Hash(st.K, st.Width, ls, jobs)
-}
-
-// CallBlocks, when on (in tests), records the most blocks a kernel call's
-// queue held.
-var CallBlocks CallCounter
-
-// A CallCounter records the most blocks a kernel call's queue held.
-type CallCounter struct {
-	On   bool
-	Most uintptr
-}
-
-func (c *CallCounter) note(jobs []kernel.Job) {
-	var n uintptr
-	for i := range jobs {
-		for _, r := range jobs[i].Runs {
-			n += r.N
-		}
+	if instrumented {
+		noteJobs(st.K, st.Width, jobs, t0)
 	}
-	c.Most = max(c.Most, n)
 }
 
 // A batch is the state of one call.
@@ -151,10 +123,35 @@ type batch struct {
 	pre    []byte     // the prefix's bytes after its last whole block
 	bits   uint64     // 8 * len(prefix)
 	padSet bool       // sc.padBlock is this batch's: its jobs may point at it
+	// Go cannot preempt assembly, so every kernel call is bounded work,
+	// sized by time (internal/plan's bounds.go): a message with more whole
+	// blocks than first is hashed a part at a time, its state carried
+	// between parts, first blocks then part blocks each; a window runs once
+	// its jobs hold first blocks a lane of the first stage.
+	first, part int
 }
 
-// limit is how many blocks a window's jobs may hold before it is flushed.
-func (b *batch) limit() int { return b.stages[0].Width * PartBlocks }
+// limit is how many blocks a window's jobs, carried lanes included, may
+// hold before it is flushed.
+func (b *batch) limit() int { return b.stages[0].Width * b.first }
+
+// withParts sets the parts of b from plan pl, for its stages or, if one,
+// for its single-message stage.
+func (b *batch) withParts(pl *plan.Plan, one bool) {
+	b.first, b.part = pl.FirstBlocks, pl.PartBlocks
+	if one {
+		b.first, b.part = pl.OneBlocks, pl.OneBlocks
+	}
+}
+
+// span returns where part number part of a message's whole blocks starts,
+// in blocks, and how many it has at most.
+func (b *batch) span(part int) (skip, n int) {
+	if part == 0 {
+		return 0, b.first
+	}
+	return b.first + (part-1)*b.part, b.part
+}
 
 // A feed is what a batch's jobs are made from, a job an item: items
 // first..end of one of four kinds.
@@ -216,6 +213,18 @@ type jobArray interface {
 func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 	var jobs W
 	n, nb := 0, 0
+	nc := 0 // jobs carried into this window: it runs only once it has more
+	limit := b.limit()
+	if f.part > 0 {
+		// A stream's later parts, at most one a lane of the first stage:
+		// one call, however many blocks.
+		limit = int(^uint(0) >> 1)
+	}
+	var off, size int
+	if f.kind == fromStreams {
+		skip, pn := b.span(f.part)
+		off, size = skip*BlockSize, pn*BlockSize
+	}
 	cmax, cmin := 0, 0
 	ragged := false
 	if f.kind == fromMessages {
@@ -241,19 +250,19 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 				}
 				var ok, rest bool
 				st = f.ss[k]
-				if chunk, ok, rest = st.take(f.chunks[k], f.part); rest {
+				if chunk, ok, rest = st.take(f.chunks[k], f.part, off, size); rest {
 					more = true
 				}
 				if !ok {
 					continue
 				}
 			}
-			if n == len(jobs) || nb >= b.limit() {
-				carried, nc := b.flush(unsafe.Slice(&jobs[0], n))
-				for k := range nc {
+			if n == len(jobs) || nb >= limit && n > nc {
+				carried, c, cb := b.flush(unsafe.Slice(&jobs[0], n))
+				for k := range c {
 					jobs[k] = carried[k]
 				}
-				n, nb = nc, 0
+				n, nb, nc = c, cb, c
 			}
 			s := &b.sc.slots[b.half][n]
 			switch f.kind {
@@ -287,20 +296,24 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 	return more
 }
 
-// parts is how many parts prefix || msg is hashed in: one per PartBlocks
-// of its whole blocks after the block it shares with the prefix.
+// parts is how many parts prefix || msg is hashed in: the first of
+// b.first of its whole blocks after the block it shares with the prefix,
+// then one per b.part.
 func (b *batch) parts(msg []byte) int {
 	whole := (len(b.pre) + len(msg)) / BlockSize
 	if len(b.pre) > 0 && whole > 0 {
 		whole-- // the staged head
 	}
-	return max(1, (whole+PartBlocks-1)/PartBlocks)
+	if whole <= b.first {
+		return 1
+	}
+	return 1 + (whole-b.first+b.part-1)/b.part
 }
 
 // stagePart stages the blocks of one part of prefix || msg in blk and
 // returns the part's runs, and whether more parts follow. Part 0 has the
-// staged head; each part up to PartBlocks of the whole blocks, read in
-// place; the last the staged tail. The runs come back in registers, not as
+// staged head; each part up to its span of the whole blocks, read in place;
+// the last the staged tail. The runs come back in registers, not as
 // a job: copying a returned job into the queue stalled on store forwarding.
 func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r2 kernel.Run, more bool) {
 	pre := b.pre
@@ -329,9 +342,9 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 		whole--
 	}
 	if len(pre) == 0 && whole > 0 {
-		skip := part * PartBlocks
-		if whole-skip > PartBlocks {
-			rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: PartBlocks}
+		skip, pn := b.span(part)
+		if whole-skip > pn {
+			rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: uintptr(pn)}
 			return rs[0], rs[1], rs[2], true
 		}
 		rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: uintptr(whole - skip)}
@@ -412,8 +425,8 @@ func overlaps(lo, hi uintptr, b []byte) bool {
 
 // flush runs a full window on the plan's first kernel, which returns as soon
 // as no job is left and a lane idles, and returns the busy lanes as jobs that
-// open the next window.
-func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int) {
+// open the next window, and the blocks they hold.
+func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int, int) {
 	st := b.stages[0]
 	b.sc.ls.MinActive = uintptr(st.Width)
 	run(st, &b.sc.ls, jobs)
@@ -444,7 +457,7 @@ func (b *batch) finish(jobs []kernel.Job) {
 		if last {
 			return
 		}
-		c, nc := b.carry(jobs, st.Width)
+		c, nc, _ := b.carry(jobs, st.Width)
 		if nc == 0 {
 			return
 		}
@@ -455,8 +468,8 @@ func (b *batch) finish(jobs []kernel.Job) {
 
 // carry returns the busy lanes of the last kernel call as jobs, moving their
 // staged blocks to the other half of the scratch area, where they are the
-// first slots.
-func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c int) {
+// first slots, and the blocks the jobs hold.
+func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c, blocks int) {
 	from, to := &b.sc.slots[b.half], &b.sc.slots[b.half^1]
 	b.half ^= 1
 	for i := range width {
@@ -482,12 +495,13 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 				r.P = (*byte)(unsafe.Add(unsafe.Pointer(dst), off))
 			}
 			j.Runs[k] = r
+			blocks += int(r.N)
 			k++
 		}
 		carried[c] = j
 		c++
 	}
-	return carried, c
+	return carried, c, blocks
 }
 
 // hashParts hashes the parts after the first of every message longer than
@@ -495,14 +509,14 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 // time, as many as the first kernel has lanes, all of a group's next parts
 // in one window, so that the lanes stay busy and nothing is allocated.
 func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
-	var group [maxLanes]int
+	var group, np [maxLanes]int   // a group's messages, and their parts
 	var jobs [maxLanes]kernel.Job // a group's parts: at most one a lane
 	width := b.stages[0].Width
 	g := 0
 	for i := 0; i <= len(msgs); i++ {
 		if i < len(msgs) {
-			if b.parts(msgs[i]) > 1 {
-				group[g] = i
+			if p := b.parts(msgs[i]); p > 1 {
+				group[g], np[g] = i, p
 				g++
 			}
 			if g < width {
@@ -511,8 +525,8 @@ func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
 		}
 		for part := 1; g > 0; part++ {
 			n := 0
-			for _, k := range group[:g] {
-				if b.parts(msgs[k]) <= part {
+			for j, k := range group[:g] {
+				if np[j] <= part {
 					continue
 				}
 				s := &b.sc.slots[b.half][n]
@@ -531,14 +545,14 @@ func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
 }
 
 // midstate returns the hash state after the whole blocks in prefix, a part
-// at a time, on the last of stages.
-func midstate(stages []plan.Stage, prefix []byte) [8]uint32 {
+// at a time, on the plan's single-message stage.
+func midstate(pl *plan.Plan, prefix []byte) [8]uint32 {
 	h := kernel.IV
 	for len(prefix) >= BlockSize {
-		nb := min(len(prefix)/BlockSize, PartBlocks)
+		nb := min(len(prefix)/BlockSize, pl.OneBlocks)
 		var d [Size]byte
 		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &prefix[0], N: uintptr(nb)}}, Out: &d}}
-		runOne(stages, &jobs)
+		runOne(pl.One, &jobs)
 		h = kernel.StateOf(&d)
 		prefix = prefix[nb*BlockSize:]
 	}

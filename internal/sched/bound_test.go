@@ -1,37 +1,30 @@
+//go:build sha256x_calltime
+
 package sched
 
 import (
 	"testing"
 
+	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
+
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 )
 
-// Long messages are hashed a part of PartBlocks blocks at a time, so that
-// no kernel call runs unbounded work. TestBoundedCalls checks the bound on
+// Long messages are hashed a part at a time and the pairs and chain kernels
+// take bounded counts, so that no kernel call runs longer than its bound by
+// time (internal/plan's bounds.go). TestBoundedCalls checks the bound on
 // every entry point; the root's TestParts checks the digests around part
-// boundaries, and TestPauses what the bound is for: the runtime stops the
-// world quickly while a long message is hashed.
+// boundaries, its TestCallTime the calls' time on this CPU, and TestPauses
+// (cmd/sha256x/internal/pauses) what the bound is for: the runtime stops
+// the world quickly while a long message is hashed.
 
-func pattern(n, seed int) []byte {
-	b := make([]byte, n)
-	for i := range b {
-		b[i] = byte(i*7 + seed*13 + i>>8)
-	}
-	return b
-}
-
-func streams(n int) []*Stream {
-	ss := make([]*Stream, n)
-	for i := range ss {
-		ss[i] = new(Stream)
-	}
-	return ss
-}
-
-// TestBoundedCalls records the blocks of every kernel call's queue while
-// every entry point hashes long input, and checks the bound PartBlocks
-// states: at most 2*width*(PartBlocks+3) blocks, width the lanes of the
-// plan's first kernel, with PartBlocks no more than 64 KiB of blocks.
+// TestBoundedCalls records every kernel call while every entry point hashes
+// long input on every plan, and checks each call's steps (blocks a lane)
+// against the bound its kernel has by time, plan.CallSteps: no call of a
+// kernel runs longer than plan.CallTimeMicros at the slowest speed known
+// for it. It checks the arithmetic, on every plan, whatever this CPU's
+// speed; the root's TestCallTime times the calls on this CPU.
 func TestBoundedCalls(t *testing.T) {
 	const mib = 1 << 20
 	buf := pattern(9*mib+100, 5)
@@ -42,23 +35,41 @@ func TestBoundedCalls(t *testing.T) {
 	for i := range 50 {
 		many = append(many, buf[i:][:i*37])
 	}
-	nodes := make([][Size]byte, 4096)
-	for _, p := range plan.All() {
+	var pairs [][]byte
+	for i := range 4096 {
+		pairs = append(pairs, buf[64*i:][:64])
+	}
+	var leaves [][]byte
+	for i := range 4096 {
+		leaves = append(leaves, buf[100*i:][:100])
+	}
+	nodes := make([][Size]byte, 1<<14)
+	for i := range nodes {
+		copy(nodes[i][:], buf[32*i:])
+	}
+	for _, p := range plantest.All() {
 		if p.Plan.Stdlib {
 			continue // crypto/sha256 bounds its own calls
 		}
 		t.Run(p.Name, func(t *testing.T) {
 			pl := p.Plan
-			CallBlocks.On = true
-			defer func() { CallBlocks.On = false }()
 			out := make([][Size]byte, len(nodes)/2)
+			states := make([][Size]byte, 40)
+			counts := make([]uint64, len(states))
+			for i := range counts {
+				counts[i] = uint64(3000 + 500*i)
+			}
 			for name, f := range map[string]func(){
 				"sum256":        func() { Sum256(pl, buf) },
 				"one message":   func() { HashMany(pl, out, nil, [][]byte{buf}) },
 				"many":          func() { HashMany(pl, out, nil, many) },
 				"long prefix":   func() { HashMany(pl, out, buf[:5*mib+3], many[9:]) },
 				"prefixed many": func() { HashMany(pl, out, buf[:7], many) },
+				"pairs":         func() { HashMany(pl, out, nil, pairs) },
+				"leaves":        func() { HashMany(pl, out, []byte{0}, leaves) },
 				"level":         func() { HashLevel(pl, true, &Join{}, out, nodes) },
+				"double level":  func() { HashLevel(pl, true, &Join{Double: true}, out, nodes) },
+				"rfc6962 level": func() { HashLevel(pl, false, &Join{Prefix: []byte{1}}, out, nodes) },
 				"solana level": func() {
 					HashLevel(pl, false, &Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}, out, nodes[:64])
 				},
@@ -70,11 +81,19 @@ func TestBoundedCalls(t *testing.T) {
 					ss[1].Write(pl, buf[:5])
 					WriteMany(pl, ss, [][]byte{buf, buf[1:]}, false)
 				},
+				"chain":  func() { Chain(&pl.Chain, [Size]byte{}, 100000) },
+				"chains": func() { Chains(&pl.Chain, states, counts) },
 			} {
-				CallBlocks.Most = 0
+				Calls.Reset()
 				f()
-				if bound := uintptr(2 * pl.Stages[0].Width * (min(PartBlocks, 1024) + 3)); CallBlocks.Most > bound {
-					t.Errorf("%s: a kernel call had %d blocks, more than %d", name, CallBlocks.Most, bound)
+				single := name == "sum256" || name == "one message" || name == "chain"
+				if Calls.Calls == 0 && !(single && pl.One[len(pl.One)-1].K == kernel.Stdlib) {
+					t.Errorf("%s: no kernel call recorded", name)
+				}
+				for _, c := range Calls.Most {
+					if bound := plan.CallSteps(c.K); c.Width > 0 && bound > 0 && c.Steps > bound {
+						t.Errorf("%s: a call of %s-%s ran up to %d steps (%d blocks), more than %d", name, kernel.Lookup(c.K).Family, kernel.Lookup(c.K).Variant, c.Steps, c.Blocks, bound)
+					}
 				}
 			}
 		})

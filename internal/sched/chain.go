@@ -8,11 +8,6 @@ import (
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-// chainBlocks bounds the work of one chain kernel call: 1024 blocks (64 KiB
-// of hashing, as crypto/sha256 bounds its own), that is 1024 steps of one
-// stream, or 1024/w steps of w lanes or streams.
-const chainBlocks = 1024
-
 // Chain returns the hash chain of n steps from seed on chain plan cp's
 // single-chain stage, a bounded call at a time.
 func Chain(cp *plan.ChainPlan, seed [Size]byte, n uint64) [Size]byte {
@@ -29,7 +24,14 @@ func Chain(cp *plan.ChainPlan, seed [Size]byte, n uint64) [Size]byte {
 	}
 	for n > 0 {
 		m := min(n, maxSteps(st))
+		var t0 int64
+		if instrumented {
+			t0 = callStart()
+		}
 		kernel.AdvanceChains(st.K, st.Width, &ls, m)
+		if instrumented {
+			noteChain(st.K, st.Width, m, t0)
+		}
 		n -= m
 	}
 	var d [Size]byte
@@ -47,9 +49,11 @@ func word(st plan.ChainStage, i, k int) int {
 	return 8*i + k
 }
 
-// maxSteps is the most steps one call of the stage's kernel may run.
+// maxSteps is the most steps one call of the stage's kernel may run: at
+// most 1024 blocks (64 KiB of hashing, as crypto/sha256 bounds its own
+// calls), fewer where the kernel is slow (plan.ChainSteps).
 func maxSteps(st plan.ChainStage) uint64 {
-	return uint64(max(chainBlocks/st.Width, 1))
+	return plan.ChainSteps(st.K)
 }
 
 // Chains advances every chain states[i] by counts[i] steps on chain plan
@@ -189,7 +193,14 @@ func runChainStage(st plan.ChainStage, last bool, states [][Size]byte, q *chainQ
 				m = min(m, jobs[l].rem)
 			}
 		}
+		var t0 int64
+		if instrumented {
+			t0 = callStart()
+		}
 		kernel.AdvanceChains(st.K, st.Width, &ls, m)
+		if instrumented {
+			noteChain(st.K, st.Width, m, t0)
+		}
 		for l := range st.Width {
 			if !busy[l] {
 				continue

@@ -44,12 +44,17 @@
 // are fed in arrival order.
 //
 // Bounded work: Go cannot preempt assembly, so no kernel call may run
-// unbounded work. A message with more than partBlocks whole blocks is hashed a
-// part at a time: the batch's first pass takes every message's first part,
-// then the longer messages go on a group at a time, a part of each per
-// window, their states waiting in out between parts. A window also closes
-// once its jobs hold as many parts as the first kernel has lanes. Single
-// messages (Sum256, Stream.Write) loop over their parts on the stack.
+// unbounded work; each is sized by time, the work its kernel does in
+// plan.CallTimeMicros at the slowest speed known for it (internal/plan's
+// bounds.go). A message with more than the plan's FirstBlocks whole blocks
+// is hashed a part at a time: the batch's first pass takes every message's
+// first part, then the longer messages go on a group at a time, a part of
+// PartBlocks of each per window, their states waiting in out between parts.
+// A window also closes once its jobs, carried lanes included, hold
+// FirstBlocks blocks a lane of the first kernel. Single messages (Sum256,
+// Stream.Write) loop over parts of OneBlocks on the stack; the pairs and
+// chain kernels take plan.PairsMax messages and plan.ChainSteps steps a
+// call.
 //
 // Around the queue: one message, or a few short ones, go one after another
 // on the plan's single-message path (the queue's fixed cost would not be

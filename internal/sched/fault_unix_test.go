@@ -14,6 +14,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 )
 
 // TestWriteManyFault checks, on every plan, what package files relies on
@@ -44,7 +45,7 @@ func TestWriteManyFault(t *testing.T) {
 		t.Fatal(err)
 	}
 	bad := (keep + ps - 1) / ps * ps // the first page that faults
-	for _, p := range plan.All() {
+	for _, p := range plantest.All() {
 		for _, n := range []int{1, 2, 5, 8, 16, 17} {
 			t.Run(fmt.Sprintf("%s/%d", p.Name, n), func(t *testing.T) {
 				// Stream n-1 reads past the end; the others stay below it.

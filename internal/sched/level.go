@@ -161,13 +161,14 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		// node is a prefixed message read in place; otherwise it is staged
 		// whole.
 		b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV, bits: 8 * uint64(len(jn.Prefix))}
+		b.withParts(pl, n2-first == 1)
 		if n2-first == 1 {
 			b.stages = pl.One
 		}
 		if contiguous {
 			whole := len(jn.Prefix) &^ (BlockSize - 1)
 			if whole > 0 {
-				sc.mid = midstate(pl.One, jn.Prefix[:whole])
+				sc.mid = midstate(pl, jn.Prefix[:whole])
 				b.init = &sc.mid
 			}
 			b.pre = jn.Prefix[whole:]
@@ -179,6 +180,7 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	}
 	if again < n2 {
 		b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV}
+		b.withParts(pl, false)
 		b.rehash(out[again:n2])
 	}
 }

@@ -113,8 +113,9 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 		}
 	}
 	b := batch{stages: pl.Stages, sc: sc, init: &kernel.IV, pre: pre, bits: 8 * uint64(len(prefix))}
+	b.withParts(pl, false)
 	if whole > 0 {
-		sc.mid = midstate(pl.One, prefix[:whole])
+		sc.mid = midstate(pl, prefix[:whole])
 		b.init = &sc.mid
 	}
 

@@ -96,15 +96,15 @@ func (stg *staging) stage(i, k int) *byte {
 // queue's. What it hashes is as pairs call c reads it: messages one after
 // another from in (Adjacent, Double), the messages of the [][]byte at
 // msgs (Slices), or a level's nodes staged by stg (Staged). Each stage's
-// messages go in calls of bounded work: pairChunk messages, or levelChunk
-// nodes staged at a time.
+// messages go in calls of bounded work: plan.PairsMax messages of its
+// kernel, and at most levelChunk nodes staged at a time.
 //
 // Its arguments are the kernels' own, pointers and a count, so that they
 // stay in registers: the instructions between two small levels' kernel
 // calls are what those levels cost beyond the kernels (bench/HISTORY.md, "The
 // house").
 func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, n int) int {
-	chunk, nb, kc := pairChunk, 0, c
+	chunk, nb, kc := int(^uint(0)>>1), 0, c
 	if c == kernel.Staged {
 		chunk, nb = levelChunk, stg.nb
 		stg.template()
@@ -119,19 +119,35 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	done := 0
 	if st := pl.PairsWide; st.Width != 0 && c != kernel.Staged {
 		done = n &^ (st.Width - 1)
-		for i := 0; i < done; i += chunk {
-			m := min(chunk, done-i)
+		ch := min(chunk, plan.PairsMax(st.K))
+		for i := 0; i < done; i += ch {
+			m := min(ch, done-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
+			var t0 int64
+			if instrumented {
+				t0 = callStart()
+			}
 			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+			if instrumented {
+				notePairs(st.K, kc, m, nb, t0)
+			}
 		}
 	}
 	if pl.TakesPartial(n, c) {
 		st := pl.Pairs[0]
 		whole := n &^ (st.Width - 1)
-		for i := done; i < whole; i += chunk {
-			m := min(chunk, whole-i)
+		ch := min(chunk, plan.PairsMax(st.K))
+		for i := done; i < whole; i += ch {
+			m := min(ch, whole-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
+			var t0 int64
+			if instrumented {
+				t0 = callStart()
+			}
 			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+			if instrumented {
+				notePairs(st.K, kc, m, nb, t0)
+			}
 		}
 		runPart(st, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), whole*Size)), n-whole, in, msgs, stg, whole)
 		return n
@@ -141,10 +157,18 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	// house").
 	for _, st := range pl.Pairs {
 		end := done + st.Take(n-done)
-		for i := done; i < end; i += chunk {
-			m := min(chunk, end-i)
+		ch := min(chunk, plan.PairsMax(st.K))
+		for i := done; i < end; i += ch {
+			m := min(ch, end-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
+			var t0 int64
+			if instrumented {
+				t0 = callStart()
+			}
 			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+			if instrumented {
+				notePairs(st.K, kc, m, nb, t0)
+			}
 		}
 		if done = end; done == n {
 			break
@@ -192,6 +216,13 @@ func runPart(st plan.Stage, c kernel.PairsCall, out *[Size]byte, m int, in *byte
 		p, _ = pairsAt(c, in, msgs, stg, i, m)
 		nb = stg.nb
 	}
+	var t0 int64
+	if instrumented {
+		t0 = callStart()
+	}
 	kernel.HashPairs(st.K, c, &dig[0], p, nil, st.Width, nb)
+	if instrumented {
+		notePairs(st.K, c, st.Width, nb, t0)
+	}
 	copy(unsafe.Slice(out, m), dig[:m])
 }

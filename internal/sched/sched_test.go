@@ -7,6 +7,7 @@ import (
 
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/plan/plantest"
 )
 
 // The scheduler's own edge cases; the root's tests compare every entry point
@@ -16,7 +17,7 @@ import (
 // the lanes take a partial group, else fewer messages than the narrowest
 // pairs stage takes; and the digests of what it hashed.
 func TestHashPairs(t *testing.T) {
-	for _, p := range plan.All() {
+	for _, p := range plantest.All() {
 		pl := p.Plan
 		if len(pl.Pairs) == 0 {
 			continue
@@ -73,4 +74,20 @@ func TestWindows(t *testing.T) {
 			}
 		}
 	}
+}
+
+func pattern(n, seed int) []byte {
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(i*7 + seed*13 + i>>8)
+	}
+	return b
+}
+
+func streams(n int) []*Stream {
+	ss := make([]*Stream, n)
+	for i := range ss {
+		ss[i] = new(Stream)
+	}
+	return ss
 }

@@ -39,11 +39,11 @@ func sum256Blocks(pl *plan.Plan, d *[Size]byte, msg []byte) {
 	bits := 8 * uint64(len(msg))
 	init := &kernel.IV
 	var h [8]uint32
-	for len(msg) > PartBlocks*BlockSize {
-		jobs := [1]kernel.Job{{Init: init, Runs: [3]kernel.Run{{P: &msg[0], N: PartBlocks}}, Out: d}}
+	for pb := pl.OneBlocks; len(msg) > pb*BlockSize; {
+		jobs := [1]kernel.Job{{Init: init, Runs: [3]kernel.Run{{P: &msg[0], N: uintptr(pb)}}, Out: d}}
 		runOne(pl.One, &jobs)
 		h, init = kernel.StateOf(d), &h
-		msg = msg[PartBlocks*BlockSize:]
+		msg = msg[pb*BlockSize:]
 	}
 	var jobs [1]kernel.Job
 	jobs[0].Init, jobs[0].Out = init, d
@@ -67,7 +67,7 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 	whole := len(prefix) &^ (BlockSize - 1)
 	h := kernel.IV
 	if whole > 0 {
-		h = midstate(pl.One, prefix[:whole])
+		h = midstate(pl, prefix[:whole])
 	}
 	pre := prefix[whole:]
 	if n := len(pre) + len(msg); n < 4*BlockSize-8 {
@@ -88,6 +88,7 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 		return
 	}
 	b := batch{pre: pre, bits: 8 * uint64(len(prefix))} // no scratch: no shared padding block
+	b.withParts(pl, true)
 	var t [3 * BlockSize]byte
 	for part := 0; ; part++ {
 		r0, r1, r2, more := b.stagePart(&t, msg, part)
@@ -104,10 +105,14 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 // for a single job if it has one.
 func runOne(stages []plan.Stage, j *[1]kernel.Job) {
 	st := stages[len(stages)-1]
-	if CallBlocks.On {
-		CallBlocks.note(j[:])
+	var t0 int64
+	if instrumented {
+		t0 = callStart()
 	}
 	if kernel.HashJob(st.K, &j[0]) {
+		if instrumented {
+			noteJobs(st.K, 1, j[:], t0)
+		}
 		return
 	}
 	var ls kernel.LaneSet

@@ -52,7 +52,7 @@ func (s *Stream) write(pl *plan.Plan, p []byte) {
 		k = 1
 	}
 	for {
-		if whole := min(len(p)/BlockSize, PartBlocks); whole > 0 {
+		if whole := min(len(p)/BlockSize, pl.OneBlocks); whole > 0 {
 			jobs[0].Runs[k] = kernel.Run{P: &p[0], N: uintptr(whole)}
 			p = p[whole*BlockSize:]
 			k++
@@ -147,8 +147,9 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 		}
 		return
 	}
+	one := single || len(chunks) == 1
 	stages := pl.Stages
-	if single || len(chunks) == 1 {
+	if one {
 		stages = pl.One
 	}
 	// The scratch goes back to the pool only if the call returns: one that
@@ -156,6 +157,7 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 	// into a panic and recovers from) may leave it half laid out.
 	sc := scratchPool.Get().(*scratch)
 	b := batch{stages: stages, sc: sc}
+	b.withParts(pl, one)
 	b.writeAll(ss, chunks)
 	scratchPool.Put(sc)
 }
@@ -172,7 +174,7 @@ func (b *batch) writeAll(ss []*Stream, chunks [][]byte) {
 	g := 0
 	for i := 0; i <= len(chunks); i++ {
 		if i < len(chunks) {
-			if len(chunks[i]) > partBytes {
+			if len(chunks[i]) > b.first*BlockSize {
 				group[g] = i
 				g++
 			}
@@ -186,11 +188,7 @@ func (b *batch) writeAll(ss []*Stream, chunks [][]byte) {
 	}
 }
 
-// partBytes is how much of one chunk one job takes (with up to 63 bytes
-// the Stream buffered before): at most PartBlocks+1 blocks.
-const partBytes = PartBlocks * BlockSize
-
-// writePart writes part number part (partBytes each) of chunks[i] to ss[i],
+// writePart writes part number part (b.span's blocks) of chunks[i] to ss[i],
 // for each i in which, or in all of ss if which is nil, and reports whether
 // any of those chunks has more parts.
 func (b *batch) writePart(ss []*Stream, chunks [][]byte, which []int, part int) (more bool) {
@@ -212,17 +210,17 @@ func (b *batch) writePart(ss []*Stream, chunks [][]byte, which []int, part int) 
 	return more
 }
 
-// take returns part number part (partBytes each) of chunk c, and whether it
-// makes a job: bytes that complete no block with what s holds are only
-// buffered. rest reports whether c has parts after this one.
-func (s *Stream) take(c []byte, part int) (p []byte, job, rest bool) {
-	off := part * partBytes
+// take returns part number part of chunk c, size bytes from off (with up to
+// 63 bytes the Stream buffered before, a job of at most size/64+1 blocks),
+// and whether it makes a job: bytes that complete no block with what s
+// holds are only buffered. rest reports whether c has parts after this one.
+func (s *Stream) take(c []byte, part, off, size int) (p []byte, job, rest bool) {
 	if part > 0 && off >= len(c) {
 		return nil, false, false
 	}
 	c = c[off:]
-	if len(c) > partBytes {
-		c = c[:partBytes]
+	if len(c) > size {
+		c = c[:size]
 		rest = true
 	}
 	if s.nx+len(c) < BlockSize {

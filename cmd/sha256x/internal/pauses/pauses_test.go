@@ -1,4 +1,4 @@
-package sha256x_test
+package pauses
 
 import (
 	"crypto/sha256"
@@ -7,7 +7,6 @@ import (
 	"time"
 
 	"github.com/sha256x/sha256x"
-	"github.com/sha256x/sha256x/internal/pauses"
 )
 
 // TestPauses hashes 512 MiB through each entry point on the dispatched kernel
@@ -26,7 +25,7 @@ import (
 // crypto/sha256 before it fails.
 // go test -run Pauses -v prints the figures.
 func TestPauses(t *testing.T) {
-	if testing.Short() || sha256x.RaceEnabled {
+	if testing.Short() || raceEnabled {
 		t.Skip("hashes 512 MiB per case")
 	}
 	if runtime.GOMAXPROCS(0) < 2 {
@@ -37,10 +36,10 @@ func TestPauses(t *testing.T) {
 		buf[i] = byte(i * 7)
 	}
 	const maxStop, maxStall, maxLong = 2 * time.Millisecond, 25 * time.Millisecond, 2 // maxLong or 1% of the stops
-	for _, c := range pauses.EntryPoints(buf) {
+	for _, c := range EntryPoints(buf) {
 		clean, stalled := false, false
 		for range 3 {
-			r := pauses.Measure(c.Hash, maxStop)
+			r := Measure(c.Hash, maxStop)
 			t.Logf("%s on %s: %v", c.Name, sha256x.Kernel(), r)
 			if r.Stop <= maxStop && r.Stall <= maxStall {
 				clean = true
@@ -58,7 +57,7 @@ func TestPauses(t *testing.T) {
 		// A busy host stalls every goroutine often: if crypto/sha256,
 		// whose assembly calls are bounded, misses the bounds too, the
 		// host is too busy to tell.
-		b := pauses.Measure(func() { sha256.Sum256(buf) }, maxStop)
+		b := Measure(func() { sha256.Sum256(buf) }, maxStop)
 		if b.Stop > maxStop || b.Stall > maxStall {
 			t.Logf("%s: crypto/sha256 on this host: %v: too busy to judge", c.Name, b)
 			continue

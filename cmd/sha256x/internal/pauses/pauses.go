@@ -2,8 +2,10 @@
 // process: how long the runtime takes to stop the world for a GC while it
 // runs (/sched/pauses/stopping/gc:seconds), and how late a goroutine that
 // sleeps 100 us at a time wakes. Go cannot preempt assembly, so a kernel
-// call that runs long shows here. The root package's TestPauses and
-// `sha256x bench -pauses` both measure with it, on the same entry points.
+// call that runs long shows here. TestPauses and `sha256x bench -pauses`
+// both measure with it, on the same entry points. It lives under the
+// command, not in the module's internal/: it imports the root, and
+// nothing under internal/ imports upward.
 package pauses
 
 import (

@@ -1,0 +1,5 @@
+//go:build !race
+
+package pauses
+
+const raceEnabled = false

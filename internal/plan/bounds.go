@@ -1,0 +1,236 @@
+package plan
+
+import "github.com/sha256x/sha256x/internal/kernel"
+
+// Bounded kernel calls. Go cannot preempt assembly: while a goroutine is
+// inside a kernel call, a stop of the world (a GC's) waits for the call to
+// return. crypto/sha256 hands its assembly at most 64 KiB a call (about 40
+// µs). Here every call is bounded by time, not bytes: at most CallTime on
+// the slowest CPU each kernel is known to run on, with a margin, so that a
+// slow kernel (AVX2 lanes without SHA-NI, NEON on a small core) hashes less
+// a call than a fast one. The scheduler reads the limits derived here:
+//
+//   - a plan's parts (Plan.FirstBlocks, PartBlocks, OneBlocks): the blocks
+//     of one message that one job hashes, and how many blocks a window of
+//     jobs holds before it runs (FirstBlocks a lane);
+//   - PairsMax: the messages of one pairs kernel call;
+//   - ChainSteps: the steps of one chain kernel call.
+//
+// Each is capped at what the scheduler handed before it was sized by time
+// (1024 blocks a part, 512 pairs, 1024 chain blocks a call), so that only
+// the kernels whose calls could run longer than CallTime get smaller calls.
+// TestBoundedCalls (internal/sched, build tag sha256x_calltime) checks every
+// call of every plan against these limits; TestCallTime (the root, same tag)
+// times the longest call of every entry point.
+
+// CallTimeMicros is the most time, in microseconds, one kernel call may
+// take on the slowest CPU measured for its kernel.
+const CallTimeMicros = 100
+
+// callMargin: a call's work is sized for CallTimeMicros / callMargin at the
+// slowest measured speed, for CPUs slower still (lower clocks, a busy SMT
+// sibling) than those measured.
+const callMargin = 1.25
+
+const (
+	maxPart      = 1024 // blocks of one part, as before the bound by time
+	maxPairs     = 512  // messages of one pairs call
+	maxChainCall = 1024 // blocks (steps times lanes) of one chain call
+)
+
+// A speed is the slowest a kernel is known to hash, all lanes busy, on long
+// messages (64 KiB), in MB/s, and where that was measured.
+type speed struct {
+	family, variant string
+	mbps            int
+	where           string
+}
+
+// slowest lists every assembly kernel's slowest speed measured (or, where
+// no hardware was at hand, estimated low). The Go kernels have none: the
+// generic kernel is Go, which the runtime preempts, and the stdlib kernel is
+// crypto/sha256's, which bounds its own calls. A kernel not listed takes the
+// slowest speed a lane of the listed ones, times its lanes.
+var slowest = []speed{
+	// SHA-NI streams: AMD Zen 3 (PEERS.md, "A second CPU": x1 1.5 GB/s,
+	// x2 2.2-2.5, x3 2.5-2.7, x4 2.6), the slowest of Zen 3, Zen 4
+	// (bench/HISTORY.md, "Kernel variants and plans, side by side": x1 1.80), Zen 5 ("AMD
+	// Zen 5: the plan measured": x1 1.61, x4 3.01) and the Intel Xeon
+	// ("Intel Xeon (family 6, model 167)": x1 2.0, x2 2.7).
+	{"shani", "x1", 1500, "Zen 3"},
+	{"shani", "x2", 2200, "Zen 3"},
+	{"shani", "x3", 2500, "Zen 3"},
+	{"shani", "x4", 2600, "Zen 3"},
+	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (PEERS.md), Zen 4 1.72, Zen 5 1.48
+	// ("The AVX2 lanes against their bound").
+	{"avx2", "x8", 900, "Zen 3"},
+	// AVX-512 lanes: Zen 4 3.22 GB/s ("Kernel variants and plans"), Xeon
+	// 3.82-3.87, Zen 5 4.49-4.60. The lat2 order: Zen 5 4.75, Xeon 3.79
+	// ("The AVX-512 lanes against their bound"). Not measured on Zen 4,
+	// where no plan runs it: at x16's speed there a call would take 94 µs.
+	{"avx512", "x16", 3220, "Zen 4"},
+	{"avx512", "x16-lat2", 3790, "Intel Xeon"},
+	// Two waves of 16 lanes issue the same operations a block with a
+	// schedule as one wave, at one wave's speed on Zen 5 (BENCHMARKS.md,
+	// "Two waves of 16 lanes on Zen 5"): x16's slowest, Zen 4's, for both.
+	{"avx512", "x32", 3220, "Zen 4, as x16"},
+	{"avx512", "x32-lat2", 3220, "Zen 4, as x16"},
+	// arm64: no hardware here (BENCHMARKS.md, "Other architectures").
+	// Estimates for a Cortex-A53 at 1.2 GHz: NEON four lanes about 1/7 of
+	// the scalar rounds' throughput per lane at best, 100 MB/s for the four;
+	// the SHA2 instructions about 300 MB/s, taken for every width (an
+	// in-order core gains little from interleaving).
+	{"neon", "x4", 100, "Cortex-A53, estimated"},
+	{"sha2", "x1", 300, "Cortex-A53, estimated"},
+	{"sha2", "x2", 300, "Cortex-A53, estimated"},
+	{"sha2", "x3", 300, "Cortex-A53, estimated"},
+	{"sha2", "x4", 300, "Cortex-A53, estimated"},
+}
+
+// CallBlocks returns the blocks one call of kernel id may hash with every
+// lane busy, CallTimeMicros/callMargin at its slowest speed; 0 for the Go
+// kernels, whose calls need no bound.
+func CallBlocks(id kernel.ID) int {
+	mbps, _ := slowestSpeed(id)
+	if mbps == 0 {
+		return 0
+	}
+	// MB/s are bytes a microsecond.
+	return max(int(mbps*CallTimeMicros/callMargin/kernel.BlockSize), 1)
+}
+
+// slowestSpeed returns the slowest speed known for kernel id in MB/s, all
+// lanes busy, and where it was measured; 0 for the Go kernels.
+func slowestSpeed(id kernel.ID) (mbps float64, where string) {
+	if id == kernel.Generic || id == kernel.Stdlib {
+		return 0, ""
+	}
+	info := kernel.Lookup(id)
+	for _, s := range slowest {
+		if s.family == info.Family && s.variant == info.Variant {
+			return float64(s.mbps), s.where
+		}
+	}
+	// Not listed: the slowest lane listed, times its lanes.
+	lane := 0.0
+	for _, s := range slowest {
+		for _, k := range kernel.IDs() {
+			if i := kernel.Lookup(k); i.Family == s.family && i.Variant == s.variant {
+				if l := float64(s.mbps) / float64(i.Width); lane == 0 || l < lane {
+					lane = l
+				}
+			}
+		}
+	}
+	if lane == 0 {
+		lane = 25 // no kernel of this architecture listed: NEON's lane
+	}
+	return lane * float64(info.Width), "not listed: the slowest lane listed"
+}
+
+// CallSteps returns the steps (blocks a lane) one call of kernel id may
+// run, CallBlocks over its lanes; 0 if unbounded.
+func CallSteps(id kernel.ID) int {
+	b := CallBlocks(id)
+	if b == 0 {
+		return 0
+	}
+	return max(b/kernel.Lookup(id).Width, 1)
+}
+
+// pairsMax and chainSteps are PairsMax and ChainSteps by kernel ID.
+var pairsMax, chainSteps = func() (p, c [256]int) {
+	for _, id := range kernel.IDs() {
+		w := kernel.Lookup(id).Width
+		p[id], c[id] = maxPairs, max(maxChainCall/w, 1)
+		if b := CallBlocks(id); b > 0 {
+			// A message of a pairs call is at most three blocks (a pair
+			// hashed twice, a node staged whole), a whole number of lanes.
+			p[id] = max(min(maxPairs, b/3)/w*w, w)
+			c[id] = max(min(c[id], b/w), 1)
+		}
+	}
+	return p, c
+}()
+
+// PairsMax returns the most messages one call of kernel id's pairs kernel
+// may take: a multiple of its lanes.
+func PairsMax(id kernel.ID) int { return pairsMax[id] }
+
+// ChainSteps returns the most steps one call of kernel id's chain kernel
+// may run: each of its lanes a block a step.
+func ChainSteps(id kernel.ID) uint64 { return uint64(chainSteps[id]) }
+
+// bound derives the plan's parts from its stages' kernels, so that no call
+// of the job queue runs more than its kernel's CallSteps:
+//
+//   - a window of the first pass (every message's first part) runs on the
+//     first stage once its jobs, carried lanes included, hold
+//     Width*FirstBlocks blocks: with the last job added and the lanes that
+//     run on after the queue is empty, at most
+//     ceil(max(W*F+F+3, W*(F+3))/W) + F+3 steps, a job being at most a part
+//     and a staged head and tail;
+//   - the later parts of a message go a group of the first stage's lanes at
+//     a time: at most PartBlocks+3 steps;
+//   - a later stage i takes at most N busy lanes of the stages before it
+//     (N the least MinActive-1 of them, an odd stage passing on what it
+//     skips): at most P+3 steps if N <= W_i, else
+//     ceil((N-1)*(P+3)/W_i) + P+3;
+//   - a single message runs OneBlocks+3 blocks a call on the One stage.
+func (pl *Plan) bound() {
+	pl.FirstBlocks, pl.PartBlocks, pl.OneBlocks = maxPart, maxPart, maxPart
+	if len(pl.One) > 0 {
+		if s := CallSteps(pl.One[len(pl.One)-1].K); s > 0 {
+			pl.OneBlocks = clampPart(s - 3)
+		}
+	}
+	if len(pl.Stages) == 0 {
+		return
+	}
+	p := maxPart
+	n := 1 << 30 // jobs a stage may take: any, at the first
+	for i, st := range pl.Stages {
+		s := CallSteps(st.K)
+		switch {
+		case s == 0:
+		case i == 0:
+			p = min(p, s-3)
+		default:
+			for p > 1 && laterSteps(n, st.Width, p) > s {
+				p--
+			}
+		}
+		if !st.Odd {
+			n = min(n, st.MinActive-1)
+		}
+		n = max(n, 1)
+	}
+	pl.PartBlocks = clampPart(p)
+	first := pl.PartBlocks
+	if s := CallSteps(pl.Stages[0].K); s > 0 {
+		w := pl.Stages[0].Width
+		for first > 1 && firstSteps(w, first) > s {
+			first--
+		}
+	}
+	pl.FirstBlocks = first
+}
+
+// laterSteps bounds the steps of a call of a later stage of w lanes that
+// takes at most n jobs of at most p+3 blocks: each lane one job, or the
+// last job to start after the others spread over the lanes.
+func laterSteps(n, w, p int) int {
+	if n <= w {
+		return p + 3
+	}
+	return ((n-1)*(p+3)+w-1)/w + p + 3
+}
+
+// firstSteps bounds the steps of a first-pass window's call on w lanes,
+// with parts of f blocks (see bound).
+func firstSteps(w, f int) int {
+	total := max(w*f+f+3, w*(f+3))
+	return (total+w-1)/w + f + 3
+}
+
+func clampPart(p int) int { return min(max(p, 1), maxPart) }
