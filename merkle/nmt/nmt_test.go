@@ -565,3 +565,41 @@ func FuzzVerify(f *testing.F) {
 		}
 	})
 }
+
+// TestShortAbsenceProofs: nmt's proof_test.go
+// TestVerifyNamespace_ShortAbsenceProof_Valid: in the tree of namespaces
+// 1, 2, 3, 4, 6, 7, 8, 9, the absence of 5 is proven by leaf 4 (namespace
+// 6), or, shorter, by its parent or grandparent, indexed in their level;
+// nmt's verification (and ours, which follows it) accepts all three. A
+// node that reaches namespace 5, or one left of it, does not prove it.
+func TestShortAbsenceProofs(t *testing.T) {
+	h := Hasher{NamespaceSize: 1, IgnoreMaxNamespace: true}
+	tr := New(h)
+	for _, ns := range []byte{1, 2, 3, 4, 6, 7, 8, 9} {
+		tr.Push([]byte{ns, 0xAB, ns})
+	}
+	root := slices.Clone(tr.Root())
+	node := func(l, i int) []byte { return slices.Clone(tr.node(l, i)) }
+	for _, p := range []Proof{
+		{Start: 4, End: 5, LeafHash: node(0, 4), Nodes: [][]byte{node(2, 0), node(0, 5), node(1, 3)}},
+		{Start: 2, End: 3, LeafHash: node(1, 2), Nodes: [][]byte{node(2, 0), node(1, 3)}},
+		{Start: 1, End: 2, LeafHash: node(2, 1), Nodes: [][]byte{node(2, 0)}},
+	} {
+		if err := h.VerifyNamespace(root, []byte{5}, nil, p); err != nil {
+			t.Errorf("[%d, %d): %v", p.Start, p.End, err)
+		}
+	}
+	full, _ := tr.ProveNamespace([]byte{5})
+	if full.Start != 4 || !bytes.Equal(full.LeafHash, node(0, 4)) || len(full.Nodes) != 3 {
+		t.Errorf("the absence proof of 5: %+v", full)
+	}
+	for _, p := range []Proof{
+		{Start: 1, End: 2, LeafHash: node(2, 0), Nodes: [][]byte{node(2, 1)}},                         // a node left of 5
+		{Start: 0, End: 1, LeafHash: node(3, 0), Nodes: nil},                                          // the root, which reaches 5
+		{Start: 3, End: 4, LeafHash: node(0, 3), Nodes: [][]byte{node(1, 0), node(0, 2), node(2, 1)}}, // namespace 4
+	} {
+		if err := h.VerifyNamespace(root, []byte{5}, nil, p); err == nil {
+			t.Errorf("[%d, %d) of %x: verifies", p.Start, p.End, p.LeafHash[:2])
+		}
+	}
+}

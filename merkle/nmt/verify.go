@@ -48,8 +48,10 @@ func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error
 // all below ns, those right of it all above); an absence proof (no leaves:
 // the leaf at proof.Start, of node proof.LeafHash, is above ns, and the
 // nodes left of it below); or the empty proof, for an ns outside the
-// root's namespace range or an empty tree. It returns nil, an error
-// wrapping ErrMismatch, or an error saying what is malformed.
+// root's namespace range or an empty tree. The spec's short absence
+// proofs (LeafHash a node above that leaf, clear of ns, Start its index in
+// its level) verify as in nmt. It returns nil, an error wrapping
+// ErrMismatch, or an error saying what is malformed.
 func (h Hasher) VerifyNamespace(root, ns []byte, leaves [][]byte, proof Proof) error {
 	if len(ns) != h.NamespaceSize {
 		return errors.New("nmt: a namespace of " + strconv.Itoa(len(ns)) + " bytes, want " + strconv.Itoa(h.NamespaceSize))
