@@ -123,6 +123,17 @@ func TestNMTSquareAgainstPort(t *testing.T) {
 		if !bytes.Equal(got, slices.Concat(want...)) {
 			t.Fatalf("width %d: Square's roots differ from the port's", w)
 		}
+		for i, ls := range nmtLeaves(shares, w) {
+			tr := nmt.New(nmt.Celestia)
+			for _, l := range ls {
+				if err := tr.Push(l); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if !bytes.Equal(tr.Root(), want[i]) {
+				t.Fatalf("width %d: tree %d's root differs from the port's", w, i)
+			}
+		}
 		tr := nmt.New(nmt.Celestia)
 		for j, s := range shares[:w] { // row 0: original shares, then parity
 			ns := s[:nmt.CelestiaNamespaceSize]
@@ -160,6 +171,30 @@ func BenchmarkNMTSquare(b *testing.B) {
 			dst, _ = sq.Roots(dst[:0], shares, w)
 		}
 	})
+	// The same roots tree by tree, 512 merkle/nmt Trees (each tree's
+	// leaves one batched call, each level one more, every share's leaf
+	// hashed in its row and again in its column, as the port does), the
+	// leaves ns || share built once, outside the loop.
+	b.Run("impl=sha256x-trees", func(b *testing.B) {
+		leaves := nmtLeaves(shares, w)
+		trees := make([]*nmt.Tree, len(leaves))
+		for i := range trees {
+			trees[i] = nmt.New(nmt.Celestia)
+		}
+		b.SetBytes(int64(w * w * 512))
+		b.ReportAllocs()
+		for b.Loop() {
+			for i, t := range trees {
+				t.Reset()
+				for _, l := range leaves[i] {
+					if err := t.Push(l); err != nil {
+						b.Fatal(err)
+					}
+				}
+				t.Root()
+			}
+		}
+	})
 	b.Run("impl=nmtport", func(b *testing.B) {
 		b.SetBytes(int64(w * w * 512))
 		b.ReportAllocs()
@@ -172,3 +207,24 @@ func BenchmarkNMTSquare(b *testing.B) {
 }
 
 var nmtSquareOnce = sync.OnceValue(func() [][]byte { return nmtSquare(256, 128) })
+
+// nmtLeaves returns the leaves of a square's row trees, then its column
+// trees: ns || share, the parity namespace outside the original quadrant.
+func nmtLeaves(shares [][]byte, w int) [][][]byte {
+	parity := bytes.Repeat([]byte{0xFF}, nmt.CelestiaNamespaceSize)
+	out := make([][][]byte, 2*w)
+	for t := range out {
+		for x := range w {
+			i, j := t, x
+			if t >= w {
+				i, j = x, t-w
+			}
+			ns := parity
+			if i < w/2 && j < w/2 {
+				ns = shares[i*w+j][:nmt.CelestiaNamespaceSize]
+			}
+			out[t] = append(out[t], slices.Concat(ns, shares[i*w+j]))
+		}
+	}
+	return out
+}
