@@ -32,6 +32,7 @@ import (
 	"strconv"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/merkle"
 )
 
 // CelestiaNamespaceSize is the size of a namespace in Celestia: a version
@@ -42,8 +43,9 @@ const CelestiaNamespaceSize = 29
 var Celestia = Hasher{NamespaceSize: CelestiaNamespaceSize, IgnoreMaxNamespace: true}
 
 // ErrMismatch is the error, wrapped, of a well-formed proof that does not
-// lead to the root it is checked against: errors.Is(err, ErrMismatch).
-var ErrMismatch = errors.New("nmt: proof does not match the root")
+// lead to the root it is checked against: errors.Is(err, ErrMismatch). It is
+// merkle.ErrMismatch, the one mismatch error of every package here.
+var ErrMismatch = merkle.ErrMismatch
 
 var (
 	leafPrefix = []byte{0}
