@@ -270,34 +270,45 @@ func TestChainPreempt(t *testing.T) {
 			sched.Chain(p.cp, seedOf(1), 20000)
 			steps := uint64(20000 * float64(300*time.Millisecond) / float64(time.Since(start)+1))
 			var states [2][Size]byte
-			done := make(chan time.Duration)
-			go func() {
-				var worst time.Duration
-				for {
-					select {
-					case <-done:
-						done <- worst
-						return
-					default:
+			var took time.Duration
+			// A host busy with other work can leave the sleeper's thread
+			// unscheduled for a while too: a kernel that does not return to
+			// the scheduler oversleeps it by the whole chain every time, so
+			// a failing measurement is taken again, up to three times.
+			for attempt := 1; ; attempt++ {
+				done := make(chan time.Duration)
+				go func() {
+					var worst time.Duration
+					for {
+						select {
+						case <-done:
+							done <- worst
+							return
+						default:
+						}
+						t0 := time.Now()
+						time.Sleep(time.Millisecond)
+						worst = max(worst, time.Since(t0)-time.Millisecond)
 					}
-					t0 := time.Now()
-					time.Sleep(time.Millisecond)
-					worst = max(worst, time.Since(t0)-time.Millisecond)
+				}()
+				time.Sleep(5 * time.Millisecond)
+				t0 := time.Now()
+				if p.cp.Stages[0].Width > 1 {
+					sched.Chains(p.cp, states[:], []uint64{steps, steps})
+				} else {
+					states[0] = sched.Chain(p.cp, states[0], steps)
 				}
-			}()
-			time.Sleep(5 * time.Millisecond)
-			t0 := time.Now()
-			if p.cp.Stages[0].Width > 1 {
-				sched.Chains(p.cp, states[:], []uint64{steps, steps})
-			} else {
-				states[0] = sched.Chain(p.cp, states[0], steps)
-			}
-			took := time.Since(t0)
-			done <- 0
-			worst := <-done
-			t.Logf("%d steps in %v; the sleeper overslept by %v at most", steps, took, worst)
-			if worst > 100*time.Millisecond && worst > took/4 {
-				t.Errorf("a sleeper overslept by %v during a chain of %v: the kernel is not preemptible", worst, took)
+				took = time.Since(t0)
+				done <- 0
+				worst := <-done
+				t.Logf("%d steps in %v; the sleeper overslept by %v at most", steps, took, worst)
+				if worst <= 100*time.Millisecond || worst <= took/4 {
+					break
+				}
+				if attempt == 3 {
+					t.Errorf("a sleeper overslept by %v during a chain of %v, three times: the kernel is not preemptible", worst, took)
+					break
+				}
 			}
 
 			// With two Ps, garbage collections during the chain: the world
