@@ -1,0 +1,56 @@
+package interop
+
+import (
+	"math/rand/v2"
+	"testing"
+
+	"github.com/btcsuite/btcd/blockchain"
+	"github.com/btcsuite/btcd/btcutil"
+	"github.com/sha256x/sha256x/bitcoin"
+)
+
+// The txids and merkle root of a serialized block of 4,000 transactions
+// (two thirds segwit, random scripts and witness stacks: -v logs its
+// size), ours
+// against btcd's: from the bytes (btcd deserializes, then hashes each
+// transaction and the tree), and from btcd's deserialized block (hashing
+// only; btcd serializes each transaction again for its txid).
+//
+//	go test -run '^$' -bench 'BitcoinBlock' -benchtime 2s -count 5 .
+func BenchmarkBitcoinBlock(b *testing.B) {
+	r := rand.New(rand.NewPCG(41, 9))
+	blk, raw := randomBlock(r, 4000, 0.67)
+	b.Logf("%d transactions, %d bytes", len(blk.Transactions()), len(raw))
+	b.Run("sha256x", func(b *testing.B) {
+		var h bitcoin.Hasher
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			ids, err := h.TxIDs(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = bitcoin.MerkleRoot(ids)
+		}
+	})
+	b.Run("btcd-bytes", func(b *testing.B) {
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			blk, err := btcutil.NewBlockFromBytes(raw)
+			if err != nil {
+				b.Fatal(err)
+			}
+			_ = blockchain.CalcMerkleRoot(blk.Transactions(), false)
+		}
+	})
+	b.Run("btcd-parsed", func(b *testing.B) {
+		mb := blk.MsgBlock()
+		b.SetBytes(int64(len(raw)))
+		b.ReportAllocs()
+		for b.Loop() {
+			// A fresh btcutil.Block: its transactions cache their hashes.
+			_ = blockchain.CalcMerkleRoot(btcutil.NewBlock(mb).Transactions(), false)
+		}
+	})
+}
