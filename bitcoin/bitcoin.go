@@ -30,13 +30,12 @@ const stageSize = 256 << 10
 // its own, valid until its next call. A Hasher is not safe for concurrent
 // use; its zero value is ready.
 type Hasher struct {
-	txs         []Tx
-	msgs        [][]byte
-	ids, wids   [][Size]byte
-	stage       []byte
-	d           sha256x.Digest
-	cb          cbInfo
-	haveWitness bool
+	txs       []Tx
+	msgs      [][]byte
+	ids, wids [][Size]byte
+	stage     []byte
+	d         sha256x.Digest
+	cb        cbInfo
 }
 
 // Sums are a block's hashes, in internal byte order.

@@ -65,17 +65,22 @@ func ProofsFromByteSlices(items [][]byte) (rootHash []byte, proofs []*cmtmerkle.
 	if n == 0 {
 		return rootHash, proofs
 	}
+	// Each aunt is the sibling of the path's node at each level where it
+	// has one (RFC 6962: a promoted node has none), read where the tree
+	// holds it: the proofs share the tree's memory, as CometBFT's share
+	// its nodes' hashes.
 	levels := t.Levels()
-	depth := len(levels) - 1
 	ps := make([]cmtmerkle.Proof, n)
-	aunts := make([][]byte, 0, n*depth)
+	aunts := make([][]byte, 0, n*(len(levels)-1))
 	for i := range proofs {
-		p := t.Proof(i)
-		leaf := levels[0][i]
-		ps[i] = cmtmerkle.Proof{Total: int64(n), Index: int64(i), LeafHash: leaf[:]}
+		ps[i] = cmtmerkle.Proof{Total: int64(n), Index: int64(i), LeafHash: levels[0][i][:]}
 		start := len(aunts)
-		for k := range p.Path {
-			aunts = append(aunts, p.Path[k][:])
+		j := i
+		for _, lv := range levels[:len(levels)-1] {
+			if j^1 < len(lv) {
+				aunts = append(aunts, lv[j^1][:])
+			}
+			j >>= 1
 		}
 		ps[i].Aunts = aunts[start:len(aunts):len(aunts)]
 		proofs[i] = &ps[i]
@@ -210,7 +215,7 @@ var (
 )
 
 type manyScratch struct {
-	msgs []([]byte)   // every item of the group, in order
+	msgs [][]byte     // every item of the group, in order
 	a, b [][Size]byte // a level, each tree's nodes from an even index; the hashes of it
 	live []liveTree   // the trees with two nodes or more
 }

@@ -1,11 +1,14 @@
 package interop
 
 import (
+	"bytes"
 	"math/rand/v2"
+	"path/filepath"
 	"testing"
 
 	"github.com/btcsuite/btcd/blockchain"
 	"github.com/btcsuite/btcd/btcutil"
+	"github.com/btcsuite/btcd/wire"
 	"github.com/sha256x/sha256x/bitcoin"
 )
 
@@ -51,6 +54,39 @@ func BenchmarkBitcoinBlock(b *testing.B) {
 		for b.Loop() {
 			// A fresh btcutil.Block: its transactions cache their hashes.
 			_ = blockchain.CalcMerkleRoot(btcutil.NewBlock(mb).Transactions(), false)
+		}
+	})
+}
+
+// The block hashes of mainnet headers 0 to 14,131 (btcd's test data), ours
+// in one batch against btcd's BlockHash of each.
+//
+//	go test -run '^$' -bench 'BitcoinHeaders' -benchtime 2s -count 5 .
+func BenchmarkBitcoinHeaders(b *testing.B) {
+	blocks := framedBlocks(b, filepath.Join(btcdDir(b), "blockchain", "testdata", "blk_0_to_14131.dat"), -1)
+	headers := make([][]byte, len(blocks))
+	hds := make([]wire.BlockHeader, len(blocks))
+	for i, blk := range blocks {
+		headers[i] = blk[:bitcoin.HeaderSize]
+		if err := hds[i].Deserialize(bytes.NewReader(blk)); err != nil {
+			b.Fatal(err)
+		}
+	}
+	out := make([][32]byte, len(headers))
+	b.Run("sha256x", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if err := bitcoin.HeaderHashes(out, headers); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("btcd", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			for i := range hds {
+				out[i] = hds[i].BlockHash()
+			}
 		}
 	})
 }
