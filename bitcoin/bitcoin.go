@@ -209,12 +209,10 @@ func MerkleRoot(txids [][Size]byte) [Size]byte {
 
 // WitnessRoot is the root of the witness tree over a block's wtxids, the
 // first (the coinbase's) taken as zero whatever wtxids[0] holds (BIP 141).
-// wtxids is not changed.
+// It sets wtxids[0] to zero for the call and then restores it: no other
+// goroutine may read wtxids meanwhile.
 func WitnessRoot(wtxids [][Size]byte) [Size]byte {
-	switch len(wtxids) {
-	case 0:
-		return [Size]byte{}
-	case 1:
+	if len(wtxids) <= 1 {
 		return [Size]byte{}
 	}
 	first := wtxids[0]

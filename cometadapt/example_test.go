@@ -13,7 +13,7 @@ func Example() {
 	txs := [][]byte{[]byte("tx1"), []byte("tx2"), []byte("tx3")}
 	root, proofs := cometadapt.ProofsFromByteSlices(txs)
 	fmt.Println(string(cometadapt.HashFromByteSlices(txs)) == string(root))
-	fmt.Println(proofs[2].Verify(root, txs[2]))                   // CometBFT's verifier
+	fmt.Println(proofs[2].Verify(root, txs[2]))                  // CometBFT's verifier
 	fmt.Println(cometadapt.VerifyProof(proofs[2], root, txs[2])) // ours
 	// Output:
 	// true
