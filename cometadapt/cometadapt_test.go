@@ -53,6 +53,9 @@ func TestRootsAndMany(t *testing.T) {
 }
 
 func TestManyAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
 	r := rand.New(rand.NewPCG(41, 21))
 	blocks := make([][][]byte, 200)
 	for i := range blocks {
