@@ -19,7 +19,7 @@ import (
 // transaction and the tree), and from btcd's deserialized block (hashing
 // only; btcd serializes each transaction again for its txid).
 //
-//	go test -run '^$' -bench 'BitcoinBlock' -benchtime 2s -count 5 .
+//	go test -run '^$' -bench 'BitcoinBlock' -cpu 1 -benchtime 2s -count 5 .
 func BenchmarkBitcoinBlock(b *testing.B) {
 	r := rand.New(rand.NewPCG(41, 9))
 	blk, raw := randomBlock(r, 4000, 0.67)
@@ -61,7 +61,7 @@ func BenchmarkBitcoinBlock(b *testing.B) {
 // The block hashes of mainnet headers 0 to 14,131 (btcd's test data), ours
 // in one batch against btcd's BlockHash of each.
 //
-//	go test -run '^$' -bench 'BitcoinHeaders' -benchtime 2s -count 5 .
+//	go test -run '^$' -bench 'BitcoinHeaders' -cpu 1 -benchtime 2s -count 5 .
 func BenchmarkBitcoinHeaders(b *testing.B) {
 	blocks := framedBlocks(b, filepath.Join(btcdDir(b), "blockchain", "testdata", "blk_0_to_14131.dat"), -1)
 	headers := make([][]byte, len(blocks))
