@@ -15,14 +15,17 @@ import (
 // then cost the pairs kernels' blocks and a copy each instead of the job
 // queue's (bench/HISTORY.md, "Transparency logs").
 type staging struct {
-	sl     *slots       // sc.joins for nodes, sc.msgs for messages
-	nodes  [][Size]byte // a level's children, or nil
-	msgs   [][]byte     // the messages, if nodes is nil, each of nb blocks
-	ragged bool         // the messages' lengths differ: each is padded as it is staged
-	pre    []byte       // what each item starts with: jn.Prefix, or the messages' prefix
-	jn     *Join        // the join of nodes
-	w      int          // the children's width
-	m, nb  int          // the bytes of each item staged, and its blocks
+	sl    *slots       // sc.joins for nodes, sc.msgs for messages
+	nodes [][Size]byte // a level's children, or nil
+	msgs  [][]byte     // the messages, if nodes is nil, each of nb blocks
+	// digests, if not nil, are 32-byte messages hashed again in place
+	// (HashManyDouble's second hash): nodes and msgs are nil.
+	digests [][Size]byte
+	ragged  bool   // the messages' lengths differ: each is padded as it is staged
+	pre     []byte // what each item starts with: jn.Prefix, or the messages' prefix
+	jn      *Join  // the join of nodes
+	w       int    // the children's width
+	m, nb   int    // the bytes of each item staged, and its blocks
 }
 
 // template lays out every slot for stg's items, all but their own bytes:
@@ -55,6 +58,12 @@ func (stg *staging) template() {
 // template) and returns where they start.
 func (stg *staging) stage(i, k int) *byte {
 	buf, stride := stg.sl.buf[:], stg.nb*BlockSize
+	if stg.digests != nil {
+		for j := range k {
+			*(*[Size]byte)(buf[j*stride:]) = stg.digests[i+j]
+		}
+		return &buf[0]
+	}
 	if stg.nodes == nil {
 		if stg.ragged {
 			bits := 8 * uint64(len(stg.pre))

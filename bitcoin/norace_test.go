@@ -1,0 +1,5 @@
+//go:build !race
+
+package bitcoin
+
+const raceEnabled = false

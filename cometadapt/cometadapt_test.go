@@ -1,0 +1,117 @@
+package cometadapt
+
+import (
+	"crypto/sha256"
+	"errors"
+	"math/bits"
+	"math/rand/v2"
+	"testing"
+)
+
+// refRoot is the tree's root computed recursively, node by node, with
+// crypto/sha256, as CometBFT defines it.
+func refRoot(items [][]byte) [Size]byte {
+	switch len(items) {
+	case 0:
+		return sha256.Sum256(nil)
+	case 1:
+		return sha256.Sum256(append([]byte{0}, items[0]...))
+	}
+	k := 1 << (bits.Len(uint(len(items)-1)) - 1)
+	l, r := refRoot(items[:k]), refRoot(items[k:])
+	return sha256.Sum256(append(append([]byte{1}, l[:]...), r[:]...))
+}
+
+func randItems(r *rand.Rand, n, max int) [][]byte {
+	items := make([][]byte, n)
+	for i := range items {
+		items[i] = make([]byte, r.IntN(max+1))
+		for j := range items[i] {
+			items[i][j] = byte(r.Uint32())
+		}
+	}
+	return items
+}
+
+func TestRootsAndMany(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 20))
+	var blocks [][][]byte
+	for n := range 130 {
+		items := randItems(r, n, 100)
+		if Root(items) != refRoot(items) {
+			t.Fatalf("%d items: wrong root", n)
+		}
+		blocks = append(blocks, items)
+	}
+	roots := make([][Size]byte, len(blocks))
+	HashFromByteSlicesMany(roots, blocks)
+	for i, b := range blocks {
+		if roots[i] != refRoot(b) {
+			t.Fatalf("many: block %d of %d items: wrong root", i, len(b))
+		}
+	}
+}
+
+func TestManyAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector makes sync.Pool drop items")
+	}
+	r := rand.New(rand.NewPCG(41, 21))
+	blocks := make([][][]byte, 200)
+	for i := range blocks {
+		blocks[i] = randItems(r, r.IntN(60), 300)
+	}
+	roots := make([][Size]byte, len(blocks))
+	HashFromByteSlicesMany(roots, blocks)
+	if a := testing.AllocsPerRun(10, func() { HashFromByteSlicesMany(roots, blocks) }); a != 0 {
+		t.Errorf("HashFromByteSlicesMany: %v allocations", a)
+	}
+	if a := testing.AllocsPerRun(10, func() { roots[0] = Root(blocks[1]) }); a != 0 {
+		t.Errorf("Root: %v allocations", a)
+	}
+}
+
+func TestManyPanics(t *testing.T) {
+	defer func() {
+		if s, _ := recover().(string); len(s) < 9 || s[:9] != "sha256x: " {
+			t.Errorf("recovered %q", s)
+		}
+	}()
+	HashFromByteSlicesMany(nil, make([][][]byte, 1))
+}
+
+// FuzzVerifyProof: any proof is accepted exactly when it is a valid path
+// from the leaf to the root (CometBFT's Proof.Verify agrees, for 32-byte
+// hashes), never a panic.
+func FuzzVerifyProof(f *testing.F) {
+	r := rand.New(rand.NewPCG(41, 22))
+	items := randItems(r, 21, 40)
+	root, proofs := ProofsFromByteSlices(items)
+	f.Add(int64(21), int64(5), uint8(5), uint8(0), uint16(0), uint8(0))
+	f.Add(int64(21), int64(20), uint8(20), uint8(3), uint16(7), uint8(1))
+	f.Fuzz(func(t *testing.T, total, index int64, which, cut uint8, flip uint16, extra uint8) {
+		src := proofs[int(which)%len(proofs)]
+		p := *src
+		p.Total, p.Index = total, index
+		p.Aunts = append([][]byte(nil), src.Aunts...)
+		if c := int(cut) % (len(p.Aunts) + 1); cut&0x80 != 0 {
+			p.Aunts = p.Aunts[:c]
+		}
+		for range extra % 4 {
+			p.Aunts = append(p.Aunts, root)
+		}
+		if flip != 0 && len(p.Aunts) > 0 {
+			k := int(flip) % len(p.Aunts)
+			p.Aunts[k] = append([]byte(nil), p.Aunts[k]...)
+			p.Aunts[k][int(flip>>8)%Size] ^= 1
+		}
+		leaf := items[int(which)%len(items)]
+		ours, theirs := VerifyProof(&p, root, leaf), p.Verify(root, leaf)
+		if (ours == nil) != (theirs == nil) {
+			t.Fatalf("total %d, index %d, %d aunts: ours %v, CometBFT's %v", p.Total, p.Index, len(p.Aunts), ours, theirs)
+		}
+		if ours != nil && !errors.Is(ours, ErrMismatch) && !errors.Is(ours, ErrMalformed) {
+			t.Fatalf("an error neither ErrMismatch nor ErrMalformed: %v", ours)
+		}
+	})
+}

@@ -1,0 +1,5 @@
+//go:build !race
+
+package cometadapt
+
+const raceEnabled = false
