@@ -470,3 +470,25 @@ func descend(depth int, f func()) {
 }
 
 var sinkPad uint64
+
+// BenchmarkPairsKernels hashes a level of 1024 pairs (Adjacent) on every
+// pairs kernel, whole groups of its width.
+func BenchmarkPairsKernels(b *testing.B) {
+	in := make([]byte, 1024*2*Size)
+	for i := range in {
+		in[i] = byte(i * 7)
+	}
+	out := make([][Size]byte, 1024)
+	for _, id := range runnable() {
+		if !HasPairs(id) {
+			continue
+		}
+		n := 1024 - 1024%Lookup(id).Width
+		b.Run(fmt.Sprintf("kernel=%s", name(id)), func(b *testing.B) {
+			b.SetBytes(int64(n) * 2 * Size)
+			for b.Loop() {
+				HashPairs(id, Adjacent, &out[0], &in[0], nil, n, 0)
+			}
+		})
+	}
+}
