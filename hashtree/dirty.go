@@ -1,0 +1,81 @@
+package hashtree
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// dirtySet is the indices changed since the last root, each once: a
+// bitmap to tell whether an index is in already, and the list of them in
+// the order they came.
+type dirtySet struct {
+	mark []uint64
+	list []int
+}
+
+// add puts i in the set. The bitmap covers every index below its length
+// (grow).
+func (d *dirtySet) add(i int) {
+	w, b := i>>6, uint64(1)<<(i&63)
+	if d.mark[w]&b == 0 {
+		d.mark[w] |= b
+		d.list = append(d.list, i)
+	}
+}
+
+// grow makes the bitmap cover n indices.
+func (d *dirtySet) grow(n int) {
+	for len(d.mark) < (n+63)/64 {
+		d.mark = append(d.mark, 0)
+	}
+}
+
+// cut drops the indices from n on.
+func (d *dirtySet) cut(n int) {
+	k := 0
+	for _, i := range d.list {
+		if i < n {
+			d.list[k] = i
+			k++
+		} else {
+			d.mark[i>>6] &^= 1 << (i & 63)
+		}
+	}
+	d.list = d.list[:k]
+	d.mark = d.mark[:(n+63)/64]
+}
+
+// sorted returns the set in increasing order and empties it (the slice
+// stays valid until the next add). A few indices are sorted and their bits
+// cleared one by one; many are read back from the bitmap in order, word by
+// word, which costs a pass over the bitmap but no comparison: whichever is
+// less work.
+func (d *dirtySet) sorted() []int {
+	k := len(d.list)
+	if k == 0 {
+		return d.list
+	}
+	if k*bits.Len(uint(k)) < len(d.mark) {
+		slices.Sort(d.list)
+		for _, i := range d.list {
+			d.mark[i>>6] = 0
+		}
+	} else {
+		d.list = d.list[:0]
+		for w, m := range d.mark {
+			for m != 0 {
+				d.list = append(d.list, w<<6|bits.TrailingZeros64(m))
+				m &= m - 1
+			}
+			d.mark[w] = 0
+		}
+	}
+	l := d.list
+	d.list = d.list[:0]
+	return l
+}
+
+// clone returns a copy of d, apart from it.
+func (d *dirtySet) clone() dirtySet {
+	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list)}
+}
