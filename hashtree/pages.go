@@ -17,6 +17,8 @@ import (
 type paged struct {
 	pages []*[32]byte // the first node of each page; a page is 1<<shift nodes
 	owned []uint64    // bit j: pages[j] is this level's alone
+	alloc []uint32    // pages allocated together have one number
+	next  uint32      // the number of the next allocation
 	n     int         // nodes in use
 	shift uint8
 }
@@ -55,6 +57,8 @@ func (l *paged) own(j int) {
 	p := make([][32]byte, 1<<l.shift)
 	copy(p, unsafe.Slice(l.pages[j], 1<<l.shift))
 	l.pages[j] = &p[0]
+	l.alloc[j] = l.next
+	l.next++
 	l.owned[j>>6] |= 1 << (j & 63)
 }
 
@@ -68,6 +72,7 @@ func (l *paged) resize(n int) {
 	case need < have:
 		clear(l.pages[need:])
 		l.pages = l.pages[:need]
+		l.alloc = l.alloc[:need]
 		words := (need + 63) / 64
 		l.owned = l.owned[:words]
 		if need%64 != 0 {
@@ -77,7 +82,9 @@ func (l *paged) resize(n int) {
 		mem := make([][32]byte, (need-have)<<l.shift)
 		for j := have; j < need; j++ {
 			l.pages = append(l.pages, &mem[(j-have)<<l.shift])
+			l.alloc = append(l.alloc, l.next)
 		}
+		l.next++
 		for len(l.owned) < (need+63)/64 {
 			l.owned = append(l.owned, 0)
 		}
@@ -92,9 +99,10 @@ func (l *paged) resize(n int) {
 // none of them.
 func (l *paged) share() paged {
 	clear(l.owned)
-	c := paged{n: l.n, shift: l.shift}
+	c := paged{n: l.n, shift: l.shift, next: l.next}
 	if len(l.pages) > 0 {
 		c.pages = append([]*[32]byte(nil), l.pages...)
+		c.alloc = append([]uint32(nil), l.alloc...)
 		c.owned = make([]uint64, len(l.owned))
 	}
 	return c
@@ -102,12 +110,12 @@ func (l *paged) share() paged {
 
 // run returns a pointer to node i and how many nodes from i on lie one
 // after another in memory, at most limit: to the end of i's page, then on
-// through the pages allocated after it.
+// through the pages allocated with it that follow it.
 func (l *paged) run(i, limit int) (*[32]byte, int) {
 	p := l.at(i)
 	n := min(limit, 1<<l.shift-i&l.mask())
 	for j := i>>l.shift + 1; n < limit && j < len(l.pages); j++ {
-		if unsafe.Pointer(l.pages[j]) != unsafe.Add(unsafe.Pointer(p), n*32) {
+		if l.alloc[j] != l.alloc[j-1] || uintptr(unsafe.Pointer(l.pages[j])) != uintptr(unsafe.Pointer(p))+uintptr(n)*32 {
 			break
 		}
 		n = min(limit, n+1<<l.shift)
