@@ -157,6 +157,12 @@ func (t *tree) level(h int, d []int) {
 		t.hash(h, a, b)
 		return
 	}
+	t.gather(h, d)
+}
+
+// gather rehashes the nodes d of height h: their children gathered into a
+// buffer, hashed in one call a block at a time, the digests copied back.
+func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
 	if len(t.buf) < 2*gatherBlock {
 		t.buf = make([][32]byte, 2*gatherBlock)

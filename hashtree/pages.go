@@ -19,6 +19,8 @@ type paged struct {
 	owned []uint64    // bit j: pages[j] is this level's alone
 	alloc []uint32    // pages allocated together have one number
 	next  uint32      // the number of the next allocation
+	slab  [][32]byte  // where own takes its next pages from
+	slabs int         // the pages of the next slab: doubling to maxSlab
 	n     int         // nodes in use
 	shift uint8
 }
@@ -52,10 +54,21 @@ func (l *paged) mut(i int) *[32]byte {
 	return (*[32]byte)(unsafe.Add(unsafe.Pointer(l.pages[j]), (i&l.mask())*32))
 }
 
+// maxSlab is the most bytes own allocates at a time: the pages copied on
+// a level that copies share are cut from slabs, so that a slot's few
+// thousand copied pages are a few allocations rather than one each.
+const maxSlab = 64 << 10
+
 // own replaces page j by a copy that this level owns.
 func (l *paged) own(j int) {
-	p := make([][32]byte, 1<<l.shift)
-	copy(p, unsafe.Slice(l.pages[j], 1<<l.shift))
+	size := 1 << l.shift
+	if len(l.slab) < size {
+		l.slabs = min(max(1, 2*l.slabs), max(1, maxSlab/(32*size)))
+		l.slab = make([][32]byte, l.slabs*size)
+	}
+	p := l.slab[:size:size]
+	l.slab = l.slab[size:]
+	copy(p, unsafe.Slice(l.pages[j], size))
 	l.pages[j] = &p[0]
 	l.alloc[j] = l.next
 	l.next++
@@ -99,7 +112,7 @@ func (l *paged) resize(n int) {
 // none of them.
 func (l *paged) share() paged {
 	clear(l.owned)
-	c := paged{n: l.n, shift: l.shift, next: l.next}
+	c := paged{n: l.n, shift: l.shift, next: l.next, slabs: l.slabs}
 	if len(l.pages) > 0 {
 		c.pages = append([]*[32]byte(nil), l.pages...)
 		c.alloc = append([]uint32(nil), l.alloc...)
