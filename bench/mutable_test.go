@@ -73,6 +73,9 @@ func BenchmarkMutableList(b *testing.B) {
 			}
 		})
 		b.Run(fmt.Sprintf("k=%d/impl=prysm", k), func(b *testing.B) {
+			if k == mutableN {
+				b.Skip("every path of the tree: about 3 s a root (issue 39), the full rebuild's 100 times")
+			}
 			layers, err := prysmReturnTrieLayer(slices.Clone(leaves), mutableN)
 			if err != nil {
 				b.Fatal(err)
@@ -119,12 +122,9 @@ func BenchmarkMutableList(b *testing.B) {
 }
 
 // TestMutableListRoots: the four implementations of the list table agree
-// after changes at each k (a smaller tree under -short).
+// after changes at each k, on a tree of 2^16 chunks.
 func TestMutableListRoots(t *testing.T) {
-	n := mutableN
-	if testing.Short() {
-		n = 1 << 12
-	}
+	n := 1 << 16
 	r := rand.New(rand.NewPCG(39, 3))
 	leaves := randRoots(r, n)
 	c := sszx.NewChunks(leaves, uint64(n))
