@@ -8,16 +8,19 @@ import (
 	"github.com/sha256x/sha256x"
 )
 
-// denseDiv decides how a level's dirty nodes are hashed: where at least
-// 1/denseDiv of the nodes between the first and the last dirty one are
-// dirty, the whole span is hashed in place, in as few HashLevel calls as
-// its pages allow (clean nodes hashed again come out the same); otherwise
-// the dirty nodes' children are gathered into a buffer, hashed in one call
-// a block at a time, and the digests copied back. Gathering costs a copy of
-// 96 bytes and, on a large level, a cache miss a node; hashing a clean node
-// costs one hash. The bench module's BenchmarkMutableDensity times both on
-// a 2^20-node level at each fraction (BENCHMARKS.md, "Trees that change").
-const denseDiv = 4
+// denseEighths decides how a level's dirty nodes are hashed: where at
+// least denseEighths/8 of the nodes between the first and the last dirty
+// one are dirty, the whole span is hashed in place, in as few HashLevel
+// calls as its pages allow (clean nodes hashed again come out the same);
+// otherwise the dirty nodes' children are gathered into a buffer, hashed in
+// one call a block at a time, and the digests copied back. Gathering costs
+// a copy of 96 bytes and, on a large level, cache misses a node; hashing a
+// clean node costs a hash. BenchmarkDenseThreshold times both on a level
+// of 2^16 nodes at each fraction (BENCHMARKS.md, "Trees that change").
+// Provisional, from a run on a busy machine where the gathered path cost
+// about 1.3 times the span's a node hashed (the span winning from about 3/4
+// dirty): the quiet machine's run sets it.
+const denseEighths = 6
 
 // gatherBlock is how many dirty nodes one gathered call hashes: 64 KiB of
 // children, in L2.
@@ -153,7 +156,7 @@ func (t *tree) level(h int, d []int) {
 		return
 	}
 	a, b := d[0], d[m-1]
-	if m*denseDiv >= b-a+1 {
+	if 8*m >= denseEighths*(b-a+1) {
 		t.hash(h, a, b)
 		return
 	}

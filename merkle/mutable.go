@@ -6,11 +6,12 @@ import (
 	"strconv"
 )
 
-// denseDiv: where at least 1/denseDiv of the nodes between a level's first
-// and last dirty node are dirty, Mutable.Root hashes that whole stretch in
-// place in one call rather than gather the dirty nodes' children; the same
-// threshold as hashtree's (BENCHMARKS.md, "Trees that change").
-const denseDiv = 4
+// denseEighths: where at least denseEighths/8 of the nodes between a
+// level's first and last dirty node are dirty, Mutable.Root hashes that
+// whole stretch in place in one call rather than gather the dirty nodes'
+// children; hashtree's threshold (its BenchmarkDenseThreshold,
+// BENCHMARKS.md, "Trees that change").
+const denseEighths = 6
 
 // gatherBlock is how many dirty nodes one gathered call hashes.
 const gatherBlock = 1024
@@ -182,7 +183,7 @@ func (m *Mutable) Root() [Size]byte {
 			if len(d) == 0 {
 				break
 			}
-			if a, b := d[0], d[len(d)-1]; len(d)*denseDiv >= b-a+1 {
+			if a, b := d[0], d[len(d)-1]; 8*len(d) >= denseEighths*(b-a+1) {
 				m.span(h, a, b)
 			} else {
 				m.gather(h, d)
