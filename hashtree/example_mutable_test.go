@@ -84,3 +84,19 @@ func ExampleChunks_Copy() {
 	// true
 	// true
 }
+
+// A ProgressiveList (EIP-7916): no limit, subtrees of 1, 4, 16, ...
+// elements; appended to and changed, its root recomputed from what changed.
+func ExampleProgressiveList() {
+	roots := make([][32]byte, 20)
+	for i := range roots {
+		roots[i] = chunk(uint64(i))
+	}
+	l := hashtree.NewProgressiveList(roots)
+	l.Append(chunk(20))
+	l.Set(3, chunk(333))
+	roots = append(roots, chunk(20))
+	roots[3] = chunk(333)
+	fmt.Println(l.Len(), l.Root() == hashtree.ProgressiveListRoot(roots))
+	// Output: 21 true
+}
