@@ -21,6 +21,7 @@ require (
 	github.com/emicklei/dot v1.6.2 // indirect
 	github.com/minio/sha256-simd v1.0.0 // indirect
 	github.com/mitchellh/mapstructure v1.3.2 // indirect
+	github.com/pk910/dynamic-ssz v1.4.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect
 	gopkg.in/yaml.v2 v2.3.0 // indirect
 )
