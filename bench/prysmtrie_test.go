@@ -178,6 +178,7 @@ func prysmRecomputeRootFromLayer(idx int, layers [][]*[32]byte, chunks []*[32]by
 		neighborIdx := currentIndex ^ 1 // P: neighborIdx := currentIndex ^ 1
 		var neighbor [32]byte
 		// P: if layers[i] != nil && len(layers[i]) != 0 && neighborIdx < len(layers[i]) {
+		//lint:ignore S1009 Prysm's condition, as written
 		if layers[i] != nil && len(layers[i]) != 0 && neighborIdx < len(layers[i]) {
 			neighbor = *layers[i][neighborIdx] // P: neighbor = *layers[i][neighborIdx]
 		}
