@@ -200,6 +200,9 @@ func (t *tree) hash(h, a, b int) {
 		sha256x.Join{}.HashLevel(unsafe.Slice(p.mut(b), 1), two[:])
 		b--
 	}
+	if a > b {
+		return
+	}
 	for j := a >> p.shift; j <= b>>p.shift; j++ {
 		p.mut(j << p.shift) // own the pages written
 	}
