@@ -13,20 +13,22 @@ type dirtySet struct {
 	list []int
 }
 
-// add puts i in the set. The bitmap covers every index below its length
-// (grow).
+// add puts i in the set.
 func (d *dirtySet) add(i int) {
 	w, b := i>>6, uint64(1)<<(i&63)
+	if w >= len(d.mark) {
+		d.grow(i + 1) // a set cloned empty has no bitmap yet
+	}
 	if d.mark[w]&b == 0 {
 		d.mark[w] |= b
 		d.list = append(d.list, i)
 	}
 }
 
-// grow makes the bitmap cover n indices.
+// grow makes the bitmap cover n indices at least.
 func (d *dirtySet) grow(n int) {
-	for len(d.mark) < (n+63)/64 {
-		d.mark = append(d.mark, 0)
+	if w := (n + 63) / 64; len(d.mark) < w {
+		d.mark = append(d.mark, make([]uint64, w-len(d.mark))...)
 	}
 }
 
@@ -42,7 +44,7 @@ func (d *dirtySet) cut(n int) {
 		}
 	}
 	d.list = d.list[:k]
-	d.mark = d.mark[:(n+63)/64]
+	d.mark = d.mark[:min(len(d.mark), (n+63)/64)]
 }
 
 // sorted returns the set in increasing order and empties it (the slice
@@ -75,7 +77,11 @@ func (d *dirtySet) sorted() []int {
 	return l
 }
 
-// clone returns a copy of d, apart from it.
+// clone returns a copy of d, apart from it: an empty set (a copy of a
+// tree whose root is up to date) without a bitmap until its first add.
 func (d *dirtySet) clone() dirtySet {
+	if len(d.list) == 0 {
+		return dirtySet{}
+	}
 	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list)}
 }
