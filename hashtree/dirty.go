@@ -9,8 +9,9 @@ import (
 // bitmap to tell whether an index is in already, and the list of them in
 // the order they came.
 type dirtySet struct {
-	mark []uint64
-	list []int
+	mark   []uint64
+	list   []int
+	lo, hi int // the least and the greatest index in list, when not empty
 }
 
 // add puts i in the set.
@@ -21,8 +22,22 @@ func (d *dirtySet) add(i int) {
 	}
 	if d.mark[w]&b == 0 {
 		d.mark[w] |= b
+		if len(d.list) == 0 {
+			d.lo, d.hi = i, i
+		} else {
+			d.lo, d.hi = min(d.lo, i), max(d.hi, i)
+		}
 		d.list = append(d.list, i)
 	}
+}
+
+// take empties the set and returns its least and greatest index; the set
+// must not be empty. It clears the bitmap's words between them, for a set
+// about to be hashed as the whole stretch lo..hi.
+func (d *dirtySet) take() (lo, hi int) {
+	clear(d.mark[d.lo>>6 : d.hi>>6+1])
+	d.list = d.list[:0]
+	return d.lo, d.hi
 }
 
 // grow makes the bitmap cover n indices at least.
@@ -45,6 +60,7 @@ func (d *dirtySet) cut(n int) {
 	}
 	d.list = d.list[:k]
 	d.mark = d.mark[:min(len(d.mark), (n+63)/64)]
+	d.hi = min(d.hi, n-1) // lo..hi still holds every index left
 }
 
 // sorted returns the set in increasing order and empties it (the slice
@@ -83,5 +99,5 @@ func (d *dirtySet) clone() dirtySet {
 	if len(d.list) == 0 {
 		return dirtySet{}
 	}
-	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list)}
+	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), lo: d.lo, hi: d.hi}
 }

@@ -122,10 +122,21 @@ func (t *tree) root() [32]byte {
 			return zeroHashes[t.depth]
 		}
 		t.resize(t.len())
-		d := t.dirty.sorted()
-		for h := 1; h <= t.depth; h++ {
-			d = parents(d)
-			t.level(h, d)
+		if k := len(t.dirty.list); k > 0 && 8*k >= denseEighths*(t.dirty.hi-t.dirty.lo+1) {
+			// The changed leaves are dense in their stretch, and so are
+			// their parents, a level up: every level's stretch hashed
+			// whole, no list of nodes made (every leaf changed, an epoch).
+			a, b := t.dirty.take()
+			for h := 1; h <= t.depth; h++ {
+				a, b = a>>1, b>>1
+				t.hash(h, a, b)
+			}
+		} else {
+			d := t.dirty.sorted()
+			for h := 1; h <= t.depth; h++ {
+				d = parents(d)
+				t.level(h, d)
+			}
 		}
 	}
 	if t.len() == 0 {
