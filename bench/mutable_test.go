@@ -29,7 +29,9 @@ const mutableN = 1 << 20
 var mutableKs = []int{1, 512, 8192, 65536, mutableN}
 
 // changes returns k distinct random indices below n, sorted (as Prysm
-// passes them), and two sets of k chunks to set there in turn.
+// passes them), and two sets of k chunks to set there in turn. At k =
+// 2^20 every chunk changes: Chunks takes them as one stretch (SetRange),
+// the rebuild as one copy.
 func changes(r *rand.Rand, n, k int) ([]uint64, [2][][32]byte) {
 	idx := make([]uint64, k)
 	for j, i := range slices.Sorted(slices.Values(r.Perm(n)[:k])) {
@@ -66,8 +68,12 @@ func BenchmarkMutableList(b *testing.B) {
 			for b.Loop() {
 				v := vals[it&1]
 				it++
-				for j, i := range idx {
-					c.Set(i, v[j])
+				if k == mutableN {
+					c.SetRange(0, v) // every chunk: a stretch
+				} else {
+					for j, i := range idx {
+						c.Set(i, v[j])
+					}
 				}
 				c.Root()
 			}
@@ -98,8 +104,12 @@ func BenchmarkMutableList(b *testing.B) {
 			for b.Loop() {
 				v := vals[it&1]
 				it++
-				for j, i := range idx {
-					cur[i] = v[j]
+				if k == mutableN {
+					copy(cur, v)
+				} else {
+					for j, i := range idx {
+						cur[i] = v[j]
+					}
 				}
 				sszx.Merkleize(cur, mutableN)
 			}

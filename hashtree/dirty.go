@@ -7,12 +7,17 @@ import (
 
 // dirtySet is the indices changed since the last root, each once: a
 // bitmap to tell whether an index is in already, and the list of them in
-// the order they came.
+// the order they came, but for the extra ones that whole stretches put in
+// (addRange), in the bitmap alone.
 type dirtySet struct {
 	mark   []uint64
 	list   []int
-	lo, hi int // the least and the greatest index in list, when not empty
+	extra  int // indices in the bitmap and not in list
+	lo, hi int // the least and the greatest index in the set, when not empty
 }
+
+// size returns the number of indices in the set.
+func (d *dirtySet) size() int { return len(d.list) + d.extra }
 
 // add puts i in the set.
 func (d *dirtySet) add(i int) {
@@ -22,7 +27,7 @@ func (d *dirtySet) add(i int) {
 	}
 	if d.mark[w]&b == 0 {
 		d.mark[w] |= b
-		if len(d.list) == 0 {
+		if d.size() == 0 {
 			d.lo, d.hi = i, i
 		} else {
 			d.lo, d.hi = min(d.lo, i), max(d.hi, i)
@@ -31,12 +36,34 @@ func (d *dirtySet) add(i int) {
 	}
 }
 
+// addRange puts a..b (a <= b) in the set, in the bitmap alone: a word at
+// a time.
+func (d *dirtySet) addRange(a, b int) {
+	d.grow(b + 1)
+	if d.size() == 0 {
+		d.lo, d.hi = a, b
+	} else {
+		d.lo, d.hi = min(d.lo, a), max(d.hi, b)
+	}
+	for w := a >> 6; w <= b>>6; w++ {
+		m := ^uint64(0)
+		if w == a>>6 {
+			m &= ^uint64(0) << (a & 63)
+		}
+		if w == b>>6 {
+			m &= ^uint64(0) >> (63 - b&63)
+		}
+		d.extra += bits.OnesCount64(m &^ d.mark[w])
+		d.mark[w] |= m
+	}
+}
+
 // take empties the set and returns its least and greatest index; the set
 // must not be empty. It clears the bitmap's words between them, for a set
 // about to be hashed as the whole stretch lo..hi.
 func (d *dirtySet) take() (lo, hi int) {
 	clear(d.mark[d.lo>>6 : d.hi>>6+1])
-	d.list = d.list[:0]
+	d.list, d.extra = d.list[:0], 0
 	return d.lo, d.hi
 }
 
@@ -49,6 +76,10 @@ func (d *dirtySet) grow(n int) {
 
 // cut drops the indices from n on.
 func (d *dirtySet) cut(n int) {
+	if d.extra > 0 {
+		d.list = d.scan(d.list[:0], false) // every index in the list
+		d.extra = 0
+	}
 	k := 0
 	for _, i := range d.list {
 		if i < n {
@@ -69,35 +100,44 @@ func (d *dirtySet) cut(n int) {
 // word, which costs a pass over the bitmap but no comparison: whichever is
 // less work.
 func (d *dirtySet) sorted() []int {
-	k := len(d.list)
+	k := d.size()
 	if k == 0 {
 		return d.list
 	}
-	if k*bits.Len(uint(k)) < len(d.mark) {
+	if d.extra == 0 && k*bits.Len(uint(k)) < len(d.mark) {
 		slices.Sort(d.list)
 		for _, i := range d.list {
 			d.mark[i>>6] = 0
 		}
 	} else {
-		d.list = d.list[:0]
-		for w, m := range d.mark {
-			for m != 0 {
-				d.list = append(d.list, w<<6|bits.TrailingZeros64(m))
-				m &= m - 1
-			}
-			d.mark[w] = 0
-		}
+		d.list = d.scan(d.list[:0], true)
+		d.extra = 0
 	}
 	l := d.list
 	d.list = d.list[:0]
 	return l
 }
 
+// scan appends the indices in the bitmap to l, in order, and clears the
+// bitmap if empty is set.
+func (d *dirtySet) scan(l []int, empty bool) []int {
+	for w, m := range d.mark {
+		for m != 0 {
+			l = append(l, w<<6|bits.TrailingZeros64(m))
+			m &= m - 1
+		}
+		if empty {
+			d.mark[w] = 0
+		}
+	}
+	return l
+}
+
 // clone returns a copy of d, apart from it: an empty set (a copy of a
 // tree whose root is up to date) without a bitmap until its first add.
 func (d *dirtySet) clone() dirtySet {
-	if len(d.list) == 0 {
+	if d.size() == 0 {
 		return dirtySet{}
 	}
-	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), lo: d.lo, hi: d.hi}
+	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), extra: d.extra, lo: d.lo, hi: d.hi}
 }

@@ -87,6 +87,22 @@ func (t *tree) leaf(i int) *[32]byte {
 	return t.levels[0].mut(i)
 }
 
+// setRange writes chunks at first on (within len) and marks them dirty.
+func (t *tree) setRange(first int, chunks [][32]byte) {
+	if len(chunks) == 0 {
+		return
+	}
+	l := &t.levels[0]
+	for i := 0; i < len(chunks); {
+		l.mut(first + i) // owns the page
+		p, n := l.run(first+i, min(len(chunks)-i, 1<<l.shift-(first+i)&l.mask()))
+		copy(unsafe.Slice(p, n), chunks[i:])
+		i += n
+	}
+	t.dirty.addRange(first, first+len(chunks)-1)
+	t.stale = true
+}
+
 func (t *tree) append(c *[32]byte) {
 	n := t.len()
 	t.levels[0].resize(n + 1)
@@ -122,7 +138,7 @@ func (t *tree) root() [32]byte {
 			return zeroHashes[t.depth]
 		}
 		t.resize(t.len())
-		if k := len(t.dirty.list); k > 0 && 8*k >= denseEighths*(t.dirty.hi-t.dirty.lo+1) {
+		if k := t.dirty.size(); k > 0 && 8*k >= denseEighths*(t.dirty.hi-t.dirty.lo+1) {
 			// The changed leaves are dense in their stretch, and so are
 			// their parents, a level up: every level's stretch hashed
 			// whole, no list of nodes made (every leaf changed, an epoch).
@@ -401,6 +417,18 @@ func (c *Chunks) SetMany(indices []uint64, chunks [][32]byte) {
 	for k, i := range indices {
 		c.t.set(c.index("SetMany", i), &chunks[k])
 	}
+	c.fresh = false
+}
+
+// SetRange sets chunks first, first+1, ... to chunks: a stretch copied
+// page by page and marked dirty a bitmap word at a time, cheaper than a
+// Set each where many change (every chunk of a tree). It panics if the
+// stretch runs past the length.
+func (c *Chunks) SetRange(first uint64, chunks [][32]byte) {
+	if n := uint64(c.t.len()); first > n || uint64(len(chunks)) > n-first {
+		panic(fmt.Sprintf("sha256x: hashtree: Chunks.SetRange(%d) of %d chunks past the length %d", first, len(chunks), n))
+	}
+	c.t.setRange(int(first), chunks)
 	c.fresh = false
 }
 

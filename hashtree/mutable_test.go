@@ -95,6 +95,11 @@ func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int
 			m.cur = m.cur[:k]
 		case op < 8 && len(trees) < 4: // a copy
 			trees = append(trees, &chunksModel{m.c.Copy(), slices.Clone(m.cur)})
+		case op == 8 && n > 0: // a stretch
+			a := o.n(n)
+			cs := randChunks(o.r, o.n(n-a+1))
+			m.c.SetRange(uint64(a), cs)
+			copy(m.cur[a:], cs)
 		}
 		if o.n(3) == 0 || step == steps-1 {
 			for k, m := range trees {
@@ -169,6 +174,13 @@ func TestChunksDense(t *testing.T) {
 	for _, n := range []int{2, 33, 64, 1023, 4097, 70000} {
 		cur := randChunks(r, n)
 		c := NewChunkList(cur, 1<<40)
+		d := c.Copy()
+		cur = randChunks(r, n)
+		d.SetRange(0, cur) // every chunk, on a copy's shared pages
+		if got, want := d.Root(), ListRoot(cur, 1<<40); got != want {
+			t.Fatalf("%d chunks, all set: root %x, want %x", n, got, want)
+		}
+		c = d
 		for _, stride := range []int{1, 2, 3, 7, 5000} {
 			d := c.Copy() // the copy's pages shared: runs broken at copied pages
 			for i := stride / 2; i < n; i += stride {
@@ -218,6 +230,7 @@ func TestChunksPanics(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: Chunks.Get(9) past the length 3", func() { c.Get(9) })
 	panicsWith(t, "sha256x: hashtree: Chunks.Truncate(4) past the length 3", func() { c.Truncate(4) })
 	panicsWith(t, "sha256x: hashtree: Chunks.SetMany of 1 indices and 0 chunks", func() { c.SetMany([]uint64{0}, nil) })
+	panicsWith(t, "sha256x: hashtree: Chunks.SetRange(2) of 2 chunks past the length 3", func() { c.SetRange(2, make([][32]byte, 2)) })
 	c.Append([32]byte{})
 	panicsWith(t, "sha256x: hashtree: Chunks.Append past the limit 4", func() { c.Append([32]byte{}) })
 	panicsWith(t, "sha256x: hashtree: 5 chunks, more than the limit 4", func() { NewChunks(make([][32]byte, 5), 4) })
