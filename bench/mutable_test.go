@@ -286,6 +286,11 @@ func TestMutableBellatrix(t *testing.T) {
 	}
 	slot(r, l, vs, bals, 4*len(bals), 2000) // an epoch: most balances, many validators
 	check("epoch", l, vs, bals)
+	for i := range bals { // every balance, as one stretch
+		bals[i] -= uint64(i % 1000)
+	}
+	l.bals.SetRange(0, bals)
+	check("every balance", l, vs, bals)
 	// A copy diverges; the original keeps its roots.
 	before := [2][32]byte{l.vals.Root(), l.bals.Root()}
 	c := beaconLists{l.vals.Copy(), l.bals.Copy()}

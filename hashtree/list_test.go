@@ -45,6 +45,14 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 			m.cur = m.cur[:k]
 		case op < 7 && len(ls) < 4:
 			ls = append(ls, &basicModel[T]{m.l.Copy(), slices.Clone(m.cur)})
+		case op == 7 && n > 0:
+			a := o.n(n)
+			vs := make([]T, o.n(n-a+1))
+			for j := range vs {
+				vs[j] = gen()
+			}
+			m.l.SetRange(uint64(a), vs)
+			copy(m.cur[a:], vs)
 		}
 		if o.n(2) == 0 || step == steps-1 {
 			for k, m := range ls {
@@ -160,6 +168,7 @@ func TestListPanics(t *testing.T) {
 	b := NewBasicList([]uint64{1, 2, 3}, 4)
 	panicsWith(t, "sha256x: hashtree: BasicList.Set(3) past the length 3", func() { b.Set(3, 0) })
 	panicsWith(t, "sha256x: hashtree: BasicList.Truncate(4) past the length 3", func() { b.Truncate(4) })
+	panicsWith(t, "sha256x: hashtree: BasicList.SetRange(1) of 3 values past the length 3", func() { b.SetRange(1, make([]uint64, 3)) })
 	b.Append(4)
 	panicsWith(t, "sha256x: hashtree: BasicList.Append past the limit 4", func() { b.Append(5) })
 	c := NewContainerList(2, make([][32]byte, 4), 2)
