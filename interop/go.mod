@@ -36,6 +36,7 @@ require (
 	github.com/emicklei/dot v1.6.2 // indirect
 	github.com/minio/sha256-simd v1.0.0 // indirect
 	github.com/mitchellh/mapstructure v1.5.0 // indirect
+	github.com/pk910/dynamic-ssz v1.4.0
 	github.com/sha256x/sha256x/cometadapt v0.0.0-00010101000000-000000000000
 	golang.org/x/crypto v0.32.0 // indirect
 	golang.org/x/sys v0.50.0 // indirect

@@ -1,0 +1,374 @@
+package bench
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	ssz "github.com/ferranbt/fastssz"
+	"github.com/ferranbt/fastssz/spectests"
+	"github.com/prysmaticlabs/gohashtree"
+	sszx "github.com/sha256x/sha256x/hashtree"
+)
+
+// The "Trees that change" tables (issue 39): a 2^20-chunk tree with k of
+// its chunks changed, its root recomputed by sha256x's hashtree.Chunks,
+// by the port of Prysm's RecomputeFromLayer (prysmtrie_test.go), by a full
+// rebuild (hashtree.Merkleize: one Join{}.HashLevel a level) and by
+// fastssz with gohashtree; then a slot on a 2^20-validator registry and its
+// balances, against fastssz's full HashTreeRoot of the two fields; Copy of
+// that state, and the slot after a copy. One core:
+//
+//	go test -run '^$' -bench 'Mutable' -cpu 1 -count 3 .
+
+// mutableN is the chunks of the list table.
+const mutableN = 1 << 20
+
+// mutableKs are the numbers of changed chunks of the list table.
+var mutableKs = []int{1, 512, 8192, 65536, mutableN}
+
+// changes returns k distinct random indices below n, sorted (as Prysm
+// passes them), and two sets of k chunks to set there in turn. At k =
+// 2^20 every chunk changes: Chunks takes them as one stretch (SetRange),
+// the rebuild as one copy.
+func changes(r *rand.Rand, n, k int) ([]uint64, [2][][32]byte) {
+	idx := make([]uint64, k)
+	for j, i := range slices.Sorted(slices.Values(r.Perm(n)[:k])) {
+		idx[j] = uint64(i)
+	}
+	return idx, [2][][32]byte{randRoots(r, k), randRoots(r, k)}
+}
+
+// fastsszVector is fastssz's generated code for a Vector[Root, n]: each
+// root appended, then merkleized.
+func fastsszVector(hh *ssz.Hasher, leaves [][32]byte) [32]byte {
+	hh.Reset()
+	indx := hh.Index()
+	for i := range leaves {
+		hh.Append(leaves[i][:])
+	}
+	hh.Merkleize(indx)
+	r, err := hh.HashRoot()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+func BenchmarkMutableList(b *testing.B) {
+	r := rand.New(rand.NewPCG(39, 2))
+	leaves := randRoots(r, mutableN)
+	for _, k := range mutableKs {
+		idx, vals := changes(r, mutableN, k)
+		b.Run(fmt.Sprintf("k=%d/impl=sha256x", k), func(b *testing.B) {
+			c := sszx.NewChunks(leaves, mutableN)
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				v := vals[it&1]
+				it++
+				if k == mutableN {
+					c.SetRange(0, v) // every chunk: a stretch
+				} else {
+					for j, i := range idx {
+						c.Set(i, v[j])
+					}
+				}
+				c.Root()
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=prysm", k), func(b *testing.B) {
+			if k == mutableN {
+				b.Skip("every path of the tree: about 3 s a root (issue 39), the full rebuild's 100 times")
+			}
+			layers, err := prysmReturnTrieLayer(slices.Clone(leaves), mutableN)
+			if err != nil {
+				b.Fatal(err)
+			}
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				v := vals[it&1]
+				it++
+				_, layers, err = prysmRecomputeFromLayer(v, idx, layers)
+				if err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=rebuild-HashLevel", k), func(b *testing.B) {
+			cur := slices.Clone(leaves)
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				v := vals[it&1]
+				it++
+				if k == mutableN {
+					copy(cur, v)
+				} else {
+					for j, i := range idx {
+						cur[i] = v[j]
+					}
+				}
+				sszx.Merkleize(cur, mutableN)
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=fastssz+gohashtree", k), func(b *testing.B) {
+			cur := slices.Clone(leaves)
+			hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				v := vals[it&1]
+				it++
+				for j, i := range idx {
+					cur[i] = v[j]
+				}
+				fastsszVector(hh, cur)
+			}
+		})
+	}
+}
+
+// TestMutableListRoots: the four implementations of the list table agree
+// after changes at each k, on a tree of 2^16 chunks.
+func TestMutableListRoots(t *testing.T) {
+	n := 1 << 16
+	r := rand.New(rand.NewPCG(39, 3))
+	leaves := randRoots(r, n)
+	c := sszx.NewChunks(leaves, uint64(n))
+	layers, err := prysmReturnTrieLayer(slices.Clone(leaves), uint64(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
+	for _, k := range []int{1, 512, n / 16, n} {
+		idx, vals := changes(r, n, k)
+		for j, i := range idx {
+			c.Set(i, vals[0][j])
+			leaves[i] = vals[0][j]
+		}
+		var root [32]byte
+		root, layers, err = prysmRecomputeFromLayer(vals[0], idx, layers)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := sszx.Merkleize(leaves, uint64(n))
+		if c.Root() != want || root != want || fastsszVector(hh, leaves) != want {
+			t.Fatalf("k=%d: sha256x %x, prysm %x, fastssz %x, rebuild %x", k, c.Root(), root, fastsszVector(hh, leaves), want)
+		}
+	}
+}
+
+// validatorFields returns the eight field roots of each validator, one
+// validator after another, the public keys' roots in one batched call.
+func validatorFields(vs []*spectests.Validator) [][32]byte {
+	keys := make([][48]byte, len(vs))
+	for i, v := range vs {
+		copy(keys[i][:], v.Pubkey)
+	}
+	kroots := make([][32]byte, len(vs))
+	sszx.PubkeyRoots(kroots, keys)
+	fields := make([][32]byte, 8*len(vs))
+	for i, v := range vs {
+		f := fields[8*i : 8*i+8]
+		f[0] = kroots[i]
+		copy(f[1][:], v.WithdrawalCredentials)
+		f[2] = chunk64(v.EffectiveBalance)
+		if v.Slashed {
+			f[3][0] = 1
+		}
+		f[4] = chunk64(v.ActivationEligibilityEpoch)
+		f[5] = chunk64(v.ActivationEpoch)
+		f[6] = chunk64(v.ExitEpoch)
+		f[7] = chunk64(v.WithdrawableEpoch)
+	}
+	return fields
+}
+
+// balancesRoot is fastssz's generated code for BeaconState.Balances
+// (spectests/structs_encoding.go, BeaconStateBellatrix's Field (12)).
+func balancesRoot(hh *ssz.Hasher, bals []uint64) [32]byte {
+	hh.Reset()
+	subIndx := hh.Index()
+	for _, i := range bals {
+		hh.AppendUint64(i)
+	}
+	hh.FillUpTo32()
+	numItems := uint64(len(bals))
+	hh.MerkleizeWithMixin(subIndx, numItems, ssz.CalculateLimit(1099511627776, numItems, 8))
+	r, err := hh.HashRoot()
+	if err != nil {
+		panic(err)
+	}
+	return r
+}
+
+// A beaconLists is the two fields of a beacon state that change every
+// slot, as sha256x keeps them.
+type beaconLists struct {
+	vals *sszx.ContainerList
+	bals *sszx.BasicList[uint64]
+}
+
+func newBeaconLists(vs []*spectests.Validator, bals []uint64) beaconLists {
+	return beaconLists{sszx.NewContainerList(8, validatorFields(vs), 1<<40), sszx.NewBasicList(bals, 1<<40)}
+}
+
+// slot changes what a slot changes: nb balances (rewards and penalties of
+// attesters and the proposer) and nv validators (an effective balance, a
+// slashing, an exit), in the spectests objects (nil: not kept) and in l.
+func slot(r *rand.Rand, l beaconLists, vs []*spectests.Validator, bals []uint64, nb, nv int) {
+	n := l.bals.Len()
+	for range nb {
+		i := r.Uint64N(n)
+		v := l.bals.Get(i) + 1 + r.Uint64N(20000)
+		l.bals.Set(i, v)
+		if bals != nil {
+			bals[i] = v
+		}
+	}
+	for j := range nv {
+		i := r.Uint64N(l.vals.Len())
+		switch j % 3 {
+		case 0:
+			eb := 31e9 + r.Uint64N(1e9)
+			l.vals.SetField(i, 2, chunk64(eb))
+			if vs != nil {
+				vs[i].EffectiveBalance = eb
+			}
+		case 1:
+			l.vals.SetField(i, 3, chunk64(1)) // slashed
+			if vs != nil {
+				vs[i].Slashed = true
+			}
+		default:
+			e := 200000 + r.Uint64N(1000)
+			l.vals.SetField(i, 6, chunk64(e))
+			l.vals.SetField(i, 7, chunk64(e+256))
+			if vs != nil {
+				vs[i].ExitEpoch, vs[i].WithdrawableEpoch = e, e+256
+			}
+		}
+	}
+}
+
+// TestMutableBellatrix: the real Bellatrix state's registry and balances
+// kept by sha256x, changed as slots and an epoch change them, copied and
+// diverging: every root equals fastssz's (with gohashtree) of the same
+// objects.
+func TestMutableBellatrix(t *testing.T) {
+	s := beaconState(t)
+	vs := make([]*spectests.Validator, len(s.Validators))
+	for i, v := range s.Validators {
+		c := *v
+		vs[i] = &c
+	}
+	bals := slices.Clone(s.Balances)
+	hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
+	check := func(what string, l beaconLists, vs []*spectests.Validator, bals []uint64) {
+		t.Helper()
+		if got, want := l.vals.Root(), registry(vs).root(t, hh); got != want {
+			t.Fatalf("%s: validators %x, fastssz %x", what, got, want)
+		}
+		if got, want := l.bals.Root(), balancesRoot(hh, bals); got != want {
+			t.Fatalf("%s: balances %x, fastssz %x", what, got, want)
+		}
+	}
+	l := newBeaconLists(vs, bals)
+	check("as read", l, vs, bals)
+	t.Logf("%d validators, %d balances", len(vs), len(bals))
+	r := rand.New(rand.NewPCG(39, 4))
+	for i := range 4 {
+		slot(r, l, vs, bals, 700, 16)
+		check(fmt.Sprintf("slot %d", i), l, vs, bals)
+	}
+	slot(r, l, vs, bals, 4*len(bals), 2000) // an epoch: most balances, many validators
+	check("epoch", l, vs, bals)
+	for i := range bals { // every balance, as one stretch
+		bals[i] -= uint64(i % 1000)
+	}
+	l.bals.SetRange(0, bals)
+	check("every balance", l, vs, bals)
+	// A copy diverges; the original keeps its roots.
+	before := [2][32]byte{l.vals.Root(), l.bals.Root()}
+	c := beaconLists{l.vals.Copy(), l.bals.Copy()}
+	bals2 := slices.Clone(bals)
+	slot(r, c, nil, bals2, 700, 0)
+	if got, want := c.bals.Root(), balancesRoot(hh, bals2); got != want {
+		t.Fatalf("the copy's balances %x, fastssz %x", got, want)
+	}
+	if l.vals.Root() != before[0] || l.bals.Root() != before[1] {
+		t.Fatal("a change to the copy changed the original")
+	}
+	slot(r, l, vs, bals, 700, 16) // the original moves on apart
+	check("original after the copy", l, vs, bals)
+	if got, want := c.bals.Root(), balancesRoot(hh, bals2); got != want {
+		t.Fatalf("the copy after the original moved: %x, fastssz %x", got, want)
+	}
+}
+
+// slotN is the validators (and balances) of the slot benchmark.
+const slotN = 1 << 20
+
+func slotData() ([]*spectests.Validator, []uint64) {
+	vs := validators(slotN)
+	r := rand.New(rand.NewPCG(39, 5))
+	bals := make([]uint64, slotN)
+	for i := range bals {
+		bals[i] = 32e9 + r.Uint64N(1e9)
+	}
+	return vs, bals
+}
+
+// BenchmarkMutableSlot: a slot (700 balances and 16 validators changed) on
+// a 2^20-validator registry and its balances, both roots recomputed:
+// sha256x's lists; the same after a Copy each slot (the first root of a
+// copy, every page it writes copied); fastssz's full HashTreeRoot of the
+// two fields with gohashtree. BenchmarkMutableCopy: Copy of both lists.
+func BenchmarkMutableSlot(b *testing.B) {
+	vs, bals := slotData()
+	l := newBeaconLists(vs, bals)
+	b.Run("impl=sha256x", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		b.ReportAllocs()
+		for b.Loop() {
+			slot(r, l, nil, nil, 700, 16)
+			l.vals.Root()
+			l.bals.Root()
+		}
+	})
+	b.Run("impl=sha256x-after-Copy", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		b.ReportAllocs()
+		for b.Loop() {
+			c := beaconLists{l.vals.Copy(), l.bals.Copy()}
+			slot(r, c, nil, nil, 700, 16)
+			c.vals.Root()
+			c.bals.Root()
+		}
+	})
+	b.Run("impl=fastssz+gohashtree", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
+		o := beaconLists{l.vals.Copy(), l.bals.Copy()} // the changes' values
+		b.ReportAllocs()
+		for b.Loop() {
+			slot(r, o, vs, bals, 700, 16)
+			registry(vs).root(b, hh)
+			balancesRoot(hh, bals)
+		}
+	})
+}
+
+func BenchmarkMutableCopy(b *testing.B) {
+	vs, bals := slotData()
+	l := newBeaconLists(vs, bals)
+	l.vals.Root()
+	l.bals.Root()
+	b.ReportAllocs()
+	for b.Loop() {
+		_ = beaconLists{l.vals.Copy(), l.bals.Copy()}
+	}
+}

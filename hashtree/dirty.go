@@ -1,0 +1,143 @@
+package hashtree
+
+import (
+	"math/bits"
+	"slices"
+)
+
+// dirtySet is the indices changed since the last root, each once: a
+// bitmap to tell whether an index is in already, and the list of them in
+// the order they came, but for the extra ones that whole stretches put in
+// (addRange), in the bitmap alone.
+type dirtySet struct {
+	mark   []uint64
+	list   []int
+	extra  int // indices in the bitmap and not in list
+	lo, hi int // the least and the greatest index in the set, when not empty
+}
+
+// size returns the number of indices in the set.
+func (d *dirtySet) size() int { return len(d.list) + d.extra }
+
+// add puts i in the set.
+func (d *dirtySet) add(i int) {
+	w, b := i>>6, uint64(1)<<(i&63)
+	if w >= len(d.mark) {
+		d.grow(i + 1) // a set cloned empty has no bitmap yet
+	}
+	if d.mark[w]&b == 0 {
+		d.mark[w] |= b
+		if d.size() == 0 {
+			d.lo, d.hi = i, i
+		} else {
+			d.lo, d.hi = min(d.lo, i), max(d.hi, i)
+		}
+		d.list = append(d.list, i)
+	}
+}
+
+// addRange puts a..b (a <= b) in the set, in the bitmap alone: a word at
+// a time.
+func (d *dirtySet) addRange(a, b int) {
+	d.grow(b + 1)
+	if d.size() == 0 {
+		d.lo, d.hi = a, b
+	} else {
+		d.lo, d.hi = min(d.lo, a), max(d.hi, b)
+	}
+	for w := a >> 6; w <= b>>6; w++ {
+		m := ^uint64(0)
+		if w == a>>6 {
+			m &= ^uint64(0) << (a & 63)
+		}
+		if w == b>>6 {
+			m &= ^uint64(0) >> (63 - b&63)
+		}
+		d.extra += bits.OnesCount64(m &^ d.mark[w])
+		d.mark[w] |= m
+	}
+}
+
+// take empties the set and returns its least and greatest index; the set
+// must not be empty. It clears the bitmap's words between them, for a set
+// about to be hashed as the whole stretch lo..hi.
+func (d *dirtySet) take() (lo, hi int) {
+	clear(d.mark[d.lo>>6 : d.hi>>6+1])
+	d.list, d.extra = d.list[:0], 0
+	return d.lo, d.hi
+}
+
+// grow makes the bitmap cover n indices at least.
+func (d *dirtySet) grow(n int) {
+	if w := (n + 63) / 64; len(d.mark) < w {
+		d.mark = append(d.mark, make([]uint64, w-len(d.mark))...)
+	}
+}
+
+// cut drops the indices from n on.
+func (d *dirtySet) cut(n int) {
+	if d.extra > 0 {
+		d.list = d.scan(d.list[:0], false) // every index in the list
+		d.extra = 0
+	}
+	k := 0
+	for _, i := range d.list {
+		if i < n {
+			d.list[k] = i
+			k++
+		} else {
+			d.mark[i>>6] &^= 1 << (i & 63)
+		}
+	}
+	d.list = d.list[:k]
+	d.mark = d.mark[:min(len(d.mark), (n+63)/64)]
+	d.hi = min(d.hi, n-1) // lo..hi still holds every index left
+}
+
+// sorted returns the set in increasing order and empties it (the slice
+// stays valid until the next add). A few indices are sorted and their bits
+// cleared one by one; many are read back from the bitmap in order, word by
+// word, which costs a pass over the bitmap but no comparison: whichever is
+// less work.
+func (d *dirtySet) sorted() []int {
+	k := d.size()
+	if k == 0 {
+		return d.list
+	}
+	if d.extra == 0 && k*bits.Len(uint(k)) < len(d.mark) {
+		slices.Sort(d.list)
+		for _, i := range d.list {
+			d.mark[i>>6] = 0
+		}
+	} else {
+		d.list = d.scan(d.list[:0], true)
+		d.extra = 0
+	}
+	l := d.list
+	d.list = d.list[:0]
+	return l
+}
+
+// scan appends the indices in the bitmap to l, in order, and clears the
+// bitmap if empty is set.
+func (d *dirtySet) scan(l []int, empty bool) []int {
+	for w, m := range d.mark {
+		for m != 0 {
+			l = append(l, w<<6|bits.TrailingZeros64(m))
+			m &= m - 1
+		}
+		if empty {
+			d.mark[w] = 0
+		}
+	}
+	return l
+}
+
+// clone returns a copy of d, apart from it: an empty set (a copy of a
+// tree whose root is up to date) without a bitmap until its first add.
+func (d *dirtySet) clone() dirtySet {
+	if d.size() == 0 {
+		return dirtySet{}
+	}
+	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), extra: d.extra, lo: d.lo, hi: d.hi}
+}

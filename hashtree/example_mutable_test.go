@@ -1,0 +1,102 @@
+package hashtree_test
+
+import (
+	"encoding/binary"
+	"fmt"
+
+	"github.com/sha256x/sha256x/hashtree"
+)
+
+// chunk returns v as a 32-byte little-endian chunk, a uint64 field's root.
+func chunk(v uint64) (c [32]byte) {
+	binary.LittleEndian.PutUint64(c[:], v)
+	return c
+}
+
+// A validator registry and its balances kept from slot to slot: each
+// validator's eight field roots kept, a slot's changes set, and both roots
+// recomputed from what changed alone, the changed validators' roots hashed
+// together first.
+func ExampleContainerList() {
+	const n = 10000
+	keys := make([][48]byte, n)
+	fields := make([][32]byte, 8*n)
+	balances := make([]uint64, n)
+	for i := range n {
+		keys[i][0], keys[i][1] = byte(i), byte(i>>8)
+		balances[i] = 32_000_000_000
+	}
+	keyRoots := make([][32]byte, n)
+	hashtree.PubkeyRoots(keyRoots, keys)
+	for i := range n {
+		f := fields[8*i : 8*i+8]
+		f[0], f[2], f[4], f[5] = keyRoots[i], chunk(32_000_000_000), chunk(0), chunk(1)
+		f[6], f[7] = chunk(^uint64(0)), chunk(^uint64(0))
+	}
+	registry := hashtree.NewContainerList(8, fields, 1<<40)
+	bals := hashtree.NewBasicList(balances, 1<<40)
+
+	// A slot: rewards to 700 validators, one slashed and its balance cut.
+	for i := uint64(0); i < 700; i++ {
+		v := 7 * i % n
+		bals.Set(v, bals.Get(v)+12_345)
+	}
+	registry.SetField(42, 3, chunk(1)) // Slashed
+	bals.Set(42, bals.Get(42)-1_000_000_000)
+	registryRoot, balancesRoot := registry.Root(), bals.Root()
+
+	// The same roots hashed afresh from the current values.
+	fields[8*42+3] = chunk(1)
+	roots := make([][32]byte, n)
+	hashtree.ContainerRoots(roots, fields, 8)
+	now := make([]uint64, n)
+	for i := range now {
+		now[i] = bals.Get(uint64(i))
+	}
+	fmt.Println(registryRoot == hashtree.ListRoot(roots, 1<<40), balancesRoot == hashtree.BasicListRoot(now, 1<<40))
+	// Output:
+	// true true
+}
+
+// A state copied (a fork, the head beside the finalized state): the copy
+// shares every page, and the two then change apart, each page copied when
+// either first writes it.
+func ExampleChunks_Copy() {
+	chunks := make([][32]byte, 1000)
+	for i := range chunks {
+		chunks[i] = chunk(uint64(i))
+	}
+	head := hashtree.NewChunkList(chunks, 1<<20)
+	before := head.Root()
+
+	fork := head.Copy()
+	fork.Set(7, chunk(7777))
+	fork.Append(chunk(1000))
+	head.Truncate(999)
+
+	fmt.Println(fork.Len(), head.Len())
+	fmt.Println(fork.Root() != before, head.Root() != before)
+	fmt.Println(fork.Root() == hashtree.ListRoot(append(append(chunks[:7:7], chunk(7777)), append(chunks[8:], chunk(1000))...), 1<<20))
+	fmt.Println(head.Root() == hashtree.ListRoot(chunks[:999], 1<<20))
+	// Output:
+	// 1001 999
+	// true true
+	// true
+	// true
+}
+
+// A ProgressiveList (EIP-7916): no limit, subtrees of 1, 4, 16, ...
+// elements; appended to and changed, its root recomputed from what changed.
+func ExampleProgressiveList() {
+	roots := make([][32]byte, 20)
+	for i := range roots {
+		roots[i] = chunk(uint64(i))
+	}
+	l := hashtree.NewProgressiveList(roots)
+	l.Append(chunk(20))
+	l.Set(3, chunk(333))
+	roots = append(roots, chunk(20))
+	roots[3] = chunk(333)
+	fmt.Println(l.Len(), l.Root() == hashtree.ProgressiveListRoot(roots))
+	// Output: 21 true
+}

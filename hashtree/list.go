@@ -1,0 +1,368 @@
+package hashtree
+
+import (
+	"fmt"
+	"unsafe"
+
+	"github.com/sha256x/sha256x"
+)
+
+// BasicList is an SSZ List[T, limit] of basic values that changes (a
+// beacon state's balances: uint64s, four to a chunk): values set, appended
+// and truncated, and its root, BasicListRoot(values, limit), recomputed
+// from the chunks that changed alone. The values are kept packed in the
+// tree's chunks; Get and Set read and write them there and allocate
+// nothing, a changed value dirtying its chunk. It shares Chunks' levels,
+// copies, rules for concurrent use and panics.
+type BasicList[T Basic] struct {
+	t     tree
+	n     uint64 // values
+	limit uint64 // values
+	root  [sha256x.Size]byte
+	fresh bool
+}
+
+// NewBasicList returns the tree of BasicListRoot(values, limit), hashed.
+// values is copied. It panics if len(values) > limit.
+func NewBasicList[T Basic](values []T, limit uint64) *BasicList[T] {
+	if uint64(len(values)) > limit {
+		panic(fmt.Sprintf("sha256x: hashtree: NewBasicList of %d values, more than the limit %d", len(values), limit))
+	}
+	size := sizeOf[T]()
+	chunks := make([][sha256x.Size]byte, chunksFor(uint64(len(values)), size))
+	b := nodeBytes(chunks)
+	for i, v := range values {
+		store(b[i*size:], v)
+	}
+	return &BasicList[T]{t: newTree(chunks, Depth(chunksFor(limit, size))), n: uint64(len(values)), limit: limit}
+}
+
+// store writes v little-endian at b[0:size].
+func store[T Basic](b []byte, v T) {
+	size := sizeOf[T]()
+	if littleEndian {
+		*(*T)(unsafe.Pointer(&b[:size][0])) = v
+		return
+	}
+	s := unsafe.Slice((*byte)(unsafe.Pointer(&v)), size)
+	for k := range size {
+		b[k] = s[size-1-k]
+	}
+}
+
+// load reads a value little-endian from b[0:size].
+func load[T Basic](b []byte) (v T) {
+	size := sizeOf[T]()
+	if littleEndian {
+		return *(*T)(unsafe.Pointer(&b[:size][0]))
+	}
+	d := unsafe.Slice((*byte)(unsafe.Pointer(&v)), size)
+	for k := range size {
+		d[k] = b[size-1-k]
+	}
+	return v
+}
+
+// Len returns the number of values.
+func (l *BasicList[T]) Len() uint64 { return l.n }
+
+// Limit returns the most values l holds.
+func (l *BasicList[T]) Limit() uint64 { return l.limit }
+
+// at returns the chunk of value i and the value's offset in it.
+func (l *BasicList[T]) at(op string, i uint64) (int, int) {
+	if i >= l.n {
+		panic(fmt.Sprintf("sha256x: hashtree: BasicList.%s(%d) past the length %d", op, i, l.n))
+	}
+	per := uint64(32 / sizeOf[T]())
+	return int(i / per), int(i%per) * sizeOf[T]()
+}
+
+// Get returns value i. It panics if i >= Len().
+func (l *BasicList[T]) Get(i uint64) T {
+	c, off := l.at("Get", i)
+	return load[T](l.t.levels[0].at(c)[off:])
+}
+
+// Set sets value i. It panics if i >= Len().
+func (l *BasicList[T]) Set(i uint64, v T) {
+	c, off := l.at("Set", i)
+	store(l.t.leaf(c)[off:], v)
+	l.fresh = false
+}
+
+// SetRange sets values first, first+1, ... to values, written into their
+// chunks in place and the chunks marked dirty a bitmap word at a time:
+// cheaper than a Set each where most change (an epoch's balances). It
+// panics if the stretch runs past the length.
+func (l *BasicList[T]) SetRange(first uint64, values []T) {
+	if first > l.n || uint64(len(values)) > l.n-first {
+		panic(fmt.Sprintf("sha256x: hashtree: BasicList.SetRange(%d) of %d values past the length %d", first, len(values), l.n))
+	}
+	if len(values) == 0 {
+		return
+	}
+	size := sizeOf[T]()
+	per := 32 / size
+	lv := &l.t.levels[0]
+	var c *[sha256x.Size]byte
+	for k, v := range values {
+		i := int(first) + k
+		if k == 0 || i%per == 0 {
+			c = lv.mut(i / per)
+		}
+		store(c[i%per*size:], v)
+	}
+	l.t.dirty.addRange(int(first)/per, (int(first)+len(values)-1)/per)
+	l.t.stale = true
+	l.fresh = false
+}
+
+// Append adds a value at the end. It panics if l holds Limit() values.
+func (l *BasicList[T]) Append(v T) {
+	if l.n >= l.limit {
+		panic(fmt.Sprintf("sha256x: hashtree: BasicList.Append past the limit %d", l.limit))
+	}
+	if l.n%uint64(32/sizeOf[T]()) == 0 {
+		var zero [sha256x.Size]byte
+		l.t.append(&zero)
+	}
+	l.n++
+	l.Set(l.n-1, v)
+}
+
+// Truncate drops the values from n on. It panics if n > Len().
+func (l *BasicList[T]) Truncate(n uint64) {
+	if n > l.n {
+		panic(fmt.Sprintf("sha256x: hashtree: BasicList.Truncate(%d) past the length %d", n, l.n))
+	}
+	if n == l.n {
+		return
+	}
+	size := sizeOf[T]()
+	if c := int(chunksFor(n, size)); c < l.t.len() {
+		l.t.truncate(c)
+	}
+	if off := int(n%uint64(32/size)) * size; off != 0 {
+		clear(l.t.leaf(l.t.len() - 1)[off:]) // the values cut from the last chunk
+	}
+	l.n = n
+	l.fresh = false
+}
+
+// Root returns the root, after rehashing what changed since the last.
+func (l *BasicList[T]) Root() [sha256x.Size]byte {
+	if !l.fresh {
+		l.root, l.fresh = MixInLength(l.t.root(), l.n), true
+	}
+	return l.root
+}
+
+// Copy returns a copy of l that shares its pages; l and the copy then
+// change apart. Copy writes to l.
+func (l *BasicList[T]) Copy() *BasicList[T] {
+	d := *l
+	d.t = l.t.share()
+	return &d
+}
+
+// Gindex returns the generalized index of the chunk that holds value i.
+func (l *BasicList[T]) Gindex(i uint64) uint64 {
+	return gindexOf(i/uint64(32/sizeOf[T]()), l.t.depth, true)
+}
+
+// Node returns the node at generalized index g of the current tree.
+func (l *BasicList[T]) Node(g uint64) ([sha256x.Size]byte, error) {
+	r := l.Root()
+	n := lengthChunk(l.n)
+	return l.t.nodeAt(g, r, &n)
+}
+
+// Prove returns the proof of the node at generalized index g.
+func (l *BasicList[T]) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
+
+// ProveMulti returns the multiproof of the nodes at gindices.
+func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
+	return proveMulti(l.Node, gindices)
+}
+
+// ContainerList is an SSZ List[C, limit] of containers of k fields that
+// changes (a beacon state's validator registry: k = 8): each container's
+// field roots kept, fields set, containers appended and truncated, and its
+// root, ListRoot of the containers' roots, recomputed from what changed.
+// Root first hashes the containers whose fields changed, all of them
+// together a level at a time (ContainerRoots, a block of containers at a
+// time), then the list's dirty nodes as Chunks does. Field, SetField and
+// Root allocate nothing once the list owns its pages. It shares Chunks'
+// copies, rules for concurrent use and panics.
+type ContainerList struct {
+	t      tree  // the list over the containers' roots
+	fields paged // k field roots a container
+	k      int
+	limit  uint64
+	dirty  dirtySet             // containers whose fields changed
+	buf    [][sha256x.Size]byte // a block's fields, then its roots
+	root   [sha256x.Size]byte
+	fresh  bool
+}
+
+// NewContainerList returns the list of the len(fields)/k containers whose
+// field roots are fields[i*k : i*k+k], hashed. fields is copied. It panics
+// if k < 1, if len(fields) is not a multiple of k, or if there are more
+// than limit containers.
+func NewContainerList(k int, fields [][sha256x.Size]byte, limit uint64) *ContainerList {
+	if k < 1 || len(fields)%k != 0 {
+		panic(fmt.Sprintf("sha256x: hashtree: NewContainerList of %d fields, %d a container", len(fields), k))
+	}
+	n := len(fields) / k
+	if uint64(n) > limit {
+		panic(fmt.Sprintf("sha256x: hashtree: NewContainerList of %d containers, more than the limit %d", n, limit))
+	}
+	roots := make([][sha256x.Size]byte, n)
+	ContainerRoots(roots, fields, k)
+	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: paged{shift: fieldShift}, k: k, limit: limit}
+	l.fields.resize(len(fields))
+	for i := 0; i < len(fields); {
+		p, m := l.fields.run(i, len(fields)-i)
+		copy(unsafe.Slice(p, m), fields[i:])
+		i += m
+	}
+	l.dirty.grow(n)
+	return l
+}
+
+// Len returns the number of containers.
+func (l *ContainerList) Len() uint64 { return uint64(l.t.len()) }
+
+// Limit returns the most containers l holds.
+func (l *ContainerList) Limit() uint64 { return l.limit }
+
+// K returns the number of fields of a container.
+func (l *ContainerList) K() int { return l.k }
+
+func (l *ContainerList) field(op string, i uint64, f int) int {
+	if i >= uint64(l.t.len()) || f < 0 || f >= l.k {
+		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.%s(%d, %d) of %d containers of %d fields", op, i, f, l.t.len(), l.k))
+	}
+	return int(i)*l.k + f
+}
+
+// Field returns the root of field f of container i. It panics unless i <
+// Len() and 0 <= f < K().
+func (l *ContainerList) Field(i uint64, f int) [sha256x.Size]byte {
+	return *l.fields.at(l.field("Field", i, f))
+}
+
+// SetField sets the root of field f of container i. It panics unless i <
+// Len() and 0 <= f < K().
+func (l *ContainerList) SetField(i uint64, f int, root [sha256x.Size]byte) {
+	*l.fields.mut(l.field("SetField", i, f)) = root
+	l.dirty.add(int(i))
+	l.fresh = false
+}
+
+// Set sets every field root of container i: fields has K() roots.
+func (l *ContainerList) Set(i uint64, fields [][sha256x.Size]byte) {
+	if len(fields) != l.k {
+		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Set of %d fields, want %d", len(fields), l.k))
+	}
+	for f := range fields {
+		l.SetField(i, f, fields[f])
+	}
+}
+
+// Append adds a container whose field roots are fields (K() of them). It
+// panics if l holds Limit() containers.
+func (l *ContainerList) Append(fields [][sha256x.Size]byte) {
+	n := l.t.len()
+	if uint64(n) >= l.limit {
+		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Append past the limit %d", l.limit))
+	}
+	if len(fields) != l.k {
+		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Append of %d fields, want %d", len(fields), l.k))
+	}
+	var zero [sha256x.Size]byte
+	l.t.append(&zero) // its root set at Root
+	l.fields.resize((n + 1) * l.k)
+	l.dirty.grow(n + 1)
+	l.Set(uint64(n), fields)
+}
+
+// Truncate drops the containers from n on. It panics if n > Len().
+func (l *ContainerList) Truncate(n uint64) {
+	if n > uint64(l.t.len()) {
+		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Truncate(%d) past the length %d", n, l.t.len()))
+	}
+	if n < uint64(l.t.len()) {
+		l.t.truncate(int(n))
+		l.fields.resize(int(n) * l.k)
+		l.dirty.cut(int(n))
+		l.fresh = false
+	}
+}
+
+// containerBlock is how many changed containers Root hashes in one
+// ContainerRoots call.
+const containerBlock = 1024
+
+// Root returns the root, after rehashing the changed containers, then the
+// list's nodes above them.
+func (l *ContainerList) Root() [sha256x.Size]byte {
+	if l.fresh {
+		return l.root
+	}
+	d := l.dirty.sorted()
+	k := l.k
+	if len(l.buf) < containerBlock*(k+1) {
+		l.buf = make([][sha256x.Size]byte, containerBlock*(k+1))
+	}
+	for len(d) > 0 {
+		blk := d[:min(len(d), containerBlock)]
+		d = d[len(blk):]
+		fields, roots := l.buf[:len(blk)*k], l.buf[containerBlock*k:][:len(blk)]
+		for j, i := range blk {
+			for f := 0; f < k; {
+				p, m := l.fields.run(i*k+f, k-f)
+				copy(fields[j*k+f:], unsafe.Slice(p, m))
+				f += m
+			}
+		}
+		ContainerRoots(roots, fields, k)
+		for j, i := range blk {
+			l.t.set(i, &roots[j])
+		}
+	}
+	l.root, l.fresh = MixInLength(l.t.root(), uint64(l.t.len())), true
+	return l.root
+}
+
+// Copy returns a copy of l that shares its pages; l and the copy then
+// change apart. Copy writes to l.
+func (l *ContainerList) Copy() *ContainerList {
+	d := *l
+	d.t = l.t.share()
+	d.fields = l.fields.share()
+	d.dirty = l.dirty.clone()
+	d.buf = nil
+	return &d
+}
+
+// Gindex returns the generalized index of container i's root; a field's is
+// ConcatGindices(Gindex(i), the field's gindex in the container).
+func (l *ContainerList) Gindex(i uint64) uint64 { return gindexOf(i, l.t.depth, true) }
+
+// Node returns the node at generalized index g of the list's tree, down to
+// the containers' roots.
+func (l *ContainerList) Node(g uint64) ([sha256x.Size]byte, error) {
+	r := l.Root()
+	n := lengthChunk(uint64(l.t.len()))
+	return l.t.nodeAt(g, r, &n)
+}
+
+// Prove returns the proof of the node at generalized index g.
+func (l *ContainerList) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
+
+// ProveMulti returns the multiproof of the nodes at gindices.
+func (l *ContainerList) ProveMulti(gindices []uint64) (Multiproof, error) {
+	return proveMulti(l.Node, gindices)
+}

@@ -1,0 +1,273 @@
+package hashtree
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+)
+
+type basicModel[T Basic] struct {
+	l   *BasicList[T]
+	cur []T
+}
+
+// checkBasic runs random sets, appends, truncations and copies on a
+// BasicList, each root against BasicListRoot of the current values.
+func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, gen func() T) {
+	t.Helper()
+	init := make([]T, min(uint64(start), limit))
+	for i := range init {
+		init[i] = gen()
+	}
+	ls := []*basicModel[T]{{NewBasicList(init, limit), slices.Clone(init)}}
+	for step := range steps {
+		m := ls[o.n(len(ls))]
+		n := len(m.cur)
+		switch op := o.n(8); {
+		case op < 3 && n > 0:
+			for range 1 + o.n(300) {
+				i, v := o.n(n), gen()
+				m.l.Set(uint64(i), v)
+				m.cur[i] = v
+			}
+		case op < 5:
+			for range o.n(100) {
+				if uint64(len(m.cur)) == limit {
+					break
+				}
+				v := gen()
+				m.l.Append(v)
+				m.cur = append(m.cur, v)
+			}
+		case op < 6:
+			k := o.n(n + 1)
+			m.l.Truncate(uint64(k))
+			m.cur = m.cur[:k]
+		case op < 7 && len(ls) < 4:
+			ls = append(ls, &basicModel[T]{m.l.Copy(), slices.Clone(m.cur)})
+		case op == 7 && n > 0:
+			a := o.n(n)
+			vs := make([]T, o.n(n-a+1))
+			for j := range vs {
+				vs[j] = gen()
+			}
+			m.l.SetRange(uint64(a), vs)
+			copy(m.cur[a:], vs)
+		}
+		if o.n(2) == 0 || step == steps-1 {
+			for k, m := range ls {
+				if got, want := m.l.Root(), BasicListRoot(m.cur, limit); got != want {
+					t.Fatalf("step %d, copy %d, %d values: root %x, want %x", step, k, len(m.cur), got, want)
+				}
+				if len(m.cur) > 0 {
+					i := o.n(len(m.cur))
+					if m.l.Get(uint64(i)) != m.cur[i] {
+						t.Fatalf("Get(%d) = %v, want %v", i, m.l.Get(uint64(i)), m.cur[i])
+					}
+					p, err := m.l.Prove(m.l.Gindex(uint64(i)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if err := p.Verify(m.l.Root()); err != nil {
+						t.Fatal(err)
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestBasicList(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 40
+	}
+	for _, limit := range []uint64{1, 4, 5, 100, 3000, 1 << 40} {
+		o := &ops{r: rand.New(rand.NewPCG(7, limit))}
+		checkBasic(t, o, limit, 70, steps, func() uint64 { return o.r.Uint64() })
+		checkBasic(t, o, limit, 1000, steps, func() gwei { return gwei(o.r.Uint32()) })
+		checkBasic(t, o, limit, 33, steps, func() uint16 { return uint16(o.r.Uint32()) })
+		checkBasic(t, o, limit, 99, steps, func() uint8 { return uint8(o.r.Uint32()) })
+		checkBasic(t, o, limit, 40, steps, func() bool { return o.r.IntN(2) == 0 })
+	}
+}
+
+type containerModel struct {
+	l   *ContainerList
+	cur [][32]byte // k a container
+}
+
+func TestContainerList(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 40
+	}
+	for _, k := range []int{1, 2, 3, 5, 8, 13} {
+		for _, limit := range []uint64{1, 3, 64, 1 << 40} {
+			o := &ops{r: rand.New(rand.NewPCG(uint64(k), limit))}
+			init := randChunks(o.r, k*int(min(limit, 1100)))
+			ls := []*containerModel{{NewContainerList(k, init, limit), slices.Clone(init)}}
+			for step := range steps {
+				m := ls[o.n(len(ls))]
+				n := len(m.cur) / k
+				switch op := o.n(8); {
+				case op < 3 && n > 0:
+					for range 1 + o.n(40) {
+						i, f, r := o.n(n), o.n(k), randChunks(o.r, 1)[0]
+						m.l.SetField(uint64(i), f, r)
+						m.cur[i*k+f] = r
+					}
+				case op < 4 && n > 0:
+					i, fs := o.n(n), randChunks(o.r, k)
+					m.l.Set(uint64(i), fs)
+					copy(m.cur[i*k:], fs)
+				case op < 5:
+					for range o.n(40) {
+						if uint64(len(m.cur)/k) == limit {
+							break
+						}
+						fs := randChunks(o.r, k)
+						m.l.Append(fs)
+						m.cur = append(m.cur, fs...)
+					}
+				case op < 6:
+					c := o.n(n + 1)
+					m.l.Truncate(uint64(c))
+					m.cur = m.cur[:c*k]
+				case op < 7 && len(ls) < 4:
+					ls = append(ls, &containerModel{m.l.Copy(), slices.Clone(m.cur)})
+				}
+				if o.n(2) == 0 || step == steps-1 {
+					for c, m := range ls {
+						roots := make([][32]byte, len(m.cur)/k)
+						ContainerRoots(roots, m.cur, k)
+						if got, want := m.l.Root(), ListRoot(roots, limit); got != want {
+							t.Fatalf("k %d, limit %d, step %d, copy %d: root %x, want %x", k, limit, step, c, got, want)
+						}
+						if len(roots) > 0 {
+							i := o.n(len(roots))
+							if m.l.Field(uint64(i), k-1) != m.cur[i*k+k-1] {
+								t.Fatal("Field wrong")
+							}
+							p, err := m.l.Prove(m.l.Gindex(uint64(i)))
+							if err != nil {
+								t.Fatal(err)
+							}
+							if p.Leaf != roots[i] || p.Verify(m.l.Root()) != nil {
+								t.Fatalf("proof of container %d wrong", i)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+func TestListPanics(t *testing.T) {
+	b := NewBasicList([]uint64{1, 2, 3}, 4)
+	panicsWith(t, "sha256x: hashtree: BasicList.Set(3) past the length 3", func() { b.Set(3, 0) })
+	panicsWith(t, "sha256x: hashtree: BasicList.Truncate(4) past the length 3", func() { b.Truncate(4) })
+	panicsWith(t, "sha256x: hashtree: BasicList.SetRange(1) of 3 values past the length 3", func() { b.SetRange(1, make([]uint64, 3)) })
+	b.Append(4)
+	panicsWith(t, "sha256x: hashtree: BasicList.Append past the limit 4", func() { b.Append(5) })
+	c := NewContainerList(2, make([][32]byte, 4), 2)
+	panicsWith(t, "sha256x: hashtree: ContainerList.SetField(0, 2) of 2 containers of 2 fields", func() { c.SetField(0, 2, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: ContainerList.Field(2, 0) of 2 containers of 2 fields", func() { c.Field(2, 0) })
+	panicsWith(t, "sha256x: hashtree: ContainerList.Append past the limit 2", func() { c.Append(make([][32]byte, 2)) })
+	panicsWith(t, "sha256x: hashtree: NewContainerList of 3 fields, 2 a container", func() { NewContainerList(2, make([][32]byte, 3), 2) })
+}
+
+// TestListAllocs: a slot's updates of a registry and balances, and the
+// root, allocate nothing once the lists own their pages.
+func TestListAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	const n = 5000
+	vals := NewContainerList(8, randChunks(r, 8*n), 1<<40)
+	bals := NewBasicList(make([]uint64, n), 1<<40)
+	slot := func() {
+		for range 100 {
+			i := uint64(r.IntN(n))
+			bals.Set(i, bals.Get(i)+1)
+		}
+		for range 4 {
+			i := uint64(r.IntN(n))
+			f := vals.Field(i, 2)
+			f[0]++
+			vals.SetField(i, 2, f)
+		}
+		_, _ = vals.Root(), bals.Root()
+	}
+	for range n {
+		slot() // until every page is owned
+	}
+	if a := testing.AllocsPerRun(100, slot); a != 0 {
+		t.Errorf("%v allocations a slot", a)
+	}
+}
+
+// TestCopiesConcurrent: copies of one state written from their own
+// goroutines while others read a copy that no one writes (run under -race
+// by CI): each ends with the root of its own changes alone.
+func TestCopiesConcurrent(t *testing.T) {
+	r := rand.New(rand.NewPCG(8, 9))
+	const n = 3000
+	fields := randChunks(r, 8*n)
+	vals := NewContainerList(8, fields, 1<<40)
+	bals := NewBasicList(make([]uint64, n), 1<<40)
+	vals.Root()
+	bals.Root()
+	base := vals.Copy()
+	baseRoot := base.Root()
+	done := make(chan error, 8)
+	for g := range 4 {
+		v, b := vals.Copy(), bals.Copy()
+		go func() {
+			cur := slices.Clone(fields)
+			vs := make([]uint64, n)
+			rg := rand.New(rand.NewPCG(uint64(g), 1))
+			for range 20 {
+				for range 50 {
+					i := rg.IntN(n)
+					vs[i] += uint64(g + 1)
+					b.Set(uint64(i), vs[i])
+				}
+				i, f := rg.IntN(n), rg.IntN(8)
+				cur[i*8+f][0] ^= byte(g + 1)
+				v.SetField(uint64(i), f, cur[i*8+f])
+				roots := make([][32]byte, n)
+				ContainerRoots(roots, cur, 8)
+				if v.Root() != ListRoot(roots, 1<<40) || b.Root() != BasicListRoot(vs, 1<<40) {
+					done <- errString("a copy's root is not its own changes' root")
+					return
+				}
+			}
+			done <- nil
+		}()
+	}
+	for g := range 4 {
+		go func() {
+			rg := rand.New(rand.NewPCG(uint64(g), 2))
+			for range 200 {
+				if base.Root() != baseRoot {
+					done <- errString("the shared copy changed")
+					return
+				}
+				_ = base.Field(uint64(rg.IntN(n)), 3)
+			}
+			done <- nil
+		}()
+	}
+	for range 8 {
+		if err := <-done; err != nil {
+			t.Error(err)
+		}
+	}
+}
+
+type errString string
+
+func (e errString) Error() string { return string(e) }

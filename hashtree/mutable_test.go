@@ -1,0 +1,295 @@
+package hashtree
+
+import (
+	"errors"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x"
+)
+
+// ops draws the steps of a random sequence from a fuzzer's bytes, or from
+// a generator when the bytes run out.
+type ops struct {
+	b []byte
+	r *rand.Rand
+}
+
+func (o *ops) n(max int) int {
+	if max <= 0 {
+		return 0
+	}
+	if len(o.b) >= 2 {
+		v := int(o.b[0])<<8 | int(o.b[1])
+		o.b = o.b[2:]
+		return v % max
+	}
+	return o.r.IntN(max)
+}
+
+// chunksModel is what a Chunks should hold: its chunks, kept plainly.
+type chunksModel struct {
+	c   *Chunks
+	cur [][32]byte
+}
+
+// wantRoot is the root of a full rebuild from the current chunks.
+func wantRoot(cur [][32]byte, limit uint64, list bool) [32]byte {
+	if list {
+		return ListRoot(cur, limit)
+	}
+	return Merkleize(cur, limit)
+}
+
+// checkChunks runs steps random operations on copies of one tree, each root
+// against a full rebuild of the same chunks, and a proof now and then.
+func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int) {
+	t.Helper()
+	start = int(min(uint64(start), limit)) // fits
+	init := randChunks(o.r, int(start))
+	var ctor func([][32]byte, uint64) *Chunks = NewChunks
+	if list {
+		ctor = NewChunkList
+	}
+	trees := []*chunksModel{{ctor(init, limit), slices.Clone(init)}}
+	for step := range steps {
+		m := trees[o.n(len(trees))]
+		n := len(m.cur)
+		switch op := o.n(9); {
+		case op < 2 && n > 0: // a few sets
+			for range 1 + o.n(4) {
+				i := o.n(n)
+				c := randChunks(o.r, 1)[0]
+				m.c.Set(uint64(i), c)
+				m.cur[i] = c
+			}
+		case op < 4 && n > 0: // many sets, repeated indices, any order
+			k := 1 + o.n(2*n)
+			idx := make([]uint64, k)
+			cs := randChunks(o.r, k)
+			for j := range idx {
+				if o.n(2) == 0 {
+					idx[j] = uint64(o.n(n))
+				} else {
+					idx[j] = uint64(o.n(min(n, 1+o.n(64)))) // clustered
+				}
+				m.cur[idx[j]] = cs[j]
+			}
+			m.c.SetMany(idx, cs)
+		case op < 6: // appends
+			for range o.n(1 + o.n(200)) {
+				if uint64(len(m.cur)) == limit {
+					break
+				}
+				c := randChunks(o.r, 1)[0]
+				m.c.Append(c)
+				m.cur = append(m.cur, c)
+			}
+		case op < 7: // a truncation
+			k := o.n(n + 1)
+			m.c.Truncate(uint64(k))
+			m.cur = m.cur[:k]
+		case op < 8 && len(trees) < 4: // a copy
+			trees = append(trees, &chunksModel{m.c.Copy(), slices.Clone(m.cur)})
+		case op == 8 && n > 0: // a stretch
+			a := o.n(n)
+			cs := randChunks(o.r, o.n(n-a+1))
+			m.c.SetRange(uint64(a), cs)
+			copy(m.cur[a:], cs)
+		}
+		if o.n(3) == 0 || step == steps-1 {
+			for k, m := range trees {
+				if got, want := m.c.Root(), wantRoot(m.cur, limit, list); got != want {
+					t.Fatalf("step %d, copy %d (limit %d, list %v, %d chunks): root %x, a rebuild %x", step, k, limit, list, len(m.cur), got, want)
+				}
+				if m.c.Len() != uint64(len(m.cur)) {
+					t.Fatalf("Len %d, want %d", m.c.Len(), len(m.cur))
+				}
+				if len(m.cur) > 0 {
+					i := o.n(len(m.cur))
+					if m.c.Get(uint64(i)) != m.cur[i] {
+						t.Fatalf("Get(%d) wrong", i)
+					}
+					if Depth(limit) < 62 {
+						checkProofs(t, m.c, i)
+					}
+				}
+			}
+		}
+	}
+}
+
+// checkProofs proves chunk i, and it with a zero chunk past the end, from
+// the updated tree against a Tree built afresh and against the root.
+func checkProofs(t *testing.T, c *Chunks, i int) {
+	t.Helper()
+	g := c.Gindex(uint64(i))
+	p, err := c.Prove(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Verify(c.Root()); err != nil {
+		t.Fatalf("proof of chunk %d: %v", i, err)
+	}
+	gs := []uint64{g}
+	if j := uint64(c.Len()) + 3; j < 1<<Depth(c.Limit()) {
+		gs = append(gs, c.Gindex(j))
+	}
+	mp, err := c.ProveMulti(gs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := mp.Verify(c.Root()); err != nil {
+		t.Fatalf("multiproof of %v: %v", gs, err)
+	}
+	if _, err := c.Node(g << 1); !errors.Is(err, ErrGindex) && Depth(c.Limit()) < 62 {
+		t.Fatalf("Node below a leaf: %v, want ErrGindex", err)
+	}
+}
+
+func TestChunks(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 60
+	}
+	for _, limit := range []uint64{1, 2, 3, 5, 64, 100, 1000, 5000, 1 << 40, 1 << 63} {
+		for _, list := range []bool{false, true} {
+			for seed := range uint64(3) {
+				o := &ops{r: rand.New(rand.NewPCG(seed, limit))}
+				checkChunks(t, o, limit, list, []int{0, 1, 33, 2500}[seed+uint64(limit%2)], steps)
+			}
+		}
+	}
+}
+
+// TestChunksDense: every chunk of a tree of several pages set, and half,
+// and every other: the dense path's runs across pages and the gathered
+// path's blocks.
+func TestChunksDense(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, n := range []int{2, 33, 64, 1023, 4097, 70000} {
+		cur := randChunks(r, n)
+		c := NewChunkList(cur, 1<<40)
+		d := c.Copy()
+		cur = randChunks(r, n)
+		d.SetRange(0, cur) // every chunk, on a copy's shared pages
+		if got, want := d.Root(), ListRoot(cur, 1<<40); got != want {
+			t.Fatalf("%d chunks, all set: root %x, want %x", n, got, want)
+		}
+		c = d
+		for _, stride := range []int{1, 2, 3, 7, 5000} {
+			d := c.Copy() // the copy's pages shared: runs broken at copied pages
+			for i := stride / 2; i < n; i += stride {
+				cur[i] = randChunks(r, 1)[0]
+				d.Set(uint64(i), cur[i])
+			}
+			if got, want := d.Root(), ListRoot(cur, 1<<40); got != want {
+				t.Fatalf("%d chunks, stride %d: root %x, want %x", n, stride, got, want)
+			}
+			c = d
+		}
+	}
+}
+
+func FuzzChunks(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint64(100), true)
+	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint64(1<<40), false)
+	f.Fuzz(func(t *testing.T, b []byte, limit uint64, list bool) {
+		limit = limit%5000 + 1
+		if limit%7 == 0 {
+			limit = 1 << 40
+		}
+		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), limit))}
+		checkChunks(t, o, limit, list, o.n(300), 40)
+	})
+}
+
+// TestChunksKernels runs the random sequences again with every kernel this
+// CPU has forced, each in a child process.
+func TestChunksKernels(t *testing.T) {
+	if os.Getenv("SHA256X_KERNEL") != "" || testing.Short() {
+		t.Skip("the parent run forces each kernel")
+	}
+	for _, k := range sha256x.Kernels() {
+		cmd := exec.Command(os.Args[0], "-test.run", "^(TestChunks|TestChunksDense|TestBasicList|TestContainerList|TestMerkleizeProgressive|TestProgressiveList)$", "-test.short")
+		cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+k)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "PASS") {
+			t.Errorf("SHA256X_KERNEL=%s: %v\n%s", k, err, out)
+		}
+	}
+}
+
+func TestChunksPanics(t *testing.T) {
+	c := NewChunkList(randChunks(rand.New(rand.NewPCG(1, 1)), 3), 4)
+	panicsWith(t, "sha256x: hashtree: Chunks.Set(3) past the length 3", func() { c.Set(3, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: Chunks.Get(9) past the length 3", func() { c.Get(9) })
+	panicsWith(t, "sha256x: hashtree: Chunks.Truncate(4) past the length 3", func() { c.Truncate(4) })
+	panicsWith(t, "sha256x: hashtree: Chunks.SetMany of 1 indices and 0 chunks", func() { c.SetMany([]uint64{0}, nil) })
+	panicsWith(t, "sha256x: hashtree: Chunks.SetRange(2) of 2 chunks past the length 3", func() { c.SetRange(2, make([][32]byte, 2)) })
+	c.Append([32]byte{})
+	panicsWith(t, "sha256x: hashtree: Chunks.Append past the limit 4", func() { c.Append([32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: 5 chunks, more than the limit 4", func() { NewChunks(make([][32]byte, 5), 4) })
+	if _, err := c.Node(0); !errors.Is(err, ErrGindex) {
+		t.Errorf("Node(0): %v", err)
+	}
+	if _, err := c.Prove(7); !errors.Is(err, ErrGindex) {
+		t.Errorf("Prove(7), below the length: %v", err)
+	}
+	if _, err := c.Prove(1 << 10); !errors.Is(err, ErrGindex) {
+		t.Errorf("Prove below the leaves: %v", err)
+	}
+}
+
+// TestChunksAllocs: Set, Get and Root allocate nothing once the tree owns
+// its pages.
+func TestChunksAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	r := rand.New(rand.NewPCG(2, 3))
+	c := NewChunkList(randChunks(r, 5000), 1<<40)
+	cs := randChunks(r, 64)
+	idx := make([]uint64, 64)
+	step := func() {
+		for j := range idx {
+			idx[j] = uint64(r.IntN(5000))
+		}
+		c.SetMany(idx, cs)
+		c.Set(idx[0], cs[1])
+		_ = c.Get(idx[1])
+		_ = c.Root()
+	}
+	step()
+	if a := testing.AllocsPerRun(100, step); a != 0 {
+		t.Errorf("%v allocations a Set and Root", a)
+	}
+	all := func() {
+		for i := range uint64(5000) {
+			c.Set(i, cs[i%64])
+		}
+		_ = c.Root()
+	}
+	all()
+	if a := testing.AllocsPerRun(10, all); a != 0 {
+		t.Errorf("%v allocations a whole rehash", a)
+	}
+}
+
+// panicsWith checks that f panics with the message want.
+func panicsWith(t *testing.T, want string, f func()) {
+	t.Helper()
+	defer func() {
+		t.Helper()
+		if r := recover(); r == nil {
+			t.Errorf("no panic, want %q", want)
+		} else if got, _ := r.(string); got != want {
+			t.Errorf("panic %q, want %q", r, want)
+		}
+	}()
+	f()
+}

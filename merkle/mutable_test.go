@@ -1,0 +1,155 @@
+package merkle
+
+import (
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"reflect"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/sha256x/sha256x"
+)
+
+// mutableSchemes are the schemes a Mutable is checked under: the
+// predefined ones and a ZeroPad scheme with prefixed leaves.
+func mutableSchemes() map[string]Scheme {
+	return map[string]Scheme{
+		"RFC6962": RFC6962, "Bitcoin": Bitcoin, "Binary": Binary, "Solana": Solana,
+		"ZeroPad-prefixed": {LeafPrefix: []byte("LEAF"), Odd: ZeroPad},
+	}
+}
+
+func leafData(r *rand.Rand, raw bool) []byte {
+	n := 32
+	if !raw {
+		n = r.IntN(100)
+	}
+	b := make([]byte, n)
+	for i := range b {
+		b[i] = byte(r.Uint32())
+	}
+	return b
+}
+
+// TestMutable: random replacements and appends; after each batch the root
+// and a proof equal Build's over the current leaves.
+func TestMutable(t *testing.T) {
+	for name, s := range mutableSchemes() {
+		s.Workers = 1
+		for _, n0 := range []int{1, 2, 3, 7, 100, 3000} {
+			if n0 > 100 && testing.Short() {
+				continue
+			}
+			r := rand.New(rand.NewPCG(uint64(n0), 39))
+			leaves := make([][]byte, n0)
+			for i := range leaves {
+				leaves[i] = leafData(r, s.RawLeaves)
+			}
+			m := s.NewMutable(leaves)
+			for step := range 40 {
+				switch op := r.IntN(4); op {
+				case 0:
+					for range 1 + r.IntN(5) {
+						i := r.IntN(len(leaves))
+						leaves[i] = leafData(r, s.RawLeaves)
+						m.Set(i, leaves[i])
+					}
+				case 1:
+					k := 1 + r.IntN(2*len(leaves))
+					idx := make([]int, k)
+					ls := make([][]byte, k)
+					for j := range idx {
+						idx[j] = r.IntN(len(leaves))
+						ls[j] = leafData(r, s.RawLeaves)
+						leaves[idx[j]] = ls[j]
+					}
+					m.SetMany(idx, ls)
+				case 2:
+					for range r.IntN(70) {
+						l := leafData(r, s.RawLeaves)
+						leaves = append(leaves, l)
+						m.Append(l)
+					}
+				default:
+					i := r.IntN(len(leaves))
+					leaves[i] = leafData(r, s.RawLeaves)
+					m.SetNode(i, s.LeafHash(leaves[i]))
+				}
+				full := s.Build(leaves)
+				if got, want := m.Root(), full.Root(); got != want {
+					t.Fatalf("%s, %d leaves, step %d: root %x, Build %x", name, len(leaves), step, got, want)
+				}
+				if got := s.Root(leaves); got != m.Root() {
+					t.Fatalf("%s: Root %x, Mutable %x", name, got, m.Root())
+				}
+				i := r.IntN(len(leaves))
+				if got, want := m.Proof(i), full.Proof(i); !reflect.DeepEqual(got, want) {
+					t.Fatalf("%s, %d leaves: proof of %d differs from Build's", name, len(leaves), i)
+				}
+			}
+		}
+	}
+}
+
+func TestMutableEmpty(t *testing.T) {
+	m := RFC6962.NewMutable(nil)
+	if m.Root() != RFC6962.Empty {
+		t.Fatal("the empty tree's root is not Empty")
+	}
+	var leaves [][]byte
+	for i := range 9 {
+		leaves = append(leaves, []byte(strconv.Itoa(i)))
+		m.Append(leaves[i])
+		if m.Root() != RFC6962.Root(leaves) {
+			t.Fatalf("after %d appends: root differs", i+1)
+		}
+	}
+	defer func() {
+		if r, _ := recover().(string); r != "sha256x: merkle: Mutable.Set(9) of a tree of 9 leaves" {
+			t.Errorf("panic %q", r)
+		}
+	}()
+	m.Set(9, nil)
+}
+
+func TestMutableAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	s := Bitcoin
+	r := rand.New(rand.NewPCG(1, 2))
+	leaves := make([][]byte, 5000)
+	for i := range leaves {
+		leaves[i] = leafData(r, true)
+	}
+	m := s.NewMutable(leaves)
+	idx := []int{5, 77, 4999, 1234}
+	step := func() {
+		for _, i := range idx {
+			m.Set(i, leaves[(i+1)%len(leaves)])
+		}
+		m.Root()
+	}
+	step()
+	if a := testing.AllocsPerRun(100, step); a != 0 {
+		t.Errorf("%v allocations a Set and Root", a)
+	}
+}
+
+// TestMutableKernels runs TestMutable again with every kernel this CPU has
+// forced, each in a child process.
+func TestMutableKernels(t *testing.T) {
+	if os.Getenv("SHA256X_KERNEL") != "" || testing.Short() {
+		t.Skip("the parent run forces each kernel")
+	}
+	for _, k := range sha256x.Kernels() {
+		cmd := exec.Command(os.Args[0], "-test.run", "^TestMutable$", "-test.short")
+		cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+k)
+		out, err := cmd.CombinedOutput()
+		if err != nil || !strings.Contains(string(out), "PASS") {
+			t.Errorf("SHA256X_KERNEL=%s: %v\n%s", k, err, out)
+		}
+	}
+}
