@@ -38,7 +38,6 @@ import (
 	"context"
 	"io/fs"
 	"iter"
-	"runtime"
 
 	"github.com/sha256x/sha256x"
 )
@@ -164,39 +163,4 @@ func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Re
 // no particular order (Result.Index tells which file it is).
 func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, false, fn)
-}
-
-// config is a Hasher's settings resolved for one call.
-type config struct {
-	workers  int
-	smallMax int   // largest file read whole
-	arenaMax int   // bytes of small files per HashMany call
-	chunk    int   // bytes read from a large file at a time
-	streams  int   // large files hashed side by side by one goroutine
-	mapMin   int64 // smallest file mapped rather than read; 0: none
-	prefix   []byte
-	fsys     fs.FS
-	plain    bool
-	progress func(files, bytes int64)
-}
-
-func (h *Hasher) config(n int) config {
-	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 8}
-	if c.workers <= 0 {
-		c.workers = runtime.GOMAXPROCS(0)
-	}
-	if n >= 0 {
-		c.workers = max(1, min(c.workers, n))
-	}
-	per := DefaultMemory
-	if h.Memory > 0 {
-		per = max(MinMemory, h.Memory/c.workers)
-	}
-	c.smallMax = min(256<<10, per/16)
-	c.chunk = c.smallMax
-	c.arenaMax = per / 4
-	if !c.plain && c.fsys == nil && !mapDisabled() {
-		c.mapMin = max(mapMinSize, int64(c.smallMax)+1)
-	}
-	return c
 }

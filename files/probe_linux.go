@@ -1,0 +1,49 @@
+package files
+
+// What the host costs, measured once a process where a choice depends on
+// it rather than on the CPU model.
+
+import (
+	"math"
+	"os"
+	"sync"
+	"time"
+
+	"golang.org/x/sys/unix"
+)
+
+// untypedByRing reports whether files of unknown type (names given as
+// arguments, not found by Tree) go through the ring. The ring must learn
+// their types before it opens anything (a FIFO's data is read only by the
+// stream that hashes it), from each directory's listing, which the plain
+// way does without: it opens the file and asks fstat. On the Intel Xeon,
+// where a system call costs 75 ns, 10,000 names took 6-9% longer through
+// the ring than read plainly: about 0.85 µs of CPU a file against the 4.6
+// system calls a file the ring saves, so the ring pays from about 0.18 µs a
+// call. On the Zen 5 VM (about 2 µs) the ring took 1.44x less time
+// (BENCHMARKS.md, "Names of unknown type: the ring or plain reads").
+// SHA256X_IOURING=on sends them through the ring anyway. A variable for the
+// tests.
+var untypedByRing = func() bool {
+	return os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly()
+}
+
+var syscallsCostly = sync.OnceValue(func() bool { return syscallCost() >= untypedRingMin })
+
+// untypedRingMin is the cost of a system call from which files of unknown
+// type go through the ring.
+const untypedRingMin = 200 * time.Nanosecond
+
+// syscallCost is the time of a system call that does nothing (getppid),
+// the least over a few rounds: 75 ns on the Intel Xeon, measured in 5 µs.
+func syscallCost() time.Duration {
+	best := time.Duration(math.MaxInt64)
+	for range 3 {
+		t0 := time.Now()
+		for range 16 {
+			unix.RawSyscall(unix.SYS_GETPPID, 0, 0, 0)
+		}
+		best = min(best, time.Since(t0)/16)
+	}
+	return best
+}
