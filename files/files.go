@@ -10,6 +10,11 @@
 // sha256x.WriteMany. An unreadable file gives an error in its Result and
 // does not stop the others.
 //
+// Memory is bounded whatever is asked: a call runs at most MaxWorkers
+// goroutines (WorkersPerCore a core), each holding its share of
+// Hasher.Memory, or DefaultMemory each if Memory is 0 (so at most 4 MiB of
+// file contents a core by default), and its io_uring ring on Linux.
+//
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, one system call for up to 64 files (see BENCHMARKS.md,
 // "Files"). Files whose type is not known from a directory listing (List's
@@ -43,6 +48,7 @@ import (
 	"context"
 	"io/fs"
 	"iter"
+	"runtime"
 
 	"github.com/sha256x/sha256x"
 )
@@ -52,12 +58,15 @@ import (
 // Hasher's methods may be called concurrently.
 type Hasher struct {
 	// Workers bounds the goroutines that read and hash at once; 0 means
-	// runtime.GOMAXPROCS(0).
+	// runtime.GOMAXPROCS(0). It is capped at MaxWorkers, and where
+	// Memory is set at Memory/MinMemory (at least 1), so that memory stays
+	// within the budget whatever is asked.
 	Workers int
 
 	// Memory bounds the bytes of file contents held at once by all the
 	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
-	// goroutine gets Memory/Workers (at least MinMemory): an arena of a
+	// goroutine gets Memory/Workers (at least MinMemory, which Workers'
+	// cap leaves only to a Memory below MinMemory): an arena of a
 	// quarter of it for small files, half of it for the chunks of up to 8
 	// large files hashed side by side. Memory also sets which files are
 	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.
@@ -93,6 +102,18 @@ const (
 	// Hasher.Memory says.
 	MinMemory = 128 << 10
 )
+
+// WorkersPerCore is the most goroutines a Hasher runs per core
+// (runtime.GOMAXPROCS): each holds an arena, stream chunks and an io_uring
+// ring, and one more a core added half again the memory: `sha256x sum -r
+// /usr/lib` (59,650 files, 3.8 GB, page cache warm) on the Zen 5 guest
+// took 20.8 MB at one a core and 31.5 MB at two (BENCHMARKS.md, "Files:
+// workers capped").
+const WorkersPerCore = 1
+
+// MaxWorkers is the most goroutines a Hasher runs at once, whatever
+// Workers says: WorkersPerCore x runtime.GOMAXPROCS(0).
+func MaxWorkers() int { return WorkersPerCore * runtime.GOMAXPROCS(0) }
 
 // A Result is the outcome for one file.
 type Result struct {

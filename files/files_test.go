@@ -291,3 +291,53 @@ func TestSlabsReused(t *testing.T) {
 		}
 	}
 }
+
+// TestWorkersCapped: Workers is capped at MaxWorkers, and by Memory where
+// it is set; a call asked for a million workers runs no more goroutines
+// than MaxWorkers and allocates no more than one asked for MaxWorkers.
+func TestWorkersCapped(t *testing.T) {
+	for _, c := range []struct {
+		h    Hasher
+		want int
+	}{
+		{Hasher{}, runtime.GOMAXPROCS(0)},
+		{Hasher{Workers: 1 << 20}, MaxWorkers()},
+		{Hasher{Workers: 1}, 1},
+		{Hasher{Workers: 1 << 20, Memory: 3 * MinMemory}, min(3, MaxWorkers())},
+		{Hasher{Workers: 1 << 20, Memory: 1}, 1},
+	} {
+		if got := c.h.config(-1).workers; got != c.want {
+			t.Errorf("Workers %d, Memory %d: %d workers, want %d", c.h.Workers, c.h.Memory, got, c.want)
+		}
+	}
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 7, 400, 1<<20)
+	alloc := func(workers int) (bytes uint64, goroutines int) {
+		base := runtime.NumGoroutine()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		h := Hasher{Workers: workers, Progress: func(int64, int64) {
+			goroutines = max(goroutines, runtime.NumGoroutine()-base)
+		}}
+		if err := h.Each(context.Background(), List(paths), func(r Result) {
+			if r.Err != nil {
+				t.Error(r.Err)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, goroutines
+	}
+	alloc(MaxWorkers()) // rings and arenas kept from earlier tests alike
+	capped, _ := alloc(MaxWorkers())
+	huge, g := alloc(1 << 20)
+	if g > MaxWorkers()+2 { // the workers, and a timer's
+		t.Errorf("Workers 1<<20: %d goroutines more at once, want at most %d", g, MaxWorkers())
+	}
+	if huge > capped+capped/2 {
+		t.Errorf("Workers 1<<20: %d bytes allocated, %d with Workers %d", huge, capped, MaxWorkers())
+	}
+	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
+}

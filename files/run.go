@@ -50,6 +50,10 @@ func (h *Hasher) config(n int) config {
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)
 	}
+	c.workers = min(c.workers, MaxWorkers())
+	if h.Memory > 0 {
+		c.workers = min(c.workers, max(1, h.Memory/MinMemory))
+	}
 	if n >= 0 {
 		c.workers = max(1, min(c.workers, n))
 	}
