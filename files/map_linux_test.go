@@ -168,6 +168,13 @@ func TestMapRefused(t *testing.T) {
 	}
 }
 
+// setMapWindow sets mapWindow to n and returns what puts it back.
+func setMapWindow(n int64) (restore func()) {
+	old := mapWindow
+	mapWindow = n
+	return func() { mapWindow = old }
+}
+
 // mapChosen says whether the probe has chosen to map large files.
 func mapChosen() bool {
 	mapProbe.Lock()
