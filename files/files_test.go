@@ -72,7 +72,7 @@ var hashers = []struct {
 	{"plain", Hasher{PlainReads: true}},
 	{"one worker", Hasher{Workers: 1}},
 	{"least memory", Hasher{Memory: 1}},
-	{"16 workers", Hasher{Workers: 16, Memory: 16 * MinMemory}},
+	{"16 workers", Hasher{Workers: 16, Memory: 16 * MinMemory}}, // capped at MaxWorkers: see TestManyWorkers
 	{"prefix", Hasher{Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF")}},
 }
 
@@ -340,4 +340,24 @@ func TestWorkersCapped(t *testing.T) {
 		t.Errorf("Workers 1<<20: %d bytes allocated, %d with Workers %d", huge, capped, MaxWorkers())
 	}
 	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
+}
+
+// TestManyWorkers: 16 workers, where GOMAXPROCS allows them, on a tree
+// of small and large files, give crypto/sha256's digests.
+func TestManyWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	h := Hasher{Workers: 16, Memory: 16 * MinMemory}
+	if w := h.config(-1).workers; w != 16 {
+		t.Fatalf("%d workers, want 16", w)
+	}
+	paths := randomTree(t, t.TempDir(), 8, 600, 1<<20)
+	res, err := h.Hash(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+			t.Fatalf("%s: %v, digest right: %v", paths[i], r.Err, r.Sum == want(t, nil, paths[i]))
+		}
+	}
 }
