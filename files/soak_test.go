@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,7 +34,8 @@ import (
 // must then be G[:Size] for one of the generations the file had during the
 // call, with Size within that generation's lengths. Zeros from past a
 // truncated end of a mapping, bytes of two generations, or a Size outside
-// the lengths would not match.
+// the lengths would not match. One exception: a read that raced a
+// truncation (soakTorn).
 //
 // It runs about 20 s (4 s with -short); SHA256X_SOAK=30m sets the time,
 // shared among the four ways, and SHA256X_SOAK_OUT=file writes the counts
@@ -70,7 +72,7 @@ func TestSoak(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Setenv("SHA256X_IOURING", m.ring)
 			t.Setenv("SHA256X_MMAP", m.mmap)
-			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)))
+			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)), m.mmap == "on")
 			fmt.Fprintf(&report, "%s: %s\n", m.name, c)
 		})
 	}
@@ -87,6 +89,7 @@ func TestSoak(t *testing.T) {
 type generation struct {
 	seed        uint64
 	least, most int
+	cuts        []int // the lengths it was truncated to
 }
 
 func gen(seed uint64, n int) []byte {
@@ -115,10 +118,13 @@ func (f *soakFile) record(g generation) {
 }
 
 // widen records that the current generation now reaches length n.
-func (f *soakFile) widen(n int) {
+func (f *soakFile) widen(n int, cut bool) {
 	f.mu.Lock()
 	g := &f.gens[len(f.gens)-1]
 	g.least, g.most = min(g.least, n), max(g.most, n)
+	if cut {
+		g.cuts = append(g.cuts, n)
+	}
 	f.mu.Unlock()
 }
 
@@ -132,11 +138,16 @@ func (f *soakFile) published() int {
 func (f *soakFile) since(from int) []generation {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	return append([]generation(nil), f.gens[from:]...)
+	gens := append([]generation(nil), f.gens[from:]...)
+	for i := range gens {
+		gens[i].cuts = slices.Clone(gens[i].cuts)
+	}
+	return gens
 }
 
 type soakCounts struct {
 	calls, results, matched, prefixes, stale, errs  atomic.Int64
+	torn                                            atomic.Int64 // reads that raced a truncation: see soakTorn
 	replaced, truncated, extended, renamed, deleted atomic.Int64
 	errKinds                                        sync.Map // string -> *atomic.Int64
 	faults, changed                                 int64    // mapFaults, mapChanged during the run
@@ -148,8 +159,8 @@ func (c *soakCounts) String() string {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, v.(*atomic.Int64).Load()))
 		return true
 	})
-	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault, %d after a change",
-		c.calls.Load(), c.results.Load(), c.matched.Load(), c.prefixes.Load(), c.stale.Load(), c.errs.Load(), strings.Join(kinds, ", "),
+	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d of a read that raced a truncation (not checked), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault, %d after a change",
+		c.calls.Load(), c.results.Load(), c.matched.Load(), c.prefixes.Load(), c.stale.Load(), c.torn.Load(), c.errs.Load(), strings.Join(kinds, ", "),
 		c.replaced.Load(), c.truncated.Load(), c.extended.Load(), c.renamed.Load(), c.deleted.Load(), c.faults, c.changed)
 }
 
@@ -162,7 +173,23 @@ func errKind(err error) string {
 	return err.Error()
 }
 
-func soak(t *testing.T, h Hasher, d time.Duration) *soakCounts {
+// soakTorn: a read that raced a truncation can give bytes the file never
+// held at once. The kernel zeroes the tail of the folio the new end falls
+// in and drops the pages past it; a read (read, pread, io_uring's) that
+// took the file's size before the truncation copies what it finds, page by
+// page: the bytes before, zeros, pages it still held. A read loop
+// (sha256sum's) gives such bytes too, and the package, which reads small
+// files without a stat after the read, cannot tell them: the soak counts
+// them unchecked, a read's Result whose generation was cut below its
+// length and that matches no content held. A mapped file is checked in
+// full: the package stats it after hashing, and hashes it again if it
+// changed.
+//
+// readWhole is the largest file read whole, at the default memory: larger
+// ones are streamed, mapped in the mapped modes.
+const readWhole = 256 << 10
+
+func soak(t *testing.T, h Hasher, d time.Duration, mapped bool) *soakCounts {
 	dir := t.TempDir()
 	root, tmp := filepath.Join(dir, "tree"), filepath.Join(dir, "tmp")
 	for _, p := range []string{root, tmp} {
@@ -181,7 +208,7 @@ func soak(t *testing.T, h Hasher, d time.Duration) *soakCounts {
 		if err := os.WriteFile(f.path, gen(seed, n), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f.gens = []generation{{seed, n, n}}
+		f.gens = []generation{{seed: seed, least: n, most: n}}
 		seed++
 		fls = append(fls, f)
 		byPath[f.path] = f
@@ -245,7 +272,15 @@ func soak(t *testing.T, h Hasher, d time.Duration) *soakCounts {
 				if int(res.Size) < g.least || int(res.Size) > g.most {
 					continue
 				}
-				if sha256.Sum256(append(append([]byte(nil), h.Prefix...), gen(g.seed, int(res.Size))...)) == res.Sum {
+				held := sha256.Sum256(append(append([]byte(nil), h.Prefix...), gen(g.seed, int(res.Size))...)) == res.Sum
+				if !held && (!mapped || res.Size <= readWhole) && slices.ContainsFunc(g.cuts, func(cut int) bool { return cut < int(res.Size) }) {
+					// Read (not mapped) past a length it was cut to: see
+					// soakTorn.
+					found = true
+					c.torn.Add(1)
+					break
+				}
+				if held {
 					found = true
 					c.matched.Add(1)
 					if int(res.Size) != g.least && int(res.Size) != g.most {
@@ -296,7 +331,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 			t.Error(err)
 			return
 		}
-		f.record(generation{s, size, size})
+		f.record(generation{seed: s, least: size, most: size})
 		if err := os.Rename(p, f.path); err != nil {
 			t.Error(err)
 			return
@@ -331,7 +366,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 				// the new end reads as zeros there, without a fault.
 				to = max(0, cur[f]-r.IntN(4096))
 			}
-			f.widen(to)
+			f.widen(to, true)
 			if err := os.Truncate(f.path, int64(to)); err != nil {
 				t.Error(err)
 				return
@@ -348,7 +383,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 			if r.IntN(2) == 0 {
 				to = min(f.max, g.most+1+r.IntN(4096))
 			}
-			f.widen(to)
+			f.widen(to, false)
 			w, err := os.OpenFile(f.path, os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)
