@@ -10,6 +10,11 @@
 // sha256x.WriteMany. An unreadable file gives an error in its Result and
 // does not stop the others.
 //
+// Memory is bounded whatever is asked: a call runs at most MaxWorkers
+// goroutines (WorkersPerCore a core), each holding its share of
+// Hasher.Memory, or DefaultMemory each if Memory is 0 (so at most 4 MiB of
+// file contents a core by default), and its io_uring ring on Linux.
+//
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, one system call for up to 64 files (see bench/HISTORY.md,
 // "Files"). Files whose type is not known from a directory listing (List's
@@ -23,15 +28,20 @@
 // every file gets the same outcome as from sha256sum. Up to one ring and its arena per core are kept for a second
 // after a call, for the next one.
 //
-// On Linux, large regular files (over 256 KiB) are hashed from memory
-// mappings of the page cache, up to 16 MiB of each file at a time, which
-// saves copying them; the mapped pages count in the process's resident
-// memory, not against Hasher.Memory. A file that shrinks or grows while it
-// is hashed this way, or whose times move (where the file system's times
-// can tell), is hashed again by reading it, so that it gets an outcome a
-// read loop could give: never zeros from past a truncated end. With
-// PlainReads, or the environment variable SHA256X_MMAP=off, files are
-// read, never mapped.
+// On Linux, large regular files (over 256 KiB) are either read in chunks
+// or hashed from memory mappings of the page cache, up to 16 MiB of each
+// file at a time, which saves copying them but costs a page fault and a
+// TLB miss a page: the way is chosen once a process, on its first large
+// file, by timing a few parts of it mapped and read (about 0.1-1 ms), and
+// mapping is taken only if it measures a quarter cheaper (BENCHMARKS.md,
+// "Files: mapped or read, measured"). SHA256X_MMAP=on or off forces either
+// way, and SHA256X_MMAP=show prints the measurement to standard error. The
+// mapped pages count in the process's resident memory, not against
+// Hasher.Memory. A file that shrinks or grows while it is hashed this way,
+// or whose times move (where the file system's times can tell), is hashed
+// again by reading it, so that it gets an outcome a read loop could give:
+// never zeros from past a truncated end. With PlainReads, files are read,
+// never mapped.
 package files
 
 import (
@@ -48,12 +58,15 @@ import (
 // Hasher's methods may be called concurrently.
 type Hasher struct {
 	// Workers bounds the goroutines that read and hash at once; 0 means
-	// runtime.GOMAXPROCS(0).
+	// runtime.GOMAXPROCS(0). It is capped at MaxWorkers, and where
+	// Memory is set at Memory/MinMemory (at least 1), so that memory stays
+	// within the budget whatever is asked.
 	Workers int
 
 	// Memory bounds the bytes of file contents held at once by all the
 	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
-	// goroutine gets Memory/Workers (at least MinMemory): an arena of a
+	// goroutine gets Memory/Workers (at least MinMemory, which Workers'
+	// cap leaves only to a Memory below MinMemory): an arena of a
 	// quarter of it for small files, half of it for the chunks of up to 8
 	// large files hashed side by side. Memory also sets which files are
 	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.
@@ -89,6 +102,18 @@ const (
 	// Hasher.Memory says.
 	MinMemory = 128 << 10
 )
+
+// WorkersPerCore is the most goroutines a Hasher runs per core
+// (runtime.GOMAXPROCS): each holds an arena, stream chunks and an io_uring
+// ring, and one more a core added half again the memory: `sha256x sum -r
+// /usr/lib` (59,650 files, 3.8 GB, page cache warm) on the Zen 5 guest
+// took 20.8 MB at one a core and 31.5 MB at two (BENCHMARKS.md, "Files:
+// workers capped").
+const WorkersPerCore = 1
+
+// MaxWorkers is the most goroutines a Hasher runs at once, whatever
+// Workers says: WorkersPerCore x runtime.GOMAXPROCS(0).
+func MaxWorkers() int { return WorkersPerCore * runtime.GOMAXPROCS(0) }
 
 // A Result is the outcome for one file.
 type Result struct {
@@ -164,39 +189,4 @@ func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Re
 // no particular order (Result.Index tells which file it is).
 func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, false, fn)
-}
-
-// config is a Hasher's settings resolved for one call.
-type config struct {
-	workers  int
-	smallMax int   // largest file read whole
-	arenaMax int   // bytes of small files per HashMany call
-	chunk    int   // bytes read from a large file at a time
-	streams  int   // large files hashed side by side by one goroutine
-	mapMin   int64 // smallest file mapped rather than read; 0: none
-	prefix   []byte
-	fsys     fs.FS
-	plain    bool
-	progress func(files, bytes int64)
-}
-
-func (h *Hasher) config(n int) config {
-	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 8}
-	if c.workers <= 0 {
-		c.workers = runtime.GOMAXPROCS(0)
-	}
-	if n >= 0 {
-		c.workers = max(1, min(c.workers, n))
-	}
-	per := DefaultMemory
-	if h.Memory > 0 {
-		per = max(MinMemory, h.Memory/c.workers)
-	}
-	c.smallMax = min(256<<10, per/16)
-	c.chunk = c.smallMax
-	c.arenaMax = per / 4
-	if !c.plain && c.fsys == nil && !mapDisabled() {
-		c.mapMin = max(mapMinSize, int64(c.smallMax)+1)
-	}
-	return c
 }

@@ -72,7 +72,7 @@ var hashers = []struct {
 	{"plain", Hasher{PlainReads: true}},
 	{"one worker", Hasher{Workers: 1}},
 	{"least memory", Hasher{Memory: 1}},
-	{"16 workers", Hasher{Workers: 16, Memory: 16 * MinMemory}},
+	{"16 workers", Hasher{Workers: 16, Memory: 16 * MinMemory}}, // capped at MaxWorkers: see TestManyWorkers
 	{"prefix", Hasher{Prefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF")}},
 }
 
@@ -100,8 +100,8 @@ func TestHashRandomTree(t *testing.T) {
 		if c.name == "plain" && ring+mapped != 0 {
 			t.Errorf("plain: %d files read through io_uring, %d mapped", ring, mapped)
 		}
-		if c.name == "default" && runtime.GOOS == "linux" && mapped == 0 {
-			t.Errorf("default: no file mapped")
+		if c.name == "default" && runtime.GOOS == "linux" && (mapped > 0) != mapChosen() {
+			t.Errorf("default: %d files mapped, but the probe chose mapped: %v", mapped, mapChosen())
 		}
 		if c.name == "default" {
 			if why := ringRefusedWhy(); why != "" {
@@ -288,6 +288,76 @@ func TestSlabsReused(t *testing.T) {
 		// n/batchMax slabs if none were used again.
 		if made := slabsMade.Load() - made; made > n/batchMax/2 {
 			t.Errorf("ordered %v: %d slabs of %d items made for %d entries", ordered, made, batchMax, n)
+		}
+	}
+}
+
+// TestWorkersCapped: Workers is capped at MaxWorkers, and by Memory where
+// it is set; a call asked for a million workers runs no more goroutines
+// than MaxWorkers and allocates no more than one asked for MaxWorkers.
+func TestWorkersCapped(t *testing.T) {
+	for _, c := range []struct {
+		h    Hasher
+		want int
+	}{
+		{Hasher{}, runtime.GOMAXPROCS(0)},
+		{Hasher{Workers: 1 << 20}, MaxWorkers()},
+		{Hasher{Workers: 1}, 1},
+		{Hasher{Workers: 1 << 20, Memory: 3 * MinMemory}, min(3, MaxWorkers())},
+		{Hasher{Workers: 1 << 20, Memory: 1}, 1},
+	} {
+		if got := c.h.config(-1).workers; got != c.want {
+			t.Errorf("Workers %d, Memory %d: %d workers, want %d", c.h.Workers, c.h.Memory, got, c.want)
+		}
+	}
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 7, 400, 1<<20)
+	alloc := func(workers int) (bytes uint64, goroutines int) {
+		base := runtime.NumGoroutine()
+		var before, after runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&before)
+		h := Hasher{Workers: workers, Progress: func(int64, int64) {
+			goroutines = max(goroutines, runtime.NumGoroutine()-base)
+		}}
+		if err := h.Each(context.Background(), List(paths), func(r Result) {
+			if r.Err != nil {
+				t.Error(r.Err)
+			}
+		}); err != nil {
+			t.Fatal(err)
+		}
+		runtime.ReadMemStats(&after)
+		return after.TotalAlloc - before.TotalAlloc, goroutines
+	}
+	alloc(MaxWorkers()) // rings and arenas kept from earlier tests alike
+	capped, _ := alloc(MaxWorkers())
+	huge, g := alloc(1 << 20)
+	if g > MaxWorkers()+2 { // the workers, and a timer's
+		t.Errorf("Workers 1<<20: %d goroutines more at once, want at most %d", g, MaxWorkers())
+	}
+	if huge > capped+capped/2 {
+		t.Errorf("Workers 1<<20: %d bytes allocated, %d with Workers %d", huge, capped, MaxWorkers())
+	}
+	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
+}
+
+// TestManyWorkers: 16 workers, where GOMAXPROCS allows them, on a tree
+// of small and large files, give crypto/sha256's digests.
+func TestManyWorkers(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(16))
+	h := Hasher{Workers: 16, Memory: 16 * MinMemory}
+	if w := h.config(-1).workers; w != 16 {
+		t.Fatalf("%d workers, want 16", w)
+	}
+	paths := randomTree(t, t.TempDir(), 8, 600, 1<<20)
+	res, err := h.Hash(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range res {
+		if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+			t.Fatalf("%s: %v, digest right: %v", paths[i], r.Err, r.Sum == want(t, nil, paths[i]))
 		}
 	}
 }

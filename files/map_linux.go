@@ -1,9 +1,12 @@
 package files
 
 // Large regular files are hashed from the page cache through a window of
-// the file mapped into memory, not read into a chunk buffer: reading copies
-// every byte once more, 0.06 s of the 0.32 s of CPU time that hashing 8
-// files of 64 MiB took (BENCHMARKS.md, "Files: large files mapped").
+// the file mapped into memory, not read into a chunk buffer, where a probe
+// of the first large file finds it cheaper (mapVerdict, probe_linux.go):
+// reading copies every byte once more, 0.06 s of the 0.32 s of CPU time
+// that hashing 8 files of 64 MiB took on the Intel Xeon (BENCHMARKS.md,
+// "Files: large files mapped"), but in a KVM guest on the Zen 5 the
+// mapped pages cost more than the copy.
 //
 // A file may change while it is mapped. If it shrinks, a read of a mapped
 // page past its new end faults (SIGBUS): worker.write runs WriteMany with
@@ -31,7 +34,8 @@ var mapWindow int64 = 16 << 20
 // memory.
 const mapMinSize = 256 << 10
 
-// mapDisabled says whether SHA256X_MMAP=off asks for every file to be read.
+// mapDisabled says whether SHA256X_MMAP=off asks for every file to be
+// read; otherwise whether files are mapped is mapVerdict's (probe_linux.go).
 func mapDisabled() bool { return os.Getenv("SHA256X_MMAP") == "off" }
 
 // mapFiles counts the files set up to be mapped, for the tests.
@@ -63,6 +67,9 @@ func (s *source) mapFile(minSize int64) {
 	fd := int(s.f.Fd())
 	var st syscall.Stat_t
 	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < minSize {
+		return
+	}
+	if !mapVerdict(fd, st.Size).mapped {
 		return
 	}
 	s.mp = mapping{fd: fd, size: st.Size, st: st}

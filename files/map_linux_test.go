@@ -9,6 +9,7 @@ import (
 	"sync/atomic"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // TestMapChanges: a large file that changes while it is hashed from its
@@ -31,6 +32,7 @@ func TestMapChanges(t *testing.T) {
 		// where timestamps are coarse, the times.
 		either bool
 	}
+	t.Setenv("SHA256X_MMAP", "on")
 	defer func(w int64) { mapWindow = w }(mapWindow)
 	mapWindow = 4 << 20
 	truncate := func(n int64) func(*testing.T, string) {
@@ -136,6 +138,7 @@ func TestMapChanges(t *testing.T) {
 // not map files gives ENODEV), the file is read from there on: refused at
 // its start, and at its second window.
 func TestMapRefused(t *testing.T) {
+	t.Setenv("SHA256X_MMAP", "on")
 	defer func(w int64) { mapWindow = w }(mapWindow)
 	mapWindow = 1 << 20
 	r := rand.New(rand.NewPCG(3, 3))
@@ -162,6 +165,129 @@ func TestMapRefused(t *testing.T) {
 		if refused.Load() != int64(len(paths)) {
 			t.Errorf("refused from %d: %d windows refused, want one for each file", from, refused.Load())
 		}
+	}
+}
+
+// setMapWindow sets mapWindow to n and returns what puts it back.
+func setMapWindow(n int64) (restore func()) {
+	old := mapWindow
+	mapWindow = n
+	return func() { mapWindow = old }
+}
+
+// mapChosen says whether the probe has chosen to map large files.
+func mapChosen() bool {
+	mapProbe.Lock()
+	defer mapProbe.Unlock()
+	return mapProbe.done && mapProbe.v.mapped
+}
+
+// TestMapModes: SHA256X_MMAP=on maps every large file, off none, and
+// unset the probe decides (once, on the first large file): the digests
+// are crypto/sha256's every way.
+func TestMapModes(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 5))
+	paths := randomFiles(t, r, 4, func(i int) int64 { return 1<<20 + r.Int64N(3<<20) })
+	paths[0] = randomFiles(t, r, 1, func(int) int64 { return 7 << 20 })[0] // enough to measure
+	for _, mode := range []string{"on", "off", "", "show"} {
+		t.Setenv("SHA256X_MMAP", mode)
+		mapped := mapFiles.Load()
+		res, err := new(Hasher).Hash(context.Background(), paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		mapped = mapFiles.Load() - mapped
+		for i, r := range res {
+			if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
+				t.Errorf("SHA256X_MMAP=%q: %s: %v, digest right: %v", mode, paths[i], r.Err, r.Sum == want(t, nil, paths[i]))
+			}
+		}
+		wantMapped := mode == "on" || mode != "off" && mapChosen()
+		if (mapped == int64(len(paths))) != wantMapped || mapped != 0 && mapped != int64(len(paths)) {
+			t.Errorf("SHA256X_MMAP=%q: %d of %d files mapped; want them mapped: %v", mode, mapped, len(paths), wantMapped)
+		}
+		if mode == "" {
+			mapProbe.Lock()
+			done, v := mapProbe.done, mapProbe.v
+			mapProbe.Unlock()
+			if !done {
+				t.Errorf("SHA256X_MMAP unset: no verdict after hashing %d large files", len(paths))
+			}
+			t.Log(v)
+		}
+	}
+}
+
+// TestMapBetter: mapping is chosen only where its measured cost is a
+// quarter less than reading's at least, and never from a zero timing.
+func TestMapBetter(t *testing.T) {
+	us := time.Microsecond
+	for _, c := range []struct {
+		mapCost, readCost time.Duration
+		want              bool
+	}{
+		{30 * us, 60 * us, true},    // the copy dominates (Xeon-like)
+		{75 * us, 100 * us, true},   // exactly a quarter less
+		{76 * us, 100 * us, false},  // less, but not by the margin
+		{100 * us, 100 * us, false}, // a tie reads
+		{300 * us, 60 * us, false},  // faults and TLB misses dominate (the Zen 5 guest)
+		{0, 60 * us, false},
+		{30 * us, 0, false},
+	} {
+		if got := mapBetter(c.mapCost, c.readCost); got != c.want {
+			t.Errorf("mapBetter(%v, %v) = %v, want %v", c.mapCost, c.readCost, got, c.want)
+		}
+	}
+}
+
+// TestMeasureMapping: the probe measures both ways on a real file within
+// its budget, gives up on a file too short or unreadable, and survives a
+// file truncated under it (no SIGBUS).
+func TestMeasureMapping(t *testing.T) {
+	r := rand.New(rand.NewPCG(6, 6))
+	paths := randomFiles(t, r, 3, func(i int) int64 { return []int64{6 << 20, 100, 2 << 20}[i] })
+	f, err := os.Open(paths[0])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	t0 := time.Now()
+	v, ok := measureMapping(int(f.Fd()), 6<<20)
+	took := time.Since(t0)
+	if !ok || v.bytes != mapProbeBytes || v.mapCost <= 0 || v.readCost <= 0 || v.mapped != mapBetter(v.mapCost, v.readCost) {
+		t.Fatalf("measureMapping: %+v, %v", v, ok)
+	}
+	t.Logf("%v; the probe took %v", v, took)
+	if took > 50*time.Millisecond { // 1 ms on a quiet machine: a loose bound for shared CI
+		t.Errorf("the probe took %v", took)
+	}
+	g, err := os.Open(paths[1])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	if _, ok := measureMapping(int(g.Fd()), 100); ok {
+		t.Errorf("measureMapping of a 100-byte file: a verdict")
+	}
+	h, err := os.Open(paths[2])
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer h.Close()
+	if v, ok := measureMapping(int(h.Fd()), 2<<20); !ok || v.bytes != mapProbeBytes {
+		t.Errorf("measureMapping of a 2 MiB file: %+v, %v", v, ok)
+	}
+	// The file is shorter than the size given: the mapping's touch
+	// faults past its end, or the read comes up short; either way no
+	// verdict, and no crash.
+	if err := os.Truncate(paths[0], 5000); err != nil {
+		t.Fatal(err)
+	}
+	if v, ok := measureMapping(int(f.Fd()), 6<<20); ok {
+		t.Errorf("measureMapping of a truncated file: %+v", v)
+	}
+	if !touchMapped(nil) {
+		t.Errorf("touchMapped(nil) faulted")
 	}
 }
 

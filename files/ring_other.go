@@ -16,5 +16,5 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return
 
 var ringFiles atomic.Int64
 
-// probeMax is the size of a probe read on Linux (ring_linux.go).
+// probeMax is the size of a probe read on Linux (ringread_linux.go).
 const probeMax = 16 << 10

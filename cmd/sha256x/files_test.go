@@ -1,12 +1,15 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/sha256x/sha256x/files"
 	"github.com/sha256x/sha256x/internal/uring"
 )
 
@@ -63,7 +66,7 @@ func TestSumBadFiles(t *testing.T) {
 	ringModes(t, func(t *testing.T) {
 		compare(t, nil, append([]string{"--"}, names...)...)
 		want := ours(nil, append([]string{"--"}, names...)...)
-		for _, j := range []string{"-j1", "-j3"} {
+		for _, j := range []string{"-j1", "-j" + strconv.Itoa(files.MaxWorkers())} {
 			if got := ours(nil, append([]string{j, "--"}, names...)...); got != want {
 				t.Errorf("%s: %s", j, diff(got.stdout+got.stderr, want.stdout+want.stderr))
 			}
@@ -105,15 +108,26 @@ func TestSumRecursiveBad(t *testing.T) {
 	})
 }
 
-// TestJobs: -j N, -jN and --jobs=N take a positive number.
+// TestJobs: -j N, -jN and --jobs=N take a positive number; one above
+// files.MaxWorkers is capped there, with a note on standard error.
 func TestJobs(t *testing.T) {
 	dir := t.TempDir()
 	names := tree(t, dir)
 	t.Chdir(dir)
+	// After "--": some names start with a dash.
+	names = append([]string{"--"}, names...)
 	want := ours(nil, names...)
-	for _, a := range [][]string{{"-j", "1"}, {"-j2"}, {"--jobs=5"}, {"--jobs", "64"}, {"-rj", "2"}, {"--jo=3"}} {
-		if got := ours(nil, append(a, names...)...); got != want {
-			t.Errorf("%q: %s", a, diff(got.stdout+got.stderr, want.stdout+want.stderr))
+	if want.code != 0 || !strings.Contains(want.stdout, "big/b") || strings.Contains(want.stderr, "Try") {
+		t.Fatalf("sum of the tree: %+v", want)
+	}
+	for _, a := range [][]string{{"-j", "1"}, {"-j2"}, {"--jobs=5"}, {"--jobs", "64"}, {"-rj", "2"}, {"--jo=3"}, {"-j", "1000000"}} {
+		w := want
+		n, _ := strconv.Atoi(strings.TrimLeft(a[len(a)-1], "-jobs=r"))
+		if m := files.MaxWorkers(); n > m {
+			w.stderr = fmt.Sprintf("sha256x: %d jobs capped at %d (%d per core)\n", n, m, files.WorkersPerCore) + w.stderr
+		}
+		if got := ours(nil, append(a, names...)...); got != w {
+			t.Errorf("%q: %s", a, diff(got.stdout+got.stderr, w.stdout+w.stderr))
 		}
 	}
 	for _, a := range [][]string{{"-j", "0"}, {"-j", "x"}, {"--jobs=-1"}, {"-j"}} {

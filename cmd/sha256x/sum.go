@@ -31,7 +31,8 @@ With no FILE, or when FILE is -, read standard input.
       --tag        BSD-style lines: SHA256 (FILE) = HEX
   -z, --zero       end lines with NUL, not newline, and escape no name
   -c, --check      read checksums from the FILEs and check them
-  -j, --jobs=N     hash with at most N goroutines (default: one per core)
+  -j, --jobs=N     hash with at most N goroutines (default, and most: one
+                   per core; a larger N is capped, with a note)
 The following options are useful only when verifying checksums:
       --ignore-missing  don't fail or report status for missing files
       --quiet      don't print OK for each successfully verified file
@@ -243,6 +244,10 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	out := &output{out: bufio.NewWriterSize(stdout, 64<<10), stderr: stderr}
 	eng := newEngine(nil, stdin)
 	eng.h.Workers = opts.jobs
+	if m := files.MaxWorkers(); opts.jobs > m {
+		// More would add memory and no speed (package files, MaxWorkers).
+		fmt.Fprintf(stderr, "sha256x: %d jobs capped at %d (%d per core)\n", opts.jobs, m, files.WorkersPerCore)
+	}
 	defer eng.close()
 	out.prog = startProgress(stderr, eng)
 	defer out.prog.stop()

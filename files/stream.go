@@ -1,0 +1,254 @@
+package files
+
+// Large files, and files that are not regular, hashed side by side a chunk
+// of each per sha256x.WriteMany: read into the worker's buffers, or taken
+// from windows of the file mapped into memory (map_linux.go), with the
+// faults and changes of a mapped file caught and that file read again.
+
+import (
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"runtime/debug"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/sha256x/sha256x"
+)
+
+// worker's buffer, or, for a regular file on Linux, taken from a window of
+// it mapped into memory (map_linux.go).
+type source struct {
+	r   io.ReadCloser
+	f   *os.File // r, if it is a file opened here by path: it can be mapped
+	mp  mapping
+	off int64 // bytes of the file taken
+	// counted is the furthest off reported to the progress callback.
+	counted int64
+	// inMap says that this round's chunk is in the mapping.
+	inMap bool
+	done  bool
+	err   error
+}
+
+// next returns the source's next chunk (empty at the end), in buf if it
+// reads. It sets s.done after the last chunk, and s.err if reading fails.
+func (s *source) next(buf []byte) []byte {
+	s.inMap = false
+	if s.mp.active() {
+		if c := s.mapped(len(buf)); c != nil {
+			s.off += int64(len(c))
+			s.inMap = true
+			return c
+		}
+		// Past the size it had when it was opened: read on to EOF, for a
+		// file that grew, as sha256sum does.
+		if _, err := s.f.Seek(s.off, io.SeekStart); err != nil {
+			s.done, s.err = true, err
+			return nil
+		}
+	}
+	n, err := io.ReadFull(s.r, buf)
+	s.off += int64(n)
+	switch {
+	case err == nil:
+	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+		s.done = true
+	default:
+		s.done, s.err = true, err
+		return nil
+	}
+	return buf[:n]
+}
+
+// mapFaults and mapChanged count the files hashed again because a mapping
+// faulted or the file changed while mapped, for the tests.
+var mapFaults, mapChanged atomic.Int64
+
+// rewind starts the file again from its start, to be read, not mapped: it
+// changed while it was mapped.
+func (w *worker) rewind(s *source, d *sha256x.Digest) {
+	s.mp.forget()
+	s.off, s.done = 0, false
+	d.Reset()
+	d.Write(w.c.prefix)
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		s.done, s.err = true, err
+	}
+}
+
+func (s *source) close() {
+	s.mp.forget()
+	if s.r != nil {
+		s.r.Close()
+	}
+}
+
+// streams hashes the files side by side, a chunk of each per WriteMany.
+func (w *worker) streams(r *run, items []*item) {
+	for len(w.bufs) < len(items) {
+		w.bufs = append(w.bufs, make([]byte, w.c.chunk))
+		w.ds = append(w.ds, new(sha256x.Digest))
+		w.srcs = append(w.srcs, source{})
+	}
+	ds, srcs := w.ds[:len(items)], w.srcs[:len(items)]
+	var idx []int // the items still being read
+	for i, it := range items {
+		it.stream = false
+		s := &srcs[i]
+		*s = source{r: it.file}
+		it.file = nil
+		if s.r == nil {
+			f, err := w.open(it.Path)
+			if err != nil {
+				it.Err = err
+				continue
+			}
+			s.r = f
+			if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
+				s.f = f
+				s.mapFile(w.c.mapMin)
+			}
+		}
+		defer s.close()
+		ds[i].Reset()
+		ds[i].Write(w.c.prefix)
+		idx = append(idx, i)
+	}
+	for len(idx) > 0 {
+		if r.ctx.Err() != nil {
+			return
+		}
+		w.chunks, w.act, w.from = w.chunks[:0], w.act[:0], w.from[:0]
+		for _, i := range idx {
+			if c := srcs[i].next(w.bufs[i]); len(c) > 0 {
+				w.chunks = append(w.chunks, c)
+				w.act = append(w.act, ds[i])
+				w.from = append(w.from, i)
+			}
+		}
+		w.write(srcs, ds)
+		var bytes int64
+		for _, i := range w.from {
+			// A file read again from its start counts only past where it
+			// had been counted to.
+			if s := &srcs[i]; s.off > s.counted {
+				bytes += s.off - s.counted
+				s.counted = s.off
+			}
+		}
+		r.progress(0, bytes)
+		next := idx[:0]
+		for _, i := range idx {
+			s := &srcs[i]
+			if s.done && s.err == nil && s.mp.changed() {
+				// It changed while mapped: perhaps it shrank, and a
+				// mapped page past its new end read as zeros.
+				mapChanged.Add(1)
+				w.rewind(s, ds[i])
+			}
+			if s.err != nil {
+				items[i].Err = s.err
+			} else if !s.done {
+				next = append(next, i)
+			}
+		}
+		idx = next
+	}
+	files := 0
+	for i, it := range items {
+		if it.Err == nil {
+			it.Sum = ds[i].Sum256()
+			it.Size = srcs[i].off
+			files++
+		}
+	}
+	r.progress(files, 0)
+}
+
+// write hashes a round's chunks, w.chunks into w.act. If a mapped one
+// faults (its file shrank), the digests are put back as they were, that
+// file starts again by reading, and the round is hashed again.
+func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
+	mapped := false
+	for _, i := range w.from {
+		mapped = mapped || srcs[i].inMap
+	}
+	if !mapped {
+		sha256x.WriteMany(w.act, w.chunks)
+		return
+	}
+	w.saved = w.saved[:0]
+	for _, d := range w.act {
+		w.saved = append(w.saved, *d)
+	}
+	for {
+		f := w.writeMapped(srcs)
+		if f == -1 {
+			return
+		}
+		for k, d := range w.act {
+			*d = w.saved[k]
+		}
+		for j, i := range w.from {
+			if j != f && (f != anyMapped || !srcs[i].inMap) {
+				continue
+			}
+			mapFaults.Add(1)
+			w.rewind(&srcs[i], ds[i])
+			if srcs[i].err == nil {
+				w.chunks[j] = srcs[i].next(w.bufs[i])
+			} else {
+				w.chunks[j] = nil
+			}
+			w.saved[j] = *ds[i]
+		}
+	}
+}
+
+// writeMapped is WriteMany with faults turned into panics. It returns the
+// index of the chunk that faulted (a read of a mapped page past the end of
+// a file that has shrunk: SIGBUS), anyMapped if a fault's address names no
+// chunk, or -1 if none faulted. A panic that is not the runtime's, or any
+// with no chunk mapped, goes on.
+func (w *worker) writeMapped(srcs []source) (faulted int) {
+	defer debug.SetPanicOnFault(debug.SetPanicOnFault(true))
+	defer func() {
+		e := recover()
+		if e == nil {
+			return
+		}
+		if _, ok := e.(runtime.Error); !ok {
+			panic(e)
+		}
+		faulted = -1
+		for j, c := range w.chunks {
+			if !srcs[w.from[j]].inMap {
+				continue
+			}
+			faulted = anyMapped
+			// From the start of the chunk's first page: s390x reports the
+			// faulting page, not the byte.
+			start := uintptr(unsafe.Pointer(unsafe.SliceData(c)))
+			lo := start &^ uintptr(os.Getpagesize()-1)
+			if f, ok := e.(interface{ Addr() uintptr }); ok && f.Addr() >= lo && f.Addr() < start+uintptr(len(c)) {
+				faulted = j
+				return
+			}
+		}
+		if faulted == -1 {
+			panic(e)
+		}
+		// No address, or one that names no chunk (qemu's user-mode
+		// emulation reports 0 on arm64 and amd64, and garbage on s390x):
+		// every mapped file of the round is read again. A fault of
+		// WriteMany's own faults again on the chunks read, and goes on.
+	}()
+	sha256x.WriteMany(w.act, w.chunks)
+	return -1
+}
+
+// anyMapped is writeMapped's result for a fault in a mapped chunk it
+// cannot tell.
+const anyMapped = -2

@@ -1,0 +1,164 @@
+package files
+
+// A worker's buffers, and the small files of a batch read the plain way
+// (with system calls, or an fs.FS's Open and Read) and hashed a few
+// hundred at a time; on Linux most of them go through io_uring instead
+// (ring_linux.go, ringread_linux.go).
+
+import (
+	"io"
+	"io/fs"
+	"os"
+
+	"github.com/sha256x/sha256x"
+)
+
+// A worker's buffers, kept from one batch to the next.
+type worker struct {
+	c      *config
+	arena  []byte
+	msgs   [][]byte
+	out    [][sha256x.Size]byte
+	batch  []*item
+	bufs   [][]byte
+	ds     []*sha256x.Digest
+	chunks [][]byte
+	act    []*sha256x.Digest
+	from   []int // the source of each of chunks
+	srcs   []source
+	saved  []sha256x.Digest
+	ring   *ringReader // nil until a batch is large enough, or where refused
+	noRing bool
+}
+
+func newWorker(c *config) *worker {
+	return &worker{c: c, noRing: c.plain || c.fsys != nil}
+}
+
+func (w *worker) close() { w.release() }
+
+func (w *worker) arenaBuf() []byte {
+	if w.arena == nil {
+		w.arena = make([]byte, w.c.arenaMax+w.c.smallMax+1)
+	}
+	return w.arena
+}
+
+// hash hashes the messages gathered in w.msgs for w.batch in one call.
+func (w *worker) hash(r *run) {
+	if len(w.batch) == 0 {
+		return
+	}
+	if cap(w.out) < len(w.batch) {
+		w.out = make([][sha256x.Size]byte, len(w.batch))
+	}
+	out := w.out[:len(w.batch)]
+	sha256x.HashManyPrefixed(out, w.c.prefix, w.msgs)
+	var bytes int64
+	for i, it := range w.batch {
+		it.Sum = out[i]
+		it.Size = int64(len(w.msgs[i]))
+		bytes += it.Size
+	}
+	r.progress(len(w.batch), bytes)
+	w.msgs, w.batch = w.msgs[:0], w.batch[:0]
+}
+
+// smalls reads and hashes the small files of a batch and returns the
+// others, marked for streaming.
+func (w *worker) smalls(r *run, b []*item) (large []*item) {
+	todo := make([]*item, 0, len(b))
+	for _, it := range b {
+		if it.Err == nil {
+			todo = append(todo, it)
+		}
+	}
+	if !w.noRing && len(todo) >= ringMin {
+		todo, large = w.ringSmalls(r, todo)
+	}
+	return append(large, w.plainSmalls(r, todo)...)
+}
+
+// plainSmalls reads each file with plain system calls (or the FS's Open
+// and Read), a few MiB of small files per HashMany call.
+func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
+	arena := w.arenaBuf()
+	used := 0
+	for _, it := range todo {
+		if used > w.c.arenaMax {
+			w.hash(r)
+			used = 0
+		}
+		buf := arena[used : used+w.c.smallMax+1]
+		var n int
+		var kind fileKind
+		var err error
+		if w.c.fsys != nil {
+			n, kind, it.file, err = readSmallFS(w.c.fsys, it.Path, buf)
+		} else {
+			n, kind, it.file, err = readSmall(it.Path, buf)
+		}
+		switch {
+		case err != nil:
+			it.Err = err
+		case kind == isDir:
+			it.Err = &fs.PathError{Op: "read", Path: it.Path, Err: errIsDir}
+		case kind != isSmall:
+			it.stream = true // large, grown or not a regular file
+			large = append(large, it)
+		default:
+			w.batch = append(w.batch, it)
+			w.msgs = append(w.msgs, arena[used:used+n])
+			used += n
+		}
+	}
+	w.hash(r)
+	return large
+}
+
+// What readSmall found.
+type fileKind int
+
+const (
+	isSmall fileKind = iota + 1 // read whole
+	isLarge                     // to stream: large, grown, or not a regular file
+	isDir
+)
+
+// readSmallFS is readSmall through an fs.FS.
+func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ io.ReadCloser, err error) {
+	f, err := fsys.Open(path)
+	if err != nil {
+		return 0, 0, nil, err
+	}
+	st, err := f.Stat()
+	switch {
+	case err != nil:
+		f.Close()
+		return 0, 0, nil, err
+	case !st.IsDir() && !st.Mode().IsRegular():
+		return 0, isLarge, f, nil // kept open, as readSmall keeps it
+	}
+	defer f.Close()
+	switch {
+	case st.IsDir():
+		return 0, isDir, nil, nil
+	case st.Size() >= int64(len(buf)):
+		return 0, isLarge, nil, nil
+	}
+	n, err = io.ReadFull(f, buf[:st.Size()+1])
+	switch err {
+	case nil:
+		return 0, isLarge, nil, nil // grown
+	case io.EOF, io.ErrUnexpectedEOF:
+		return n, isSmall, nil, nil
+	}
+	return 0, 0, nil, err
+}
+
+func (w *worker) open(path string) (io.ReadCloser, error) {
+	if w.c.fsys != nil {
+		return w.c.fsys.Open(path)
+	}
+	return os.Open(path)
+}
