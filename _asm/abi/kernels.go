@@ -28,6 +28,11 @@ type Kernel struct {
 	// words ahead (BENCHMARKS.md, "The lanes on a core of two-cycle vector
 	// operations"). Its name and variant end in "Lat2" and "-lat2".
 	Lat2 bool
+	// PairsOnly kernels have pairs kernels alone, no entry for the job
+	// queue, whose lane sets hold kernel.MaxLanes lanes: two waves of 16
+	// lanes, which pay only where a block has no schedule (BENCHMARKS.md,
+	// "Two waves of 16 lanes on Zen 5").
+	PairsOnly bool
 }
 
 // Kernels lists every assembly kernel, each architecture's in the order
@@ -40,10 +45,9 @@ var Kernels = []Kernel{
 	{Arch: "amd64", Family: "avx2", Width: 8, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true},
 	{Arch: "amd64", Family: "avx512", Width: 16, Pairs: true, Chain: true, Lat2: true},
-	// Two waves of 16 lanes whose rounds alternate (Zen 5); their chains run
-	// on one wave's kernel.
-	{Arch: "amd64", Family: "avx512", Width: 32, Pairs: true, ChainOf: 16},
-	{Arch: "amd64", Family: "avx512", Width: 32, Pairs: true, ChainOf: 16, Lat2: true},
+	// Two waves of 16 lanes whose rounds alternate (Zen 5), for pairs
+	// only; their chains run on one wave's kernel.
+	{Arch: "amd64", Family: "avx512", Width: 32, Pairs: true, ChainOf: 16, PairsOnly: true},
 	{Arch: "arm64", Family: "neon", Width: 4, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 1, Streams: true, Chain: true},
 	{Arch: "arm64", Family: "sha2", Width: 2, Streams: true, Chain: true},

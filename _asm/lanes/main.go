@@ -210,7 +210,9 @@ func main() {
 	}
 
 	for _, k := range ks {
-		kernel(k, waves(k), *roll)
+		if !k.PairsOnly {
+			kernel(k, waves(k), *roll)
+		}
 	}
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
 	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {

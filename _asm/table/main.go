@@ -84,8 +84,8 @@ func table(arch, constraint string) []byte {
 	p("\tGeneric: {Family: \"generic\", Variant: \"x1\", Width: 1, Chain: Generic},\n")
 	p("\tStdlib: {Family: \"stdlib\", Variant: \"x1\", Width: 1, Chain: Stdlib},\n")
 	for _, k := range ks {
-		p("\t%s: {Family: %q, Variant: %q, Width: %d, Streams: %v, Job: %v, Pairs: %v, Chain: %s, ChainWordMajor: %v},\n",
-			k.ID(), k.Family, k.Variant(), k.Width, k.Streams, k.Job, k.Pairs, chainOf(k), !k.Streams)
+		p("\t%s: {Family: %q, Variant: %q, Width: %d, Streams: %v, Job: %v, Pairs: %v, PairsOnly: %v, Chain: %s, ChainWordMajor: %v},\n",
+			k.ID(), k.Family, k.Variant(), k.Width, k.Streams, k.Job, k.Pairs, k.PairsOnly, chainOf(k), !k.Streams)
 	}
 	p("}\n\n")
 
@@ -94,8 +94,11 @@ func table(arch, constraint string) []byte {
 	p("\tcase Generic:\n\t\trunGeneric(ls, jobs, width)\n")
 	p("\tcase Stdlib:\n\t\trunStdlib(ls, jobs)\n")
 	for _, k := range ks {
-		p("\tcase %s:\n\t\t%s(ls, jobs)\n", k.ID(), k.Func())
+		if !k.PairsOnly {
+			p("\tcase %s:\n\t\t%s(ls, jobs)\n", k.ID(), k.Func())
+		}
 	}
+	p("\tdefault:\n\t\tpanic(\"sha256x: internal error: a kernel with no entry for the job queue\")\n")
 	p("\t}\n}\n\n")
 
 	p("// HashJob hashes one job on kernel id's entry for a single job, and\n// reports whether it has one.\n")

@@ -20,8 +20,10 @@ const (
 	Size = 32
 	// BlockSize is the block size of SHA-256 in bytes.
 	BlockSize = 64
-	// MaxLanes is the most lanes (or streams) a kernel has.
-	MaxLanes = 32
+	// MaxLanes is the most lanes (or streams) a kernel of the job queue
+	// has; MaxPairsLanes the most a pairs kernel has (Info.PairsOnly).
+	MaxLanes      = 16
+	MaxPairsLanes = 32
 )
 
 // A Run is N consecutive 64-byte blocks starting at P.
@@ -97,6 +99,9 @@ type Info struct {
 	Streams bool   // interleaved streams (SHA-NI, ARMv8 SHA2), not SIMD lanes
 	Job     bool   // HashJob runs a single job on it
 	Pairs   bool   // HashPairs runs every PairsCall on it
+	// PairsOnly: it has pairs kernels alone; Hash does not run it, and its
+	// width may pass MaxLanes (up to MaxPairsLanes).
+	PairsOnly bool
 	// Chain is the kernel whose chain kernel runs for it: itself, or a
 	// stand-in where it has none (arm64's four SHA2 streams: three).
 	Chain ID

@@ -14,16 +14,6 @@ func avx512X16(ls *LaneSet, jobs []Job)
 //go:noescape
 func avx512X16Lat2(ls *LaneSet, jobs []Job)
 
-// avx512X32 hashes jobs on 32 SIMD lanes.
-//
-//go:noescape
-func avx512X32(ls *LaneSet, jobs []Job)
-
-// avx512X32Lat2 hashes jobs on 32 SIMD lanes.
-//
-//go:noescape
-func avx512X32Lat2(ls *LaneSet, jobs []Job)
-
 // avx512X16Pairs sets out[i] to SHA-256(in[64i:64i+64]) for i < n, n a multiple of 16.
 //
 //go:noescape
@@ -83,26 +73,6 @@ func avx512X32Double(out *[32]byte, in *byte, n int)
 //
 //go:noescape
 func avx512X32Staged(out *[32]byte, in *byte, n int, nb int)
-
-// avx512X32Lat2Pairs sets out[i] to SHA-256(in[64i:64i+64]) for i < n, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Lat2Pairs(out *[32]byte, in *byte, n int)
-
-// avx512X32Lat2Slices sets out[i] to SHA-256(msgs[i]) for n 64-byte messages, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Lat2Slices(out *[32]byte, msgs *[]byte, n int)
-
-// avx512X32Lat2Double sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Lat2Double(out *[32]byte, in *byte, n int)
-
-// avx512X32Lat2Staged sets out[i] to the digest of the i-th message of nb padded blocks from in, for i < n, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Lat2Staged(out *[32]byte, in *byte, n int, nb int)
 
 // avx512X16LoadW runs avx512X16's block load, transpose and byte swap, for tests.
 //

@@ -23,8 +23,6 @@ TEXT ·hashAdjacent(SB), NOSPLIT, $0-25
 	JEQ     avx512X16Lat2
 	CMPL    AX, $9 // Avx512X32
 	JEQ     avx512X32
-	CMPL    AX, $10 // Avx512X32Lat2
-	JEQ     avx512X32Lat2
 	JMP     ·noPairsAdjacent(SB)
 
 shaniX1:
@@ -51,9 +49,6 @@ avx512X16Lat2:
 avx512X32:
 	JMP ·avx512X32Pairs(SB)
 
-avx512X32Lat2:
-	JMP ·avx512X32Lat2Pairs(SB)
-
 // func hashSlices(out *[32]byte, msgs *[]byte, n int, id ID)
 TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -73,8 +68,6 @@ TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	JEQ     avx512X16Lat2
 	CMPL    AX, $9 // Avx512X32
 	JEQ     avx512X32
-	CMPL    AX, $10 // Avx512X32Lat2
-	JEQ     avx512X32Lat2
 	JMP     ·noPairsSlices(SB)
 
 shaniX1:
@@ -101,9 +94,6 @@ avx512X16Lat2:
 avx512X32:
 	JMP ·avx512X32Slices(SB)
 
-avx512X32Lat2:
-	JMP ·avx512X32Lat2Slices(SB)
-
 // func hashDouble(out *[32]byte, in *byte, n int, id ID)
 TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -123,8 +113,6 @@ TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	JEQ     avx512X16Lat2
 	CMPL    AX, $9 // Avx512X32
 	JEQ     avx512X32
-	CMPL    AX, $10 // Avx512X32Lat2
-	JEQ     avx512X32Lat2
 	JMP     ·noPairsDouble(SB)
 
 shaniX1:
@@ -151,9 +139,6 @@ avx512X16Lat2:
 avx512X32:
 	JMP ·avx512X32Double(SB)
 
-avx512X32Lat2:
-	JMP ·avx512X32Lat2Double(SB)
-
 // func hashStaged(out *[32]byte, in *byte, n, nb int, id ID)
 TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	MOVBLZX id+32(FP), AX
@@ -173,8 +158,6 @@ TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	JEQ     avx512X16Lat2
 	CMPL    AX, $9 // Avx512X32
 	JEQ     avx512X32
-	CMPL    AX, $10 // Avx512X32Lat2
-	JEQ     avx512X32Lat2
 	JMP     ·noPairsStaged(SB)
 
 shaniX1:
@@ -200,6 +183,3 @@ avx512X16Lat2:
 
 avx512X32:
 	JMP ·avx512X32Staged(SB)
-
-avx512X32Lat2:
-	JMP ·avx512X32Lat2Staged(SB)

@@ -51,7 +51,7 @@ func TestLayout(t *testing.T) {
 func TestInfos(t *testing.T) {
 	for _, id := range IDs() {
 		info := Lookup(id)
-		if info.Width < 1 || info.Width > MaxLanes {
+		if info.Width < 1 || info.Width > MaxLanes && !info.PairsOnly || info.Width > MaxPairsLanes {
 			t.Errorf("%s: width %d", name(id), info.Width)
 		}
 		if c := Lookup(info.Chain); c.Chain != info.Chain || c.Family != info.Family {
@@ -143,6 +143,9 @@ func TestLaneKernels(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	sizes := []int{0, 1, 55, 56, 63, 64, 119, 120, 200, 1000, 4096}
 	for _, id := range runnable() {
+		if Lookup(id).PairsOnly {
+			continue
+		}
 		t.Run(name(id), func(t *testing.T) {
 			width := Lookup(id).Width
 			for round := range 60 {
@@ -372,6 +375,9 @@ func word(info Info, width, i, k int) int {
 func BenchmarkLaneKernels(b *testing.B) {
 	r := rand.New(rand.NewPCG(9, 10))
 	for _, id := range runnable() {
+		if Lookup(id).PairsOnly {
+			continue
+		}
 		width := Lookup(id).Width
 		msgs := make([]*message, 4*width)
 		for i := range msgs {
@@ -425,7 +431,7 @@ func TestPairsEntriesRefuse(t *testing.T) {
 // the stack too small for the kernel's frame: a kernel reached by the entry's
 // jump (entry_amd64.s) must grow it as if called, and still hash right.
 func TestPairsEntriesGrowStack(t *testing.T) {
-	in := make([]byte, 64*MaxLanes)
+	in := make([]byte, 64*MaxPairsLanes)
 	for i := range in {
 		in[i] = byte(i * 7)
 	}
@@ -439,9 +445,9 @@ func TestPairsEntriesGrowStack(t *testing.T) {
 			want[i] = sha256.Sum256(in[64*i:][:64])
 		}
 		for depth := 0; depth < 600; depth += 3 {
-			done := make(chan [MaxLanes][Size]byte)
+			done := make(chan [MaxPairsLanes][Size]byte)
 			go func() {
-				var out [MaxLanes][Size]byte
+				var out [MaxPairsLanes][Size]byte
 				descend(depth, func() { HashAdjacent(id, &out[0], &in[0], n) })
 				done <- out
 			}()

@@ -14,21 +14,19 @@ const (
 	Avx512X16
 	Avx512X16Lat2
 	Avx512X32
-	Avx512X32Lat2
 )
 
 var infos = [...]Info{
 	Generic:       {Family: "generic", Variant: "x1", Width: 1, Chain: Generic},
 	Stdlib:        {Family: "stdlib", Variant: "x1", Width: 1, Chain: Stdlib},
-	ShaniX1:       {Family: "shani", Variant: "x1", Width: 1, Streams: true, Job: true, Pairs: true, Chain: ShaniX1, ChainWordMajor: false},
-	ShaniX2:       {Family: "shani", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: true, Chain: ShaniX2, ChainWordMajor: false},
-	ShaniX3:       {Family: "shani", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: true, Chain: ShaniX3, ChainWordMajor: false},
-	ShaniX4:       {Family: "shani", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: true, Chain: ShaniX4, ChainWordMajor: false},
-	Avx2X8:        {Family: "avx2", Variant: "x8", Width: 8, Streams: false, Job: false, Pairs: true, Chain: Avx2X8, ChainWordMajor: true},
-	Avx512X16:     {Family: "avx512", Variant: "x16", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
-	Avx512X16Lat2: {Family: "avx512", Variant: "x16-lat2", Width: 16, Streams: false, Job: false, Pairs: true, Chain: Avx512X16Lat2, ChainWordMajor: true},
-	Avx512X32:     {Family: "avx512", Variant: "x32", Width: 32, Streams: false, Job: false, Pairs: true, Chain: Avx512X16, ChainWordMajor: true},
-	Avx512X32Lat2: {Family: "avx512", Variant: "x32-lat2", Width: 32, Streams: false, Job: false, Pairs: true, Chain: Avx512X16Lat2, ChainWordMajor: true},
+	ShaniX1:       {Family: "shani", Variant: "x1", Width: 1, Streams: true, Job: true, Pairs: true, PairsOnly: false, Chain: ShaniX1, ChainWordMajor: false},
+	ShaniX2:       {Family: "shani", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: true, PairsOnly: false, Chain: ShaniX2, ChainWordMajor: false},
+	ShaniX3:       {Family: "shani", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: true, PairsOnly: false, Chain: ShaniX3, ChainWordMajor: false},
+	ShaniX4:       {Family: "shani", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: true, PairsOnly: false, Chain: ShaniX4, ChainWordMajor: false},
+	Avx2X8:        {Family: "avx2", Variant: "x8", Width: 8, Streams: false, Job: false, Pairs: true, PairsOnly: false, Chain: Avx2X8, ChainWordMajor: true},
+	Avx512X16:     {Family: "avx512", Variant: "x16", Width: 16, Streams: false, Job: false, Pairs: true, PairsOnly: false, Chain: Avx512X16, ChainWordMajor: true},
+	Avx512X16Lat2: {Family: "avx512", Variant: "x16-lat2", Width: 16, Streams: false, Job: false, Pairs: true, PairsOnly: false, Chain: Avx512X16Lat2, ChainWordMajor: true},
+	Avx512X32:     {Family: "avx512", Variant: "x32", Width: 32, Streams: false, Job: false, Pairs: true, PairsOnly: true, Chain: Avx512X16, ChainWordMajor: true},
 }
 
 // Hash runs the jobs on kernel id; width is the generic kernel's lanes.
@@ -52,10 +50,8 @@ func Hash(id ID, width int, ls *LaneSet, jobs []Job) {
 		avx512X16(ls, jobs)
 	case Avx512X16Lat2:
 		avx512X16Lat2(ls, jobs)
-	case Avx512X32:
-		avx512X32(ls, jobs)
-	case Avx512X32Lat2:
-		avx512X32Lat2(ls, jobs)
+	default:
+		panic("sha256x: internal error: a kernel with no entry for the job queue")
 	}
 }
 
@@ -71,7 +67,7 @@ func HashJob(id ID, j *Job) bool {
 }
 
 // pairsKernels has bit id set where kernel id has pairs kernels.
-const pairsKernels = 1<<ShaniX1 | 1<<ShaniX2 | 1<<ShaniX3 | 1<<ShaniX4 | 1<<Avx2X8 | 1<<Avx512X16 | 1<<Avx512X16Lat2 | 1<<Avx512X32 | 1<<Avx512X32Lat2
+const pairsKernels = 1<<ShaniX1 | 1<<ShaniX2 | 1<<ShaniX3 | 1<<ShaniX4 | 1<<Avx2X8 | 1<<Avx512X16 | 1<<Avx512X16Lat2 | 1<<Avx512X32
 
 // HasPairs reports whether kernel id has pairs kernels (HashPairs).
 func HasPairs(id ID) bool { return pairsKernels>>id&1 != 0 }
@@ -160,16 +156,6 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		avx512X32Staged(out, in, n, nb)
 	case uint(Avx512X32)*uint(PairsCalls) + uint(Staged65):
 		avx512X32Staged(out, in, n, 2)
-	case uint(Avx512X32Lat2)*uint(PairsCalls) + uint(Adjacent):
-		avx512X32Lat2Pairs(out, in, n)
-	case uint(Avx512X32Lat2)*uint(PairsCalls) + uint(Slices):
-		avx512X32Lat2Slices(out, msgs, n)
-	case uint(Avx512X32Lat2)*uint(PairsCalls) + uint(Double):
-		avx512X32Lat2Double(out, in, n)
-	case uint(Avx512X32Lat2)*uint(PairsCalls) + uint(Staged):
-		avx512X32Lat2Staged(out, in, n, nb)
-	case uint(Avx512X32Lat2)*uint(PairsCalls) + uint(Staged65):
-		avx512X32Lat2Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -262,8 +248,6 @@ func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
 		avx512X16Lat2Staged(out, in, n, 2)
 	case Avx512X32:
 		avx512X32Staged(out, in, n, 2)
-	case Avx512X32Lat2:
-		avx512X32Lat2Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -280,7 +264,6 @@ var _ = [...]struct{}{
 	[1]struct{}{}[Avx512X16-7],
 	[1]struct{}{}[Avx512X16Lat2-8],
 	[1]struct{}{}[Avx512X32-9],
-	[1]struct{}{}[Avx512X32Lat2-10],
 }
 
 // AdvanceChains advances every chain of ls by n steps on kernel id's

@@ -16,11 +16,11 @@ const (
 var infos = [...]Info{
 	Generic: {Family: "generic", Variant: "x1", Width: 1, Chain: Generic},
 	Stdlib:  {Family: "stdlib", Variant: "x1", Width: 1, Chain: Stdlib},
-	NeonX4:  {Family: "neon", Variant: "x4", Width: 4, Streams: false, Job: false, Pairs: false, Chain: NeonX4, ChainWordMajor: true},
-	Sha2X1:  {Family: "sha2", Variant: "x1", Width: 1, Streams: true, Job: false, Pairs: false, Chain: Sha2X1, ChainWordMajor: false},
-	Sha2X2:  {Family: "sha2", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: false, Chain: Sha2X2, ChainWordMajor: false},
-	Sha2X3:  {Family: "sha2", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: false, Chain: Sha2X3, ChainWordMajor: false},
-	Sha2X4:  {Family: "sha2", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: false, Chain: Sha2X3, ChainWordMajor: false},
+	NeonX4:  {Family: "neon", Variant: "x4", Width: 4, Streams: false, Job: false, Pairs: false, PairsOnly: false, Chain: NeonX4, ChainWordMajor: true},
+	Sha2X1:  {Family: "sha2", Variant: "x1", Width: 1, Streams: true, Job: false, Pairs: false, PairsOnly: false, Chain: Sha2X1, ChainWordMajor: false},
+	Sha2X2:  {Family: "sha2", Variant: "x2", Width: 2, Streams: true, Job: false, Pairs: false, PairsOnly: false, Chain: Sha2X2, ChainWordMajor: false},
+	Sha2X3:  {Family: "sha2", Variant: "x3", Width: 3, Streams: true, Job: false, Pairs: false, PairsOnly: false, Chain: Sha2X3, ChainWordMajor: false},
+	Sha2X4:  {Family: "sha2", Variant: "x4", Width: 4, Streams: true, Job: false, Pairs: false, PairsOnly: false, Chain: Sha2X3, ChainWordMajor: false},
 }
 
 // Hash runs the jobs on kernel id; width is the generic kernel's lanes.
@@ -40,6 +40,8 @@ func Hash(id ID, width int, ls *LaneSet, jobs []Job) {
 		sha2X3(ls, jobs)
 	case Sha2X4:
 		sha2X4(ls, jobs)
+	default:
+		panic("sha256x: internal error: a kernel with no entry for the job queue")
 	}
 }
 

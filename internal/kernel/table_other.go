@@ -16,6 +16,8 @@ func Hash(id ID, width int, ls *LaneSet, jobs []Job) {
 		runGeneric(ls, jobs, width)
 	case Stdlib:
 		runStdlib(ls, jobs)
+	default:
+		panic("sha256x: internal error: a kernel with no entry for the job queue")
 	}
 }
 

@@ -74,7 +74,6 @@ var slowest = []speed{
 	// schedule as one wave, at one wave's speed on Zen 5 (BENCHMARKS.md,
 	// "Two waves of 16 lanes on Zen 5"): x16's slowest, Zen 4's, for both.
 	{"avx512", "x32", 3220, "Zen 4, as x16"},
-	{"avx512", "x32-lat2", 3220, "Zen 4, as x16"},
 	// arm64: no hardware here (BENCHMARKS.md, "Other architectures").
 	// Estimates for a Cortex-A53 at 1.2 GHz: NEON four lanes about 1/7 of
 	// the scalar rounds' throughput per lane at best, 100 MB/s for the four;

@@ -39,7 +39,7 @@ type Plan struct {
 	Pairs        []Stage
 	PairsPartial PartialMin // when Pairs[0], lanes, takes a last partial group as a whole one
 	// PairsWide, if its Width is not 0, takes whole groups of its lanes of
-	// the 64-byte messages of every pairs call but Staged before Pairs do
+	// the 64-byte messages of Adjacent and Slices calls before Pairs do
 	// (two waves of 16 lanes on Zen 5: BENCHMARKS.md, "Two waves of 16 lanes
 	// on Zen 5"); Pairs take the rest as they would take a smaller count.
 	PairsWide Stage
@@ -97,7 +97,7 @@ func (pl *Plan) TakesPartial(n int, c kernel.PairsCall) bool {
 }
 
 // MaxPairsWidth is the most lanes a pairs kernel has.
-const MaxPairsWidth = kernel.MaxLanes
+const MaxPairsWidth = kernel.MaxPairsLanes
 
 // derive sets what the plan's hot paths read of its stages, and checks
 // what they assume.
@@ -143,8 +143,13 @@ func (pl *Plan) derive() {
 			}
 		}
 	}
+	for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
+		if kernel.Lookup(st.K).PairsOnly {
+			panic("sha256x: internal error: plan " + pl.Name + ": a stage of a kernel with pairs kernels only")
+		}
+	}
 	if w := pl.PairsWide; w.Width != 0 && (!kernel.HasPairs(w.K) || w.Width != kernel.Lookup(w.K).Width ||
-		w.Width&(w.Width-1) != 0 || n == 0 || w.Width <= pl.Pairs[0].Width) {
+		w.Width&(w.Width-1) != 0 || w.Width > MaxPairsWidth || n == 0 || w.Width <= pl.Pairs[0].Width) {
 		panic("sha256x: internal error: plan " + pl.Name + ": PairsWide that is not wider lanes before its pairs stages")
 	}
 	pl.Chain = chainPlanOf(pl)

@@ -30,7 +30,17 @@ func All() []Named {
 	for _, id := range Alone() {
 		info := kernel.Lookup(id)
 		st := plan.Stage{K: id, Width: info.Width, MinActive: 1}
-		ps = append(ps, Named{info.Family + "-" + info.Variant, plan.New(plan.Plan{Name: info.Variant, Stages: []plan.Stage{st}, One: []plan.Stage{st}})})
+		pl := plan.Plan{Name: info.Variant, Stages: []plan.Stage{st}, One: []plan.Stage{st}}
+		if info.PairsOnly {
+			// Pairs kernels alone: the job queue on the kernel whose
+			// chains it runs, a level's whole groups on it.
+			lanes := kernel.Lookup(info.Chain)
+			st = plan.Stage{K: info.Chain, Width: lanes.Width, MinActive: 1}
+			pl = plan.Plan{Name: info.Variant, Stages: []plan.Stage{st}, One: []plan.Stage{st},
+				Pairs: []plan.Stage{{K: info.Chain, Width: lanes.Width}}, PairsPartial: plan.PartialAlways,
+				PairsWide: plan.Stage{K: id, Width: info.Width}}
+		}
+		ps = append(ps, Named{info.Family + "-" + info.Variant, plan.New(pl)})
 	}
 	one := plan.Find("generic").Plan.One
 	for _, w := range []int{2, 3, 4, 7, 16} {
