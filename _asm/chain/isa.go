@@ -12,35 +12,15 @@ import (
 // the stack (R14).
 type avx2 struct{ vec.AVX2 }
 
-func (avx2) name() string    { return "avx2" }
-func (avx2) lanes() int      { return 8 }
-func (avx2) vecBytes() int   { return 32 }
 func (avx2) frameBytes() int { return 16 * 32 }
 
-func (avx2) load(m Mem, x VecPhysical)      { VMOVDQU(m, x) }
-func (avx2) store(x VecPhysical, m Mem)     { VMOVDQU(x, m) }
 func (avx2) mov(x, dst VecPhysical)         { VMOVDQA(x, dst) }
-func (avx2) add(a Op, b, dst VecPhysical)   { VPADDD(a, b, dst) }
 func (avx2) addC(c int, x, dst VecPhysical) { VPADDD(laneCV.Offset(32*c), x, dst) }
 func (avx2) broadcast(c int, dst VecPhysical) {
 	VMOVDQU(laneCV.Offset(32*c), dst)
 }
 
-// Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and b ^ c is the previous round's
-// a ^ b: two registers carry it, alternating by round.
-var majCarry = [2]VecPhysical{Y14, Y15}
-
-func (avx2) startRounds(i int, b, c VecPhysical) { VPXOR(c, b, majCarry[(i+1)%2]) }
-
-func (avx2) maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
-	ab, bc := majCarry[i%2], majCarry[(i+1)%2]
-	VPXOR(b, a, ab)
-	VPAND(bc, ab, dst)
-	VPXOR(b, dst, dst)
-}
-
-func (avx2) state(k int) VecPhysical { return vec.Ymm[k] }
-func (avx2) temps() []VecPhysical    { return vec.Ymm[8:14] }
+func (avx2) startRounds(i int, b, c VecPhysical) { vec.AVX2{}.StartMaj(i, b, c) }
 
 func (avx2) ring(j int) Mem { return Mem{Base: R14, Disp: 32 * (j % 16)} }
 
@@ -57,31 +37,16 @@ func (avx2) lat2() bool                            { return false }
 // Z8-Z15, the schedule's 16-word ring in Z16-Z31.
 type avx512 struct{ vec.AVX512 }
 
-func (avx512) name() string    { return "avx512" }
-func (avx512) lanes() int      { return 16 }
-func (avx512) vecBytes() int   { return 64 }
 func (avx512) frameBytes() int { return 0 }
 
-func (avx512) load(m Mem, x VecPhysical)      { VMOVDQU32(m, x) }
-func (avx512) store(x VecPhysical, m Mem)     { VMOVDQU32(x, m) }
 func (avx512) mov(x, dst VecPhysical)         { VMOVDQA64(x, dst) }
-func (avx512) add(a Op, b, dst VecPhysical)   { VPADDD(a, b, dst) }
 func (avx512) addC(c int, x, dst VecPhysical) { VPADDD_BCST(laneC.Offset(4*c), x, dst) }
 func (avx512) broadcast(c int, dst VecPhysical) {
 	VPBROADCASTD(laneC.Offset(4*c), dst)
 }
 
-// VPTERNLOGD's immediate is the truth table of (dst, src1, src2) -> bit
-// (dst<<2 | src1<<1 | src2); in Go's operand order: imm, src2, src1, dst.
+// Maj carries nothing from round to round.
 func (avx512) startRounds(int, VecPhysical, VecPhysical) {}
-
-func (avx512) maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
-	VMOVDQA64(a, dst)
-	VPTERNLOGD(U8(vec.MajFn), c, b, dst)
-}
-
-func (avx512) state(k int) VecPhysical { return vec.Zmm[k] }
-func (avx512) temps() []VecPhysical    { return vec.Zmm[8:16] }
 
 func (avx512) w(j int, _ VecPhysical) VecPhysical    { return vec.Zmm[16+j%16] }
 func (avx512) wPut(int, VecPhysical)                 {}

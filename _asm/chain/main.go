@@ -119,12 +119,12 @@ func main() {
 		}
 	}
 	for _, v := range []isa{avx2{}, avx512{}} {
-		for _, k := range abi.Of("amd64", v.name()) {
+		for _, k := range abi.Of("amd64", v.Name()) {
 			if !k.Chain {
 				continue // another width's chain kernel stands in
 			}
-			if k.Width != v.lanes() {
-				log.Fatalf("chain: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+			if k.Width != v.Lanes() {
+				log.Fatalf("chain: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.Lanes())
 			}
 			switch {
 			case k.Chain && k.Lat2:
@@ -492,22 +492,22 @@ func laneTables() {
 // isa is what the lane kernels are written against: one implementation per
 // register width.
 type isa interface {
-	name() string
-	lanes() int
-	vecBytes() int
-	load(m Mem, x VecPhysical)
+	Name() string
+	Lanes() int
+	VecBytes() int
+	Load(m Mem, x VecPhysical)
 	mov(x, dst VecPhysical)
-	store(x VecPhysical, m Mem)
-	add(a Op, b, dst VecPhysical)     // dst = a + b
+	Store(x VecPhysical, m Mem)
+	Add(a Op, b, dst VecPhysical)     // dst = a + b
 	addC(c int, x, dst VecPhysical)   // dst = x + constant c (an index into constants())
 	broadcast(c int, dst VecPhysical) // dst = constant c in every lane
 	BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical)
 	SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
 	Ch(e, f, g, dst VecPhysical, t []VecPhysical)
-	maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
+	Maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
 	startRounds(i int, b, c VecPhysical)
-	state(k int) VecPhysical // the register of state word k at round 0
-	temps() []VecPhysical
+	State(k int) VecPhysical // the register of state word k at round 0
+	Temps() []VecPhysical
 	// w returns a register holding W[j], loading it into t if it lives on
 	// the stack; wPut stores a register to W[j]'s place; wDst returns the
 	// register to compute W[j] in (t if W[j] lives on the stack).
@@ -529,11 +529,11 @@ func (lat2) lat2() bool { return true }
 
 // stateAt is the register of state word k in round i: the words move one
 // register along per round, by renaming.
-func stateAt(v isa, k, i int) VecPhysical { return v.state(((k-i)%8 + 8) % 8) }
+func stateAt(v isa, k, i int) VecPhysical { return v.State(((k-i)%8 + 8) % 8) }
 
 func laneKernel(k abi.Kernel, v isa) {
 	name := k.ChainFunc()
-	n, vb := v.lanes(), v.vecBytes()
+	n, vb := v.Lanes(), v.VecBytes()
 	flags := NOSPLIT
 	if v.frameBytes() > 0 {
 		flags = 0 // too big a frame for NOSPLIT
@@ -551,13 +551,13 @@ func laneKernel(k abi.Kernel, v isa) {
 	}
 	TESTQ(cnt, cnt)
 	JEQ(LabelRef(name + "_ret"))
-	t := v.temps()
+	t := v.Temps()
 
 	Comment("Load the digests, one vector per word, a lane per chain: W[0..7] of",
 		"the first step.")
 	for k := range 8 {
 		x := v.wDst(k, t[0])
-		v.load(Mem{Base: lsReg, Disp: vb * k}, x)
+		v.Load(Mem{Base: lsReg, Disp: vb * k}, x)
 		v.wPut(k, x)
 	}
 
@@ -588,13 +588,13 @@ func laneKernel(k abi.Kernel, v isa) {
 		case i < 16:
 			wk = func(h, tt VecPhysical) {
 				v.addC(cK+i, v.w(i, tt), tt)
-				v.add(tt, h, h)
+				v.Add(tt, h, h)
 			}
 		default:
 			wi := laneSchedule(v, i)
 			wk = func(h, tt VecPhysical) {
 				v.addC(cK+i, wi, tt)
-				v.add(tt, h, h)
+				v.Add(tt, h, h)
 			}
 		}
 		laneRound(v, i, wk)
@@ -610,7 +610,7 @@ func laneKernel(k abi.Kernel, v isa) {
 
 	Comment("Store the digests.")
 	for k := range 8 {
-		v.store(v.w(k, t[0]), Mem{Base: lsReg, Disp: vb * k})
+		v.Store(v.w(k, t[0]), Mem{Base: lsReg, Disp: vb * k})
 	}
 	Label(name + "_ret")
 	v.done()
@@ -619,7 +619,7 @@ func laneKernel(k abi.Kernel, v isa) {
 
 // laneSchedule computes W[i] (i >= 16) and returns the register holding it.
 func laneSchedule(v isa, i int) VecPhysical {
-	t := v.temps()
+	t := v.Temps()
 	vars, c := schedTerms(i)
 	dst := v.wDst(i, t[0])
 	// The varying terms one at a time: the first held, the second summed
@@ -648,9 +648,9 @@ func laneSchedule(v isa, i int) VecPhysical {
 				held = t[1]
 			}
 		case 1:
-			v.add(x, held, dst)
+			v.Add(x, held, dst)
 		default:
-			v.add(x, dst, dst)
+			v.Add(x, dst, dst)
 		}
 	}
 	if len(vars) < 2 {
@@ -670,8 +670,8 @@ func laneRound(v isa, i int, wk func(h, t VecPhysical)) {
 	for k := range s {
 		s[k] = stateAt(v, k, i)
 	}
-	t := v.temps()
-	ops := vec.RoundOps{Add: v.add, BigSigma: v.BigSigma, Ch: v.Ch,
-		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.maj(i, a, b, c, dst, t) }}
+	t := v.Temps()
+	ops := vec.RoundOps{Add: v.Add, BigSigma: v.BigSigma, Ch: v.Ch,
+		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.Maj(i, a, b, c, dst, t) }}
 	vec.Round(ops, s, func(h VecPhysical) { wk(h, t[0]) }, t[1:], v.lat2())
 }

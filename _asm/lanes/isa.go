@@ -12,9 +12,6 @@ import (
 // 16-slot ring on the stack, after the state.
 type avx2 struct{ vec.AVX2 }
 
-func (avx2) name() string          { return "avx2" }
-func (avx2) lanes() int            { return 8 }
-func (avx2) vecBytes() int         { return 32 }
 func (avx2) vec(i int) VecPhysical { return vec.Ymm[i] }
 func (avx2) kStride() int          { return 32 } // K[i] broadcast to 8 lanes: no embedded broadcast in AVX2
 func (avx2) frameBytes() int       { return 16 * 32 }
@@ -22,12 +19,6 @@ func (avx2) lat2() bool            { return false }
 func (avx2) wave() int             { return 0 }
 func (avx2) total() int            { return 8 }
 func (avx2) preSchedule() bool     { return false }
-
-func (avx2) load(m Mem, x VecPhysical)  { VMOVDQU(m, x) }
-func (avx2) store(x VecPhysical, m Mem) { VMOVDQU(x, m) }
-func (avx2) add(m Op, x, dst VecPhysical) {
-	VPADDD(m, x, dst)
-}
 
 func (avx2) unpack(q, hi bool, x, y, dst VecPhysical) {
 	switch {
@@ -52,18 +43,7 @@ func (avx2) lanes128(hi bool, x, y, dst VecPhysical) {
 
 func (avx2) bswap(x VecPhysical) { VPSHUFB(flipMask, x, x) }
 
-// Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and b ^ c is the previous round's
-// a ^ b: two registers carry it, alternating by round.
-var majCarry = [2]VecPhysical{Y14, Y15}
-
-func (avx2) startRounds(b, c VecPhysical) { VPXOR(c, b, majCarry[1]) }
-
-func (avx2) maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
-	ab, bc := majCarry[i%2], majCarry[(i+1)%2]
-	VPXOR(b, a, ab)
-	VPAND(bc, ab, dst)
-	VPXOR(b, dst, dst)
-}
+func (avx2) startRounds(b, c VecPhysical) { vec.AVX2{}.StartMaj(0, b, c) }
 
 func (avx2) addK(k Mem, w, dst VecPhysical) { VPADDD(k, w, dst) }
 
@@ -83,8 +63,6 @@ func (v avx2) wGet(j int, t VecPhysical) VecPhysical {
 
 func (v avx2) wPut(j int, x VecPhysical) { VMOVDQU(x, v.ringMem(j)) }
 
-func (avx2) state(k int) VecPhysical { return vec.Ymm[k] }
-func (avx2) temps() []VecPhysical    { return vec.Ymm[8:14] }
 func (avx2) rows(bank int) []VecPhysical {
 	return vec.Ymm[8*bank : 8*bank+8]
 }
@@ -93,9 +71,6 @@ func (avx2) rows(bank int) []VecPhysical {
 // temporaries in Z8-Z15, the schedule's 16-word ring in Z16-Z31.
 type avx512 struct{ vec.AVX512 }
 
-func (avx512) name() string          { return "avx512" }
-func (avx512) lanes() int            { return 16 }
-func (avx512) vecBytes() int         { return 64 }
 func (avx512) vec(i int) VecPhysical { return vec.Zmm[i] }
 func (avx512) kStride() int          { return 4 } // scalar K[i], broadcast by the add
 func (avx512) frameBytes() int       { return 0 }
@@ -103,10 +78,6 @@ func (avx512) lat2() bool            { return false }
 func (avx512) wave() int             { return 0 }
 func (avx512) total() int            { return 16 }
 func (avx512) preSchedule() bool     { return false }
-
-func (avx512) load(m Mem, x VecPhysical)    { VMOVDQU32(m, x) }
-func (avx512) store(x VecPhysical, m Mem)   { VMOVDQU32(x, m) }
-func (avx512) add(m Op, x, dst VecPhysical) { VPADDD(m, x, dst) }
 
 func (avx512) unpack(q, hi bool, x, y, dst VecPhysical) {
 	switch {
@@ -131,14 +102,8 @@ func (avx512) lanes128(hi bool, x, y, dst VecPhysical) {
 
 func (avx512) bswap(x VecPhysical) { VPSHUFB(flipMask, x, x) }
 
-// VPTERNLOGD's immediate is the truth table of (dst, src1, src2) -> bit
-// (dst<<2 | src1<<1 | src2); in Go's operand order: imm, src2, src1, dst.
+// Maj carries nothing from round to round.
 func (avx512) startRounds(b, c VecPhysical) {}
-
-func (avx512) maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
-	VMOVDQA64(a, dst)
-	VPTERNLOGD(U8(vec.MajFn), c, b, dst)
-}
 
 func (avx512) addK(k Mem, w, dst VecPhysical) { VPADDD_BCST(k, w, dst) }
 
@@ -154,8 +119,6 @@ func (avx512) wPut(j int, x VecPhysical) {
 	}
 }
 
-func (avx512) state(k int) VecPhysical { return vec.Zmm[k] }
-func (avx512) temps() []VecPhysical    { return vec.Zmm[8:16] }
 func (avx512) rows(bank int) []VecPhysical {
 	if bank == 0 {
 		return vec.Zmm[16:32]
@@ -180,8 +143,8 @@ type avx512Wave struct {
 func (v avx512Wave) wave() int               { return v.w }
 func (avx512Wave) total() int                { return 32 }
 func (avx512Wave) frameBytes() int           { return 2 * 2 * 64 * 64 }
-func (v avx512Wave) state(k int) VecPhysical { return vec.Zmm[8*v.w+k] }
-func (v avx512Wave) temps() []VecPhysical    { return vec.Zmm[16:24] }
+func (v avx512Wave) State(k int) VecPhysical { return vec.Zmm[8*v.w+k] }
+func (v avx512Wave) Temps() []VecPhysical    { return vec.Zmm[16:24] }
 func (avx512Wave) preSchedule() bool         { return true }
 
 // schedRegs are the registers the wave's schedule is computed in while the

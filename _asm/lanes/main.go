@@ -56,15 +56,15 @@ var (
 // function is written with, one implementation per register width. Operands
 // named x are registers; m may be a register or memory.
 type isa interface {
-	name() string
-	lanes() int
-	vecBytes() int
+	Name() string
+	Lanes() int
+	VecBytes() int
 	vec(i int) VecPhysical
 
 	// load loads a vector from memory; store stores one.
-	load(m Mem, x VecPhysical)
-	store(x VecPhysical, m Mem)
-	add(m Op, x, dst VecPhysical) // dst = x + m
+	Load(m Mem, x VecPhysical)
+	Store(x VecPhysical, m Mem)
+	Add(m Op, x, dst VecPhysical) // dst = x + m
 	// unpack interleaves 32-bit (q false) or 64-bit (q true) elements of
 	// the low (hi false) or high halves of each 128-bit block of x and y.
 	unpack(q, hi bool, x, y, dst VecPhysical)
@@ -80,7 +80,7 @@ type isa interface {
 	SmallSigma(x, dst VecPhysical, r1, r2, s3 int, t []VecPhysical)
 	// Ch sets dst to Ch(e, f, g); maj to Maj(a, b, c) in round i.
 	Ch(e, f, g, dst VecPhysical, t []VecPhysical)
-	maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
+	Maj(i int, a, b, c, dst VecPhysical, t []VecPhysical)
 	// startRounds prepares what maj carries from round to round.
 	startRounds(b, c VecPhysical)
 
@@ -98,9 +98,9 @@ type isa interface {
 	wPut(j int, x VecPhysical)
 
 	// state returns the register of state word k (0 = a) at round 0.
-	state(k int) VecPhysical
+	State(k int) VecPhysical
 	// temps returns the scratch registers of the rounds.
-	temps() []VecPhysical
+	Temps() []VecPhysical
 	// rows returns the registers a transpose reads (bank 0) and its
 	// ping-pong bank (bank 1).
 	rows(bank int) []VecPhysical
@@ -160,18 +160,18 @@ func main() {
 
 	Package("github.com/sha256x/sha256x/internal/kernel")
 	ConstraintExpr("!purego")
-	ks := abi.Of("amd64", v.name())
+	ks := abi.Of("amd64", v.Name())
 	// waves gives each kernel its waves of lanes, and its rounds' order: a
 	// Lat2 kernel's isa says so to round and schedRounds.
 	waves := func(k abi.Kernel) []isa {
 		var ws []isa
 		switch {
-		case k.Width == v.lanes():
+		case k.Width == v.Lanes():
 			ws = []isa{v}
-		case k.Width == 32 && v.name() == "avx512":
+		case k.Width == 32 && v.Name() == "avx512":
 			ws = []isa{avx512Wave{w: 0}, avx512Wave{w: 1}}
 		default:
-			log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.lanes())
+			log.Fatalf("lanes: the kernel list gives %s %d lanes, the isa %d", k.Func(), k.Width, v.Lanes())
 		}
 		if k.Lat2 {
 			for i := range ws {
@@ -181,7 +181,7 @@ func main() {
 		return ws
 	}
 
-	tag := v.name()
+	tag := v.Name()
 	kTab = GLOBL(tag+"K", RODATA|NOPTR)
 	for i, k := range abi.K {
 		for j := 0; j < v.kStride()/4; j++ {
@@ -189,7 +189,7 @@ func main() {
 		}
 	}
 	flipMask = GLOBL(tag+"Flip", RODATA|NOPTR)
-	for i := 0; i < v.vecBytes(); i += 16 {
+	for i := 0; i < v.VecBytes(); i += 16 {
 		DATA(i, U64(0x0405060700010203))
 		DATA(i+8, U64(0x0c0d0e0f08090a0b))
 	}
@@ -200,8 +200,8 @@ func main() {
 
 	ivTab = GLOBL(tag+"IV", RODATA|NOPTR)
 	for k, h := range abi.IV {
-		for j := 0; j < v.lanes(); j++ {
-			DATA(k*v.vecBytes()+4*j, U32(h))
+		for j := 0; j < v.Lanes(); j++ {
+			DATA(k*v.VecBytes()+4*j, U32(h))
 		}
 	}
 	padWK64 = GLOBL(tag+"Pad64WK", RODATA|NOPTR)
@@ -216,8 +216,8 @@ func main() {
 	}
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
 	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
-		for j := 0; j < v.lanes(); j++ {
-			DATA(k*v.vecBytes()+4*j, U32(w))
+		for j := 0; j < v.Lanes(); j++ {
+			DATA(k*v.VecBytes()+4*j, U32(w))
 		}
 	}
 	for _, k := range ks {
@@ -238,7 +238,7 @@ func main() {
 // word-major (st[k] holds word k of every lane of every wave), then whatever
 // the isa needs.
 func stMem(v isa, k int) Mem {
-	return Mem{Base: frame, Disp: stStride(v)*k + v.vecBytes()*v.wave()}
+	return Mem{Base: frame, Disp: stStride(v)*k + v.VecBytes()*v.wave()}
 }
 
 // stStride is the bytes between two words of the state in the frame: a
@@ -249,7 +249,7 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	v := ws[0]
 	name := k.Func()
 	n := v.total()
-	vb := v.vecBytes()
+	vb := v.VecBytes()
 	sw := stStride(v)
 	TEXT(name, 0, abi.LanesSig) // too big a frame for NOSPLIT
 	Pragma("noescape")
@@ -272,13 +272,13 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	MOVQ(U32(0), nextMem(v))
 	XORQ(busy, busy)
 	XORQ(off, off)
-	if v.lanes() == 16 {
+	if v.Lanes() == 16 {
 		VPXORD(v.vec(0), v.vec(0), v.vec(0))
 	} else {
 		VPXOR(v.vec(0), v.vec(0), v.vec(0))
 	}
 	for o := 0; o < 4*n; o += vb {
-		v.store(v.vec(0), endsMem(v).Offset(o))
+		v.Store(v.vec(0), endsMem(v).Offset(o))
 	}
 	for i := 0; i < n; i++ {
 		MOVQ(U32(0), Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*i + abi.LaneJob})
@@ -316,7 +316,7 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	Comment("Load each lane's block, transpose to one vector per message word,",
 		"byte-swap.")
 	loadWaves(ws, func(w isa) func(i, half int) Mem {
-		first := w.lanes() * w.wave()
+		first := w.Lanes() * w.wave()
 		return atPtr(w, func(i int) Mem {
 			return Mem{Base: lsReg, Disp: abi.LsLanes + abi.LaneSize*(first+i) + abi.LaneP}
 		}, off)
@@ -330,8 +330,8 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	Comment("Add the block's result to the state and store it.")
 	for _, w := range ws {
 		for k := 0; k < 8; k++ {
-			w.add(stMem(w, k), w.state(k), w.state(k))
-			w.store(w.state(k), stMem(w, k))
+			w.Add(stMem(w, k), w.State(k), w.State(k))
+			w.Store(w.State(k), stMem(w, k))
 		}
 	}
 	Comment("Next step of the segment: no lane's run ends before it.")
@@ -401,13 +401,13 @@ func kMem(v isa, i int) Mem { return Mem{Base: kp, Disp: v.kStride() * (i % 16)}
 func loadState(v isa) {
 	Comment("Load the state: one vector per word a..h, a lane per element.")
 	for k := 0; k < 8; k++ {
-		v.load(stMem(v, k), v.state(k))
+		v.Load(stMem(v, k), v.State(k))
 	}
 }
 
 // stateAt returns the register of state word k (0 = a) in round i: the
 // words move one register along per round, by renaming.
-func stateAt(v isa, k, i int) VecPhysical { return v.state(((k-i)%8 + 8) % 8) }
+func stateAt(v isa, k, i int) VecPhysical { return v.State(((k-i)%8 + 8) % 8) }
 
 // round emits round i (vec.Round); addWK adds W[i]+K[i] to h, using the
 // temporary t.
@@ -416,9 +416,9 @@ func round(v isa, i int, addWK func(h, t VecPhysical)) {
 	for k := range s {
 		s[k] = stateAt(v, k, i)
 	}
-	t := v.temps()
-	ops := vec.RoundOps{Add: v.add, BigSigma: v.BigSigma, Ch: v.Ch,
-		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.maj(i, a, b, c, dst, t) }}
+	t := v.Temps()
+	ops := vec.RoundOps{Add: v.Add, BigSigma: v.BigSigma, Ch: v.Ch,
+		Maj: func(a, b, c, dst VecPhysical, t []VecPhysical) { v.Maj(i, a, b, c, dst, t) }}
 	vec.Round(ops, s, func(h VecPhysical) { addWK(h, t[1]) }, t[1:], v.lat2())
 }
 
@@ -437,13 +437,13 @@ func schedRounds(ws []isa, i0 int) {
 			var w VecPhysical
 			if v.lat2() {
 				schedWord(v, i+lat2Ahead)
-				w = v.wGet(i, v.temps()[0])
+				w = v.wGet(i, v.Temps()[0])
 			} else {
 				w = schedWord(v, i)
 			}
 			round(v, i, func(h VecPhysical, tt VecPhysical) {
 				v.addK(kMem(v, i), w, tt)
-				v.add(tt, h, h)
+				v.Add(tt, h, h)
 			})
 		}
 	}
@@ -452,16 +452,16 @@ func schedRounds(ws []isa, i0 int) {
 // schedWord computes W[i] into W[i-16]'s place and returns its register:
 // W[i] = σ1(W[i-2]) + W[i-7] + σ0(W[i-15]) + W[i-16].
 func schedWord(v isa, i int) VecPhysical {
-	t := v.temps()
+	t := v.Temps()
 	x := v.wGet(i-15, t[0])
 	s0 := t[1]
 	v.SmallSigma(x, s0, 7, 18, 3, t[2:])
 	w := v.wGet(i-16, t[0])
-	v.add(s0, w, w)
-	v.add(v.wRing(i-7), w, w)
+	v.Add(s0, w, w)
+	v.Add(v.wRing(i-7), w, w)
 	x = v.wGet(i-2, t[1])
 	v.SmallSigma(x, t[2], 17, 19, 10, t[3:])
-	v.add(t[2], w, w)
+	v.Add(t[2], w, w)
 	v.wPut(i, w)
 	return w
 }
@@ -471,7 +471,7 @@ func schedWord(v isa, i int) VecPhysical {
 func padRounds(ws []isa, name string, roll bool) {
 	body := func() {
 		for _, v := range ws {
-			v.startRounds(v.state(1), v.state(2))
+			v.startRounds(v.State(1), v.State(2))
 		}
 		for i := 0; i < 16; i++ {
 			for _, v := range ws {
@@ -499,7 +499,7 @@ func padRounds(ws []isa, name string, roll bool) {
 func atPtr(v isa, ptr func(i int) Mem, index Register) func(i, half int) Mem {
 	return func(i, half int) Mem {
 		MOVQ(ptr(i), tmp)
-		m := Mem{Base: tmp, Disp: half * v.vecBytes()}
+		m := Mem{Base: tmp, Disp: half * v.VecBytes()}
 		if index != nil {
 			m.Index, m.Scale = index, 1
 		}
@@ -519,23 +519,23 @@ func loadWaves(ws []isa, row func(w isa) func(i, half int) Mem) {
 // for each lane i, transposes the blocks into W[0..15], one vector per
 // message word, and byte-swaps them, leaving them where isa.wRing says.
 func loadW(v isa, row func(i, half int) Mem) {
-	n := v.lanes()
+	n := v.Lanes()
 	a, b := v.rows(0), v.rows(1)
 	// Each lane's block is 64/vecBytes rows of the matrix of lanes by words;
 	// the matrix is transposed one square of vecBytes/4 words at a time.
-	for half := 0; half < 64/v.vecBytes(); half++ {
+	for half := 0; half < 64/v.VecBytes(); half++ {
 		Comment(fmt.Sprintf("Load: words %d-%d of each lane's block, a row per lane.", half*n, half*n+n-1))
 		if _, inRegs := v.wRing(0).(VecPhysical); inRegs {
 			// AVX-512: the ring is the first bank, so load into the second,
 			// and complete the words in the order the rounds take them.
 			for i := 0; i < n; i++ {
-				v.load(row(i, half), b[i])
+				v.Load(row(i, half), b[i])
 			}
 			transposeInOrder(v, b, a)
 			continue
 		}
 		for i := 0; i < n; i++ {
-			v.load(row(i, half), a[i])
+			v.Load(row(i, half), a[i])
 		}
 		out := transpose(v, a, b)
 		Comment("Byte-swap to big-endian words; store to the schedule's ring.")
@@ -550,7 +550,7 @@ func loadW(v isa, row func(i, half int) Mem) {
 // using the bank tmp, and returns the registers holding its columns: the
 // network's stages in order, each writing the other bank.
 func transpose(v isa, rows, tmpBank []VecPhysical) []VecPhysical {
-	Comment(fmt.Sprintf("Transpose %dx%d: interleave dwords, then qwords, then 128-bit blocks.", v.lanes(), v.lanes()))
+	Comment(fmt.Sprintf("Transpose %dx%d: interleave dwords, then qwords, then 128-bit blocks.", v.Lanes(), v.Lanes()))
 	banks := [2][]VecPhysical{rows, tmpBank}
 	stages := transposeNet(v, rows)
 	for s, stage := range stages[1:] {
@@ -578,7 +578,7 @@ type tnode struct {
 // values in the order they are made: stage 0 is the rows, and the value
 // with idx t in the last stage holds word t of every row.
 func transposeNet(v isa, rows []VecPhysical) [][]*tnode {
-	n := v.lanes()
+	n := v.Lanes()
 	src := make([]*tnode, n)
 	for i := range src {
 		src[i] = &tnode{reg: rows[i], idx: i, done: true}
@@ -640,7 +640,7 @@ func transposeNet(v isa, rows []VecPhysical) [][]*tnode {
 // kernel 4.7% faster (bench/HISTORY.md, "Lane kernels: bookkeeping where runs
 // end, the transpose in word order").
 func transposeInOrder(v isa, regs, others []VecPhysical) {
-	n := v.lanes()
+	n := v.Lanes()
 	stages := transposeNet(v, regs)
 	src := make([]*tnode, n)
 	for _, t := range stages[len(stages)-1] {
@@ -837,7 +837,7 @@ func laneEnd(v isa) Mem {
 // endMask sets ended to the mask of lanes whose run ends at off.
 func endMask(v isa) {
 	x, o := v.vec(0), v.vec(1)
-	v.load(endsMem(v), x)
+	v.Load(endsMem(v), x)
 	if v.total() == 32 {
 		Comment("Two waves: the second's 16 ends give the mask's high half.")
 		VPBROADCASTD(off.As32(), o)
@@ -849,7 +849,7 @@ func endMask(v isa) {
 		ORL(tmp.As32(), ended)
 		return
 	}
-	if v.lanes() == 16 {
+	if v.Lanes() == 16 {
 		VPBROADCASTD(off.As32(), o)
 		VPCMPEQD(o, x, K1)
 		KMOVW(K1, ended)
@@ -865,7 +865,7 @@ func endMask(v isa) {
 func minEnd(v isa) {
 	x, y := v.vec(0).AsY(), v.vec(1).AsY()
 	xx, yx := v.vec(0).AsX(), v.vec(1).AsX()
-	if v.lanes() == 16 {
+	if v.Lanes() == 16 {
 		VMOVDQU32(endsMem(v), v.vec(0))
 		if v.total() == 32 {
 			VPMINUD(endsMem(v).Offset(64), v.vec(0), v.vec(0))
@@ -888,8 +888,8 @@ func minEnd(v isa) {
 // transpose and byte swap (loadW) on the blocks at p[i] and stores W[t] to
 // w[t].
 func loadTest(k abi.Kernel, v isa) {
-	n := v.lanes()
-	vb := v.vecBytes()
+	n := v.Lanes()
+	vb := v.VecBytes()
 	name := k.Func() + "LoadW"
 	TEXT(name, 0, fmt.Sprintf("func(p *[%d]*byte, w *[16][%d]uint32)", n, n))
 	Pragma("noescape")
@@ -900,10 +900,10 @@ func loadTest(k abi.Kernel, v isa) {
 	LEAQ(locals.Offset(vb-1), frame)
 	ANDQ(I32(-vb), frame)
 	loadW(v, atPtr(v, func(i int) Mem { return Mem{Base: RSI, Disp: 8 * i} }, nil))
-	t := v.temps()[0]
+	t := v.Temps()[0]
 	for j := 0; j < 16; j++ {
 		x := v.wGet(j, t)
-		v.store(x, Mem{Base: RDI, Disp: vb * j})
+		v.Store(x, Mem{Base: RDI, Disp: vb * j})
 	}
 	VZEROUPPER()
 	RET()
@@ -927,7 +927,7 @@ const (
 func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 	v := ws[0]
 	n := v.total()
-	vb := v.vecBytes()
+	vb := v.VecBytes()
 	sw := stStride(v)
 	name, sig, doc := k.PairsFunc(int(mode)), abi.PairsCalls[mode].Sig, abi.PairsCalls[mode].Doc
 	TEXT(name, 0, sig)
@@ -958,8 +958,8 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 			"(the transpose needs the state's registers).")
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.load(ivTab.Offset(vb*k), w.state(0))
-				w.store(w.state(0), stMem(w, k))
+				w.Load(ivTab.Offset(vb*k), w.State(0))
+				w.Store(w.State(0), stMem(w, k))
 			}
 		}
 		XORQ(blkReg, blkReg)
@@ -967,7 +967,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 	}
 	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
 	loadWaves(ws, func(w isa) func(i, half int) Mem {
-		first := w.lanes() * w.wave()
+		first := w.Lanes() * w.wave()
 		switch mode {
 		case headers:
 			return atPtr(w, func(i int) Mem { return Mem{Base: inReg, Disp: 24 * (first + i)} }, nil)
@@ -989,9 +989,9 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 	for _, w := range ws {
 		for k := 0; k < 8; k++ {
 			if mode == staged {
-				w.load(stMem(w, k), w.state(k))
+				w.Load(stMem(w, k), w.State(k))
 			} else {
-				w.load(ivTab.Offset(vb*k), w.state(k))
+				w.Load(ivTab.Offset(vb*k), w.State(k))
 			}
 		}
 	}
@@ -1001,8 +1001,8 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 		Comment("Add the state at the block's start; next block.")
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.add(stMem(w, k), w.state(k), w.state(k))
-				w.store(w.state(k), stMem(w, k))
+				w.Add(stMem(w, k), w.State(k), w.State(k))
+				w.Store(w.State(k), stMem(w, k))
 			}
 		}
 		ADDQ(U8(64), blkReg)
@@ -1012,8 +1012,8 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 		Comment("Add the IV; keep the state for the padding block's final addition.")
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.add(ivTab.Offset(vb*k), w.state(k), w.state(k))
-				w.store(w.state(k), stMem(w, k))
+				w.Add(ivTab.Offset(vb*k), w.State(k), w.State(k))
+				w.Store(w.State(k), stMem(w, k))
 			}
 		}
 		Comment("Rounds 0-63 of the padding block, W+K constant.")
@@ -1021,7 +1021,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 		padRounds(ws, name, roll)
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.add(stMem(w, k), w.state(k), w.state(k))
+				w.Add(stMem(w, k), w.State(k), w.State(k))
 			}
 		}
 	}
@@ -1030,29 +1030,29 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 			"are its padding, constants.")
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.wPut(k, w.state(k))
+				w.wPut(k, w.State(k))
 			}
 			for k := 8; k < 16; k++ {
-				x := w.temps()[0]
-				w.load(pad32W.Offset(vb*(k-8)), x)
+				x := w.Temps()[0]
+				w.Load(pad32W.Offset(vb*(k-8)), x)
 				w.wPut(k, x)
 			}
 			for k := 0; k < 8; k++ {
-				w.load(ivTab.Offset(vb*k), w.state(k))
+				w.Load(ivTab.Offset(vb*k), w.State(k))
 			}
 		}
 		compressW(ws, func(s string) string { return lbl("d" + s) }, roll)
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
-				w.add(ivTab.Offset(vb*k), w.state(k), w.state(k))
+				w.Add(ivTab.Offset(vb*k), w.State(k), w.State(k))
 			}
 		}
 	}
 	Comment("Byte-swap and store the state; then each lane's digest from its column.")
 	for _, w := range ws {
 		for k := 0; k < 8; k++ {
-			w.bswap(w.state(k))
-			w.store(w.state(k), stMem(w, k))
+			w.bswap(w.State(k))
+			w.Store(w.State(k), stMem(w, k))
 		}
 	}
 	for i := 0; i < n; i++ {
@@ -1093,17 +1093,17 @@ func compressW(ws []isa, lbl func(string) string, roll bool) {
 	Comment("Rounds 0-15: W from the block.")
 	LEAQ(kTab, kp)
 	for _, v := range ws {
-		v.startRounds(v.state(1), v.state(2))
+		v.startRounds(v.State(1), v.State(2))
 	}
 	for i := 0; i < 16; i++ {
 		for _, v := range ws {
 			if v.lat2() && i+lat2Ahead >= 16 {
 				schedWord(v, i+lat2Ahead)
 			}
-			w := v.wGet(i, v.temps()[0])
+			w := v.wGet(i, v.Temps()[0])
 			round(v, i, func(h VecPhysical, t VecPhysical) {
 				v.addK(kMem(v, i), w, t)
-				v.add(t, h, h)
+				v.Add(t, h, h)
 			})
 		}
 	}
@@ -1169,10 +1169,10 @@ func compressPre(ws []isa, lbl func(string) string) {
 			VMOVDQA64(p.wAt(wp, r-16), x)
 			v.addK(kBack(v, r), x, t[0])
 			VMOVDQA64(t[0], p.wAt(wp, r-16))
-			v.add(t[1], x, x)
-			v.add(p.wAt(wp, r-7), x, x)
+			v.Add(t[1], x, x)
+			v.Add(p.wAt(wp, r-7), x, x)
 			v.SmallSigma(regs[(r+2)%4], t[1], 17, 19, 10, t[2:])
-			v.add(t[1], x, x)
+			v.Add(t[1], x, x)
 			VMOVDQA64(x, p.wAt(wp, r))
 		}
 	}
@@ -1195,13 +1195,13 @@ func compressPre(ws []isa, lbl func(string) string) {
 	Comment("Rounds 0-63, each wave's in turn, W+K from the stack.")
 	MOVQ(frame, wp)
 	for _, v := range ws {
-		v.startRounds(v.state(1), v.state(2))
+		v.startRounds(v.State(1), v.State(2))
 	}
 	abi.LoopHead(lbl("rounds"))
 	for i := 0; i < 16; i++ {
 		for _, v := range ws {
 			p := wave(v)
-			round(v, i, func(h, _ VecPhysical) { v.add(p.wAt(wp, i), h, h) })
+			round(v, i, func(h, _ VecPhysical) { v.Add(p.wAt(wp, i), h, h) })
 		}
 	}
 	ADDQ(U32(16*64), wp)

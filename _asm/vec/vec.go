@@ -1,7 +1,8 @@
 // Package vec holds the SHA-256 lane primitives that the lanes and chain
-// generators share: Σ and σ, Ch, for 8 lanes of AVX2 and 16 of AVX-512.
-// Each generator's isa type embeds AVX2 or AVX512 and adds what differs
-// between them (schedule layout, Maj, constants).
+// generators share, for 8 lanes of AVX2 and 16 of AVX-512: the registers,
+// loads, stores and adds, Σ and σ, Ch and Maj. Each generator's isa type
+// embeds AVX2 or AVX512 and adds what differs between them (the schedule's
+// layout, constants).
 package vec
 
 import (
@@ -24,8 +25,33 @@ const (
 	MajFn    = 0xe8
 )
 
-// AVX2 is 8 lanes in YMM registers; it has no rotate.
+// AVX2 is 8 lanes in YMM registers; it has no rotate. The state is in
+// Y0-Y7, the round temporaries in Y8-Y13, Maj's carried xor in Y14-Y15.
 type AVX2 struct{}
+
+func (AVX2) Name() string                 { return "avx2" }
+func (AVX2) Lanes() int                   { return 8 }
+func (AVX2) VecBytes() int                { return 32 }
+func (AVX2) Load(m Mem, x VecPhysical)    { VMOVDQU(m, x) }
+func (AVX2) Store(x VecPhysical, m Mem)   { VMOVDQU(x, m) }
+func (AVX2) Add(m Op, x, dst VecPhysical) { VPADDD(m, x, dst) }
+func (AVX2) State(k int) VecPhysical      { return Ymm[k] }
+func (AVX2) Temps() []VecPhysical         { return Ymm[8:14] }
+
+// Maj(a, b, c) = ((a ^ b) & (b ^ c)) ^ b, and b ^ c is the previous round's
+// a ^ b: two registers carry it, alternating by round.
+var majCarry = [2]VecPhysical{Y14, Y15}
+
+// StartMaj sets what Maj carries into round i: b ^ c.
+func (AVX2) StartMaj(i int, b, c VecPhysical) { VPXOR(c, b, majCarry[(i+1)%2]) }
+
+// Maj sets dst to Maj(a, b, c) in round i.
+func (AVX2) Maj(i int, a, b, c, dst VecPhysical, _ []VecPhysical) {
+	ab, bc := majCarry[i%2], majCarry[(i+1)%2]
+	VPXOR(b, a, ab)
+	VPAND(bc, ab, dst)
+	VPXOR(b, dst, dst)
+}
 
 // xorRotr xors x>>>r into dst, with two shifts.
 func (AVX2) xorRotr(x, dst, t VecPhysical, r int) {
@@ -59,8 +85,26 @@ func (AVX2) Ch(e, f, g, dst VecPhysical, _ []VecPhysical) {
 }
 
 // AVX512 is 16 lanes in ZMM registers: VPRORD rotates, VPTERNLOGD for the
-// three-way xors and Ch.
+// three-way xors, Ch and Maj. The state is in Z0-Z7, the round temporaries
+// in Z8-Z15.
 type AVX512 struct{}
+
+func (AVX512) Name() string                 { return "avx512" }
+func (AVX512) Lanes() int                   { return 16 }
+func (AVX512) VecBytes() int                { return 64 }
+func (AVX512) Load(m Mem, x VecPhysical)    { VMOVDQU32(m, x) }
+func (AVX512) Store(x VecPhysical, m Mem)   { VMOVDQU32(x, m) }
+func (AVX512) Add(m Op, x, dst VecPhysical) { VPADDD(m, x, dst) }
+func (AVX512) State(k int) VecPhysical      { return Zmm[k] }
+func (AVX512) Temps() []VecPhysical         { return Zmm[8:16] }
+
+// Maj sets dst to Maj(a, b, c). VPTERNLOGD's immediate is the truth table of
+// (dst, src1, src2) -> bit (dst<<2 | src1<<1 | src2); in Go's operand order:
+// imm, src2, src1, dst.
+func (AVX512) Maj(_ int, a, b, c, dst VecPhysical, _ []VecPhysical) {
+	VMOVDQA64(a, dst)
+	VPTERNLOGD(U8(MajFn), c, b, dst)
+}
 
 // BigSigma sets dst to x>>>r1 ^ x>>>r2 ^ x>>>r3, using t[0] and t[1].
 func (AVX512) BigSigma(x, dst VecPhysical, r1, r2, r3 int, t []VecPhysical) {
