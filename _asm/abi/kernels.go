@@ -28,11 +28,21 @@ type Kernel struct {
 	// words ahead (BENCHMARKS.md, "The lanes on a core of two-cycle vector
 	// operations"). Its name and variant end in "Lat2" and "-lat2".
 	Lat2 bool
-	// PairsOnly kernels have pairs kernels alone, no entry for the job
-	// queue, whose lane sets hold kernel.MaxLanes lanes: two waves of 16
-	// lanes, which pay only where a block has no schedule (BENCHMARKS.md,
-	// "Two waves of 16 lanes on Zen 5").
+	// PairsOnly kernels have one pairs kernel alone, Adjacent's (a Merkle
+	// level's), no entry for the job queue, whose lane sets hold
+	// kernel.MaxLanes lanes: two waves of 16 lanes, which pay only where a
+	// block has no schedule (BENCHMARKS.md, "Two waves of 16 lanes on Zen
+	// 5"); the other calls' kernels would cost the module download 240 KB.
 	PairsOnly bool
+}
+
+// HasCall reports whether the kernel has a pairs kernel for call c
+// (PairsCalls); Staged65 on the lanes is their Staged kernel.
+func (k Kernel) HasCall(c int) bool {
+	if !k.Pairs {
+		return false
+	}
+	return !k.PairsOnly || PairsCalls[c].Const == "Adjacent"
 }
 
 // Kernels lists every assembly kernel, each architecture's in the order

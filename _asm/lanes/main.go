@@ -223,7 +223,9 @@ func main() {
 	for _, k := range ks {
 		if k.Pairs {
 			for _, m := range []pairsMode{contiguous, headers, double, staged} {
-				pairs(k, waves(k), *roll, m)
+				if k.HasCall(int(m)) {
+					pairs(k, waves(k), *roll, m)
+				}
 			}
 		}
 	}

@@ -138,6 +138,9 @@ func table(arch, constraint string) []byte {
 			continue
 		}
 		for c, pc := range abi.PairsCalls {
+			if !k.HasCall(c) {
+				continue
+			}
 			fn, args := pairsEntry(k, c)
 			p("\tcase uint(%s)*uint(PairsCalls) + uint(%s):\n\t\t%s(%s)\n", k.ID(), pc.Const, fn, args)
 		}
@@ -164,7 +167,7 @@ func table(arch, constraint string) []byte {
 		p("// Hash%s is HashPairs(id, %s, ...).\n", pc.Const, pc.Const)
 		p("func Hash%s(id ID, %s) {\n\tswitch id {\n", pc.Const, params)
 		for _, k := range ks {
-			if k.Pairs {
+			if k.HasCall(c) {
 				fn, kargs := pairsEntry(k, c)
 				p("\tcase %s:\n\t\t%s(%s)\n", k.ID(), fn, kargs)
 			}
@@ -240,7 +243,7 @@ func entries(arch, constraint string) []byte {
 		p("\tMOVBLZX id+%d(FP), AX\n", size)
 		var pk []int
 		for i, k := range ks {
-			if k.Pairs {
+			if k.HasCall(c) {
 				pk = append(pk, i)
 			}
 		}

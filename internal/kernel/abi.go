@@ -99,8 +99,9 @@ type Info struct {
 	Streams bool   // interleaved streams (SHA-NI, ARMv8 SHA2), not SIMD lanes
 	Job     bool   // HashJob runs a single job on it
 	Pairs   bool   // HashPairs runs every PairsCall on it
-	// PairsOnly: it has pairs kernels alone; Hash does not run it, and its
-	// width may pass MaxLanes (up to MaxPairsLanes).
+	// PairsOnly: it has one pairs kernel alone, Adjacent's; Hash does not
+	// run it, nor HashPairs another call (they panic), and its width may
+	// pass MaxLanes (up to MaxPairsLanes).
 	PairsOnly bool
 	// Chain is the kernel whose chain kernel runs for it: itself, or a
 	// stand-in where it has none (arm64's four SHA2 streams: three).

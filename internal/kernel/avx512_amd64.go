@@ -59,21 +59,6 @@ func avx512X16Lat2Staged(out *[32]byte, in *byte, n int, nb int)
 //go:noescape
 func avx512X32Pairs(out *[32]byte, in *byte, n int)
 
-// avx512X32Slices sets out[i] to SHA-256(msgs[i]) for n 64-byte messages, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Slices(out *[32]byte, msgs *[]byte, n int)
-
-// avx512X32Double sets out[i] to SHA-256(SHA-256(in[64i:64i+64])) for i < n, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Double(out *[32]byte, in *byte, n int)
-
-// avx512X32Staged sets out[i] to the digest of the i-th message of nb padded blocks from in, for i < n, n a multiple of 32.
-//
-//go:noescape
-func avx512X32Staged(out *[32]byte, in *byte, n int, nb int)
-
 // avx512X16LoadW runs avx512X16's block load, transpose and byte swap, for tests.
 //
 //go:noescape

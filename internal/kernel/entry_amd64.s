@@ -66,8 +66,6 @@ TEXT ·hashSlices(SB), NOSPLIT, $0-25
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
-	CMPL    AX, $9 // Avx512X32
-	JEQ     avx512X32
 	JMP     ·noPairsSlices(SB)
 
 shaniX1:
@@ -91,9 +89,6 @@ avx512X16:
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Slices(SB)
 
-avx512X32:
-	JMP ·avx512X32Slices(SB)
-
 // func hashDouble(out *[32]byte, in *byte, n int, id ID)
 TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	MOVBLZX id+24(FP), AX
@@ -111,8 +106,6 @@ TEXT ·hashDouble(SB), NOSPLIT, $0-25
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
-	CMPL    AX, $9 // Avx512X32
-	JEQ     avx512X32
 	JMP     ·noPairsDouble(SB)
 
 shaniX1:
@@ -136,9 +129,6 @@ avx512X16:
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Double(SB)
 
-avx512X32:
-	JMP ·avx512X32Double(SB)
-
 // func hashStaged(out *[32]byte, in *byte, n, nb int, id ID)
 TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	MOVBLZX id+32(FP), AX
@@ -156,8 +146,6 @@ TEXT ·hashStaged(SB), NOSPLIT, $0-33
 	JEQ     avx512X16
 	CMPL    AX, $8 // Avx512X16Lat2
 	JEQ     avx512X16Lat2
-	CMPL    AX, $9 // Avx512X32
-	JEQ     avx512X32
 	JMP     ·noPairsStaged(SB)
 
 shaniX1:
@@ -180,6 +168,3 @@ avx512X16:
 
 avx512X16Lat2:
 	JMP ·avx512X16Lat2Staged(SB)
-
-avx512X32:
-	JMP ·avx512X32Staged(SB)

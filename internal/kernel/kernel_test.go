@@ -238,7 +238,48 @@ func TestPairsKernels(t *testing.T) {
 		}
 		width := Lookup(id).Width
 		for _, door := range pairsDoors {
-			t.Run(name(id)+"/"+door.name, func(t *testing.T) { testPairsKernel(t, r, id, width, door) })
+			t.Run(name(id)+"/"+door.name, func(t *testing.T) {
+				if Lookup(id).PairsOnly {
+					testAdjacentOnly(t, r, id, width, door)
+					return
+				}
+				testPairsKernel(t, r, id, width, door)
+			})
+		}
+	}
+}
+
+// testAdjacentOnly checks a kernel with Adjacent's pairs kernel alone: it
+// hashes right, and every other call panics rather than run elsewhere.
+func testAdjacentOnly(t *testing.T, r *rand.Rand, id ID, width int, door pairsDoor) {
+	for _, groups := range []int{1, 2, 3, 17} {
+		n := groups * width
+		in := make([]byte, 64*n)
+		for i := range in {
+			in[i] = byte(r.Uint32())
+		}
+		out := make([][Size]byte, n)
+		door.adjacent(id, &out[0], &in[0], n)
+		for i := range out {
+			if want := sha256.Sum256(in[64*i:][:64]); out[i] != want {
+				t.Fatalf("Adjacent, %d messages: message %d wrong", n, i)
+			}
+		}
+		msgs := [][]byte{in[:64]}
+		for what, f := range map[string]func(){
+			"Double":   func() { door.double(id, &out[0], &in[0], n) },
+			"Slices":   func() { door.slices(id, &out[0], &msgs[0], width) },
+			"Staged":   func() { door.staged(id, &out[0], &in[0], n/2, 2) },
+			"Staged65": func() { door.staged65(id, &out[0], &in[0], n/2) },
+		} {
+			func() {
+				defer func() {
+					if p, _ := recover().(string); !strings.HasPrefix(p, "sha256x: ") {
+						t.Errorf("%s: got %v, want a sha256x: panic", what, p)
+					}
+				}()
+				f()
+			}()
 		}
 	}
 }

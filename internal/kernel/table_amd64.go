@@ -148,14 +148,6 @@ func HashPairs(id ID, c PairsCall, out *[Size]byte, in *byte, msgs *[]byte, n, n
 		avx512X16Lat2Staged(out, in, n, 2)
 	case uint(Avx512X32)*uint(PairsCalls) + uint(Adjacent):
 		avx512X32Pairs(out, in, n)
-	case uint(Avx512X32)*uint(PairsCalls) + uint(Slices):
-		avx512X32Slices(out, msgs, n)
-	case uint(Avx512X32)*uint(PairsCalls) + uint(Double):
-		avx512X32Double(out, in, n)
-	case uint(Avx512X32)*uint(PairsCalls) + uint(Staged):
-		avx512X32Staged(out, in, n, nb)
-	case uint(Avx512X32)*uint(PairsCalls) + uint(Staged65):
-		avx512X32Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}
@@ -246,8 +238,6 @@ func HashStaged65(id ID, out *[Size]byte, in *byte, n int) {
 		avx512X16Staged(out, in, n, 2)
 	case Avx512X16Lat2:
 		avx512X16Lat2Staged(out, in, n, 2)
-	case Avx512X32:
-		avx512X32Staged(out, in, n, 2)
 	default:
 		panic("sha256x: internal error: kernel " + infos[id].Family + " has no pairs kernel")
 	}

@@ -39,7 +39,7 @@ type Plan struct {
 	Pairs        []Stage
 	PairsPartial PartialMin // when Pairs[0], lanes, takes a last partial group as a whole one
 	// PairsWide, if its Width is not 0, takes whole groups of its lanes of
-	// the 64-byte messages of Adjacent and Slices calls before Pairs do
+	// the 64-byte messages of Adjacent calls (a Merkle level's) before Pairs do
 	// (two waves of 16 lanes on Zen 5: BENCHMARKS.md, "Two waves of 16 lanes
 	// on Zen 5"); Pairs take the rest as they would take a smaller count.
 	PairsWide Stage

@@ -126,7 +126,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		}
 	}
 	done := 0
-	if st := pl.PairsWide; st.Width != 0 && c <= kernel.Slices {
+	if st := pl.PairsWide; st.Width != 0 && c == kernel.Adjacent {
 		done = n &^ (st.Width - 1)
 		ch := min(chunk, plan.PairsMax(st.K))
 		for i := 0; i < done; i += ch {
