@@ -126,37 +126,15 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		}
 	}
 	done := 0
-	if st := pl.PairsWide; st.Width != 0 && c == kernel.Adjacent {
+	if st := pl.PairsWide; st.Width != 0 && c == kernel.Adjacent && n >= st.Width {
 		done = n &^ (st.Width - 1)
-		ch := min(chunk, plan.PairsMax(st.K))
-		for i := 0; i < done; i += ch {
-			m := min(ch, done-i)
-			p, s := pairsAt(c, in, msgs, stg, i, m)
-			var t0 int64
-			if instrumented {
-				t0 = callStart()
-			}
-			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
-			if instrumented {
-				notePairs(st.K, kc, m, nb, t0)
-			}
-		}
+		hashGroups(st, c, kc, out, in, msgs, stg, 0, done, chunk, nb)
 	}
 	if pl.TakesPartial(n, c) {
 		st := pl.Pairs[0]
 		whole := n &^ (st.Width - 1)
-		ch := min(chunk, plan.PairsMax(st.K))
-		for i := done; i < whole; i += ch {
-			m := min(ch, whole-i)
-			p, s := pairsAt(c, in, msgs, stg, i, m)
-			var t0 int64
-			if instrumented {
-				t0 = callStart()
-			}
-			kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
-			if instrumented {
-				notePairs(st.K, kc, m, nb, t0)
-			}
+		if whole > done {
+			hashGroups(st, c, kc, out, in, msgs, stg, done, whole, chunk, nb)
 		}
 		runPart(st, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), whole*Size)), n-whole, in, msgs, stg, whole)
 		return n
@@ -184,6 +162,26 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		}
 	}
 	return done
+}
+
+// hashGroups hashes messages from..to, whole groups of st's lanes, in
+// calls of at most chunk messages and st's bound (plan.PairsMax): a level's
+// wide lanes and a partial group's lanes, apart from the stages' loop,
+// whose small levels want no call between their kernels.
+func hashGroups(st plan.Stage, c, kc kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, from, to, chunk, nb int) {
+	ch := min(chunk, plan.PairsMax(st.K))
+	for i := from; i < to; i += ch {
+		m := min(ch, to-i)
+		p, s := pairsAt(c, in, msgs, stg, i, m)
+		var t0 int64
+		if instrumented {
+			t0 = callStart()
+		}
+		kernel.HashPairs(st.K, kc, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), i*Size)), p, s, m, nb)
+		if instrumented {
+			notePairs(st.K, kc, m, nb, t0)
+		}
+	}
 }
 
 // pairsAt returns what the pairs kernel reads for messages i..i+m, staging
