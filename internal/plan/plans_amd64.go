@@ -192,7 +192,10 @@ func bestPlan() *Plan {
 // streams lost; on Zen 5's, from where its streams lost there. Zen 4's
 // plan has no lanes.
 var (
-	shaniPairs = []Stage{{K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
+	// The SHA-NI plan's: an odd count's last three on three streams, one
+	// call where two and one took two (Zen 4: three pairs 1.3x faster;
+	// BENCHMARKS.md, "AMD Zen 4: shani"), as the Zen 5 and Intel plans do.
+	shaniPairs = []Stage{{K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
 
 	avx2Pairs8    = []Stage{{K: kernel.Avx2X8, Width: 8}}
 	avx512Pairs16 = []Stage{{K: kernel.Avx512X16, Width: 16}}

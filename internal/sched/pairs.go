@@ -126,7 +126,8 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		}
 	}
 	done := 0
-	if st := pl.PairsWide; st.Width != 0 && c == kernel.Adjacent && n >= st.Width {
+	if c == kernel.Adjacent && pl.PairsWide.Width != 0 && n >= pl.PairsWide.Width {
+		st := pl.PairsWide
 		done = n &^ (st.Width - 1)
 		hashGroups(st, c, kc, out, in, msgs, stg, 0, done, chunk, nb)
 	}
@@ -144,9 +145,10 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	// house").
 	for _, st := range pl.Pairs {
 		end := done + st.Take(n-done)
-		ch := min(chunk, plan.PairsMax(st.K))
-		for i := done; i < end; i += ch {
-			m := min(ch, end-i)
+		for i := done; i < end; {
+			// The bound looked up only for a stage that takes messages:
+			// a small batch skips most stages.
+			m := min(chunk, plan.PairsMax(st.K), end-i)
 			p, s := pairsAt(c, in, msgs, stg, i, m)
 			var t0 int64
 			if instrumented {
@@ -156,6 +158,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 			if instrumented {
 				notePairs(st.K, kc, m, nb, t0)
 			}
+			i += m
 		}
 		if done = end; done == n {
 			break
