@@ -153,6 +153,20 @@ func (b *batch) span(part int) (skip, n int) {
 	return b.first + (part-1)*b.part, b.part
 }
 
+// spanOf is span for a message of whole blocks: its parts after the first
+// as even as can be, at most b.part each, so that a round of
+// equally long messages' parts ends in every lane at once rather than with
+// a short last part.
+func (b *batch) spanOf(whole, part int) (skip, n int) {
+	if part == 0 || whole <= b.first {
+		return 0, b.first
+	}
+	rest := whole - b.first
+	q := (rest + b.part - 1) / b.part // the parts after the first
+	n = (rest + q - 1) / q
+	return b.first + (part-1)*n, n
+}
+
 // A feed is what a batch's jobs are made from, a job an item: items
 // first..end of one of four kinds.
 type feed struct {
@@ -342,7 +356,7 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 		whole--
 	}
 	if len(pre) == 0 && whole > 0 {
-		skip, pn := b.span(part)
+		skip, pn := b.spanOf(whole, part)
 		if whole-skip > pn {
 			rs[k] = kernel.Run{P: &msg[skip*BlockSize], N: uintptr(pn)}
 			return rs[0], rs[1], rs[2], true
@@ -505,42 +519,76 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 }
 
 // hashParts hashes the parts after the first of every message longer than
-// one part. Their states wait in out between parts. They go a group at a
-// time, as many as the first kernel has lanes, all of a group's next parts
-// in one window, so that the lanes stay busy and nothing is allocated.
+// one part. Their states wait in out between parts. The messages go
+// longPass at a time, and each such set round by round: a round takes the
+// next part of up to as many messages as the first kernel has lanes, in
+// the order of a pass over the set per part number, going on where the
+// last round stopped, so that a message is in a round at most once and
+// every round but the set's last fills the lanes. Groups of a lane's width
+// in lockstep (as before) left a last partial group to hash all its parts
+// alone on the streams: 3 of mixed's 51 long messages on Zen 5.
 func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
-	var group, np [maxLanes]int   // a group's messages, and their parts
-	var jobs [maxLanes]kernel.Job // a group's parts: at most one a lane
+	var long, np [longPass]int32 // a set's messages, and their parts
+	next := 0
+	for next < len(msgs) {
+		m := 0
+		for ; next < len(msgs) && m < longPass; next++ {
+			if p := b.parts(msgs[next]); p > 1 {
+				long[m], np[m] = int32(next), int32(p)
+				m++
+			}
+		}
+		if m > 0 {
+			b.roundsOf(out, msgs, long[:m], np[:m])
+		}
+	}
+}
+
+// longPass is the most messages hashParts takes rounds over at a time, so
+// that it needs nothing allocated.
+const longPass = 256
+
+// roundsOf hashes parts 1 and on of messages long (np[j] parts each) in
+// rounds of at most the first kernel's lanes, a part per message a round.
+func (b *batch) roundsOf(out [][Size]byte, msgs [][]byte, long, np []int32) {
+	var jobs [maxLanes]kernel.Job // a round's parts: at most one a lane
+	var in [maxLanes]int32        // the round's messages, by position in long
 	width := b.stages[0].Width
-	g := 0
-	for i := 0; i <= len(msgs); i++ {
-		if i < len(msgs) {
-			if p := b.parts(msgs[i]); p > 1 {
-				group[g], np[g] = i, p
-				g++
+	part, j := int32(1), 0 // the next visit: part of long[j]
+	for {
+		n := 0
+	fill:
+		for n < width {
+			// The next message with a part numbered part, or, past the
+			// pass's end, the next pass's first.
+			for ; j < len(long) && np[j] <= part; j++ {
 			}
-			if g < width {
-				continue
-			}
-		}
-		for part := 1; g > 0; part++ {
-			n := 0
-			for j, k := range group[:g] {
-				if np[j] <= part {
-					continue
+			if j == len(long) {
+				part, j = part+1, 0
+				for ; j < len(long) && np[j] <= part; j++ {
 				}
-				s := &b.sc.slots[b.half][n]
-				s.h = kernel.StateOf(&out[k])
-				jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], _ = b.stagePart(&s.blk, msgs[k], part)
-				jobs[n].Init, jobs[n].Out = &s.h, &out[k]
-				n++
+				if j == len(long) {
+					break // every part hashed
+				}
 			}
-			if n == 0 {
-				break
+			for _, k := range in[:n] {
+				if int(k) == j {
+					break fill // its previous part is in this round
+				}
 			}
-			b.finish(jobs[:n])
+			k := long[j]
+			s := &b.sc.slots[b.half][n]
+			s.h = kernel.StateOf(&out[k])
+			jobs[n].Runs[0], jobs[n].Runs[1], jobs[n].Runs[2], _ = b.stagePart(&s.blk, msgs[k], int(part))
+			jobs[n].Init, jobs[n].Out = &s.h, &out[k]
+			in[n] = int32(j)
+			n++
+			j++
 		}
-		g = 0
+		if n == 0 {
+			return
+		}
+		b.finish(jobs[:n])
 	}
 }
 
