@@ -48,8 +48,9 @@
 // plan.CallTimeMicros at the slowest speed known for it (internal/plan's
 // bounds.go). A message with more than the plan's FirstBlocks whole blocks
 // is hashed a part at a time: the batch's first pass takes every message's
-// first part, then the longer messages go on a group at a time, a part of
-// PartBlocks of each per window, their states waiting in out between parts.
+// first part, then the longer messages go on in rounds, a part of at most
+// PartBlocks (the parts of a message even in size) of up to a lane's worth
+// of messages a round, their states waiting in out between parts.
 // A window also closes once its jobs, carried lanes included, hold
 // FirstBlocks blocks a lane of the first kernel. Single messages (Sum256,
 // Stream.Write) loop over parts of OneBlocks on the stack; the pairs and
