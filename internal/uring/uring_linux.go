@@ -379,7 +379,8 @@ func (r *Ring) submit(wait int, raw bool) error {
 		var n uintptr
 		var errno unix.Errno
 		if raw && r.queued > 0 {
-			n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(min(r.queued, rawSubmitMax)), 0, 0, 0, 0)
+			k := r.chainsUpTo(rawSubmitMax)
+			n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(k), 0, 0, 0, 0)
 			if errno == 0 && int(n) == r.queued && int(atomic.LoadUint32(r.cqTail)-atomic.LoadUint32(r.cqHead)) < want {
 				r.waited = rawRetry
 			}
@@ -404,12 +405,38 @@ func (r *Ring) submit(wait int, raw bool) error {
 	}
 }
 
-// rawSubmitMax bounds the operations one raw io_uring_enter submits: the
-// chains of 256 small files read whole, package files' largest batch (64
-// with its default memory budget). At the 2 µs a file that the ring's probe
-// chain costs on the Intel Xeon (BenchmarkSmallFiles), that is at most
-// about 0.5 ms of the kernel's work.
-const rawSubmitMax = 1024
+// rawSubmitMax bounds the operations one raw io_uring_enter submits, cut
+// at the end of a chain: a raw call holds this thread's P, and a stop of
+// the world waits for it. 256 operations are the chains of 64 small files;
+// at the 2 µs a file that the ring's probe chain costs on the Intel Xeon
+// (BenchmarkSmallFiles), about 0.13 ms of the kernel's work, where the
+// 1,024 of a batch of 256 files held the P about 0.5 ms. A larger batch
+// takes a raw call per 64 files, the Go code between them a point where
+// the runtime can stop the goroutine.
+const rawSubmitMax = 256
+
+// chainsUpTo returns how many of the queued operations, at most max, end
+// at the end of a chain (an operation not linked to the next), so that a
+// submission never splits a chain: a chain cut short would run its head
+// without its tail. If the first chain alone is longer than max, it is
+// returned whole.
+func (r *Ring) chainsUpTo(max int) int {
+	if r.queued <= max {
+		return r.queued
+	}
+	head := r.tail - uint32(r.queued)
+	for k := max; k > 0; k-- {
+		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&sqeIOLink == 0 {
+			return k
+		}
+	}
+	for k := max + 1; k < r.queued; k++ {
+		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&sqeIOLink == 0 {
+			return k
+		}
+	}
+	return r.queued
+}
 
 // rawRetry is how many SubmitInline calls after one that left operations
 // pending go the ordinary way before a raw submission is tried again.

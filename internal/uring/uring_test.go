@@ -259,3 +259,38 @@ func TestSubmitInlinePending(t *testing.T) {
 		t.Fatalf("close: %d, %d ordinary calls left, want %d", m[3], r.waited, rawRetry-1)
 	}
 }
+
+// TestRawSubmitChains: a raw submission of more than rawSubmitMax
+// operations goes in several calls, each cut at the end of a chain, and
+// every operation completes.
+func TestRawSubmitChains(t *testing.T) {
+	r, err := New(1024, 8, nil)
+	if err != nil {
+		t.Skipf("io_uring refused here: %v", err)
+	}
+	defer r.Close()
+	const chains, per = 100, 3
+	for c := range chains {
+		for k := range per {
+			r.Nop(uint64(c*per+k), k < per-1)
+		}
+	}
+	if got, want := r.chainsUpTo(rawSubmitMax), rawSubmitMax/per*per; got != want {
+		t.Fatalf("chainsUpTo(%d) = %d, want %d (whole chains of %d)", rawSubmitMax, got, want, per)
+	}
+	if got := r.chainsUpTo(2); got != per {
+		t.Fatalf("chainsUpTo(2) = %d, want the first chain whole, %d", got, per)
+	}
+	if err := r.SubmitInline(chains * per); err != nil {
+		t.Fatal(err)
+	}
+	m := reap(r)
+	if len(m) != chains*per {
+		t.Fatalf("%d operations completed, want %d", len(m), chains*per)
+	}
+	for u, res := range m {
+		if res != 0 {
+			t.Fatalf("operation %d: %d (%v)", u, res, Errno(res))
+		}
+	}
+}
