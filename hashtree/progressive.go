@@ -427,9 +427,10 @@ func (l *ProgressiveBitlist) Copy() *ProgressiveBitlist {
 // fixed): fields' roots set by their index in active_fields, and its root,
 // ProgressiveContainerRoot, recomputed from what changed, the changed fields'
 // subtrees and the spine above them, then active_fields mixed in. Inactive
-// indices hold zero chunks that never change. It shares Chunks' copies,
-// rules for concurrent use and panics; Set, Get and Root allocate nothing
-// once it owns its pages.
+// indices hold zero chunks that never change. Make one with
+// NewProgressiveContainer (the zero value has no fields). It shares
+// Chunks' copies, rules for concurrent use and panics; Set, Get and Root
+// allocate nothing once it owns its pages.
 type ProgressiveContainer struct {
 	p      progressive
 	active [sha256x.Size]byte // active_fields, packed as bits
