@@ -100,3 +100,40 @@ func ExampleProgressiveList() {
 	fmt.Println(l.Len(), l.Root() == hashtree.ProgressiveListRoot(roots))
 	// Output: 21 true
 }
+
+// A ProgressiveBitList (EIP-7916) of participation bits: bits set as
+// attestations come in and appended as the committee grows, its root
+// recomputed from the chunks of 256 bits that changed.
+func ExampleProgressiveBitlist() {
+	bits, err := hashtree.NewProgressiveBitlist([]byte{0b0000_0101, 0b1}) // 8 bits: 0 and 2 set
+	if err != nil {
+		panic(err)
+	}
+	for range 600 {
+		bits.Append(false) // 608 bits: three chunks, in subtrees of 1 and 4
+	}
+	bits.Set(3, true)
+	bits.Set(600, true)
+	bits.Set(0, false)
+	want, _ := hashtree.ProgressiveBitlistRoot(bits.Bytes())
+	fmt.Println(bits.Len(), bits.Get(2), bits.Get(600), bits.Root() == want)
+
+	bits.Truncate(4) // bits 0011, then the delimiter: 0x1c, one chunk again
+	fmt.Printf("%x\n", bits.Bytes())
+	// Output:
+	// 608 true true true
+	// 1c
+}
+
+// A ProgressiveContainer (EIP-7495) with active_fields [1, 0, 1, 1]: the
+// field at index 1 was dropped and keeps its zero chunk, so the others keep
+// their generalized indices; a field's root set, the root recomputed.
+func ExampleProgressiveContainer() {
+	active := []bool{true, false, true, true}
+	fields := [][32]byte{chunk(1), chunk(2), chunk(3)} // indices 0, 2 and 3
+	c := hashtree.NewProgressiveContainer(fields, active)
+	c.Set(3, chunk(33))
+	fields[2] = chunk(33)
+	fmt.Println(c.Active(1), c.Get(3) == chunk(33), c.Root() == hashtree.ProgressiveContainerRoot(fields, active))
+	// Output: false true true
+}

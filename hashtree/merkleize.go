@@ -162,12 +162,10 @@ var ErrBitlist = errors.New("hashtree: bitlist without a delimiter bit")
 // bits need, and the number of bits mixed in. A serialization without a
 // delimiter, or of more than limit bits, is an error: it comes from outside.
 func BitlistRoot(serialized []byte, limit uint64) ([sha256x.Size]byte, error) {
-	if len(serialized) == 0 || serialized[len(serialized)-1] == 0 {
+	n, top, ok := bitlistLen(serialized)
+	if !ok {
 		return [sha256x.Size]byte{}, ErrBitlist
 	}
-	last := serialized[len(serialized)-1]
-	top := bits.Len8(last) - 1 // the delimiter
-	n := 8*uint64(len(serialized)-1) + uint64(top)
 	if n > limit {
 		return [sha256x.Size]byte{}, &bitlistError{n, limit}
 	}
@@ -185,6 +183,17 @@ func BitlistRoot(serialized []byte, limit uint64) ([sha256x.Size]byte, error) {
 	copy(tail[:], data[len(full)*32:])
 	tail[len(data)-1-len(full)*32] &^= 1 << top
 	return MixInLength(root(full, &tail, depth), n), nil
+}
+
+// bitlistLen returns the number of bits of a serialized bitlist and the
+// place of its delimiter in the last byte, or false where it has none
+// (empty, or the last byte zero).
+func bitlistLen(serialized []byte) (n uint64, top int, ok bool) {
+	if len(serialized) == 0 || serialized[len(serialized)-1] == 0 {
+		return 0, 0, false
+	}
+	top = bits.Len8(serialized[len(serialized)-1]) - 1
+	return 8*uint64(len(serialized)-1) + uint64(top), top, true
 }
 
 type bitlistError struct{ n, limit uint64 }

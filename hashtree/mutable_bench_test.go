@@ -34,3 +34,70 @@ func BenchmarkDenseThreshold(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkProgressive times a change and the root after it on the
+// progressive types that change, beside a full rebuild of the same root:
+// a list of 2^16 roots (one root set among the first 5, in the two lowest
+// subtrees, or 64 set at random), a bitlist of 2^20 bits (64 set at random)
+// and a container of 256 fields (one set).
+//
+//	go test ./hashtree -run '^$' -bench Progressive -cpu 1 -count 6
+func BenchmarkProgressive(b *testing.B) {
+	r := rand.New(rand.NewPCG(7, 8))
+	roots := randChunks(r, 1<<16)
+	l := NewProgressiveList(roots)
+	b.Run("list/set=1-low", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			l.Set(uint64(i%5), roots[i&0xffff])
+			_ = l.Root()
+		}
+	})
+	b.Run("list/set=64", func(b *testing.B) {
+		for b.Loop() {
+			for k := range 64 {
+				l.Set(uint64(r.IntN(1<<16)), roots[k])
+			}
+			_ = l.Root()
+		}
+	})
+	b.Run("list/rebuild", func(b *testing.B) {
+		for b.Loop() {
+			_ = ProgressiveListRoot(roots)
+		}
+	})
+	ser := append(randBytes(r, 1<<17), 1)
+	bl, err := NewProgressiveBitlist(ser)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.Run("bitlist/set=64", func(b *testing.B) {
+		for b.Loop() {
+			for k := range 64 {
+				bl.Set(uint64(r.IntN(1<<20)), k%2 == 0)
+			}
+			_ = bl.Root()
+		}
+	})
+	b.Run("bitlist/rebuild", func(b *testing.B) {
+		for b.Loop() {
+			_, _ = ProgressiveBitlistRoot(ser)
+		}
+	})
+	active := slices.Repeat([]bool{true}, 256)
+	c := NewProgressiveContainer(roots[:256], active)
+	b.Run("container/set=1", func(b *testing.B) {
+		i := 0
+		for b.Loop() {
+			i++
+			c.Set(i&255, roots[i&0xffff])
+			_ = c.Root()
+		}
+	})
+	b.Run("container/rebuild", func(b *testing.B) {
+		for b.Loop() {
+			_ = ProgressiveContainerRoot(roots[:256], active)
+		}
+	})
+}

@@ -215,7 +215,7 @@ func TestChunksKernels(t *testing.T) {
 		t.Skip("the parent run forces each kernel")
 	}
 	for _, k := range sha256x.Kernels() {
-		cmd := exec.Command(os.Args[0], "-test.run", "^(TestChunks|TestChunksDense|TestBasicList|TestContainerList|TestMerkleizeProgressive|TestProgressiveList)$", "-test.short")
+		cmd := exec.Command(os.Args[0], "-test.run", "^(TestChunks|TestChunksDense|TestBasicList|TestContainerList|TestMerkleizeProgressive|TestProgressiveList|TestProgressiveBitlist|TestProgressiveContainer)$", "-test.short")
 		cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+k)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "PASS") {

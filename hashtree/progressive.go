@@ -2,6 +2,8 @@ package hashtree
 
 import (
 	"fmt"
+	"math/bits"
+	"slices"
 
 	"github.com/sha256x/sha256x"
 )
@@ -60,23 +62,30 @@ func packChunks[T Basic](values []T) [][sha256x.Size]byte {
 // serialization (the bits, then a delimiting 1 bit): the bits packed,
 // merkleized progressively, their number mixed in. A serialization without
 // the delimiting bit (empty, or a zero last byte) is an error (ErrBitlist).
+// An empty bitlist has no chunks (merkleize_progressive of none, the zero
+// chunk), as the specs' remerkleable and dynamic-ssz hash it.
 func ProgressiveBitlistRoot(serialized []byte) ([sha256x.Size]byte, error) {
-	if len(serialized) == 0 || serialized[len(serialized)-1] == 0 {
-		return [sha256x.Size]byte{}, fmt.Errorf("%w: the last byte is zero or missing", ErrBitlist)
-	}
-	last := serialized[len(serialized)-1]
-	top := 7
-	for last>>top == 0 {
-		top--
-	}
-	n := uint64(len(serialized)-1)*8 + uint64(top)
-	chunks := make([][sha256x.Size]byte, (n+255)/256)
-	b := nodeBytes(chunks)
-	copy(b, serialized[:len(serialized)-1])
-	if top > 0 {
-		b[len(serialized)-1] = last &^ (1 << top)
+	chunks, n, err := progressiveBits(serialized)
+	if err != nil {
+		return [sha256x.Size]byte{}, err
 	}
 	return MixInLength(MerkleizeProgressive(chunks), n), nil
+}
+
+// progressiveBits returns the bits of a serialized bitlist packed into
+// ceil(n/256) chunks, without the delimiter, and their number n.
+func progressiveBits(serialized []byte) ([][sha256x.Size]byte, uint64, error) {
+	n, top, ok := bitlistLen(serialized)
+	if !ok {
+		return nil, 0, fmt.Errorf("%w: the last byte is zero or missing", ErrBitlist)
+	}
+	chunks := make([][sha256x.Size]byte, (n+255)/256)
+	b := nodeBytes(chunks)
+	copy(b, serialized[:(n+7)/8])
+	if top > 0 {
+		b[n/8] &^= 1 << top
+	}
+	return chunks, n, nil
 }
 
 // ProgressiveContainerRoot returns the root of a ProgressiveContainer
@@ -86,8 +95,17 @@ func ProgressiveBitlistRoot(serialized []byte) ([sha256x.Size]byte, error) {
 // progressively, then mix_in_active_fields: hashed with active packed as
 // bits into a chunk. It panics if the shapes do not match.
 func ProgressiveContainerRoot(fields [][sha256x.Size]byte, active []bool) [sha256x.Size]byte {
+	chunks, bits := activeChunks("ProgressiveContainerRoot", fields, active)
+	return pair(MerkleizeProgressive(chunks), bits)
+}
+
+// activeChunks returns the chunks of a ProgressiveContainer, each field's
+// root at its index in active and zero chunks at the inactive ones, and
+// active packed as bits into a chunk. It panics, naming op, unless active
+// has 1..256 entries, the last true, and fields one root for each true.
+func activeChunks(op string, fields [][sha256x.Size]byte, active []bool) ([][sha256x.Size]byte, [sha256x.Size]byte) {
 	if len(active) == 0 || len(active) > 256 || !active[len(active)-1] {
-		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainerRoot of %d active fields, not 1..256 ending in an active one", len(active)))
+		panic(fmt.Sprintf("sha256x: hashtree: %s of %d active fields, not 1..256 ending in an active one", op, len(active)))
 	}
 	chunks := make([][sha256x.Size]byte, len(active))
 	var bits [sha256x.Size]byte
@@ -97,16 +115,121 @@ func ProgressiveContainerRoot(fields [][sha256x.Size]byte, active []bool) [sha25
 			continue
 		}
 		if k == len(fields) {
-			panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainerRoot of %d fields, fewer than the active ones", len(fields)))
+			panic(fmt.Sprintf("sha256x: hashtree: %s of %d fields, fewer than the active ones", op, len(fields)))
 		}
 		chunks[i] = fields[k]
 		bits[i/8] |= 1 << (i % 8)
 		k++
 	}
 	if k != len(fields) {
-		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainerRoot of %d fields for %d active ones", len(fields), k))
+		panic(fmt.Sprintf("sha256x: hashtree: %s of %d fields for %d active ones", op, len(fields), k))
 	}
-	return pair(MerkleizeProgressive(chunks), bits)
+	return chunks, bits
+}
+
+// progressive is the chunks of a progressive merkleization kept to change,
+// what ProgressiveList, ProgressiveBitlist and ProgressiveContainer share.
+// Subtree s holds chunks (4^s-1)/3 on, up to 4^s of them, as a tree of depth
+// 2s that Chunks' machinery keeps (its dirty nodes rehashed a level at a
+// time, pages that copies share); spine[s] is hash(subtree s, spine[s+1]),
+// the last one's right the zero chunk, and spine[0] the root. A change
+// under subtree s stales spine[0..s] alone, so Root rehashes the spine from
+// the highest changed subtree down. The zero value holds no chunks.
+type progressive struct {
+	subs  []tree
+	spine [][sha256x.Size]byte
+	n     int // chunks
+	stale int // spine[:stale] to rehash
+}
+
+// newProgressive returns the progressive tree of chunks (copied), hashed.
+func newProgressive(chunks [][sha256x.Size]byte) progressive {
+	p := progressive{n: len(chunks)}
+	for a, d := 0, 0; a < len(chunks); a, d = a+1<<d, d+2 {
+		p.subs = append(p.subs, newTree(chunks[a:min(len(chunks), a+1<<d)], d))
+	}
+	p.spine = make([][sha256x.Size]byte, len(p.subs))
+	p.stale = len(p.subs)
+	p.root()
+	return p
+}
+
+// locate returns the subtree of chunk i and i's index in it: subtree s
+// starts at (4^s-1)/3, so s is the floor of log4(3i+1).
+func locate(i int) (int, int) {
+	s := (bits.Len(uint(3*i+1)) - 1) / 2
+	return s, i - (1<<(2*s)-1)/3
+}
+
+// at returns a pointer to chunk i (below n), to read.
+func (p *progressive) at(i int) *[sha256x.Size]byte {
+	s, j := locate(i)
+	return p.subs[s].levels[0].at(j)
+}
+
+// leaf returns a pointer to chunk i (below n), to write in place, and marks
+// it dirty.
+func (p *progressive) leaf(i int) *[sha256x.Size]byte {
+	s, j := locate(i)
+	p.stale = max(p.stale, s+1)
+	return p.subs[s].leaf(j)
+}
+
+// append adds chunk c at the end, in a new subtree where the last is full.
+func (p *progressive) append(c *[sha256x.Size]byte) {
+	s, _ := locate(p.n)
+	if s == len(p.subs) {
+		p.subs = append(p.subs, newTree(nil, 2*s))
+		p.spine = append(p.spine, [sha256x.Size]byte{})
+	}
+	p.subs[s].append(c)
+	p.n++
+	p.stale = max(p.stale, s+1)
+}
+
+// truncate drops the chunks from n on (n < p.n): the subtrees past chunk
+// n-1 whole, and the one that holds it cut.
+func (p *progressive) truncate(n int) {
+	k := 0 // the subtrees kept
+	if n > 0 {
+		s, j := locate(n - 1)
+		if j+1 < p.subs[s].len() {
+			p.subs[s].truncate(j + 1)
+		}
+		k = s + 1
+	}
+	clear(p.subs[k:]) // their pages go
+	p.subs, p.spine = p.subs[:k], p.spine[:k]
+	p.n = n
+	p.stale = k // the last kept one's right is now the zero chunk
+}
+
+// root rehashes what changed and returns merkleize_progressive of the
+// chunks.
+func (p *progressive) root() [sha256x.Size]byte {
+	for s := p.stale - 1; s >= 0; s-- {
+		var right [sha256x.Size]byte
+		if s+1 < len(p.spine) {
+			right = p.spine[s+1]
+		}
+		p.spine[s] = pair(p.subs[s].root(), right)
+	}
+	p.stale = 0
+	if len(p.spine) == 0 {
+		return [sha256x.Size]byte{}
+	}
+	return p.spine[0]
+}
+
+// share returns a copy of p that shares its pages.
+func (p *progressive) share() progressive {
+	c := *p
+	c.subs = make([]tree, len(p.subs))
+	for s := range p.subs {
+		c.subs[s] = p.subs[s].share()
+	}
+	c.spine = slices.Clone(p.spine)
+	return c
 }
 
 // ProgressiveList is a ProgressiveList of composite elements (their roots
@@ -115,10 +238,11 @@ func ProgressiveContainerRoot(fields [][sha256x.Size]byte, active []bool) [sha25
 // Each subtree of 1, 4, 16, ... leaves is a tree as Chunks keeps it (its
 // dirty nodes rehashed a level at a time, pages that copies share), and
 // the spine above them is rehashed from the highest changed subtree down.
-// It shares Chunks' rules for concurrent use and panics.
+// The zero value is an empty list. It shares Chunks' rules for concurrent
+// use and panics; Set, Get and Root allocate nothing once it owns its
+// pages.
 type ProgressiveList struct {
-	subs  []tree
-	n     int
+	p     progressive
 	root  [sha256x.Size]byte
 	fresh bool
 }
@@ -126,85 +250,51 @@ type ProgressiveList struct {
 // NewProgressiveList returns the progressive list of roots, hashed. roots
 // is copied.
 func NewProgressiveList(roots [][sha256x.Size]byte) *ProgressiveList {
-	l := &ProgressiveList{n: len(roots)}
-	for a, d := 0, 0; a < len(roots); a, d = a+1<<d, d+2 {
-		l.subs = append(l.subs, newTree(roots[a:min(len(roots), a+1<<d)], d))
-	}
-	return l
-}
-
-// locate returns the subtree of element i and i's index in it.
-func locate(i int) (int, int) {
-	s, a := 0, 0
-	for i >= a+1<<(2*s) {
-		a += 1 << (2 * s)
-		s++
-	}
-	return s, i - a
+	return &ProgressiveList{p: newProgressive(roots)}
 }
 
 // Len returns the number of elements.
-func (l *ProgressiveList) Len() uint64 { return uint64(l.n) }
+func (l *ProgressiveList) Len() uint64 { return uint64(l.p.n) }
 
-func (l *ProgressiveList) index(op string, i uint64) (int, int) {
-	if i >= uint64(l.n) {
-		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveList.%s(%d) past the length %d", op, i, l.n))
+func (l *ProgressiveList) index(op string, i uint64) int {
+	if i >= uint64(l.p.n) {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveList.%s(%d) past the length %d", op, i, l.p.n))
 	}
-	return locate(int(i))
+	return int(i)
 }
 
 // Get returns the root of element i. It panics if i >= Len().
 func (l *ProgressiveList) Get(i uint64) [sha256x.Size]byte {
-	s, j := l.index("Get", i)
-	return *l.subs[s].levels[0].at(j)
+	return *l.p.at(l.index("Get", i))
 }
 
 // Set sets the root of element i. It panics if i >= Len().
 func (l *ProgressiveList) Set(i uint64, root [sha256x.Size]byte) {
-	s, j := l.index("Set", i)
-	l.subs[s].set(j, &root)
+	*l.p.leaf(l.index("Set", i)) = root
 	l.fresh = false
 }
 
 // Append adds an element's root at the end.
 func (l *ProgressiveList) Append(root [sha256x.Size]byte) {
-	s, _ := locate(l.n)
-	if s == len(l.subs) {
-		l.subs = append(l.subs, newTree(nil, 2*s))
-	}
-	l.subs[s].append(&root)
-	l.n++
+	l.p.append(&root)
 	l.fresh = false
 }
 
 // Truncate drops the elements from n on. It panics if n > Len().
 func (l *ProgressiveList) Truncate(n uint64) {
-	if n > uint64(l.n) {
-		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveList.Truncate(%d) past the length %d", n, l.n))
+	if n > uint64(l.p.n) {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveList.Truncate(%d) past the length %d", n, l.p.n))
 	}
-	if int(n) == l.n {
-		return
+	if int(n) < l.p.n {
+		l.p.truncate(int(n))
+		l.fresh = false
 	}
-	k := 0 // the subtrees kept
-	if n > 0 {
-		s, j := locate(int(n) - 1)
-		l.subs[s].truncate(j + 1)
-		k = s + 1
-	}
-	clear(l.subs[k:])
-	l.subs = l.subs[:k]
-	l.n = int(n)
-	l.fresh = false
 }
 
 // Root returns the root, after rehashing what changed since the last.
 func (l *ProgressiveList) Root() [sha256x.Size]byte {
 	if !l.fresh {
-		var r [sha256x.Size]byte
-		for s := len(l.subs) - 1; s >= 0; s-- {
-			r = pair(l.subs[s].root(), r)
-		}
-		l.root, l.fresh = MixInLength(r, uint64(l.n)), true
+		l.root, l.fresh = MixInLength(l.p.root(), uint64(l.p.n)), true
 	}
 	return l.root
 }
@@ -213,9 +303,190 @@ func (l *ProgressiveList) Root() [sha256x.Size]byte {
 // change apart. Copy writes to l.
 func (l *ProgressiveList) Copy() *ProgressiveList {
 	d := *l
-	d.subs = make([]tree, len(l.subs))
-	for s := range l.subs {
-		d.subs[s] = l.subs[s].share()
+	d.p = l.p.share()
+	return &d
+}
+
+// ProgressiveBitlist is an EIP-7916 ProgressiveBitList that changes (a
+// participation or aggregation bitfield): bits set, appended and truncated,
+// its root, ProgressiveBitlistRoot of its serialization, recomputed from the
+// chunks that changed. The bits lie packed in the chunks, 256 to a chunk
+// (bit i in byte i/8 at 1<<(i%8) of chunk i/256), and the chunks in
+// progressive subtrees as ProgressiveList keeps them; the number of bits is
+// mixed in. Get and Set read and write the bits in place: a Set that
+// changes a bit dirties its chunk, one that does not changes nothing. The
+// zero value is an empty bitlist. It shares Chunks' copies, rules for
+// concurrent use and panics; Set, Get and Root allocate nothing once it owns
+// its pages.
+type ProgressiveBitlist struct {
+	p     progressive
+	n     uint64 // bits
+	root  [sha256x.Size]byte
+	fresh bool
+}
+
+// NewProgressiveBitlist returns the progressive bitlist whose SSZ
+// serialization is serialized (the bits, then a delimiting 1 bit), hashed.
+// A serialization without the delimiter (empty, or its last byte zero) is
+// an error (ErrBitlist): it comes from outside.
+func NewProgressiveBitlist(serialized []byte) (*ProgressiveBitlist, error) {
+	chunks, n, err := progressiveBits(serialized)
+	if err != nil {
+		return nil, err
 	}
+	return &ProgressiveBitlist{p: newProgressive(chunks), n: n}, nil
+}
+
+// Len returns the number of bits.
+func (l *ProgressiveBitlist) Len() uint64 { return l.n }
+
+func (l *ProgressiveBitlist) index(op string, i uint64) (int, int, byte) {
+	if i >= l.n {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveBitlist.%s(%d) past the length %d", op, i, l.n))
+	}
+	return int(i / 256), int(i % 256 / 8), 1 << (i % 8)
+}
+
+// Get returns bit i. It panics if i >= Len().
+func (l *ProgressiveBitlist) Get(i uint64) bool {
+	c, b, m := l.index("Get", i)
+	return l.p.at(c)[b]&m != 0
+}
+
+// Set sets bit i to v. It panics if i >= Len().
+func (l *ProgressiveBitlist) Set(i uint64, v bool) {
+	c, b, m := l.index("Set", i)
+	if (l.p.at(c)[b]&m != 0) == v {
+		return
+	}
+	l.p.leaf(c)[b] ^= m
+	l.fresh = false
+}
+
+// Append adds bit v at the end.
+func (l *ProgressiveBitlist) Append(v bool) {
+	if l.n%256 == 0 {
+		var zero [sha256x.Size]byte
+		l.p.append(&zero)
+	}
+	l.n++
+	l.fresh = false
+	if v {
+		l.Set(l.n-1, true)
+	}
+}
+
+// Truncate drops the bits from n on. It panics if n > Len().
+func (l *ProgressiveBitlist) Truncate(n uint64) {
+	if n > l.n {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveBitlist.Truncate(%d) past the length %d", n, l.n))
+	}
+	if n == l.n {
+		return
+	}
+	if c := int((n + 255) / 256); c < l.p.n {
+		l.p.truncate(c)
+	}
+	if n%256 != 0 { // the bits cut from the last chunk, zero again
+		c := l.p.leaf(int(n / 256))
+		c[n%256/8] &= 1<<(n%8) - 1
+		clear(c[n%256/8+1:])
+	}
+	l.n = n
+	l.fresh = false
+}
+
+// Root returns the root, after rehashing what changed since the last.
+func (l *ProgressiveBitlist) Root() [sha256x.Size]byte {
+	if !l.fresh {
+		l.root, l.fresh = MixInLength(l.p.root(), l.n), true
+	}
+	return l.root
+}
+
+// Bytes returns the SSZ serialization: the bits, then the delimiting bit.
+func (l *ProgressiveBitlist) Bytes() []byte {
+	b := make([]byte, l.n/8+1)
+	for c, off := 0, 0; off < int((l.n+7)/8); c, off = c+1, off+32 {
+		copy(b[off:], l.p.at(c)[:])
+	}
+	b[l.n/8] |= 1 << (l.n % 8)
+	return b
+}
+
+// Copy returns a copy of l that shares its pages; l and the copy then
+// change apart. Copy writes to l.
+func (l *ProgressiveBitlist) Copy() *ProgressiveBitlist {
+	d := *l
+	d.p = l.p.share()
+	return &d
+}
+
+// ProgressiveContainer is an EIP-7495 ProgressiveContainer whose field
+// roots change (a container that will gain fields, its active_fields
+// fixed): fields' roots set by their index in active_fields, and its root,
+// ProgressiveContainerRoot, recomputed from what changed, the changed fields'
+// subtrees and the spine above them, then active_fields mixed in. Inactive
+// indices hold zero chunks that never change. Make one with
+// NewProgressiveContainer (the zero value has no fields). It shares
+// Chunks' copies, rules for concurrent use and panics; Set, Get and Root
+// allocate nothing once it owns its pages.
+type ProgressiveContainer struct {
+	p      progressive
+	active [sha256x.Size]byte // active_fields, packed as bits
+	root   [sha256x.Size]byte
+	fresh  bool
+}
+
+// NewProgressiveContainer returns the container whose active_fields are
+// active and whose active fields' roots, in order, are fields, hashed. It
+// panics as ProgressiveContainerRoot does if the shapes do not match.
+func NewProgressiveContainer(fields [][sha256x.Size]byte, active []bool) *ProgressiveContainer {
+	chunks, bits := activeChunks("NewProgressiveContainer", fields, active)
+	return &ProgressiveContainer{p: newProgressive(chunks), active: bits}
+}
+
+// Len returns the length of active_fields: the field indices.
+func (c *ProgressiveContainer) Len() int { return c.p.n }
+
+// Active reports whether field index i is active (false past Len()).
+func (c *ProgressiveContainer) Active(i int) bool {
+	return i >= 0 && i < c.p.n && c.active[i/8]&(1<<(i%8)) != 0
+}
+
+func (c *ProgressiveContainer) index(op string, i int) int {
+	if !c.Active(i) {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainer.%s(%d) of a field not active (active_fields of %d)", op, i, c.p.n))
+	}
+	return i
+}
+
+// Get returns the root of the field at index i. It panics unless field i
+// is active.
+func (c *ProgressiveContainer) Get(i int) [sha256x.Size]byte {
+	return *c.p.at(c.index("Get", i))
+}
+
+// Set sets the root of the field at index i (its index in active_fields,
+// its place in the tree). It panics unless field i is active: an inactive
+// index's chunk stays zero.
+func (c *ProgressiveContainer) Set(i int, root [sha256x.Size]byte) {
+	*c.p.leaf(c.index("Set", i)) = root
+	c.fresh = false
+}
+
+// Root returns the root, after rehashing what changed since the last.
+func (c *ProgressiveContainer) Root() [sha256x.Size]byte {
+	if !c.fresh {
+		c.root, c.fresh = pair(c.p.root(), c.active), true
+	}
+	return c.root
+}
+
+// Copy returns a copy of c that shares its pages; c and the copy then
+// change apart. Copy writes to c.
+func (c *ProgressiveContainer) Copy() *ProgressiveContainer {
+	d := *c
+	d.p = c.p.share()
 	return &d
 }

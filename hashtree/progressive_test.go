@@ -1,6 +1,8 @@
 package hashtree
 
 import (
+	"bytes"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -61,6 +63,65 @@ func TestMerkleizeProgressive(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: ProgressiveContainerRoot of 2 active fields, not 1..256 ending in an active one", func() { ProgressiveContainerRoot(f, []bool{true, false}) })
 }
 
+// checkProgList runs random sets, appends, truncations and copies on a
+// ProgressiveList of n0 roots, each root against ProgressiveListRoot of the
+// current roots.
+func checkProgList(t *testing.T, o *ops, n0, steps int) {
+	t.Helper()
+	cur := randChunks(o.r, n0)
+	type model struct {
+		l   *ProgressiveList
+		cur [][32]byte
+	}
+	ms := []*model{{NewProgressiveList(cur), slices.Clone(cur)}}
+	if o.n(4) == 0 {
+		ms[0].l = &ProgressiveList{} // the zero value, then appended to
+		for _, c := range cur {
+			ms[0].l.Append(c)
+		}
+	}
+	for step := range steps {
+		m := ms[o.n(len(ms))]
+		n := len(m.cur)
+		switch op := o.n(6); {
+		case op < 2 && n > 0:
+			for range 1 + o.n(50) {
+				i, c := o.n(n), randChunks(o.r, 1)[0]
+				m.l.Set(uint64(i), c)
+				m.cur[i] = c
+			}
+		case op < 4:
+			for range o.n(1 + o.n(100)) {
+				c := randChunks(o.r, 1)[0]
+				m.l.Append(c)
+				m.cur = append(m.cur, c)
+			}
+		case op < 5:
+			k := o.n(n + 1)
+			m.l.Truncate(uint64(k))
+			m.cur = m.cur[:k]
+		case len(ms) < 4:
+			ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
+		}
+		if o.n(2) == 0 || step == steps-1 {
+			for k, m := range ms {
+				if got, want := m.l.Root(), ProgressiveListRoot(m.cur); got != want {
+					t.Fatalf("from %d, step %d, copy %d, %d roots: %x, want %x", n0, step, k, len(m.cur), got, want)
+				}
+				if m.l.Len() != uint64(len(m.cur)) {
+					t.Fatalf("Len %d, want %d", m.l.Len(), len(m.cur))
+				}
+				if len(m.cur) > 0 {
+					i := o.n(len(m.cur))
+					if m.l.Get(uint64(i)) != m.cur[i] {
+						t.Fatalf("Get(%d) wrong", i)
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestProgressiveList: random sets, appends, truncations and copies, each
 // root against a full rebuild of the current roots.
 func TestProgressiveList(t *testing.T) {
@@ -69,42 +130,122 @@ func TestProgressiveList(t *testing.T) {
 		steps = 60
 	}
 	for _, n0 := range []int{0, 1, 5, 21, 100, 1500} {
-		r := rand.New(rand.NewPCG(uint64(n0), 7916))
-		cur := randChunks(r, n0)
-		type model struct {
-			l   *ProgressiveList
-			cur [][32]byte
+		checkProgList(t, &ops{r: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
+	}
+	l := NewProgressiveList(nil)
+	panicsWith(t, "sha256x: hashtree: ProgressiveList.Set(0) past the length 0", func() { l.Set(0, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveList.Get(0) past the length 0", func() { l.Get(0) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveList.Truncate(1) past the length 0", func() { l.Truncate(1) })
+}
+
+// serializeBits returns the SSZ serialization of a bitlist: the bits, then
+// the delimiting bit.
+func serializeBits(bits []bool) []byte {
+	b := make([]byte, len(bits)/8+1)
+	for i, v := range bits {
+		if v {
+			b[i/8] |= 1 << (i % 8)
 		}
-		ms := []*model{{NewProgressiveList(cur), slices.Clone(cur)}}
-		for step := range steps {
-			m := ms[r.IntN(len(ms))]
-			n := len(m.cur)
-			switch op := r.IntN(6); {
-			case op < 2 && n > 0:
-				for range 1 + r.IntN(50) {
-					i, c := r.IntN(n), randChunks(r, 1)[0]
-					m.l.Set(uint64(i), c)
-					m.cur[i] = c
-				}
-			case op < 4:
-				for range r.IntN(40) {
-					c := randChunks(r, 1)[0]
-					m.l.Append(c)
-					m.cur = append(m.cur, c)
-				}
-			case op < 5:
-				k := r.IntN(n + 1)
-				m.l.Truncate(uint64(k))
-				m.cur = m.cur[:k]
-			case len(ms) < 4:
-				ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
+	}
+	b[len(bits)/8] |= 1 << (len(bits) % 8)
+	return b
+}
+
+// refProgBitlist is the specs' root of a ProgressiveBitList:
+// mix_in_length(merkleize_progressive(pack_bits(bits)), len(bits)).
+func refProgBitlist(bits []bool) [32]byte {
+	b := make([]byte, (len(bits)+7)/8)
+	for i, v := range bits {
+		if v {
+			b[i/8] |= 1 << (i % 8)
+		}
+	}
+	return refMixIn(refProgressive(refPack(b), 1), uint64(len(bits)))
+}
+
+// checkProgBitlist runs random bit sets, appends, truncations and copies on
+// a ProgressiveBitlist of n0 bits, each root against ProgressiveBitlistRoot
+// of the current bits' serialization (and, while short, the reference).
+func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
+	t.Helper()
+	randBits := func(n int) []bool {
+		b := make([]bool, n)
+		dense := o.n(3) // mostly zero, random, mostly one
+		for i := range b {
+			b[i] = o.r.IntN(8) < 1+3*dense
+		}
+		return b
+	}
+	cur := randBits(n0)
+	type model struct {
+		l   *ProgressiveBitlist
+		cur []bool
+	}
+	l, err := NewProgressiveBitlist(serializeBits(cur))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ms := []*model{{l, cur}}
+	if o.n(4) == 0 {
+		ms[0].l = &ProgressiveBitlist{} // the zero value, then appended to
+		for _, v := range cur {
+			ms[0].l.Append(v)
+		}
+	}
+	for step := range steps {
+		m := ms[o.n(len(ms))]
+		n := len(m.cur)
+		switch op := o.n(7); {
+		case op < 2 && n > 0:
+			for range 1 + o.n(300) {
+				i, v := o.n(n), o.n(2) == 0
+				m.l.Set(uint64(i), v)
+				m.cur[i] = v
 			}
+		case op < 4:
+			for _, v := range randBits(o.n(1 + o.n(700))) {
+				m.l.Append(v)
+				m.cur = append(m.cur, v)
+			}
+		case op < 5:
+			k := o.n(n + 1)
+			if o.n(2) == 0 && n > 0 {
+				k = n - 1 - o.n(min(n, 9)) // a few bits, within the chunk
+			}
+			m.l.Truncate(uint64(k))
+			m.cur = m.cur[:k]
+		case op < 6 && len(ms) < 4:
+			ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
+		case op == 6 && n > 0: // a stretch of one value (a committee's bits)
+			a, v := o.n(n), o.n(2) == 0
+			for i := a; i < min(n, a+o.n(600)); i++ {
+				m.l.Set(uint64(i), v)
+				m.cur[i] = v
+			}
+		}
+		if o.n(2) == 0 || step == steps-1 {
 			for k, m := range ms {
-				if got, want := m.l.Root(), ProgressiveListRoot(m.cur); got != want {
-					t.Fatalf("from %d, step %d, copy %d, %d roots: %x, want %x", n0, step, k, len(m.cur), got, want)
+				ser := serializeBits(m.cur)
+				want, err := ProgressiveBitlistRoot(ser)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if got := m.l.Root(); got != want {
+					t.Fatalf("from %d, step %d, copy %d, %d bits: %x, want %x", n0, step, k, len(m.cur), got, want)
+				}
+				if len(m.cur) < 3000 && o.n(4) == 0 {
+					if ref := refProgBitlist(m.cur); ref != want {
+						t.Fatalf("%d bits: ProgressiveBitlistRoot %x, the reference %x", len(m.cur), want, ref)
+					}
+				}
+				if !bytes.Equal(m.l.Bytes(), ser) {
+					t.Fatalf("%d bits: Bytes %x, want %x", len(m.cur), m.l.Bytes(), ser)
+				}
+				if m.l.Len() != uint64(len(m.cur)) {
+					t.Fatalf("Len %d, want %d", m.l.Len(), len(m.cur))
 				}
 				if len(m.cur) > 0 {
-					i := r.IntN(len(m.cur))
+					i := o.n(len(m.cur))
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) wrong", i)
 					}
@@ -112,7 +253,168 @@ func TestProgressiveList(t *testing.T) {
 			}
 		}
 	}
-	l := NewProgressiveList(nil)
-	panicsWith(t, "sha256x: hashtree: ProgressiveList.Set(0) past the length 0", func() { l.Set(0, [32]byte{}) })
-	panicsWith(t, "sha256x: hashtree: ProgressiveList.Truncate(1) past the length 0", func() { l.Truncate(1) })
+}
+
+func TestProgressiveBitlist(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 60
+	}
+	for _, n0 := range []int{0, 1, 8, 255, 256, 257, 1300, 5461 * 256, 5462*256 + 3} {
+		if testing.Short() && n0 > 1<<20 {
+			continue
+		}
+		checkProgBitlist(t, &ops{r: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
+	}
+	// Roots from the specs' remerkleable tests: hash(hash(chunk 0x2b, zero
+	// chunk), chunk 8) for TTFTFTFF; the empty bitlist has no chunks.
+	var c2b, c8 [32]byte
+	c2b[0], c8[0] = 0x2b, 8
+	if got, err := ProgressiveBitlistRoot([]byte{0x2b, 1}); err != nil || got != refPair(refPair(c2b, [32]byte{}), c8) {
+		t.Errorf("TTFTFTFF: %x, %v", got, err)
+	}
+	if got, err := ProgressiveBitlistRoot([]byte{1}); err != nil || got != refPair([32]byte{}, [32]byte{}) {
+		t.Errorf("empty: %x, %v", got, err)
+	}
+	if (&ProgressiveBitlist{}).Root() != refPair([32]byte{}, [32]byte{}) {
+		t.Error("the zero value's root is not the empty bitlist's")
+	}
+	for _, bad := range [][]byte{nil, {}, {0}, {5, 0}} {
+		if _, err := NewProgressiveBitlist(bad); !errors.Is(err, ErrBitlist) {
+			t.Errorf("NewProgressiveBitlist(%x): %v, want ErrBitlist", bad, err)
+		}
+	}
+	l, _ := NewProgressiveBitlist([]byte{0b1101})
+	panicsWith(t, "sha256x: hashtree: ProgressiveBitlist.Set(3) past the length 3", func() { l.Set(3, true) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveBitlist.Get(9) past the length 3", func() { l.Get(9) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveBitlist.Truncate(4) past the length 3", func() { l.Truncate(4) })
+}
+
+// checkProgContainer sets random fields of a ProgressiveContainer with
+// random active_fields of up to max indices, and copies it, each root
+// against ProgressiveContainerRoot of the current fields.
+func checkProgContainer(t *testing.T, o *ops, max, steps int) {
+	t.Helper()
+	active := make([]bool, 1+o.n(max))
+	var idx []int // the active indices
+	for i := range active {
+		active[i] = i == len(active)-1 || o.n(3) > 0
+		if active[i] {
+			idx = append(idx, i)
+		}
+	}
+	fields := randChunks(o.r, len(idx))
+	type model struct {
+		c      *ProgressiveContainer
+		fields [][32]byte
+	}
+	ms := []*model{{NewProgressiveContainer(fields, active), slices.Clone(fields)}}
+	for step := range steps {
+		m := ms[o.n(len(ms))]
+		switch op := o.n(4); {
+		case op < 3:
+			for range 1 + o.n(8) {
+				k, c := o.n(len(idx)), randChunks(o.r, 1)[0]
+				m.c.Set(idx[k], c)
+				m.fields[k] = c
+			}
+		case len(ms) < 4:
+			ms = append(ms, &model{m.c.Copy(), slices.Clone(m.fields)})
+		}
+		if o.n(2) == 0 || step == steps-1 {
+			for k, m := range ms {
+				want := ProgressiveContainerRoot(m.fields, active)
+				if got := m.c.Root(); got != want {
+					t.Fatalf("%d fields of %d, step %d, copy %d: %x, want %x", len(idx), len(active), step, k, got, want)
+				}
+				j := o.n(len(idx))
+				if m.c.Get(idx[j]) != m.fields[j] {
+					t.Fatalf("Get(%d) wrong", idx[j])
+				}
+				i := o.n(len(active) + 2)
+				if m.c.Active(i) != (i < len(active) && active[i]) {
+					t.Fatalf("Active(%d) wrong", i)
+				}
+			}
+		}
+	}
+	if m := ms[0]; len(m.fields) > 0 {
+		chunks := make([][32]byte, len(active))
+		var bits [32]byte
+		for k, i := range idx {
+			chunks[i] = m.fields[k]
+			bits[i/8] |= 1 << (i % 8)
+		}
+		if got, want := m.c.Root(), refPair(refProgressive(chunks, 1), bits); got != want {
+			t.Fatalf("%d fields of %d: %x, the reference %x", len(idx), len(active), got, want)
+		}
+	}
+}
+
+func TestProgressiveContainer(t *testing.T) {
+	steps := 200
+	if testing.Short() {
+		steps = 40
+	}
+	for seed := range uint64(40) {
+		checkProgContainer(t, &ops{r: rand.New(rand.NewPCG(seed, 7495))}, []int{1, 5, 22, 100, 256}[seed%5], steps)
+	}
+	c := NewProgressiveContainer(randChunks(rand.New(rand.NewPCG(1, 1)), 2), []bool{true, false, true})
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Set(1) of a field not active (active_fields of 3)", func() { c.Set(1, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Set(3) of a field not active (active_fields of 3)", func() { c.Set(3, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Get(-1) of a field not active (active_fields of 3)", func() { c.Get(-1) })
+	panicsWith(t, "sha256x: hashtree: NewProgressiveContainer of 0 active fields, not 1..256 ending in an active one", func() { NewProgressiveContainer(nil, nil) })
+	panicsWith(t, "sha256x: hashtree: NewProgressiveContainer of 257 active fields, not 1..256 ending in an active one", func() { NewProgressiveContainer(nil, make([]bool, 257)) })
+	panicsWith(t, "sha256x: hashtree: NewProgressiveContainer of 1 fields, fewer than the active ones", func() { NewProgressiveContainer(make([][32]byte, 1), []bool{true, true}) })
+	panicsWith(t, "sha256x: hashtree: NewProgressiveContainer of 3 fields for 2 active ones", func() { NewProgressiveContainer(make([][32]byte, 3), []bool{true, true}) })
+}
+
+// FuzzProgressive drives the three progressive types that change with a
+// fuzzer's operations: kind picks the list, the bitlist or the container.
+func FuzzProgressive(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(0), uint16(5))
+	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint8(1), uint16(300))
+	f.Add([]byte{1, 1, 0, 2, 0, 0, 0, 1}, uint8(2), uint16(256))
+	f.Fuzz(func(t *testing.T, b []byte, kind uint8, n uint16) {
+		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), uint64(n)))}
+		switch kind % 3 {
+		case 0:
+			checkProgList(t, o, int(n%2000), 30)
+		case 1:
+			checkProgBitlist(t, o, int(n), 30)
+		case 2:
+			checkProgContainer(t, o, int(n%256)+1, 30)
+		}
+	})
+}
+
+// TestProgressiveAllocs: Set, Get and Root of the three progressive types
+// allocate nothing once they own their pages.
+func TestProgressiveAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	l := NewProgressiveList(randChunks(r, 5000))
+	bl, err := NewProgressiveBitlist(randBytes(r, 1<<14))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := NewProgressiveContainer(randChunks(r, 200), append(make([]bool, 55), slices.Repeat([]bool{true}, 200)...))
+	cs := randChunks(r, 64)
+	step := func() {
+		for k := range 64 {
+			l.Set(uint64(r.IntN(5000)), cs[k])
+			bl.Set(uint64(r.IntN(int(bl.Len()))), k%2 == 0)
+			c.Set(55+r.IntN(200), cs[k])
+		}
+		_ = l.Get(uint64(r.IntN(5000)))
+		_ = bl.Get(uint64(r.IntN(int(bl.Len()))))
+		_ = c.Get(55 + r.IntN(200))
+		_, _, _ = l.Root(), bl.Root(), c.Root()
+	}
+	step()
+	if a := testing.AllocsPerRun(100, step); a != 0 {
+		t.Errorf("%v allocations a round of Sets and Roots", a)
+	}
 }
