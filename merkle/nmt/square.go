@@ -82,7 +82,16 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 	rows := max(1, gatherShares/w)
 	for r0 := 0; r0 < w; r0 += rows {
 		r1 := min(r0+rows, w)
-		s.gather, s.msgs = s.gather[:0], s.msgs[:0]
+		n := 0
+		for _, c := range shares[r0*w : r1*w] {
+			n += 1 + ns + len(c)
+		}
+		if cap(s.gather) < n {
+			s.gather = make([]byte, n+n/4)
+		}
+		g := s.gather[:n]
+		s.msgs = s.msgs[:0]
+		off := 0
 		for i := r0; i < r1; i++ {
 			for j := range w {
 				c := shares[i*w+j]
@@ -90,19 +99,13 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 				if i < k && j < k {
 					space = c[:ns]
 				}
-				at := len(s.gather)
-				s.gather = append(s.gather, 0)
-				s.gather = append(s.gather, space...)
-				s.gather = append(s.gather, c...)
-				s.msgs = append(s.msgs, s.gather[at:len(s.gather):len(s.gather)])
+				m := g[off : off+1+ns+len(c) : off+1+ns+len(c)]
+				m[0] = 0
+				copy(m[1:1+ns], space)
+				copy(m[1+ns:], c)
+				s.msgs = append(s.msgs, m)
+				off += len(m)
 			}
-		}
-		// The messages were sliced while the buffer may have grown: slice
-		// them again from the final buffer.
-		off := 0
-		for t, m := range s.msgs {
-			s.msgs[t] = s.gather[off : off+len(m) : off+len(m)]
-			off += len(m)
 		}
 		out := s.sc.digests(len(s.msgs))
 		sha256x.HashMany(out, s.msgs)
