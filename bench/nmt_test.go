@@ -110,7 +110,7 @@ func nmtSquare(w int, seed uint64) [][]byte {
 // roots on random squares.
 func TestNMTSquareAgainstPort(t *testing.T) {
 	sq := nmt.NewSquare(nmt.Celestia)
-	for _, w := range []int{2, 4, 8, 12, 32, 64} {
+	for _, w := range []int{2, 4, 8, 12, 32, 64, 256} {
 		shares := nmtSquare(w, uint64(w))
 		want, err := portSquareRoots(shares, w, nmt.CelestiaNamespaceSize)
 		if err != nil {

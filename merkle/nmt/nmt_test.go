@@ -440,7 +440,14 @@ func TestSquare(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 3))
 	for _, h := range []Hasher{Celestia, {NamespaceSize: 1, IgnoreMaxNamespace: true}, {NamespaceSize: 1}} {
 		sq := NewSquare(h)
-		for _, w := range []int{2, 4, 6, 8, 10, 16, 32} {
+		widths := []int{2, 4, 6, 8, 10, 16, 32}
+		if h.NamespaceSize > 1 {
+			// Squares whose rows Roots gathers a few at a time (40: six, the
+			// last group short) or one at a time (130); a one-byte namespace
+			// would wrap around in them.
+			widths = append(widths, 40, 130)
+		}
+		for _, w := range widths {
 			shares := squareOf(r, h, w, 64+r.IntN(64))
 			got, err := sq.Roots(nil, shares, w)
 			if err != nil {

@@ -13,23 +13,25 @@ import (
 // wide. Every level of every tree is hashed in one batched call across
 // all of them: the leaves (each share once, as a share's leaf is the same
 // in its row and its column), then each level of inner nodes. A Square
-// keeps its memory between calls (about 3 w^2 NodeSize bytes): in steady
+// keeps its memory between calls (about 2 w^2 NodeSize bytes): in steady
 // state it allocates nothing. It is not safe for concurrent use.
 type Square struct {
 	h      Hasher
 	sc     scratch
 	nodes  []byte // 2w trees of w nodes: the rows, then the columns
-	orig   []byte // ns || share for the original shares
+	gather []byte // a few rows' leaf messages, 0x00 || ns || share
 	msgs   [][]byte
-	parity []byte // 0x00 || the largest namespace: the parity leaves' prefix
+	parity []byte // the largest namespace: the parity shares'
 }
+
+// gatherShares is about how many shares Roots gathers and hashes at once:
+// a window of the engine, and some 140 KB of 512-byte shares, in L2.
+const gatherShares = 256
 
 // NewSquare returns a Square of hasher h (Celestia for Celestia's).
 func NewSquare(h Hasher) *Square {
 	h.NodeSize() // checks the namespace size
-	p := bytes.Repeat([]byte{0xFF}, 1+h.NamespaceSize)
-	p[0] = 0
-	return &Square{h: h, parity: p}
+	return &Square{h: h, parity: bytes.Repeat([]byte{0xFF}, h.NamespaceSize)}
 }
 
 // Roots appends to dst the roots of the extended data square shares, width
@@ -65,59 +67,55 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 		}
 	}
 
-	// The leaves: the original shares' messages ns || share gathered, the
-	// parity shares' taken in place under the prefix 0x00 || 0xFF...;
-	// then each share's node written to its row and its column.
-	s.orig = s.orig[:0]
-	for i := range k {
-		for j := range k {
-			c := shares[i*w+j]
-			s.orig = append(s.orig, c[:ns]...)
-			s.orig = append(s.orig, c...)
-		}
-	}
-	s.msgs = s.msgs[:0]
-	off := 0
-	for i := range k {
-		for j := range k {
-			n := ns + len(shares[i*w+j])
-			s.msgs = append(s.msgs, s.orig[off:off+n:off+n])
-			off += n
-		}
-	}
-	for i := range w {
-		for j := range w {
-			if i >= k || j >= k {
-				s.msgs = append(s.msgs, shares[i*w+j])
-			}
-		}
-	}
-	out := s.sc.digests(w * w)
-	sha256x.HashManyPrefixed(out[:k*k], leafPrefix, s.msgs[:k*k])
-	sha256x.HashManyPrefixed(out[k*k:], s.parity, s.msgs[k*k:])
-
 	stride := w * nl
 	if need := 2 * w * stride; cap(s.nodes) < need {
 		s.nodes = make([]byte, need)
 	}
 	s.nodes = s.nodes[:2*w*stride]
-	o, p := 0, k*k
-	for i := range w {
-		for j := range w {
-			var d *[sha256x.Size]byte
-			var space []byte
-			if i < k && j < k {
-				d, space = &out[o], shares[i*w+j][:ns]
-				o++
-			} else {
-				d, space = &out[p], s.parity[1:]
-				p++
+	// The leaves, a few rows at a time: each share's message 0x00 || ns ||
+	// share gathered into a buffer that stays in the cache, hashed there,
+	// and its node written to its row and its column at once. Hashed where
+	// they lie, shares each of their own allocation and out of the cache
+	// stalled the staging of every message on a miss, one at a time; the
+	// gathering copy misses many lines at once (256 x 256 shares: 37 ms
+	// of CPU before, 28.5 after, on Zen 4).
+	rows := max(1, gatherShares/w)
+	for r0 := 0; r0 < w; r0 += rows {
+		r1 := min(r0+rows, w)
+		n := 0
+		for _, c := range shares[r0*w : r1*w] {
+			n += 1 + ns + len(c)
+		}
+		if cap(s.gather) < n {
+			s.gather = make([]byte, n+n/4)
+		}
+		g := s.gather[:n]
+		s.msgs = s.msgs[:0]
+		off := 0
+		for i := r0; i < r1; i++ {
+			for j := range w {
+				c := shares[i*w+j]
+				space := s.parity
+				if i < k && j < k {
+					space = c[:ns]
+				}
+				m := g[off : off+1+ns+len(c) : off+1+ns+len(c)]
+				m[0] = 0
+				copy(m[1:1+ns], space)
+				copy(m[1+ns:], c)
+				s.msgs = append(s.msgs, m)
+				off += len(m)
 			}
-			r := s.nodes[i*stride+j*nl:]
-			copy(r[:ns], space)
-			copy(r[ns:2*ns], space)
-			copy(r[2*ns:nl], d[:])
-			copy(s.nodes[(w+j)*stride+i*nl:][:nl], r[:nl])
+		}
+		out := s.sc.digests(len(s.msgs))
+		sha256x.HashMany(out, s.msgs)
+		for t, m := range s.msgs {
+			i, j := r0+t/w, t%w
+			r := s.nodes[i*stride+j*nl:][:nl]
+			copy(r[:ns], m[1:1+ns])
+			copy(r[ns:2*ns], m[1:1+ns])
+			copy(r[2*ns:], out[t][:])
+			copy(s.nodes[(w+j)*stride+i*nl:][:nl], r)
 		}
 	}
 	for m := w; m > 1; {
