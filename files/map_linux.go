@@ -1,12 +1,12 @@
 package files
 
-// Large regular files are hashed from the page cache through a window of
-// the file mapped into memory, not read into a chunk buffer, where a probe
-// of the first large file finds it cheaper (mapVerdict, probe_linux.go):
-// reading copies every byte once more, 0.06 s of the 0.32 s of CPU time
-// that hashing 8 files of 64 MiB took on the Intel Xeon (BENCHMARKS.md,
-// "Files: large files mapped"), but in a KVM guest on the Zen 5 the
-// mapped pages cost more than the copy.
+// Large regular files may be hashed from the page cache through a window
+// of the file mapped into memory, not read into a chunk buffer: reading
+// copies every byte once more, 0.06 s of the 0.32 s of CPU time that
+// hashing 8 files of 64 MiB took on the Intel Xeon (BENCHMARKS.md, "Files:
+// large files mapped"), but in a KVM guest on the Zen 5 the mapped pages
+// cost more than the copy. A trial on the first rounds of a process's
+// large files decides which (trial.go).
 //
 // A file may change while it is mapped. If it shrinks, a read of a mapped
 // page past its new end faults (SIGBUS): worker.write runs WriteMany with
@@ -16,7 +16,6 @@ package files
 // as well, so that every file gets an outcome a read loop could give.
 
 import (
-	"os"
 	"sync/atomic"
 	"syscall"
 )
@@ -34,10 +33,6 @@ var mapWindow int64 = 16 << 20
 // memory.
 const mapMinSize = 256 << 10
 
-// mapDisabled says whether SHA256X_MMAP=off asks for every file to be
-// read; otherwise whether files are mapped is mapVerdict's (probe_linux.go).
-func mapDisabled() bool { return os.Getenv("SHA256X_MMAP") == "off" }
-
 // mapFiles counts the files set up to be mapped, for the tests.
 var mapFiles atomic.Int64
 
@@ -45,7 +40,8 @@ var mapFiles atomic.Int64
 // map files do (ENODEV).
 var mmap = syscall.Mmap
 
-// mapHook, if set (by tests), is called after each window is mapped.
+// mapHook, if set (by tests), is called after each window is mapped, with
+// the window's offset in the file.
 var mapHook func(path string, off int64)
 
 // A mapping is the window of a file mapped now, and what the file was
@@ -69,35 +65,32 @@ func (s *source) mapFile(minSize int64) {
 	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < minSize {
 		return
 	}
-	if !mapVerdict(fd, st.Size).mapped {
-		return
-	}
 	s.mp = mapping{fd: fd, size: st.Size, st: st}
 	mapFiles.Add(1)
 }
 
 // mapped returns up to n bytes of the file at s.off from the mapping,
-// mapping the next window if need be, or nil past the mapped size or if
-// the window cannot be mapped: the mapping has ended, and the caller reads
-// from s.off.
+// mapping the window s.off is in if need be, or nil past the mapped size
+// or if the window cannot be mapped: then the caller ends the mapping and
+// reads from s.off.
 func (s *source) mapped(n int) []byte {
 	m := &s.mp
 	if s.off < m.winOff || s.off >= m.winOff+int64(len(m.win)) {
 		m.unmapWindow()
 		if s.off >= m.size {
-			m.size = 0
 			return nil
 		}
-		// s.off is a multiple of mapWindow (page aligned): chunks end
-		// at their window's end.
-		win, err := mmap(m.fd, s.off, int(min(mapWindow, m.size-s.off)), syscall.PROT_READ, syscall.MAP_SHARED)
+		// Windows start at multiples of mapWindow (page aligned), the
+		// same whichever rounds of a trial read: a chunk ends at its
+		// window's end.
+		at := s.off - s.off%mapWindow
+		win, err := mmap(m.fd, at, int(min(mapWindow, m.size-at)), syscall.PROT_READ, syscall.MAP_SHARED)
 		if err != nil {
-			m.size = 0
 			return nil
 		}
-		m.win, m.winOff = win, s.off
+		m.win, m.winOff = win, at
 		if mapHook != nil {
-			mapHook(s.f.Name(), s.off)
+			mapHook(s.f.Name(), at)
 		}
 	}
 	m.used = true
@@ -110,6 +103,12 @@ func (m *mapping) unmapWindow() {
 		syscall.Munmap(m.win)
 		m.win = nil
 	}
+}
+
+// end unmaps the window and ends the mapping, keeping what changed needs.
+func (m *mapping) end() {
+	m.unmapWindow()
+	m.size = 0
 }
 
 // forget unmaps the window and forgets the file was mapped.

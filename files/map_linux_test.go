@@ -5,11 +5,11 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
-	"time"
 )
 
 // TestMapChanges: a large file that changes while it is hashed from its
@@ -32,7 +32,6 @@ func TestMapChanges(t *testing.T) {
 		// where timestamps are coarse, the times.
 		either bool
 	}
-	t.Setenv("SHA256X_MMAP", "on")
 	defer func(w int64) { mapWindow = w }(mapWindow)
 	mapWindow = 4 << 20
 	truncate := func(n int64) func(*testing.T, string) {
@@ -67,69 +66,84 @@ func TestMapChanges(t *testing.T) {
 		}, false, true},
 	}
 	for _, c := range changes {
-		for _, pre := range [][]byte{nil, []byte("leaf:")} {
-			t.Run(c.name, func(t *testing.T) {
-				r := rand.New(rand.NewPCG(uint64(c.size), 2))
-				paths := randomFiles(t, r, 4, func(i int) int64 {
-					if i == 2 {
-						return c.size
+		for _, m := range []struct{ name, mmap string }{{"mapped", "on"}, {"trial", ""}} {
+			for _, pre := range [][]byte{nil, []byte("leaf:")} {
+				t.Run(m.name+"/"+c.name, func(t *testing.T) {
+					t.Setenv("SHA256X_MMAP", m.mmap)
+					// Undecided throughout: rounds read and mapped by
+					// turns, the change made in a mapped one.
+					resetTrial(t, 1<<20, nil)
+					r := rand.New(rand.NewPCG(uint64(c.size), 2))
+					paths := randomFiles(t, r, 4, func(i int) int64 {
+						if i == 2 {
+							return c.size
+						}
+						return 5<<20 + r.Int64N(1<<20)
+					})
+					before := want(t, pre, paths[2])
+					var sizes []int64
+					for _, p := range paths {
+						sizes = append(sizes, int64(len(mustRead(t, p))))
 					}
-					return 5<<20 + r.Int64N(1<<20)
+					var once sync.Once
+					mapHook = func(p string, off int64) {
+						if p == paths[2] && off == c.at {
+							once.Do(func() { c.do(t, p) })
+						}
+					}
+					defer func() { mapHook = nil }()
+					faults, changed := mapFaults.Load(), mapChanged.Load()
+					var files, bytes int64
+					h := Hasher{Workers: 1, Prefix: pre, Progress: func(f, b int64) { files, bytes = f, b }}
+					res, err := h.Hash(context.Background(), paths)
+					if err != nil {
+						t.Fatal(err)
+					}
+					faults, changed = mapFaults.Load()-faults, mapChanged.Load()-changed
+					// Progress counts each byte offset of a file once, even
+					// for a file hashed again: at least what the results
+					// hold, at most the larger of each file's sizes.
+					var least, most int64
+					for i, r := range res {
+						least += r.Size
+						most += max(r.Size, sizes[i])
+					}
+					if files != int64(len(paths)) || bytes < least || bytes > most {
+						t.Errorf("progress: %d files, %d bytes; want %d files, %d to %d bytes", files, bytes, len(paths), least, most)
+					}
+					for i, r := range res {
+						if r.Err != nil {
+							t.Fatalf("%s: %v", paths[i], r.Err)
+						}
+						if w := want(t, pre, paths[i]); r.Sum != w && !(i == 2 && c.either && r.Sum == before) {
+							t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
+						}
+					}
+					// One fault; under qemu, which reports no fault addresses
+					// (.ci/cross sets SHA256X_TEST_QEMU), every mapped file of
+					// the round counts one.
+					wantFaults := faults == 1
+					if os.Getenv("SHA256X_TEST_QEMU") != "" {
+						wantFaults = faults >= 1
+					}
+					wantChanged := changed == 1
+					if c.either {
+						wantChanged = changed <= 1
+					}
+					if m.mmap == "" && c.faults {
+						// A read round may meet the new end first: then
+						// the change is seen there, with no fault.
+						wantFaults = wantFaults || faults == 0 && changed == 1
+						changed = 0
+					}
+					if c.faults && (!wantFaults || changed != 0) || !c.faults && (faults != 0 || !wantChanged) {
+						t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
+					}
+					if trialWay() != wayTrial {
+						t.Errorf("the trial decided")
+					}
 				})
-				before := want(t, pre, paths[2])
-				var sizes []int64
-				for _, p := range paths {
-					sizes = append(sizes, int64(len(mustRead(t, p))))
-				}
-				var once sync.Once
-				mapHook = func(p string, off int64) {
-					if p == paths[2] && off == c.at {
-						once.Do(func() { c.do(t, p) })
-					}
-				}
-				defer func() { mapHook = nil }()
-				faults, changed := mapFaults.Load(), mapChanged.Load()
-				var files, bytes int64
-				h := Hasher{Workers: 1, Prefix: pre, Progress: func(f, b int64) { files, bytes = f, b }}
-				res, err := h.Hash(context.Background(), paths)
-				if err != nil {
-					t.Fatal(err)
-				}
-				faults, changed = mapFaults.Load()-faults, mapChanged.Load()-changed
-				// Progress counts each byte offset of a file once, even
-				// for a file hashed again: at least what the results
-				// hold, at most the larger of each file's sizes.
-				var least, most int64
-				for i, r := range res {
-					least += r.Size
-					most += max(r.Size, sizes[i])
-				}
-				if files != int64(len(paths)) || bytes < least || bytes > most {
-					t.Errorf("progress: %d files, %d bytes; want %d files, %d to %d bytes", files, bytes, len(paths), least, most)
-				}
-				for i, r := range res {
-					if r.Err != nil {
-						t.Fatalf("%s: %v", paths[i], r.Err)
-					}
-					if w := want(t, pre, paths[i]); r.Sum != w && !(i == 2 && c.either && r.Sum == before) {
-						t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
-					}
-				}
-				// One fault; under qemu, which reports no fault addresses
-				// (.ci/cross sets SHA256X_TEST_QEMU), every mapped file of
-				// the round counts one.
-				wantFaults := faults == 1
-				if os.Getenv("SHA256X_TEST_QEMU") != "" {
-					wantFaults = faults >= 1
-				}
-				wantChanged := changed == 1
-				if c.either {
-					wantChanged = changed <= 1
-				}
-				if c.faults && (!wantFaults || changed != 0) || !c.faults && (faults != 0 || !wantChanged) {
-					t.Errorf("%d faults, %d changes seen; want a fault: %v", faults, changed, c.faults)
-				}
-			})
+			}
 		}
 	}
 }
@@ -175,119 +189,161 @@ func setMapWindow(n int64) (restore func()) {
 	return func() { mapWindow = old }
 }
 
-// mapChosen says whether the probe has chosen to map large files.
-func mapChosen() bool {
-	mapProbe.Lock()
-	defer mapProbe.Unlock()
-	return mapProbe.done && mapProbe.v.mapped
-}
-
 // TestMapModes: SHA256X_MMAP=on maps every large file, off none, and
-// unset the probe decides (once, on the first large file): the digests
-// are crypto/sha256's every way.
+// unset (or show) a trial on the run's rounds decides, and files opened
+// after it follow its decision: the digests are crypto/sha256's every way,
+// and show prints the decision once.
 func TestMapModes(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 5))
 	paths := randomFiles(t, r, 4, func(i int) int64 { return 1<<20 + r.Int64N(3<<20) })
-	paths[0] = randomFiles(t, r, 1, func(int) int64 { return 7 << 20 })[0] // enough to measure
-	for _, mode := range []string{"on", "off", "", "show"} {
-		t.Setenv("SHA256X_MMAP", mode)
-		mapped := mapFiles.Load()
+	paths[0] = randomFiles(t, r, 1, func(int) int64 { return 7 << 20 })[0] // enough rounds to decide
+	hash := func(mode string) (mapped int64) {
+		t.Helper()
+		mapped = mapFiles.Load()
 		res, err := new(Hasher).Hash(context.Background(), paths)
 		if err != nil {
 			t.Fatal(err)
 		}
-		mapped = mapFiles.Load() - mapped
 		for i, r := range res {
 			if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
 				t.Errorf("SHA256X_MMAP=%q: %s: %v, digest right: %v", mode, paths[i], r.Err, r.Sum == want(t, nil, paths[i]))
 			}
 		}
-		wantMapped := mode == "on" || mode != "off" && mapChosen()
-		if (mapped == int64(len(paths))) != wantMapped || mapped != 0 && mapped != int64(len(paths)) {
-			t.Errorf("SHA256X_MMAP=%q: %d of %d files mapped; want them mapped: %v", mode, mapped, len(paths), wantMapped)
-		}
-		if mode == "" {
-			mapProbe.Lock()
-			done, v := mapProbe.done, mapProbe.v
-			mapProbe.Unlock()
-			if !done {
-				t.Errorf("SHA256X_MMAP unset: no verdict after hashing %d large files", len(paths))
+		return mapFiles.Load() - mapped
+	}
+	for _, mode := range []string{"on", "off", "", "show"} {
+		t.Run("SHA256X_MMAP="+mode, func(t *testing.T) {
+			t.Setenv("SHA256X_MMAP", mode)
+			resetTrial(t, 6, nil)
+			stderr := os.Stderr
+			out, err := os.Create(filepath.Join(t.TempDir(), "stderr"))
+			if err != nil {
+				t.Fatal(err)
 			}
-			t.Log(v)
+			os.Stderr = out
+			mapped := hash(mode)
+			os.Stderr = stderr
+			shown := string(mustRead(t, out.Name()))
+			out.Close()
+			switch mode {
+			case "on", "off":
+				if want := map[string]int64{"on": int64(len(paths))}[mode]; mapped != want {
+					t.Errorf("%d of %d files mapped, want %d", mapped, len(paths), want)
+				}
+				if trialWay() != wayTrial {
+					t.Errorf("a trial decided, with the way forced")
+				}
+				return
+			}
+			way := trialWay()
+			if way == wayTrial || mapped == 0 {
+				t.Fatalf("undecided (%d) after hashing %d large files, %d of them set up to be mapped", way, len(paths), mapped)
+			}
+			t.Log(trial.result)
+			wantShown := ""
+			if mode == "show" {
+				wantShown = trial.result.String() + "\n"
+			}
+			if shown != wantShown {
+				t.Errorf("standard error: %q, want %q", shown, wantShown)
+			}
+			// Decided: the next files follow, every one mapped or none.
+			if mapped, want := hash(mode), map[mapWay]int64{wayMapped: int64(len(paths))}[way]; mapped != want {
+				t.Errorf("decided %d: the next call mapped %d of %d files, want %d", way, mapped, len(paths), want)
+			}
+		})
+	}
+}
+
+// TestTrialDecides: a trial over several large files, on every worker,
+// gives crypto/sha256's digests whichever way it decides (forced by the
+// hook), with the files' rounds from before the decision mapped and read
+// by turns, and those after it the decided way.
+func TestTrialDecides(t *testing.T) {
+	t.Setenv("SHA256X_MMAP", "")
+	r := rand.New(rand.NewPCG(7, 7))
+	paths := randomFiles(t, r, 6, func(int) int64 { return 3<<20 + r.Int64N(2<<20) })
+	for _, pre := range [][]byte{nil, []byte("leaf:")} {
+		for _, mapped := range []bool{true, false} {
+			decided := 0
+			resetTrial(t, 6, func(trialResult) bool { decided++; return mapped })
+			for _, h := range []Hasher{{Prefix: pre}, {Prefix: pre, Workers: 1}} {
+				res, err := h.Hash(context.Background(), paths)
+				if err != nil {
+					t.Fatal(err)
+				}
+				for i, r := range res {
+					if r.Err != nil || r.Sum != want(t, pre, paths[i]) || r.Size != int64(len(mustRead(t, paths[i]))) {
+						t.Errorf("decided mapped %v, %d workers: %s: %v, %d bytes, digest right: %v", mapped, h.Workers, paths[i], r.Err, r.Size, r.Sum == want(t, pre, paths[i]))
+					}
+				}
+			}
+			if want := map[bool]mapWay{true: wayMapped, false: wayRead}[mapped]; decided != 1 || trialWay() != want {
+				t.Errorf("decided %d times, way %d; want once, %d", decided, trialWay(), want)
+			}
 		}
 	}
 }
 
-// TestMapBetter: mapping is chosen only where its measured cost is a
-// quarter less than reading's at least, and never from a zero timing.
-func TestMapBetter(t *testing.T) {
-	us := time.Microsecond
-	for _, c := range []struct {
-		mapCost, readCost time.Duration
-		want              bool
-	}{
-		{30 * us, 60 * us, true},    // the copy dominates (Xeon-like)
-		{75 * us, 100 * us, true},   // exactly a quarter less
-		{76 * us, 100 * us, false},  // less, but not by the margin
-		{100 * us, 100 * us, false}, // a tie reads
-		{300 * us, 60 * us, false},  // faults and TLB misses dominate (the Zen 5 guest)
-		{0, 60 * us, false},
-		{30 * us, 0, false},
-	} {
-		if got := mapBetter(c.mapCost, c.readCost); got != c.want {
-			t.Errorf("mapBetter(%v, %v) = %v, want %v", c.mapCost, c.readCost, got, c.want)
+// TestTrialReadUnmaps: once the trial decides to read, a source mapped
+// for it stops touching its mapping and reads on, and a file that changed
+// after chunks of it were taken from the mapping is still caught at its
+// end and hashed again by reading: here one truncated at the decision,
+// which a source still mapped would fault on (SIGBUS).
+func TestTrialReadUnmaps(t *testing.T) {
+	t.Setenv("SHA256X_MMAP", "")
+	r := rand.New(rand.NewPCG(8, 8))
+	paths := randomFiles(t, r, 3, func(int) int64 { return 12 << 20 })
+	var windows, late atomic.Int64
+	mapHook = func(string, int64) {
+		windows.Add(1)
+		if trialWay() != wayTrial {
+			late.Add(1)
 		}
 	}
-}
-
-// TestMeasureMapping: the probe measures both ways on a real file within
-// its budget, gives up on a file too short or unreadable, and survives a
-// file truncated under it (no SIGBUS).
-func TestMeasureMapping(t *testing.T) {
-	r := rand.New(rand.NewPCG(6, 6))
-	paths := randomFiles(t, r, 3, func(i int) int64 { return []int64{6 << 20, 100, 2 << 20}[i] })
-	f, err := os.Open(paths[0])
+	defer func() { mapHook = nil }()
+	resetTrial(t, 3, func(trialResult) bool {
+		if err := os.Truncate(paths[1], 6<<20); err != nil {
+			t.Error(err)
+		}
+		return false
+	})
+	// From the second round after the decision on (the decision comes
+	// within a round, and the next one follows it), no file is mapped.
+	after, mappedAfter := 0, 0
+	progress := func(int64, int64) {
+		if trialWay() == wayTrial {
+			return
+		}
+		if after++; after < 2 {
+			return
+		}
+		maps := string(mustRead(t, "/proc/self/maps"))
+		for _, p := range paths {
+			if strings.Contains(maps, p) {
+				mappedAfter++
+			}
+		}
+	}
+	faults, changed := mapFaults.Load(), mapChanged.Load()
+	res, err := (&Hasher{Workers: 1, Progress: progress}).Hash(context.Background(), paths)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	t0 := time.Now()
-	v, ok := measureMapping(int(f.Fd()), 6<<20)
-	took := time.Since(t0)
-	if !ok || v.bytes != mapProbeBytes || v.mapCost <= 0 || v.readCost <= 0 || v.mapped != mapBetter(v.mapCost, v.readCost) {
-		t.Fatalf("measureMapping: %+v, %v", v, ok)
+	faults, changed = mapFaults.Load()-faults, mapChanged.Load()-changed
+	if after < 2 || mappedAfter != 0 {
+		t.Errorf("%d rounds after the decision, and %d times a file was still mapped", after, mappedAfter)
 	}
-	t.Logf("%v; the probe took %v", v, took)
-	if took > 50*time.Millisecond { // 1 ms on a quiet machine: a loose bound for shared CI
-		t.Errorf("the probe took %v", took)
+	for i, r := range res {
+		if r.Err != nil || r.Sum != want(t, nil, paths[i]) || r.Size != int64(len(mustRead(t, paths[i]))) {
+			t.Errorf("%s: %v, %d bytes, digest right: %v", paths[i], r.Err, r.Size, r.Sum == want(t, nil, paths[i]))
+		}
 	}
-	g, err := os.Open(paths[1])
-	if err != nil {
-		t.Fatal(err)
+	if trialWay() != wayRead || windows.Load() != int64(len(paths)) || late.Load() != 0 {
+		t.Errorf("way %d; %d windows mapped, %d after the decision; want read, one a file before it", trialWay(), windows.Load(), late.Load())
 	}
-	defer g.Close()
-	if _, ok := measureMapping(int(g.Fd()), 100); ok {
-		t.Errorf("measureMapping of a 100-byte file: a verdict")
-	}
-	h, err := os.Open(paths[2])
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer h.Close()
-	if v, ok := measureMapping(int(h.Fd()), 2<<20); !ok || v.bytes != mapProbeBytes {
-		t.Errorf("measureMapping of a 2 MiB file: %+v, %v", v, ok)
-	}
-	// The file is shorter than the size given: the mapping's touch
-	// faults past its end, or the read comes up short; either way no
-	// verdict, and no crash.
-	if err := os.Truncate(paths[0], 5000); err != nil {
-		t.Fatal(err)
-	}
-	if v, ok := measureMapping(int(f.Fd()), 6<<20); ok {
-		t.Errorf("measureMapping of a truncated file: %+v", v)
-	}
-	if !touchMapped(nil) {
-		t.Errorf("touchMapped(nil) faulted")
+	if faults != 0 || changed != 1 {
+		t.Errorf("%d faults, %d changes seen; want none, one", faults, changed)
 	}
 }
 

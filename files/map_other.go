@@ -10,8 +10,6 @@ const mapMinSize = 0
 
 var mapFiles atomic.Int64
 
-func mapDisabled() bool { return true }
-
 type mapping struct{}
 
 func (*mapping) active() bool { return false }
@@ -21,5 +19,7 @@ func (*source) mapFile(int64) {}
 func (*source) mapped(int) []byte { return nil }
 
 func (*mapping) forget() {}
+
+func (*mapping) end() {}
 
 func (*mapping) changed() bool { return false }

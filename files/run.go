@@ -34,11 +34,12 @@ import (
 // config is a Hasher's settings resolved for one call.
 type config struct {
 	workers  int
-	smallMax int   // largest file read whole
-	arenaMax int   // bytes of small files per HashMany call
-	chunk    int   // bytes read from a large file at a time
-	streams  int   // large files hashed side by side by one goroutine
-	mapMin   int64 // smallest file mapped rather than read; 0: none
+	smallMax int    // largest file read whole
+	arenaMax int    // bytes of small files per HashMany call
+	chunk    int    // bytes read from a large file at a time
+	streams  int    // large files hashed side by side by one goroutine
+	mapMin   int64  // smallest file mapped rather than read; 0: none
+	mapWay   mapWay // as SHA256X_MMAP forces, or wayTrial
 	prefix   []byte
 	fsys     fs.FS
 	plain    bool
@@ -64,7 +65,8 @@ func (h *Hasher) config(n int) config {
 	c.smallMax = min(256<<10, per/16)
 	c.chunk = c.smallMax
 	c.arenaMax = per / 4
-	if !c.plain && c.fsys == nil && !mapDisabled() {
+	c.mapWay = mapSetting()
+	if !c.plain && c.fsys == nil && mapMinSize > 0 && c.mapWay != wayRead {
 		c.mapMin = max(mapMinSize, int64(c.smallMax)+1)
 	}
 	return c

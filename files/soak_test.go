@@ -20,8 +20,8 @@ import (
 
 // TestSoak hashes a tree again and again while other goroutines truncate,
 // extend, replace (rename over), rename away and back, and delete and
-// recreate its files, with io_uring and without, mapped and read, and
-// checks that every Result is an error or the digest of bytes the file
+// recreate its files, with io_uring and without, mapped, read, and in a
+// trial that alternates the two (never decided), and checks that every Result is an error or the digest of bytes the file
 // held at once; the files no one touches must get their digests.
 //
 // The mutators keep every content a reader can see on record. Each file
@@ -62,6 +62,7 @@ func TestSoak(t *testing.T) {
 		{"io_uring, mapped", "on", "on", false, true},
 		{"io_uring, read", "on", "off", false, true},
 		{"system calls, mapped", "off", "on", false, true},
+		{"io_uring, trial", "on", "", false, true},
 		{"PlainReads", "", "", true, false},
 	}
 	var report strings.Builder
@@ -72,6 +73,9 @@ func TestSoak(t *testing.T) {
 		t.Run(m.name, func(t *testing.T) {
 			t.Setenv("SHA256X_IOURING", m.ring)
 			t.Setenv("SHA256X_MMAP", m.mmap)
+			// Undecided throughout: a file read by turns may have had
+			// no chunk from its mapping, and is checked as a read one.
+			resetTrial(t, 1<<30, nil)
 			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)), m.mmap == "on")
 			fmt.Fprintf(&report, "%s: %s\n", m.name, c)
 		})

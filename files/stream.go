@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"runtime/debug"
 	"sync/atomic"
+	"time"
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
@@ -26,26 +27,35 @@ type source struct {
 	off int64 // bytes of the file taken
 	// counted is the furthest off reported to the progress callback.
 	counted int64
-	// inMap says that this round's chunk is in the mapping.
-	inMap bool
-	done  bool
-	err   error
+	// inMap says that this round's chunk is in the mapping; pread, that
+	// it was read at off while the mapping stayed (a trial's read round).
+	inMap, pread bool
+	done         bool
+	err          error
 }
 
 // next returns the source's next chunk (empty at the end), in buf if it
-// reads. It sets s.done after the last chunk, and s.err if reading fails.
-func (s *source) next(buf []byte) []byte {
-	s.inMap = false
+// reads: a mapped source's chunk is taken from its mapping, or read with
+// pread if read is set. It sets s.done after the last chunk, and s.err if
+// reading fails.
+func (s *source) next(buf []byte, read bool) []byte {
+	s.inMap, s.pread = false, false
+	if s.done {
+		return nil
+	}
 	if s.mp.active() {
+		if read {
+			return s.readAt(buf)
+		}
 		if c := s.mapped(len(buf)); c != nil {
 			s.off += int64(len(c))
 			s.inMap = true
 			return c
 		}
 		// Past the size it had when it was opened: read on to EOF, for a
-		// file that grew, as sha256sum does.
-		if _, err := s.f.Seek(s.off, io.SeekStart); err != nil {
-			s.done, s.err = true, err
+		// file that grew, as sha256sum does. Or the window could not be
+		// mapped: read on from here.
+		if s.unmap(); s.done {
 			return nil
 		}
 	}
@@ -60,6 +70,33 @@ func (s *source) next(buf []byte) []byte {
 		return nil
 	}
 	return buf[:n]
+}
+
+// readAt reads the chunk at s.off with pread, the mapping and the file's
+// offset left as they are: a trial's read round.
+func (s *source) readAt(buf []byte) []byte {
+	n, err := s.f.ReadAt(buf, s.off) // until buf is full, or EOF
+	s.off += int64(n)
+	s.pread = true
+	switch {
+	case err == nil:
+	case errors.Is(err, io.EOF):
+		s.done = true
+	default:
+		s.done, s.err = true, err
+		return nil
+	}
+	return buf[:n]
+}
+
+// unmap ends s's mapping and reads on from s.off. It keeps what
+// mapping.changed needs: a file hashed in part from its mapping is checked
+// at its end all the same, and hashed again by reading if it changed.
+func (s *source) unmap() {
+	s.mp.end()
+	if _, err := s.f.Seek(s.off, io.SeekStart); err != nil {
+		s.done, s.err = true, err
+	}
 }
 
 // mapFaults and mapChanged count the files hashed again because a mapping
@@ -86,9 +123,19 @@ func (s *source) close() {
 }
 
 // streams hashes the files side by side, a chunk of each per WriteMany.
+// While the process's trial goes on (trial.go), the worker's rounds
+// alternate between mapped and read, and are timed.
 func (w *worker) streams(r *run, items []*item) {
+	trying := w.c.mapMin > 0 && w.c.mapWay == wayTrial && trialWay() == wayTrial
 	for len(w.bufs) < len(items) {
-		w.bufs = append(w.bufs, make([]byte, w.c.chunk))
+		b := make([]byte, w.c.chunk)
+		if trying {
+			// Its pages faulted in now, not in a timed read round.
+			for j := 0; j < len(b); j += 4096 {
+				b[j] = 0
+			}
+		}
+		w.bufs = append(w.bufs, b)
 		w.ds = append(w.ds, new(sha256x.Digest))
 		w.srcs = append(w.srcs, source{})
 	}
@@ -108,7 +155,9 @@ func (w *worker) streams(r *run, items []*item) {
 			s.r = f
 			if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
 				s.f = f
-				s.mapFile(w.c.mapMin)
+				if w.c.mapWay == wayMapped || trialWay() != wayRead {
+					s.mapFile(w.c.mapMin)
+				}
 			}
 		}
 		defer s.close()
@@ -116,19 +165,43 @@ func (w *worker) streams(r *run, items []*item) {
 		ds[i].Write(w.c.prefix)
 		idx = append(idx, i)
 	}
+	unmapped := false // the mappings ended, once the trial decided to read
 	for len(idx) > 0 {
 		if r.ctx.Err() != nil {
 			return
 		}
+		way := w.c.mapWay
+		if way == wayTrial && w.c.mapMin > 0 {
+			way = trialWay()
+		}
+		read, timed := way == wayRead, way == wayTrial && w.c.mapMin > 0
+		if timed {
+			w.turn = !w.turn
+			read = w.turn
+		}
+		if way == wayRead && !unmapped {
+			unmapped = true
+			for _, i := range idx {
+				if s := &srcs[i]; s.mp.active() {
+					s.unmap()
+				}
+			}
+		}
+		var t0 time.Time
+		if timed {
+			t0 = time.Now()
+		}
 		w.chunks, w.act, w.from = w.chunks[:0], w.act[:0], w.from[:0]
 		for _, i := range idx {
-			if c := srcs[i].next(w.bufs[i]); len(c) > 0 {
+			if c := srcs[i].next(w.bufs[i], read); len(c) > 0 {
 				w.chunks = append(w.chunks, c)
 				w.act = append(w.act, ds[i])
 				w.from = append(w.from, i)
 			}
 		}
-		w.write(srcs, ds)
+		if !w.write(srcs, ds) && timed {
+			w.timed(srcs, read, time.Since(t0))
+		}
 		var bytes int64
 		for _, i := range w.from {
 			// A file read again from its start counts only past where it
@@ -167,17 +240,32 @@ func (w *worker) streams(r *run, items []*item) {
 	r.progress(files, 0)
 }
 
+// timed records a trial round that took d to the trial, if every chunk of
+// it came the way the round meant: from a mapping, or read with pread
+// from a file with one (read).
+func (w *worker) timed(srcs []source, read bool, d time.Duration) {
+	bytes := 0
+	for j, i := range w.from {
+		if s := &srcs[i]; read && !s.pread || !read && !s.inMap {
+			return
+		}
+		bytes += len(w.chunks[j])
+	}
+	trialRecord(!read, d, bytes)
+}
+
 // write hashes a round's chunks, w.chunks into w.act. If a mapped one
 // faults (its file shrank), the digests are put back as they were, that
-// file starts again by reading, and the round is hashed again.
-func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
+// file starts again by reading, and the round is hashed again: it
+// reports whether one faulted.
+func (w *worker) write(srcs []source, ds []*sha256x.Digest) (faulted bool) {
 	mapped := false
 	for _, i := range w.from {
 		mapped = mapped || srcs[i].inMap
 	}
 	if !mapped {
 		sha256x.WriteMany(w.act, w.chunks)
-		return
+		return false
 	}
 	w.saved = w.saved[:0]
 	for _, d := range w.act {
@@ -186,8 +274,9 @@ func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
 	for {
 		f := w.writeMapped(srcs)
 		if f == -1 {
-			return
+			return faulted
 		}
+		faulted = true
 		for k, d := range w.act {
 			*d = w.saved[k]
 		}
@@ -198,7 +287,7 @@ func (w *worker) write(srcs []source, ds []*sha256x.Digest) {
 			mapFaults.Add(1)
 			w.rewind(&srcs[i], ds[i])
 			if srcs[i].err == nil {
-				w.chunks[j] = srcs[i].next(w.bufs[i])
+				w.chunks[j] = srcs[i].next(w.bufs[i], true)
 			} else {
 				w.chunks[j] = nil
 			}

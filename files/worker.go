@@ -29,6 +29,7 @@ type worker struct {
 	saved  []sha256x.Digest
 	ring   *ringReader // nil until a batch is large enough, or where refused
 	noRing bool
+	turn   bool // this round of the trial reads (trial.go)
 }
 
 func newWorker(c *config) *worker {
