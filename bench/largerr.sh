@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # Times `sha256x sum` of 8 files of 64 MiB (or FILES files of MIB MiB)
 # round robin, whole processes, page cache warm: this tree as it chooses
-# (mapped or read, measured at run time), forced mapped (SHA256X_MMAP=on)
-# and forced read (SHA256X_MMAP=off), the command at an older commit, and
-# `openssl dgst -sha256`; in every round each runs once, the order turning
-# from round to round. It prints the choice the probe made
-# (SHA256X_MMAP=show), each command's median, fastest and slowest run, then
-# per round the other's time over sha256x's: median, worst and best.
+# (mapped or read, decided by a trial on the run's first rounds), forced
+# mapped (SHA256X_MMAP=on) and forced read (SHA256X_MMAP=off), the command
+# at an older commit, and `openssl dgst -sha256`; in every round each runs
+# once, the order turning from round to round. It prints the decision of
+# three runs' trials (SHA256X_MMAP=show), each command's median, fastest
+# and slowest run, then per round the other's time over sha256x's:
+# median, worst and best.
 #
 #   bash bench/largerr.sh [ROUNDS] [OLD]   (ROUNDS 20; OLD commit, ae6c824)
 #   FILES=1 MIB=1024 bash bench/largerr.sh  (one file of 1 GiB)

@@ -31,17 +31,18 @@
 // On Linux, large regular files (over 256 KiB) are either read in chunks
 // or hashed from memory mappings of the page cache, up to 16 MiB of each
 // file at a time, which saves copying them but costs a page fault and a
-// TLB miss a page: the way is chosen once a process, on its first large
-// file, by timing a few parts of it mapped and read (about 0.1-1 ms), and
-// mapping is taken only if it measures a quarter cheaper (BENCHMARKS.md,
-// "Files: mapped or read, measured"). SHA256X_MMAP=on or off forces either
-// way, and SHA256X_MMAP=show prints the measurement to standard error. The
-// mapped pages count in the process's resident memory, not against
-// Hasher.Memory. A file that shrinks or grows while it is hashed this way,
-// or whose times move (where the file system's times can tell), is hashed
-// again by reading it, so that it gets an outcome a read loop could give:
-// never zeros from past a truncated end. With PlainReads, files are read,
-// never mapped.
+// TLB miss a page: the way is decided once a process by a trial on its
+// first large files, whose rounds of hashing alternate between mapped and
+// read chunks, each timed; after 6 rounds each way, mapping is taken only
+// if its median round is 3% faster a byte or more (BENCHMARKS.md, "Files:
+// mapped or read, measured"). SHA256X_MMAP=on or off forces either way,
+// and SHA256X_MMAP=show prints the decision and its figures to standard
+// error. The mapped pages count in the process's resident memory, not
+// against Hasher.Memory. A file that shrinks or grows while it is hashed
+// this way, or whose times move (where the file system's times can tell),
+// is hashed again by reading it, so that it gets an outcome a read loop
+// could give: never zeros from past a truncated end. With PlainReads,
+// files are read, never mapped.
 package files
 
 import (
