@@ -72,6 +72,10 @@ func (h *Hasher) config(n int) config {
 	return c
 }
 
+// trying says whether large files may be mapped, the way not forced: a
+// trial decides it (trial.go).
+func (c *config) trying() bool { return c.mapMin > 0 && c.mapWay == wayTrial }
+
 const (
 	batchMax = 256  // files per batch of small-file candidates
 	batchMin = 64   // a batch handed over early when a worker is idle

@@ -126,7 +126,7 @@ func (s *source) close() {
 // While the process's trial goes on (trial.go), the worker's rounds
 // alternate between mapped and read, and are timed.
 func (w *worker) streams(r *run, items []*item) {
-	trying := w.c.mapMin > 0 && w.c.mapWay == wayTrial && trialWay() == wayTrial
+	trying := w.c.trying() && trialWay() == wayTrial
 	for len(w.bufs) < len(items) {
 		b := make([]byte, w.c.chunk)
 		if trying {
@@ -171,10 +171,10 @@ func (w *worker) streams(r *run, items []*item) {
 			return
 		}
 		way := w.c.mapWay
-		if way == wayTrial && w.c.mapMin > 0 {
+		if w.c.trying() {
 			way = trialWay()
 		}
-		read, timed := way == wayRead, way == wayTrial && w.c.mapMin > 0
+		read, timed := way == wayRead, way == wayTrial && w.c.trying()
 		if timed {
 			w.turn = !w.turn
 			read = w.turn
