@@ -220,7 +220,7 @@ func NewContainerList(k int, fields [][sha256x.Size]byte, limit uint64) *Contain
 	}
 	roots := make([][sha256x.Size]byte, n)
 	ContainerRoots(roots, fields, k)
-	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: paged{shift: fieldShift}, k: k, limit: limit}
+	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: paged{shift: fieldShift, ar: new(arena)}, k: k, limit: limit}
 	l.fields.resize(len(fields))
 	for i := 0; i < len(fields); {
 		p, m := l.fields.run(i, len(fields)-i)
@@ -313,13 +313,13 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 	}
 	d := l.dirty.sorted()
 	k := l.k
-	if len(l.buf) < containerBlock*(k+1) {
-		l.buf = make([][sha256x.Size]byte, containerBlock*(k+1))
+	if m := min(len(d), containerBlock) * (k + 1); len(l.buf) < m {
+		l.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), containerBlock)]
 		d = d[len(blk):]
-		fields, roots := l.buf[:len(blk)*k], l.buf[containerBlock*k:][:len(blk)]
+		fields, roots := l.buf[:len(blk)*k], l.buf[len(blk)*k:][:len(blk)]
 		for j, i := range blk {
 			for f := 0; f < k; {
 				p, m := l.fields.run(i*k+f, k-f)
@@ -341,7 +341,7 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 func (l *ContainerList) Copy() *ContainerList {
 	d := *l
 	d.t = l.t.share()
-	d.fields = l.fields.share()
+	d.fields = shareLevels([]paged{l.fields})[0]
 	d.dirty = l.dirty.clone()
 	d.buf = nil
 	return &d

@@ -41,8 +41,9 @@ type tree struct {
 // newTree returns the tree of chunks (copied) under 2^depth leaves, hashed.
 func newTree(chunks [][sha256x.Size]byte, depth int) tree {
 	t := tree{levels: make([]paged, depth+1), depth: depth}
+	ar := new(arena)
 	for h := range t.levels {
-		t.levels[h].shift = treeShift
+		t.levels[h].shift, t.levels[h].ar = treeShift, ar
 	}
 	t.resize(len(chunks))
 	l := &t.levels[0]
@@ -194,8 +195,8 @@ func (t *tree) level(h int, d []int) {
 // buffer, hashed in one call a block at a time, the digests copied back.
 func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	if len(t.buf) < 2*gatherBlock {
-		t.buf = make([][sha256x.Size]byte, 2*gatherBlock)
+	if m := 2 * min(len(d), gatherBlock); len(t.buf) < m {
+		t.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), gatherBlock)]
@@ -230,8 +231,12 @@ func (t *tree) hash(h, a, b int) {
 	if a > b {
 		return
 	}
-	for j := a >> p.shift; j <= b>>p.shift; j++ {
-		p.mut(j << p.shift) // own the pages written
+	for j := a >> p.shift; j <= b>>p.shift; j++ { // own the pages written
+		if j<<p.shift >= a && (j+1)<<p.shift-1 <= b {
+			p.whole(j) // every node of it rewritten: not copied
+		} else {
+			p.mut(j << p.shift)
+		}
 	}
 	for q := a; q <= b; {
 		dst, n := p.run(q, b-q+1)
@@ -323,11 +328,7 @@ func proveMulti(node func(uint64) ([sha256x.Size]byte, error), gindices []uint64
 // share returns a copy of t that shares its pages; both copy a page before
 // they next write it.
 func (t *tree) share() tree {
-	c := tree{levels: make([]paged, len(t.levels)), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
-	for h := range t.levels {
-		c.levels[h] = t.levels[h].share()
-	}
-	return c
+	return tree{levels: shareLevels(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks

@@ -7,74 +7,186 @@ import (
 )
 
 // A paged is one level of a tree that changes, or another array of nodes
-// that copies share: its nodes lie in pages of 1<<shift nodes, and a page
-// is written in place only where this level owns it (bit j of owned).
-// Copying a level copies its page pointers and clears the owned bits of both
-// copies, so that the first write to a page in either copies that page
-// alone (copy-on-write at the granularity of a page).
+// that copies share: its nodes lie in pages of 1<<shift nodes, the pages'
+// pointers in blocks of blockPages, the blocks' pointers in a directory.
+// A level writes a block only where it owns it (bit J of mine), and a page
+// only where it owns the block and the block marks the page owned.
+//
+// Copying a level copies its directory alone (a pointer a 2,048 nodes of
+// a tree's levels) and clears the mine bits of both copies: the first
+// write to a block in either copies that block (its page pointers, 528
+// bytes) with no page owned, then the page written (256 bytes). So Copy
+// costs next to nothing, and the first root after it copies one small page
+// a dirty node and one block a few (copy-on-write at two granularities).
+// A block's owned bits are read only by a level that owns the block: a
+// block that copies share is never written, so its bits need no clearing.
 //
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
-// across them is one batched call (span).
+// across them is one batched call (run).
 type paged struct {
-	pages []*[sha256x.Size]byte // the first node of each page; a page is 1<<shift nodes
-	owned []uint64              // bit j: pages[j] is this level's alone
-	alloc []uint32              // pages allocated together have one number
-	next  uint32                // the number of the next allocation
-	slab  [][sha256x.Size]byte  // where own takes its next pages from
-	slabs int                   // the pages of the next slab: doubling to maxSlab
-	n     int                   // nodes in use
+	dir   []*block
+	mine  []uint64 // bit J: dir[J] is this level's alone
+	ar    *arena   // where the level's new blocks and pages come from
+	n     int      // nodes in use
+	np    int      // pages in use
 	shift uint8
 }
 
-// treeShift is the page size of a tree's levels: 32 nodes, 1 KiB. A write
-// to a page a copy shares copies that page, so a small page keeps the first
-// root after a Copy close to the same root without one (a slot's 700
-// balances touch about 700 pages on each low level), while the page
-// pointers a Copy copies stay few (2^21 nodes of a registry's tree: 65,536
-// pointers). fieldShift, for the field roots of a list of containers (8 a
-// validator, written a few containers a slot), is 256 nodes.
+// An arena is where the levels of a tree (each copy's own) take the blocks
+// and pages they copy or add: slabs of them, doubling from one up to a
+// most, so that a slot's thousand copied pages are a few allocations, and
+// a copy that writes a page or two on each of its levels allocates a few
+// KiB rather than a slab a level.
+type arena struct {
+	slab   [][sha256x.Size]byte // where pages are cut from
+	lo, hi uintptr              // the slab's bounds, whole
+	slabs  int                  // the bytes of the last slab of pages, over 256
+	blocks []block              // where blocks are taken from
+	nblock int                  // the blocks of the last slab of them
+}
+
+// blockShift is the pages of a block: 64, so that a block's owned bits are
+// one word.
 const (
-	treeShift  = 5
-	fieldShift = 8
+	blockShift = 6
+	blockPages = 1 << blockShift
+	blockMask  = blockPages - 1
+)
+
+// A block holds the pointers of blockPages pages of a level.
+type block struct {
+	pages [blockPages]*[sha256x.Size]byte // the first node of each page
+	owned uint64                          // bit k: pages[k] is the owning level's alone
+	// bit k: pages[k] was allocated with the page before it (pages[k-1],
+	// or for k = 0 the previous block's last), in one array. Where that
+	// page was replaced since, pages[k] no longer follows it in memory (the
+	// array, alive through pages[k], still holds the page replaced), so
+	// run checks the bit and the addresses both and never clears the bit
+	// of a page it does not write.
+	joined uint64
+}
+
+// treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
+// write to a page a copy shares copies that page, so a small page keeps
+// the first root after a Copy close to the same root without one (a
+// slot's 700 balances touch about 700 pages on each low level, and 1 KiB
+// pages made that root several times slower); the blocks keep the
+// directory a Copy copies small however small the pages. fieldShift, for
+// the field roots of a list of containers (8 a validator, written a few
+// containers a slot), is 32 nodes.
+const (
+	treeShift  = 3
+	fieldShift = 5
 )
 
 func (l *paged) mask() int { return 1<<l.shift - 1 }
 
 // at returns a pointer to node i, to read.
 func (l *paged) at(i int) *[sha256x.Size]byte {
-	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(l.pages[i>>l.shift]), (i&l.mask())*32))
+	j := i >> l.shift
+	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(l.dir[j>>blockShift].pages[j&blockMask]), (i&l.mask())*32))
 }
 
-// mut returns a pointer to node i, to write: its page copied first if this
-// level does not own it.
+// mut returns a pointer to node i, to write: its block and page copied
+// first where this level does not own them.
 func (l *paged) mut(i int) *[sha256x.Size]byte {
 	j := i >> l.shift
-	if l.owned[j>>6]&(1<<(j&63)) == 0 {
-		l.own(j)
+	J := j >> blockShift
+	if l.mine[J>>6]&(1<<(J&63)) == 0 {
+		l.ownBlock(J)
 	}
-	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(l.pages[j]), (i&l.mask())*32))
+	b := l.dir[J]
+	if b.owned&(1<<(j&blockMask)) == 0 {
+		l.own(b, j, true)
+	}
+	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
 
-// maxSlab is the most bytes own allocates at a time: the pages copied on
-// a level that copies share are cut from slabs, so that a slot's few
-// thousand copied pages are a few allocations rather than one each.
-const maxSlab = 64 << 10
-
-// own replaces page j by a copy that this level owns.
-func (l *paged) own(j int) {
-	size := 1 << l.shift
-	if len(l.slab) < size {
-		l.slabs = min(max(1, 2*l.slabs), max(1, maxSlab/(32*size)))
-		l.slab = make([][sha256x.Size]byte, l.slabs*size)
+// whole makes page j this level's to write, every node of it: a page that
+// it does not own replaced by a new one, not copied, that holds whatever
+// it held.
+func (l *paged) whole(j int) {
+	J := j >> blockShift
+	if l.mine[J>>6]&(1<<(J&63)) == 0 {
+		l.ownBlock(J)
 	}
-	p := l.slab[:size:size]
-	l.slab = l.slab[size:]
-	copy(p, unsafe.Slice(l.pages[j], size))
-	l.pages[j] = &p[0]
-	l.alloc[j] = l.next
-	l.next++
-	l.owned[j>>6] |= 1 << (j & 63)
+	if b := l.dir[J]; b.owned&(1<<(j&blockMask)) == 0 {
+		l.own(b, j, false)
+	}
+}
+
+// maxSlab is the most bytes of pages an arena allocates at a time, and
+// maxBlocks the most blocks.
+const (
+	maxSlab   = 64 << 10
+	maxBlocks = 16
+)
+
+// ownBlock replaces block J by a copy that this level owns, with no page
+// owned.
+func (l *paged) ownBlock(J int) {
+	b := l.ar.block()
+	*b = *l.dir[J]
+	b.owned = 0
+	l.dir[J] = b
+	l.mine[J>>6] |= 1 << (J & 63)
+}
+
+// block returns a block from the arena, its contents whatever they were.
+func (a *arena) block() *block {
+	if len(a.blocks) == 0 {
+		a.nblock = min(maxBlocks, max(1, 2*a.nblock))
+		a.blocks = make([]block, a.nblock)
+	}
+	b := &a.blocks[0]
+	a.blocks = a.blocks[1:]
+	return b
+}
+
+// pages returns n nodes (a multiple of 8) that lie one after another, from
+// the arena's slab, or, if larger than a slab, their own array.
+func (a *arena) pages(n int) [][sha256x.Size]byte {
+	if n*32 >= maxSlab/4 {
+		return make([][sha256x.Size]byte, n)
+	}
+	if len(a.slab) < n {
+		a.slabs = min(max(1, 2*a.slabs), maxSlab/256)
+		a.slab = make([][sha256x.Size]byte, max(a.slabs*8, n))
+		a.lo = uintptr(unsafe.Pointer(&a.slab[0]))
+		a.hi = a.lo + uintptr(len(a.slab))*32
+	}
+	p := a.slab[:n:n]
+	a.slab = a.slab[n:]
+	return p
+}
+
+// in reports whether node p lies in the arena's current slab.
+func (a *arena) in(p *[sha256x.Size]byte) bool {
+	u := uintptr(unsafe.Pointer(p))
+	return a.lo <= u && u < a.hi
+}
+
+// own replaces page j, in block b that this level owns, by a page that
+// this level owns: a copy of it if keep is set. A page that follows, in
+// the arena's slab, the page before it (pages owned in order, a level
+// rewritten after a Copy) is joined to it, so that runs span them.
+func (l *paged) own(b *block, j int, keep bool) {
+	size := 1 << l.shift
+	p := l.ar.pages(size)
+	k := j & blockMask
+	if keep {
+		copy(p, unsafe.Slice(b.pages[k], size))
+	}
+	b.pages[k] = &p[0]
+	b.owned |= 1 << k
+	b.joined &^= 1 << k
+	if j > 0 {
+		q := l.dir[(j-1)>>blockShift].pages[(j-1)&blockMask]
+		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(size)*32 == uintptr(unsafe.Pointer(&p[0])) {
+			b.joined |= 1 << k
+		}
+	}
 }
 
 // resize makes the level n nodes long: pages past them dropped, new pages
@@ -82,43 +194,81 @@ func (l *paged) own(j int) {
 // held: the caller writes them.
 func (l *paged) resize(n int) {
 	need := (n + l.mask()) >> l.shift
-	have := len(l.pages)
+	have := l.np
 	switch {
 	case need < have:
-		clear(l.pages[need:])
-		l.pages = l.pages[:need]
-		l.alloc = l.alloc[:need]
-		words := (need + 63) / 64
-		l.owned = l.owned[:words]
-		if need%64 != 0 {
-			l.owned[words-1] &= 1<<(need%64) - 1
+		blocks := (need + blockMask) >> blockShift
+		if k := need & blockMask; k != 0 {
+			J := need >> blockShift
+			if l.mine[J>>6]&(1<<(J&63)) == 0 {
+				l.ownBlock(J)
+			}
+			b := l.dir[J]
+			clear(b.pages[k:])
+			b.owned &= 1<<k - 1
+		}
+		clear(l.dir[blocks:])
+		l.dir = l.dir[:blocks]
+		words := (blocks + 63) / 64
+		l.mine = l.mine[:words]
+		if blocks%64 != 0 {
+			l.mine[words-1] &= 1<<(blocks%64) - 1
 		}
 	case need > have:
-		mem := make([][sha256x.Size]byte, (need-have)<<l.shift)
+		mem := l.ar.pages((need - have) << l.shift)
 		for j := have; j < need; j++ {
-			l.pages = append(l.pages, &mem[(j-have)<<l.shift])
-			l.alloc = append(l.alloc, l.next)
-		}
-		l.next++
-		for len(l.owned) < (need+63)/64 {
-			l.owned = append(l.owned, 0)
-		}
-		for j := have; j < need; j++ {
-			l.owned[j>>6] |= 1 << (j & 63)
+			J := j >> blockShift
+			if J == len(l.dir) {
+				b := l.ar.block()
+				*b = block{}
+				l.dir = append(l.dir, b)
+				if J>>6 == len(l.mine) {
+					l.mine = append(l.mine, 0)
+				}
+				l.mine[J>>6] |= 1 << (J & 63)
+			} else if l.mine[J>>6]&(1<<(J&63)) == 0 {
+				l.ownBlock(J)
+			}
+			b, k := l.dir[J], j&blockMask
+			b.pages[k] = &mem[(j-have)<<l.shift]
+			b.owned |= 1 << k
+			if j == have {
+				b.joined &^= 1 << k
+			} else {
+				b.joined |= 1 << k
+			}
 		}
 	}
+	l.np = need
 	l.n = n
 }
 
-// share returns a copy of l that shares its pages; l and the copy then own
-// none of them.
-func (l *paged) share() paged {
-	clear(l.owned)
-	c := paged{n: l.n, shift: l.shift, next: l.next, slabs: l.slabs}
-	if len(l.pages) > 0 {
-		c.pages = append([]*[sha256x.Size]byte(nil), l.pages...)
-		c.alloc = append([]uint32(nil), l.alloc...)
-		c.owned = make([]uint64, len(l.owned))
+// share returns a copy of l that shares its blocks and pages, taking new
+// ones from ar; l and the copy then own none of them. dir and mine are
+// the copy's directory and mine bits, as long as l's.
+func (l *paged) share(ar *arena, dir []*block, mine []uint64) paged {
+	clear(l.mine)
+	copy(dir, l.dir)
+	clear(mine)
+	return paged{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift}
+}
+
+// shareLevels returns copies of the levels ls, as share does, that take
+// their blocks and pages from one new arena: their directories and mine
+// bits in one allocation each.
+func shareLevels(ls []paged) []paged {
+	var nd, nm int
+	for i := range ls {
+		nd += len(ls[i].dir)
+		nm += len(ls[i].mine)
+	}
+	dirs, mines := make([]*block, nd), make([]uint64, nm)
+	ar := new(arena)
+	c := make([]paged, len(ls))
+	for i := range ls {
+		d, m := len(ls[i].dir), len(ls[i].mine)
+		c[i] = ls[i].share(ar, dirs[:d:d], mines[:m:m])
+		dirs, mines = dirs[d:], mines[m:]
 	}
 	return c
 }
@@ -129,8 +279,13 @@ func (l *paged) share() paged {
 func (l *paged) run(i, limit int) (*[sha256x.Size]byte, int) {
 	p := l.at(i)
 	n := min(limit, 1<<l.shift-i&l.mask())
-	for j := i>>l.shift + 1; n < limit && j < len(l.pages); j++ {
-		if l.alloc[j] != l.alloc[j-1] || uintptr(unsafe.Pointer(l.pages[j])) != uintptr(unsafe.Pointer(p))+uintptr(n)*32 {
+	j := i>>l.shift + 1
+	if n >= limit || j >= l.np {
+		return p, n
+	}
+	for ; n < limit && j < l.np; j++ {
+		b, k := l.dir[j>>blockShift], j&blockMask
+		if b.joined&(1<<k) == 0 || uintptr(unsafe.Pointer(b.pages[k])) != uintptr(unsafe.Pointer(p))+uintptr(n)*32 {
 			break
 		}
 		n = min(limit, n+1<<l.shift)
