@@ -56,8 +56,13 @@ const (
 
 // A block holds the pointers of blockPages pages of a level.
 type block struct {
-	pages [blockPages]*[sha256x.Size]byte // the first node of each page
-	owned uint64                          // bit k: pages[k] is the owning level's alone
+	// base, where not nil, is pages[0], and every page of the block in use
+	// follows it in one array: a block of a level built or grown at once,
+	// read without loading its page's pointer (a level's pointers are 8
+	// bytes a page, 1/32 of its nodes, and a load that misses on a large
+	// tree when its pages are small).
+	base  *[sha256x.Size]byte
+	owned uint64 // bit k: pages[k] is the owning level's alone
 	// bit k: pages[k] was allocated with the page before it (pages[k-1],
 	// or for k = 0 the previous block's last), in one array. Where that
 	// page was replaced since, pages[k] no longer follows it in memory (the
@@ -65,6 +70,7 @@ type block struct {
 	// run checks the bit and the addresses both and never clears the bit
 	// of a page it does not write.
 	joined uint64
+	pages  [blockPages]*[sha256x.Size]byte // the first node of each page
 }
 
 // treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
@@ -85,7 +91,11 @@ func (l *paged) mask() int { return 1<<l.shift - 1 }
 // at returns a pointer to node i, to read.
 func (l *paged) at(i int) *[sha256x.Size]byte {
 	j := i >> l.shift
-	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(l.dir[j>>blockShift].pages[j&blockMask]), (i&l.mask())*32))
+	b := l.dir[j>>blockShift]
+	if b.base != nil {
+		return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
+	}
+	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
 
 // mut returns a pointer to node i, to write: its block and page copied
@@ -99,6 +109,9 @@ func (l *paged) mut(i int) *[sha256x.Size]byte {
 	b := l.dir[J]
 	if b.owned&(1<<(j&blockMask)) == 0 {
 		l.own(b, j, true)
+	}
+	if b.base != nil {
+		return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
 	}
 	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
@@ -179,6 +192,7 @@ func (l *paged) own(b *block, j int, keep bool) {
 		copy(p, unsafe.Slice(b.pages[k], size))
 	}
 	b.pages[k] = &p[0]
+	b.base = nil
 	b.owned |= 1 << k
 	b.joined &^= 1 << k
 	if j > 0 {
@@ -220,14 +234,17 @@ func (l *paged) resize(n int) {
 			J := j >> blockShift
 			if J == len(l.dir) {
 				b := l.ar.block()
-				*b = block{}
+				*b = block{base: &mem[(j-have)<<l.shift]} // every page of it from mem
 				l.dir = append(l.dir, b)
 				if J>>6 == len(l.mine) {
 					l.mine = append(l.mine, 0)
 				}
 				l.mine[J>>6] |= 1 << (J & 63)
-			} else if l.mine[J>>6]&(1<<(J&63)) == 0 {
-				l.ownBlock(J)
+			} else {
+				if l.mine[J>>6]&(1<<(J&63)) == 0 {
+					l.ownBlock(J)
+				}
+				l.dir[J].base = nil // pages from two arrays
 			}
 			b, k := l.dir[J], j&blockMask
 			b.pages[k] = &mem[(j-have)<<l.shift]
@@ -283,12 +300,17 @@ func (l *paged) run(i, limit int) (*[sha256x.Size]byte, int) {
 	if n >= limit || j >= l.np {
 		return p, n
 	}
-	for ; n < limit && j < l.np; j++ {
+	for n < limit && j < l.np {
 		b, k := l.dir[j>>blockShift], j&blockMask
 		if b.joined&(1<<k) == 0 || uintptr(unsafe.Pointer(b.pages[k])) != uintptr(unsafe.Pointer(p))+uintptr(n)*32 {
 			break
 		}
-		n = min(limit, n+1<<l.shift)
+		m := 1
+		if b.base != nil {
+			m = blockPages - k // the rest of the block follows
+		}
+		n = min(limit, n+m<<l.shift)
+		j += m
 	}
 	return p, n
 }
