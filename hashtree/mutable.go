@@ -338,7 +338,8 @@ func (t *tree) share() tree {
 // Vector or List of composite elements whose roots the chunks are, or of a
 // container whose field roots they are.
 //
-// Every level is kept, in pages of 32 nodes; the zero subtrees right of the
+// Every level is kept, in pages of 8 nodes under blocks of 64 page pointers
+// and a directory of blocks (pages.go); the zero subtrees right of the
 // chunks, up to a limit as large as 2^64, are neither stored nor hashed.
 // Root rehashes what changed a level at a time: each level's dirty nodes
 // once, however many changed chunks lie below them, all their children
@@ -465,8 +466,10 @@ func (c *Chunks) Root() [sha256x.Size]byte {
 	return c.root
 }
 
-// Copy returns a copy of c that shares its pages (O(pages), a pointer a 32
-// nodes); c and the copy then change apart. Copy writes to c.
+// Copy returns a copy of c that shares its blocks and pages (it copies each
+// level's directory: a pointer a 512 nodes); c and the copy then change
+// apart, each copying a block and a page before it first writes them. Copy
+// writes to c.
 func (c *Chunks) Copy() *Chunks {
 	d := *c
 	d.t = c.t.share()
