@@ -156,7 +156,7 @@ func (l *ProgressiveList) index(op string, i uint64) (int, int) {
 // Get returns the root of element i. It panics if i >= Len().
 func (l *ProgressiveList) Get(i uint64) [sha256x.Size]byte {
 	s, j := l.index("Get", i)
-	return *l.subs[s].levels[0].at(j)
+	return *l.subs[s].levels[0].At(j)
 }
 
 // Set sets the root of element i. It panics if i >= Len().

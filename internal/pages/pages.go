@@ -1,12 +1,13 @@
-package hashtree
+// Package pages keeps arrays of 32-byte nodes that copies share, copy-on-write
+// a page at a time: the levels of hashtree's and merkle's trees that change.
+package pages
 
-import (
-	"unsafe"
+import "unsafe"
 
-	"github.com/sha256x/sha256x"
-)
+// size is the bytes of a node.
+const size = 32
 
-// A paged is one level of a tree that changes, or another array of nodes
+// A Level is one level of a tree that changes, or another array of nodes
 // that copies share: its nodes lie in pages of 1<<shift nodes, the pages'
 // pointers in blocks of blockPages, the blocks' pointers in a directory.
 // A level writes a block only where it owns it (bit J of mine), and a page
@@ -27,7 +28,7 @@ import (
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
 // across them is one batched call (run).
-type paged struct {
+type Level struct {
 	dir   []*block
 	mine  []uint64 // bit J: dir[J] is this level's alone
 	ar    *arena   // where the level's new blocks and pages come from
@@ -42,11 +43,11 @@ type paged struct {
 // a copy that writes a page or two on each of its levels allocates a few
 // KiB rather than a slab a level.
 type arena struct {
-	slab   [][sha256x.Size]byte // where pages are cut from
-	lo, hi uintptr              // the slab's bounds, whole
-	slabs  int                  // the bytes of the last slab of pages, over 256
-	blocks []block              // where blocks are taken from
-	nblock int                  // the blocks of the last slab of them
+	slab   [][size]byte // where pages are cut from
+	lo, hi uintptr      // the slab's bounds, whole
+	slabs  int          // the bytes of the last slab of pages, over 256
+	blocks []block      // where blocks are taken from
+	nblock int          // the blocks of the last slab of them
 }
 
 // blockShift is the pages of a block: 64, so that a block's owned bits are
@@ -64,7 +65,7 @@ type block struct {
 	// read without loading its page's pointer (a level's pointers are 8
 	// bytes a page, 1/32 of its nodes, and a load that misses on a large
 	// tree when its pages are small).
-	base  *[sha256x.Size]byte
+	base  *[size]byte
 	owned uint64 // bit k: pages[k] is the owning level's alone
 	// bit k: pages[k] was allocated with the page before it (pages[k-1],
 	// or for k = 0 the previous block's last), in one array. Where that
@@ -73,38 +74,45 @@ type block struct {
 	// run checks the bit and the addresses both and never clears the bit
 	// of a page it does not write.
 	joined uint64
-	pages  [blockPages]*[sha256x.Size]byte // the first node of each page
+	pages  [blockPages]*[size]byte // the first node of each page
 }
 
-// treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
-// write to a page a copy shares copies that page, so a small page keeps
-// the first root after a Copy closer to the same root without one (a
-// slot's 700 balances touch about 700 pages on each low level); smaller
-// pages (4 or 2 nodes) copy fewer bytes but touch more blocks, and cost
-// the same or more (a slot after a Copy, Zen 4, under load: 1.2-1.3 ms
-// with 8 nodes, 1.3-1.6 ms with 2, 1.6-2.0 ms with 32). fieldShift, for
-// the field roots of a list of containers (8 a validator, written a few
-// containers a slot), is 32 nodes.
-const (
-	treeShift  = 3
-	fieldShift = 5
-)
+// New returns an empty level of pages of 1<<shift nodes, with its own
+// arena.
+func New(shift uint8) Level { return Level{shift: shift, ar: new(arena)} }
 
-func (l *paged) mask() int { return 1<<l.shift - 1 }
+// NewLevels returns count empty levels of pages of 1<<shift nodes that take
+// their pages and blocks from one arena: the levels of one tree.
+func NewLevels(count int, shift uint8) []Level {
+	ar := new(arena)
+	ls := make([]Level, count)
+	for h := range ls {
+		ls[h] = Level{shift: shift, ar: ar}
+	}
+	return ls
+}
 
-// at returns a pointer to node i, to read.
-func (l *paged) at(i int) *[sha256x.Size]byte {
+// Len returns the number of nodes in use.
+func (l *Level) Len() int { return l.n }
+
+// Shift returns the log2 of the nodes of a page.
+func (l *Level) Shift() int { return int(l.shift) }
+
+func (l *Level) mask() int { return 1<<l.shift - 1 }
+
+// At returns a pointer to node i, to read.
+func (l *Level) At(i int) *[size]byte {
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
 	if b.base != nil {
-		return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
 	}
-	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
+	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
 
-// mut returns a pointer to node i, to write: its block and page copied
+// Mut returns a pointer to node i, to write: its block and page copied
 // first where this level does not own them.
-func (l *paged) mut(i int) *[sha256x.Size]byte {
+func (l *Level) Mut(i int) *[size]byte {
 	j := i >> l.shift
 	J := j >> blockShift
 	if l.mine[J>>6]&(1<<(J&63)) == 0 {
@@ -115,15 +123,15 @@ func (l *paged) mut(i int) *[sha256x.Size]byte {
 		l.own(b, j, true)
 	}
 	if b.base != nil {
-		return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
 	}
-	return (*[sha256x.Size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
+	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
 
-// whole makes page j this level's to write, every node of it: a page that
+// Whole makes page j this level's to write, every node of it: a page that
 // it does not own replaced by a new one, not copied, that holds whatever
 // it held.
-func (l *paged) whole(j int) {
+func (l *Level) Whole(j int) {
 	J := j >> blockShift
 	if l.mine[J>>6]&(1<<(J&63)) == 0 {
 		l.ownBlock(J)
@@ -142,7 +150,7 @@ const (
 
 // ownBlock replaces block J by a copy that this level owns, with no page
 // owned.
-func (l *paged) ownBlock(J int) {
+func (l *Level) ownBlock(J int) {
 	b := l.ar.block()
 	*b = *l.dir[J]
 	b.owned = 0
@@ -163,13 +171,13 @@ func (a *arena) block() *block {
 
 // pages returns n nodes (a multiple of 8) that lie one after another, from
 // the arena's slab, or, if larger than a slab, their own array.
-func (a *arena) pages(n int) [][sha256x.Size]byte {
+func (a *arena) pages(n int) [][size]byte {
 	if n*32 >= maxSlab/4 {
-		return make([][sha256x.Size]byte, n)
+		return make([][size]byte, n)
 	}
 	if len(a.slab) < n {
 		a.slabs = min(max(1, 2*a.slabs), maxSlab/256)
-		a.slab = make([][sha256x.Size]byte, max(a.slabs*8, n))
+		a.slab = make([][size]byte, max(a.slabs*8, n))
 		a.lo = uintptr(unsafe.Pointer(&a.slab[0]))
 		a.hi = a.lo + uintptr(len(a.slab))*32
 	}
@@ -179,7 +187,7 @@ func (a *arena) pages(n int) [][sha256x.Size]byte {
 }
 
 // in reports whether node p lies in the arena's current slab.
-func (a *arena) in(p *[sha256x.Size]byte) bool {
+func (a *arena) in(p *[size]byte) bool {
 	u := uintptr(unsafe.Pointer(p))
 	return a.lo <= u && u < a.hi
 }
@@ -188,12 +196,12 @@ func (a *arena) in(p *[sha256x.Size]byte) bool {
 // this level owns: a copy of it if keep is set. A page that follows, in
 // the arena's slab, the page before it (pages owned in order, a level
 // rewritten after a Copy) is joined to it, so that runs span them.
-func (l *paged) own(b *block, j int, keep bool) {
-	size := 1 << l.shift
-	p := l.ar.pages(size)
+func (l *Level) own(b *block, j int, keep bool) {
+	pn := 1 << l.shift
+	p := l.ar.pages(pn)
 	k := j & blockMask
 	if keep {
-		copy(p, unsafe.Slice(b.pages[k], size))
+		copy(p, unsafe.Slice(b.pages[k], pn))
 	}
 	b.pages[k] = &p[0]
 	b.base = nil
@@ -201,16 +209,16 @@ func (l *paged) own(b *block, j int, keep bool) {
 	b.joined &^= 1 << k
 	if j > 0 {
 		q := l.dir[(j-1)>>blockShift].pages[(j-1)&blockMask]
-		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(size)*32 == uintptr(unsafe.Pointer(&p[0])) {
+		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(pn)*32 == uintptr(unsafe.Pointer(&p[0])) {
 			b.joined |= 1 << k
 		}
 	}
 }
 
-// resize makes the level n nodes long: pages past them dropped, new pages
+// Resize makes the level n nodes long: pages past them dropped, new pages
 // allocated together and owned. The nodes added hold whatever their page
 // held: the caller writes them.
-func (l *paged) resize(n int) {
+func (l *Level) Resize(n int) {
 	need := (n + l.mask()) >> l.shift
 	have := l.np
 	switch {
@@ -267,17 +275,17 @@ func (l *paged) resize(n int) {
 // share returns a copy of l that shares its blocks and pages, taking new
 // ones from ar; l and the copy then own none of them. dir and mine are
 // the copy's directory and mine bits, as long as l's.
-func (l *paged) share(ar *arena, dir []*block, mine []uint64) paged {
+func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 	clear(l.mine)
 	copy(dir, l.dir)
 	clear(mine)
-	return paged{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift}
+	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift}
 }
 
-// shareLevels returns copies of the levels ls, as share does, that take
+// Share returns copies of the levels ls, as share does, that take
 // their blocks and pages from one new arena: their directories and mine
 // bits in one allocation each.
-func shareLevels(ls []paged) []paged {
+func Share(ls []Level) []Level {
 	var nd, nm int
 	for i := range ls {
 		nd += len(ls[i].dir)
@@ -285,7 +293,7 @@ func shareLevels(ls []paged) []paged {
 	}
 	dirs, mines := make([]*block, nd), make([]uint64, nm)
 	ar := new(arena)
-	c := make([]paged, len(ls))
+	c := make([]Level, len(ls))
 	for i := range ls {
 		d, m := len(ls[i].dir), len(ls[i].mine)
 		c[i] = ls[i].share(ar, dirs[:d:d], mines[:m:m])
@@ -294,11 +302,11 @@ func shareLevels(ls []paged) []paged {
 	return c
 }
 
-// run returns a pointer to node i and how many nodes from i on lie one
+// Run returns a pointer to node i and how many nodes from i on lie one
 // after another in memory, at most limit: to the end of i's page, then on
 // through the pages allocated with it that follow it.
-func (l *paged) run(i, limit int) (*[sha256x.Size]byte, int) {
-	p := l.at(i)
+func (l *Level) Run(i, limit int) (*[size]byte, int) {
+	p := l.At(i)
 	n := min(limit, 1<<l.shift-i&l.mask())
 	j := i>>l.shift + 1
 	if n >= limit || j >= l.np {

@@ -1,4 +1,4 @@
-package hashtree
+package pages
 
 import (
 	"math/rand/v2"
@@ -7,9 +7,28 @@ import (
 	"unsafe"
 )
 
-// pagedModel is a paged level and the nodes it should hold.
+// ops draws the steps of a random sequence from a fuzzer's bytes, or from
+// a generator when the bytes run out.
+type ops struct {
+	b []byte
+	r *rand.Rand
+}
+
+func (o *ops) n(max int) int {
+	if max <= 0 {
+		return 0
+	}
+	if len(o.b) >= 2 {
+		v := int(o.b[0])<<8 | int(o.b[1])
+		o.b = o.b[2:]
+		return v % max
+	}
+	return o.r.IntN(max)
+}
+
+// pagedModel is a level and the nodes it should hold.
 type pagedModel struct {
-	l   *paged
+	l   *Level
 	cur [][32]byte
 }
 
@@ -29,18 +48,18 @@ func pagedNode(o *ops, i int) (c [32]byte) {
 // allocation).
 func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 	t.Helper()
-	first := &paged{shift: shift, ar: new(arena)}
-	ms := []*pagedModel{{l: first}}
+	first := New(shift)
+	ms := []*pagedModel{{l: &first}}
 	grow := func(m *pagedModel, n int) {
 		old := len(m.cur)
-		m.l.resize(n)
+		m.l.Resize(n)
 		if n <= old {
 			m.cur = m.cur[:n]
 			return
 		}
 		for i := old; i < n; i++ { // new nodes hold anything: written
 			c := pagedNode(o, i)
-			*m.l.mut(i) = c
+			*m.l.Mut(i) = c
 			m.cur = append(m.cur, c)
 		}
 	}
@@ -53,7 +72,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 			for range 1 + o.n(50) {
 				i := o.n(n)
 				c := pagedNode(o, i)
-				*m.l.mut(i) = c
+				*m.l.Mut(i) = c
 				m.cur[i] = c
 			}
 		case op < 5 && n > 0: // a stretch, whole pages where it covers them
@@ -61,13 +80,13 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 			b := a + o.n(n-a)
 			for j := a >> shift; j <= b>>shift; j++ {
 				if j<<shift >= a && (j+1)<<shift-1 <= b {
-					m.l.whole(j)
+					m.l.Whole(j)
 				} else {
-					m.l.mut(max(a, j<<shift))
+					m.l.Mut(max(a, j<<shift))
 				}
 			}
 			for i := a; i <= b; {
-				p, k := m.l.run(i, b-i+1)
+				p, k := m.l.Run(i, b-i+1)
 				if k < 1 || k > b-i+1 {
 					t.Fatalf("run(%d, %d) = %d nodes", i, b-i+1, k)
 				}
@@ -88,7 +107,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				grow(m, o.n(4000))
 			}
 		case op < 9 && len(ms) < 5: // a copy
-			c := shareLevels([]paged{*m.l})[0]
+			c := Share([]Level{*m.l})[0]
 			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
 		}
 		for k, m := range ms {
@@ -96,8 +115,8 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				t.Fatalf("step %d, copy %d: %d nodes, want %d", step, k, m.l.n, len(m.cur))
 			}
 			for i := range m.cur {
-				if *m.l.at(i) != m.cur[i] {
-					t.Fatalf("step %d, copy %d (shift %d, %d nodes): node %d is %x, want %x", step, k, shift, len(m.cur), i, *m.l.at(i), m.cur[i])
+				if *m.l.At(i) != m.cur[i] {
+					t.Fatalf("step %d, copy %d (shift %d, %d nodes): node %d is %x, want %x", step, k, shift, len(m.cur), i, *m.l.At(i), m.cur[i])
 				}
 			}
 			for range 4 {
@@ -105,7 +124,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 					break
 				}
 				i := o.n(len(m.cur))
-				p, k := m.l.run(i, len(m.cur)-i)
+				p, k := m.l.Run(i, len(m.cur)-i)
 				if !slices.Equal(unsafe.Slice(p, k), m.cur[i:i+k]) {
 					t.Fatalf("step %d: run(%d) of %d nodes wrong", step, i, k)
 				}
@@ -137,25 +156,26 @@ func FuzzPaged(f *testing.F) {
 // rewritten in order are runs again (a slab's), and the original's runs
 // stay whole.
 func TestPagedRuns(t *testing.T) {
-	l := &paged{shift: treeShift, ar: new(arena)}
+	lv := New(3)
+	l := &lv
 	const n = 1 << 14
-	l.resize(n)
-	if _, k := l.run(0, n); k != n {
+	l.Resize(n)
+	if _, k := l.Run(0, n); k != n {
 		t.Fatalf("a level allocated at once: a run of %d nodes, want %d", k, n)
 	}
-	c := shareLevels([]paged{*l})[0]
-	for j := range n >> treeShift {
-		c.whole(j)
+	c := Share([]Level{*l})[0]
+	for j := range n >> 3 {
+		c.Whole(j)
 	}
 	runs := 0
 	for i := 0; i < n; runs++ {
-		_, k := c.run(i, n-i)
+		_, k := c.Run(i, n-i)
 		i += k
 	}
 	if max := n*32/maxSlab + 10; runs > max {
 		t.Fatalf("pages owned in order after a copy: %d runs, want at most %d", runs, max)
 	}
-	if _, k := l.run(0, n); k != n {
+	if _, k := l.Run(0, n); k != n {
 		t.Fatalf("the original after its copy's writes: a run of %d nodes, want %d", k, n)
 	}
 }
