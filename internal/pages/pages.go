@@ -115,31 +115,28 @@ func (l *Level) At(i int) *[size]byte {
 func (l *Level) Mut(i int) *[size]byte {
 	j := i >> l.shift
 	J := j >> blockShift
-	if l.mine[J>>6]&(1<<(J&63)) == 0 {
-		l.ownBlock(J)
+	if l.mine[J>>6]&(1<<(J&63)) == 0 || l.dir[J].owned&(1<<(j&blockMask)) == 0 {
+		l.take(j, true)
 	}
-	b := l.dir[J]
-	if b.owned&(1<<(j&blockMask)) == 0 {
-		l.own(b, j, true)
-	}
-	if b.base != nil {
-		return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
-	}
-	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
+	return l.At(i)
 }
 
-// Whole makes page j this level's to write, every node of it: a page that
-// it does not own replaced by a new one, not copied, that holds whatever
-// it held.
-func (l *Level) Whole(j int) {
+// take makes page j this level's: its block and it copied where this
+// level does not own them (it copied only if keep is set).
+func (l *Level) take(j int, keep bool) {
 	J := j >> blockShift
 	if l.mine[J>>6]&(1<<(J&63)) == 0 {
 		l.ownBlock(J)
 	}
 	if b := l.dir[J]; b.owned&(1<<(j&blockMask)) == 0 {
-		l.own(b, j, false)
+		l.own(b, j, keep)
 	}
 }
+
+// Whole makes page j this level's to write, every node of it: a page that
+// it does not own replaced by a new one, not copied, that holds whatever
+// it held.
+func (l *Level) Whole(j int) { l.take(j, false) }
 
 // maxSlab is the most bytes of pages an arena allocates at a time, and
 // maxBlocks the most blocks.
