@@ -9,21 +9,41 @@ import (
 // bitmap to tell whether an index is in already, and the list of them in
 // the order they came, but for the extra ones that whole stretches put in
 // (addRange), in the bitmap alone.
+//
+// Until the list is long enough that sorting it costs more than a pass
+// over a bitmap would, there is no bitmap (mark nil): the list alone, an
+// index repeated where it was added again, sorted and deduplicated by
+// sorted. So a copy's first few changes (a slot's 16 validators of 2^20)
+// do not clear a bitmap of the whole length.
 type dirtySet struct {
 	mark   []uint64
 	list   []int
 	extra  int // indices in the bitmap and not in list
 	lo, hi int // the least and the greatest index in the set, when not empty
+	n      int // the indices the bitmap is to cover
 }
 
-// size returns the number of indices in the set.
+// size returns the number of indices in the set (without a bitmap,
+// counting an index as often as it was added).
 func (d *dirtySet) size() int { return len(d.list) + d.extra }
 
 // add puts i in the set.
 func (d *dirtySet) add(i int) {
+	if d.mark == nil {
+		if k := len(d.list); k*bits.Len(uint(k)) < (d.n+63)/64 {
+			if k == 0 {
+				d.lo, d.hi = i, i
+			} else {
+				d.lo, d.hi = min(d.lo, i), max(d.hi, i)
+			}
+			d.list = append(d.list, i)
+			return
+		}
+		d.bitmap()
+	}
 	w, b := i>>6, uint64(1)<<(i&63)
 	if w >= len(d.mark) {
-		d.grow(i + 1) // a set cloned empty has no bitmap yet
+		d.grow(i + 1)
 	}
 	if d.mark[w]&b == 0 {
 		d.mark[w] |= b
@@ -36,10 +56,27 @@ func (d *dirtySet) add(i int) {
 	}
 }
 
+// bitmap makes the set's bitmap, from the list, which it deduplicates.
+func (d *dirtySet) bitmap() {
+	d.mark = make([]uint64, (max(d.n, d.hi+1)+63)/64)
+	k := 0
+	for _, i := range d.list {
+		if w, b := i>>6, uint64(1)<<(i&63); d.mark[w]&b == 0 {
+			d.mark[w] |= b
+			d.list[k] = i
+			k++
+		}
+	}
+	d.list = d.list[:k]
+}
+
 // addRange puts a..b (a <= b) in the set, in the bitmap alone: a word at
 // a time.
 func (d *dirtySet) addRange(a, b int) {
 	d.grow(b + 1)
+	if d.mark == nil {
+		d.bitmap()
+	}
 	if d.size() == 0 {
 		d.lo, d.hi = a, b
 	} else {
@@ -62,13 +99,19 @@ func (d *dirtySet) addRange(a, b int) {
 // must not be empty. It clears the bitmap's words between them, for a set
 // about to be hashed as the whole stretch lo..hi.
 func (d *dirtySet) take() (lo, hi int) {
-	clear(d.mark[d.lo>>6 : d.hi>>6+1])
+	if d.mark != nil {
+		clear(d.mark[d.lo>>6 : d.hi>>6+1])
+	}
 	d.list, d.extra = d.list[:0], 0
 	return d.lo, d.hi
 }
 
 // grow makes the bitmap cover n indices at least.
 func (d *dirtySet) grow(n int) {
+	d.n = max(d.n, n)
+	if d.mark == nil {
+		return
+	}
 	if w := (n + 63) / 64; len(d.mark) < w {
 		d.mark = append(d.mark, make([]uint64, w-len(d.mark))...)
 	}
@@ -85,12 +128,14 @@ func (d *dirtySet) cut(n int) {
 		if i < n {
 			d.list[k] = i
 			k++
-		} else {
+		} else if d.mark != nil {
 			d.mark[i>>6] &^= 1 << (i & 63)
 		}
 	}
 	d.list = d.list[:k]
-	d.mark = d.mark[:min(len(d.mark), (n+63)/64)]
+	if d.mark != nil {
+		d.mark = d.mark[:min(len(d.mark), (n+63)/64)]
+	}
 	d.hi = min(d.hi, n-1) // lo..hi still holds every index left
 }
 
@@ -103,6 +148,12 @@ func (d *dirtySet) sorted() []int {
 	k := d.size()
 	if k == 0 {
 		return d.list
+	}
+	if d.mark == nil {
+		slices.Sort(d.list)
+		l := slices.Compact(d.list)
+		d.list = d.list[:0]
+		return l
 	}
 	if d.extra == 0 && k*bits.Len(uint(k)) < len(d.mark) {
 		slices.Sort(d.list)
@@ -134,10 +185,10 @@ func (d *dirtySet) scan(l []int, empty bool) []int {
 }
 
 // clone returns a copy of d, apart from it: an empty set (a copy of a
-// tree whose root is up to date) without a bitmap until its first add.
+// tree whose root is up to date) without a bitmap.
 func (d *dirtySet) clone() dirtySet {
 	if d.size() == 0 {
-		return dirtySet{}
+		return dirtySet{n: d.n}
 	}
-	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), extra: d.extra, lo: d.lo, hi: d.hi}
+	return dirtySet{mark: slices.Clone(d.mark), list: slices.Clone(d.list), extra: d.extra, lo: d.lo, hi: d.hi, n: d.n}
 }

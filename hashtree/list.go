@@ -5,6 +5,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/pages"
 )
 
 // BasicList is an SSZ List[T, limit] of basic values that changes (a
@@ -81,7 +82,7 @@ func (l *BasicList[T]) at(op string, i uint64) (int, int) {
 // Get returns value i. It panics if i >= Len().
 func (l *BasicList[T]) Get(i uint64) T {
 	c, off := l.at("Get", i)
-	return load[T](l.t.levels[0].at(c)[off:])
+	return load[T](l.t.levels[0].At(c)[off:])
 }
 
 // Set sets value i. It panics if i >= Len().
@@ -109,7 +110,7 @@ func (l *BasicList[T]) SetRange(first uint64, values []T) {
 	for k, v := range values {
 		i := int(first) + k
 		if k == 0 || i%per == 0 {
-			c = lv.mut(i / per)
+			c = lv.Mut(i / per)
 		}
 		store(c[i%per*size:], v)
 	}
@@ -196,8 +197,8 @@ func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
 // Root allocate nothing once the list owns its pages. It shares Chunks'
 // copies, rules for concurrent use and panics.
 type ContainerList struct {
-	t      tree  // the list over the containers' roots
-	fields paged // k field roots a container
+	t      tree        // the list over the containers' roots
+	fields pages.Level // k field roots a container
 	k      int
 	limit  uint64
 	dirty  dirtySet             // containers whose fields changed
@@ -220,10 +221,10 @@ func NewContainerList(k int, fields [][sha256x.Size]byte, limit uint64) *Contain
 	}
 	roots := make([][sha256x.Size]byte, n)
 	ContainerRoots(roots, fields, k)
-	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: paged{shift: fieldShift}, k: k, limit: limit}
-	l.fields.resize(len(fields))
+	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: pages.New(fieldShift), k: k, limit: limit}
+	l.fields.Resize(len(fields))
 	for i := 0; i < len(fields); {
-		p, m := l.fields.run(i, len(fields)-i)
+		p, m := l.fields.Run(i, len(fields)-i)
 		copy(unsafe.Slice(p, m), fields[i:])
 		i += m
 	}
@@ -250,13 +251,13 @@ func (l *ContainerList) field(op string, i uint64, f int) int {
 // Field returns the root of field f of container i. It panics unless i <
 // Len() and 0 <= f < K().
 func (l *ContainerList) Field(i uint64, f int) [sha256x.Size]byte {
-	return *l.fields.at(l.field("Field", i, f))
+	return *l.fields.At(l.field("Field", i, f))
 }
 
 // SetField sets the root of field f of container i. It panics unless i <
 // Len() and 0 <= f < K().
 func (l *ContainerList) SetField(i uint64, f int, root [sha256x.Size]byte) {
-	*l.fields.mut(l.field("SetField", i, f)) = root
+	*l.fields.Mut(l.field("SetField", i, f)) = root
 	l.dirty.add(int(i))
 	l.fresh = false
 }
@@ -283,7 +284,7 @@ func (l *ContainerList) Append(fields [][sha256x.Size]byte) {
 	}
 	var zero [sha256x.Size]byte
 	l.t.append(&zero) // its root set at Root
-	l.fields.resize((n + 1) * l.k)
+	l.fields.Resize((n + 1) * l.k)
 	l.dirty.grow(n + 1)
 	l.Set(uint64(n), fields)
 }
@@ -295,7 +296,7 @@ func (l *ContainerList) Truncate(n uint64) {
 	}
 	if n < uint64(l.t.len()) {
 		l.t.truncate(int(n))
-		l.fields.resize(int(n) * l.k)
+		l.fields.Resize(int(n) * l.k)
 		l.dirty.cut(int(n))
 		l.fresh = false
 	}
@@ -313,16 +314,16 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 	}
 	d := l.dirty.sorted()
 	k := l.k
-	if len(l.buf) < containerBlock*(k+1) {
-		l.buf = make([][sha256x.Size]byte, containerBlock*(k+1))
+	if m := min(len(d), containerBlock) * (k + 1); len(l.buf) < m {
+		l.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), containerBlock)]
 		d = d[len(blk):]
-		fields, roots := l.buf[:len(blk)*k], l.buf[containerBlock*k:][:len(blk)]
+		fields, roots := l.buf[:len(blk)*k], l.buf[len(blk)*k:][:len(blk)]
 		for j, i := range blk {
 			for f := 0; f < k; {
-				p, m := l.fields.run(i*k+f, k-f)
+				p, m := l.fields.Run(i*k+f, k-f)
 				copy(fields[j*k+f:], unsafe.Slice(p, m))
 				f += m
 			}
@@ -341,7 +342,7 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 func (l *ContainerList) Copy() *ContainerList {
 	d := *l
 	d.t = l.t.share()
-	d.fields = l.fields.share()
+	d.fields = pages.Share([]pages.Level{l.fields})[0]
 	d.dirty = l.dirty.clone()
 	d.buf = nil
 	return &d

@@ -271,3 +271,59 @@ func TestCopiesConcurrent(t *testing.T) {
 type errString string
 
 func (e errString) Error() string { return string(e) }
+
+// TestCopiesApart: a registry and balances copied, the copies copied again,
+// each written as slots (and now and then an epoch: every balance) write
+// them, in turn: after every round, every copy's roots are those of its own
+// changes alone, rebuilt in full.
+func TestCopiesApart(t *testing.T) {
+	r := rand.New(rand.NewPCG(39, 7))
+	n := 20000 // balances: 5,000 chunks, several blocks of pages a level
+	const k, nv = 8, 3000
+	type state struct {
+		bals *BasicList[uint64]
+		vals *ContainerList
+		bv   []uint64
+		fv   [][32]byte
+	}
+	if testing.Short() {
+		n = 5000
+	}
+	bv, fv := make([]uint64, n), randChunks(r, k*nv)
+	ss := []*state{{NewBasicList(bv, 1<<40), NewContainerList(k, fv, 1<<40), bv, fv}}
+	for round := range 40 {
+		s := ss[r.IntN(len(ss))]
+		switch {
+		case round%9 == 8: // an epoch
+			for i := range s.bv {
+				s.bv[i] += uint64(r.IntN(100))
+			}
+			s.bals.SetRange(0, s.bv)
+		default:
+			for range 1 + r.IntN(700) {
+				i := r.IntN(n)
+				s.bv[i] = r.Uint64()
+				s.bals.Set(uint64(i), s.bv[i])
+			}
+			for range 1 + r.IntN(16) {
+				i, f := r.IntN(nv), r.IntN(k)
+				s.fv[i*k+f] = randChunks(r, 1)[0]
+				s.vals.SetField(uint64(i), f, s.fv[i*k+f])
+			}
+		}
+		if len(ss) < 6 && r.IntN(2) == 0 {
+			c := ss[r.IntN(len(ss))]
+			ss = append(ss, &state{c.bals.Copy(), c.vals.Copy(), slices.Clone(c.bv), slices.Clone(c.fv)})
+		}
+		for c, s := range ss {
+			roots := make([][32]byte, nv)
+			ContainerRoots(roots, s.fv, k)
+			if got, want := s.vals.Root(), ListRoot(roots, 1<<40); got != want {
+				t.Fatalf("round %d, copy %d: registry root %x, want %x", round, c, got, want)
+			}
+			if got, want := s.bals.Root(), BasicListRoot(s.bv, 1<<40); got != want {
+				t.Fatalf("round %d, copy %d: balances root %x, want %x", round, c, got, want)
+			}
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/pages"
 )
 
 // denseEighths decides how a level's dirty nodes are hashed: where at
@@ -26,12 +27,26 @@ const denseEighths = 6
 // children, in L2.
 const gatherBlock = 1024
 
+// treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
+// write to a page a copy shares copies that page, so a small page keeps
+// the first root after a Copy closer to the same root without one (a
+// slot's 700 balances touch about 700 pages on each low level); smaller
+// pages (4 or 2 nodes) copy fewer bytes but touch more blocks, and cost
+// the same or more (a slot after a Copy, Zen 4, under load: 1.2-1.3 ms
+// with 8 nodes, 1.3-1.6 ms with 2, 1.6-2.0 ms with 32). fieldShift, for
+// the field roots of a list of containers (8 a validator, written a few
+// containers a slot), is 32 nodes.
+const (
+	treeShift  = 3
+	fieldShift = 5
+)
+
 // tree is a tree of chunks padded to 2^depth leaves whose leaves change:
 // every level kept in pages (levels[0] the chunks, levels[depth] the root),
 // the zero subtrees right of the chunks never stored nor hashed, and the
 // leaves changed since the last root in dirty.
 type tree struct {
-	levels []paged
+	levels []pages.Level
 	depth  int
 	dirty  dirtySet
 	stale  bool                 // dirty leaves, or sizes, since the last root
@@ -40,19 +55,16 @@ type tree struct {
 
 // newTree returns the tree of chunks (copied) under 2^depth leaves, hashed.
 func newTree(chunks [][sha256x.Size]byte, depth int) tree {
-	t := tree{levels: make([]paged, depth+1), depth: depth}
-	for h := range t.levels {
-		t.levels[h].shift = treeShift
-	}
+	t := tree{levels: pages.NewLevels(depth+1, treeShift), depth: depth}
 	t.resize(len(chunks))
 	l := &t.levels[0]
 	for i := 0; i < len(chunks); {
-		p, n := l.run(i, len(chunks)-i)
+		p, n := l.Run(i, len(chunks)-i)
 		copy(unsafe.Slice(p, n), chunks[i:])
 		i += n
 	}
 	for h := 1; h <= depth; h++ {
-		if n := t.levels[h].n; n > 0 {
+		if n := t.levels[h].Len(); n > 0 {
 			t.hash(h, 0, n-1)
 		}
 	}
@@ -66,16 +78,16 @@ func (t *tree) resize(n int) {
 		if n > 0 {
 			m = int(uint64(n-1)>>h) + 1
 		}
-		t.levels[h].resize(m)
+		t.levels[h].Resize(m)
 	}
 	t.dirty.grow(n)
 }
 
-func (t *tree) len() int { return t.levels[0].n }
+func (t *tree) len() int { return t.levels[0].Len() }
 
 // set writes chunk i (below len) and marks it dirty.
 func (t *tree) set(i int, c *[sha256x.Size]byte) {
-	*t.levels[0].mut(i) = *c
+	*t.levels[0].Mut(i) = *c
 	t.dirty.add(i)
 	t.stale = true
 }
@@ -84,7 +96,7 @@ func (t *tree) set(i int, c *[sha256x.Size]byte) {
 func (t *tree) leaf(i int) *[sha256x.Size]byte {
 	t.dirty.add(i)
 	t.stale = true
-	return t.levels[0].mut(i)
+	return t.levels[0].Mut(i)
 }
 
 // setRange writes chunks at first on (within len) and marks them dirty.
@@ -94,8 +106,8 @@ func (t *tree) setRange(first int, chunks [][sha256x.Size]byte) {
 	}
 	l := &t.levels[0]
 	for i := 0; i < len(chunks); {
-		l.mut(first + i) // owns the page
-		p, n := l.run(first+i, min(len(chunks)-i, 1<<l.shift-(first+i)&l.mask()))
+		l.Mut(first + i) // owns the page
+		p, n := l.Run(first+i, min(len(chunks)-i, 1<<l.Shift()-(first+i)&(1<<l.Shift()-1)))
 		copy(unsafe.Slice(p, n), chunks[i:])
 		i += n
 	}
@@ -105,7 +117,7 @@ func (t *tree) setRange(first int, chunks [][sha256x.Size]byte) {
 
 func (t *tree) append(c *[sha256x.Size]byte) {
 	n := t.len()
-	t.levels[0].resize(n + 1)
+	t.levels[0].Resize(n + 1)
 	t.dirty.grow(n + 1)
 	t.set(n, c)
 }
@@ -122,8 +134,8 @@ func (t *tree) truncate(n int) {
 
 // node returns the node at height h, index i: stored, or a zero subtree.
 func (t *tree) node(h int, i uint64) [sha256x.Size]byte {
-	if l := &t.levels[h]; i < uint64(l.n) {
-		return *l.at(int(i))
+	if l := &t.levels[h]; i < uint64(l.Len()) {
+		return *l.At(int(i))
 	}
 	return zeroHashes[h]
 }
@@ -158,7 +170,7 @@ func (t *tree) root() [sha256x.Size]byte {
 	if t.len() == 0 {
 		return zeroHashes[t.depth]
 	}
-	return *t.levels[t.depth].at(0)
+	return *t.levels[t.depth].At(0)
 }
 
 // parents turns the sorted indices d of a level into those of their
@@ -194,23 +206,23 @@ func (t *tree) level(h int, d []int) {
 // buffer, hashed in one call a block at a time, the digests copied back.
 func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	if len(t.buf) < 2*gatherBlock {
-		t.buf = make([][sha256x.Size]byte, 2*gatherBlock)
+	if m := 2 * min(len(d), gatherBlock); len(t.buf) < m {
+		t.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), gatherBlock)]
 		d = d[len(blk):]
 		buf := t.buf[:2*len(blk)]
 		for i, q := range blk {
-			if 2*q+1 < c.n {
-				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.at(2 * q)))
+			if 2*q+1 < c.Len() {
+				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
 			} else {
-				buf[2*i], buf[2*i+1] = *c.at(2 * q), zeroHashes[h-1]
+				buf[2*i], buf[2*i+1] = *c.At(2 * q), zeroHashes[h-1]
 			}
 		}
 		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
 		for i, q := range blk {
-			*p.mut(q) = buf[i]
+			*p.Mut(q) = buf[i]
 		}
 	}
 }
@@ -221,21 +233,25 @@ func (t *tree) gather(h int, d []int) {
 // level below is joined with the zero subtree.
 func (t *tree) hash(h, a, b int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	if 2*b+1 >= c.n {
+	if 2*b+1 >= c.Len() {
 		var two [2][sha256x.Size]byte
-		two[0], two[1] = *c.at(2 * b), zeroHashes[h-1]
-		sha256x.Join{}.HashLevel(unsafe.Slice(p.mut(b), 1), two[:])
+		two[0], two[1] = *c.At(2 * b), zeroHashes[h-1]
+		sha256x.Join{}.HashLevel(unsafe.Slice(p.Mut(b), 1), two[:])
 		b--
 	}
 	if a > b {
 		return
 	}
-	for j := a >> p.shift; j <= b>>p.shift; j++ {
-		p.mut(j << p.shift) // own the pages written
+	for j := a >> p.Shift(); j <= b>>p.Shift(); j++ { // own the pages written
+		if j<<p.Shift() >= a && (j+1)<<p.Shift()-1 <= b {
+			p.Whole(j) // every node of it rewritten: not copied
+		} else {
+			p.Mut(j << p.Shift())
+		}
 	}
 	for q := a; q <= b; {
-		dst, n := p.run(q, b-q+1)
-		src, k := c.run(2*q, 2*n)
+		dst, n := p.Run(q, b-q+1)
+		src, k := c.Run(2*q, 2*n)
 		n = k / 2
 		sha256x.Join{}.HashLevel(unsafe.Slice(dst, n), unsafe.Slice(src, 2*n))
 		q += n
@@ -323,11 +339,7 @@ func proveMulti(node func(uint64) ([sha256x.Size]byte, error), gindices []uint64
 // share returns a copy of t that shares its pages; both copy a page before
 // they next write it.
 func (t *tree) share() tree {
-	c := tree{levels: make([]paged, len(t.levels)), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
-	for h := range t.levels {
-		c.levels[h] = t.levels[h].share()
-	}
-	return c
+	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
@@ -337,7 +349,8 @@ func (t *tree) share() tree {
 // Vector or List of composite elements whose roots the chunks are, or of a
 // container whose field roots they are.
 //
-// Every level is kept, in pages of 32 nodes; the zero subtrees right of the
+// Every level is kept, in pages of 8 nodes under blocks of 64 page pointers
+// and a directory of blocks (pages.go); the zero subtrees right of the
 // chunks, up to a limit as large as 2^64, are neither stored nor hashed.
 // Root rehashes what changed a level at a time: each level's dirty nodes
 // once, however many changed chunks lie below them, all their children
@@ -398,7 +411,7 @@ func (c *Chunks) index(op string, i uint64) int {
 
 // Get returns chunk i. It panics if i >= Len().
 func (c *Chunks) Get(i uint64) [sha256x.Size]byte {
-	return *c.t.levels[0].at(c.index("Get", i))
+	return *c.t.levels[0].At(c.index("Get", i))
 }
 
 // Set sets chunk i. It panics if i >= Len().
@@ -464,8 +477,10 @@ func (c *Chunks) Root() [sha256x.Size]byte {
 	return c.root
 }
 
-// Copy returns a copy of c that shares its pages (O(pages), a pointer a 32
-// nodes); c and the copy then change apart. Copy writes to c.
+// Copy returns a copy of c that shares its blocks and pages (it copies each
+// level's directory: a pointer a 512 nodes); c and the copy then change
+// apart, each copying a block and a page before it first writes them. Copy
+// writes to c.
 func (c *Chunks) Copy() *Chunks {
 	d := *c
 	d.t = c.t.share()

@@ -109,11 +109,13 @@ func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int
 				if m.c.Len() != uint64(len(m.cur)) {
 					t.Fatalf("Len %d, want %d", m.c.Len(), len(m.cur))
 				}
+				for i := range m.cur { // no other copy's write shows in this one
+					if m.c.Get(uint64(i)) != m.cur[i] {
+						t.Fatalf("step %d, copy %d: Get(%d) wrong", step, k, i)
+					}
+				}
 				if len(m.cur) > 0 {
 					i := o.n(len(m.cur))
-					if m.c.Get(uint64(i)) != m.cur[i] {
-						t.Fatalf("Get(%d) wrong", i)
-					}
 					if Depth(limit) < 62 {
 						checkProofs(t, m.c, i)
 					}
@@ -204,7 +206,7 @@ func FuzzChunks(f *testing.F) {
 			limit = 1 << 40
 		}
 		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), limit))}
-		checkChunks(t, o, limit, list, o.n(300), 40)
+		checkChunks(t, o, limit, list, o.n(300)+1500*o.n(2), 40) // a page block, or several
 	})
 }
 

@@ -164,7 +164,7 @@ func locate(i int) (int, int) {
 // at returns a pointer to chunk i (below n), to read.
 func (p *progressive) at(i int) *[sha256x.Size]byte {
 	s, j := locate(i)
-	return p.subs[s].levels[0].at(j)
+	return p.subs[s].levels[0].At(j)
 }
 
 // leaf returns a pointer to chunk i (below n), to write in place, and marks

@@ -1,0 +1,181 @@
+package pages
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+	"unsafe"
+)
+
+// ops draws the steps of a random sequence from a fuzzer's bytes, or from
+// a generator when the bytes run out.
+type ops struct {
+	b []byte
+	r *rand.Rand
+}
+
+func (o *ops) n(max int) int {
+	if max <= 0 {
+		return 0
+	}
+	if len(o.b) >= 2 {
+		v := int(o.b[0])<<8 | int(o.b[1])
+		o.b = o.b[2:]
+		return v % max
+	}
+	return o.r.IntN(max)
+}
+
+// pagedModel is a level and the nodes it should hold.
+type pagedModel struct {
+	l   *Level
+	cur [][32]byte
+}
+
+// node returns a node that tells apart the copy, the step and the index
+// that wrote it.
+func pagedNode(o *ops, i int) (c [32]byte) {
+	c[0], c[1], c[2] = byte(i), byte(i>>8), byte(i>>16)
+	c[31] = byte(o.r.Uint32())
+	return c
+}
+
+// checkPaged runs random writes, whole-page writes, resizes and copies on
+// copies of one level (shift given), every copy checked against its own
+// nodes after each step: a write to one copy never shows in another, and
+// every run that run reports lies in one array and holds the nodes it
+// should (under -race, checkptr checks that unsafe.Slice stays within one
+// allocation).
+func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
+	t.Helper()
+	first := New(shift)
+	ms := []*pagedModel{{l: &first}}
+	grow := func(m *pagedModel, n int) {
+		old := len(m.cur)
+		m.l.Resize(n)
+		if n <= old {
+			m.cur = m.cur[:n]
+			return
+		}
+		for i := old; i < n; i++ { // new nodes hold anything: written
+			c := pagedNode(o, i)
+			*m.l.Mut(i) = c
+			m.cur = append(m.cur, c)
+		}
+	}
+	grow(ms[0], o.n(3000))
+	for step := range steps {
+		m := ms[o.n(len(ms))]
+		n := len(m.cur)
+		switch op := o.n(10); {
+		case op < 4 && n > 0: // scattered writes
+			for range 1 + o.n(50) {
+				i := o.n(n)
+				c := pagedNode(o, i)
+				*m.l.Mut(i) = c
+				m.cur[i] = c
+			}
+		case op < 5 && n > 0: // a stretch, whole pages where it covers them
+			a := o.n(n)
+			b := a + o.n(n-a)
+			for j := a >> shift; j <= b>>shift; j++ {
+				if j<<shift >= a && (j+1)<<shift-1 <= b {
+					m.l.Whole(j)
+				} else {
+					m.l.Mut(max(a, j<<shift))
+				}
+			}
+			for i := a; i <= b; {
+				p, k := m.l.Run(i, b-i+1)
+				if k < 1 || k > b-i+1 {
+					t.Fatalf("run(%d, %d) = %d nodes", i, b-i+1, k)
+				}
+				s := unsafe.Slice(p, k)
+				for x := range s {
+					s[x] = pagedNode(o, i+x)
+					m.cur[i+x] = s[x]
+				}
+				i += k
+			}
+		case op < 7: // a resize
+			switch o.n(3) {
+			case 0:
+				grow(m, n+o.n(200))
+			case 1:
+				grow(m, o.n(n+1))
+			default:
+				grow(m, o.n(4000))
+			}
+		case op < 9 && len(ms) < 5: // a copy
+			c := Share([]Level{*m.l})[0]
+			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
+		}
+		for k, m := range ms {
+			if m.l.n != len(m.cur) {
+				t.Fatalf("step %d, copy %d: %d nodes, want %d", step, k, m.l.n, len(m.cur))
+			}
+			for i := range m.cur {
+				if *m.l.At(i) != m.cur[i] {
+					t.Fatalf("step %d, copy %d (shift %d, %d nodes): node %d is %x, want %x", step, k, shift, len(m.cur), i, *m.l.At(i), m.cur[i])
+				}
+			}
+			for range 4 {
+				if len(m.cur) == 0 {
+					break
+				}
+				i := o.n(len(m.cur))
+				p, k := m.l.Run(i, len(m.cur)-i)
+				if !slices.Equal(unsafe.Slice(p, k), m.cur[i:i+k]) {
+					t.Fatalf("step %d: run(%d) of %d nodes wrong", step, i, k)
+				}
+			}
+		}
+	}
+}
+
+func TestPaged(t *testing.T) {
+	steps := 300
+	if testing.Short() {
+		steps = 60
+	}
+	for shift := range uint8(6) {
+		checkPaged(t, &ops{r: rand.New(rand.NewPCG(uint64(shift), 39))}, shift, steps)
+	}
+}
+
+func FuzzPaged(f *testing.F) {
+	f.Add([]byte{0, 1, 2, 3}, uint8(0))
+	f.Add([]byte{0, 7, 0, 3, 0, 1, 9, 9, 0, 8, 0, 2}, uint8(3))
+	f.Fuzz(func(t *testing.T, b []byte, shift uint8) {
+		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), uint64(shift)))}
+		checkPaged(t, o, shift%6, 30)
+	})
+}
+
+// TestPagedRuns: a level built at once is one run; after a Copy, pages
+// rewritten in order are runs again (a slab's), and the original's runs
+// stay whole.
+func TestPagedRuns(t *testing.T) {
+	lv := New(3)
+	l := &lv
+	const n = 1 << 14
+	l.Resize(n)
+	if _, k := l.Run(0, n); k != n {
+		t.Fatalf("a level allocated at once: a run of %d nodes, want %d", k, n)
+	}
+	c := Share([]Level{*l})[0]
+	for j := range n >> 3 {
+		c.Whole(j)
+	}
+	runs := 0
+	for i := 0; i < n; runs++ {
+		_, k := c.Run(i, n-i)
+		i += k
+	}
+	if max := n*32/maxSlab + 10; runs > max {
+		t.Fatalf("pages owned in order after a copy: %d runs, want at most %d", runs, max)
+	}
+	if _, k := l.Run(0, n); k != n {
+		t.Fatalf("the original after its copy's writes: a run of %d nodes, want %d", k, n)
+	}
+}
