@@ -4,7 +4,7 @@
 # minio/sha256-simd (one message after another), gohashtree and hashtree
 # (pairs only) against message size (32 B to 1 MiB, batches of 64) and
 # batch size (1 to 1024 messages of 64 B). Writes
-#   docs/speed-<cpu>.svg         the chart, the CPU named in its title
+#   bench/data/speed-<cpu>.svg   the chart, the CPU named in its title
 #   bench/data/speed-<cpu>.csv   the numbers: every round of every point
 # where <cpu> is the CPU's short name (zen5, zen4, ... or its brand's words).
 # About 100 s with the defaults (3 rounds of 250 ms a point); on a quiet
@@ -22,6 +22,6 @@ trap 'rm -rf "$tmp"' EXIT
 export CGO_ENABLED=1
 (cd "$repo/bench" && go build -o "$tmp/chart" ./chart)
 cpu=$("$tmp/chart" -cpu)
-mkdir -p "$repo/docs" "$repo/bench/data"
-"$tmp/chart" -svg "$repo/docs/speed-$cpu.svg" -csv "$repo/bench/data/speed-$cpu.csv" "$@"
-echo "wrote docs/speed-$cpu.svg and bench/data/speed-$cpu.csv"
+mkdir -p "$repo/bench/data"
+"$tmp/chart" -svg "$repo/bench/data/speed-$cpu.svg" -csv "$repo/bench/data/speed-$cpu.csv" "$@"
+echo "wrote bench/data/speed-$cpu.svg and bench/data/speed-$cpu.csv"

@@ -277,13 +277,16 @@ func prologue(name string, n int, laneArgs, stack bool) []stream {
 // compress hashes the block at blockP[i] into stream i's state, for every
 // stream. With fromIV every state is the IV: nothing is saved, and the final
 // addition adds the IV.
+//
+// Each message group is scheduled three groups ahead of the rounds that use
+// it, so that sha256rnds2 never waits for the schedule: its only input chain
+// is the state (measured on Zen 4 against one and two groups ahead, rounds
+// after the schedule, and W+K kept on the stack: bench/HISTORY.md, "SHA-NI on
+// Zen 4: what bounds it"). The assembly says so in a line a function, not the
+// whole reason 25 times: the module download is held under 3 MB.
 func compress(ss []stream, fromIV bool) {
 	Comment("Save each stream's state for the final addition; load the first three",
-		"message groups. Each group is scheduled three groups ahead of the rounds",
-		"that use it, so that sha256rnds2 never waits for the schedule: its only",
-		"input chain is the state. (Measured on Zen 4 against one and two groups",
-		"ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,",
-		"\"SHA-NI on Zen 4: what bounds it\".)")
+		"message groups, each scheduled three groups ahead of its rounds (_asm/shani).")
 	for _, s := range ss {
 		if !fromIV {
 			MOVO(s.abef, s.save[0])

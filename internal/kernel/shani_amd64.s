@@ -339,11 +339,7 @@ shaniX1_block:
 	PREFETCHT0 1024(R8)
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -571,11 +567,7 @@ shaniX1Job_block:
 	PREFETCHT0 1024(R8)
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -919,11 +911,7 @@ shaniX2_loop:
 
 shaniX2_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -1623,11 +1611,7 @@ shaniX3_loop:
 
 shaniX3_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -2728,11 +2712,7 @@ shaniX4_loop:
 
 shaniX4_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -4685,11 +4665,7 @@ shaniX1Double_loop:
 	MOVOU   shaniIV<>+16(SB), X2
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -4894,11 +4870,7 @@ shaniX2Pairs_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5369,11 +5341,7 @@ shaniX2Slices_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5855,11 +5823,7 @@ shaniX2Double_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6302,11 +6266,7 @@ shaniX2Double_loop:
 	MOVOU   shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6676,11 +6636,7 @@ shaniX3Pairs_loop:
 	MOVOU shaniIV<>+16(SB), X6
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -7472,11 +7428,7 @@ shaniX3Slices_loop:
 	MOVOU shaniIV<>+16(SB), X6
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -8278,11 +8230,7 @@ shaniX3Double_loop:
 	MOVOU shaniIV<>+16(SB), X6
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -9043,11 +8991,7 @@ shaniX3Double_loop:
 	MOVOU   shaniIV<>+16(SB), X6
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -9699,11 +9643,7 @@ shaniX4Pairs_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -10733,11 +10673,7 @@ shaniX4Slices_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -11779,11 +11715,7 @@ shaniX4Double_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -12782,11 +12714,7 @@ shaniX4Double_loop:
 	MOVOU   shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -13629,11 +13557,7 @@ shaniX1Staged_loop:
 
 shaniX1Staged_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -14126,11 +14050,7 @@ shaniX2Staged_loop:
 
 shaniX2Staged_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -14505,11 +14425,7 @@ shaniX2Staged65_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -15028,11 +14944,7 @@ shaniX3Staged_loop:
 
 shaniX3Staged_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -15695,11 +15607,7 @@ shaniX3Staged65_loop:
 	MOVOU shaniIV<>+16(SB), X6
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -16571,11 +16479,7 @@ shaniX4Staged_loop:
 
 shaniX4Staged_block:
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -17443,11 +17347,7 @@ shaniX4Staged65_loop:
 	MOVOU shaniIV<>+16(SB), X8
 
 	// Save each stream's state for the final addition; load the first three
-	// message groups. Each group is scheduled three groups ahead of the rounds
-	// that use it, so that sha256rnds2 never waits for the schedule: its only
-	// input chain is the state. (Measured on Zen 4 against one and two groups
-	// ahead, rounds after the schedule, and W+K kept on the stack: bench/HISTORY.md,
-	// "SHA-NI on Zen 4: what bounds it".)
+	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
