@@ -734,9 +734,8 @@ func transposeInOrder(v isa, regs, others []VecPhysical) {
 		t.op(t.x.reg, t.y.reg, t.reg)
 		t.done = true
 	}
-	Comment("Transpose 16x16 (interleave dwords, then qwords, then 128-bit",
-		"blocks), emitted word by word so that round 0 need not wait for all",
-		"of it; byte-swap each word into its place in the ring.")
+	Comment("Transpose 16x16 word by word (transposeInOrder); byte-swap each word",
+		"into its place in the ring.")
 	for t := 0; t < n; t++ {
 		emit(src[t], t, ring[t])
 		v.bswap(ring[t])

@@ -261,7 +261,8 @@ func prologue(name string, n int, laneArgs, stack bool) []stream {
 		ANDQ(I8(-16), frame)
 	}
 
-	Comment("Legacy-SSE SHA instructions run slowly after dirty upper AVX state.")
+	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	Comment("Clean upper AVX state first.")
 	CMPB(hasAVX, U8(0))
 	JEQ(LabelRef(name + "_init"))
 	VZEROUPPER()

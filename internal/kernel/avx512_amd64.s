@@ -929,9 +929,8 @@ avx512X16_full:
 	MOVQ      1056(DI), AX
 	VMOVDQU32 (AX)(CX*1), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -2586,9 +2585,8 @@ avx512X16Lat2_full:
 	MOVQ      1056(DI), AX
 	VMOVDQU32 (AX)(CX*1), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -3959,9 +3957,8 @@ avx512X16Pairs_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -5511,9 +5508,8 @@ avx512X16Slices_loop:
 	MOVQ      360(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -7047,9 +7043,8 @@ avx512X16Double_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -9464,9 +9459,8 @@ avx512X16Staged_block:
 	ADDQ      BX, AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -10712,9 +10706,8 @@ avx512X16Lat2Pairs_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -12404,9 +12397,8 @@ avx512X16Lat2Slices_loop:
 	MOVQ      360(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -14080,9 +14072,8 @@ avx512X16Lat2Double_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -16745,9 +16736,8 @@ avx512X16Lat2Staged_block:
 	ADDQ      BX, AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -20784,9 +20774,8 @@ TEXT ·avx512X16LoadW(SB), $576-16
 	MOVQ      120(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 (interleave dwords, then qwords, then 128-bit
-	// blocks), emitted word by word so that round 0 need not wait for all
-	// of it; byte-swap each word into its place in the ring.
+	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
+	// into its place in the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29

@@ -296,7 +296,7 @@ TEXT ·shaniX1(SB), NOSPLIT, $0-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1_init
 	VZEROUPPER
@@ -526,7 +526,7 @@ shaniX1_done:
 // func shaniX1Job(j *Job)
 // Requires: AVX, MMX+, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Job(SB), NOSPLIT, $0-8
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Job_init
 	VZEROUPPER
@@ -759,7 +759,7 @@ TEXT ·shaniX2(SB), NOSPLIT, $336-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2_init
 	VZEROUPPER
@@ -1415,7 +1415,7 @@ TEXT ·shaniX3(SB), NOSPLIT, $496-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3_init
 	VZEROUPPER
@@ -2472,7 +2472,7 @@ TEXT ·shaniX4(SB), NOSPLIT, $656-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4_init
 	VZEROUPPER
@@ -3851,7 +3851,7 @@ GLOBL shaniPad32<>(SB), RODATA|NOPTR, $32
 // func shaniX1Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Pairs(SB), NOSPLIT, $0-24
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Pairs_init
 	VZEROUPPER
@@ -4121,7 +4121,7 @@ shaniX1Pairs_done:
 // func shaniX1Slices(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Slices(SB), NOSPLIT, $0-24
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Slices_init
 	VZEROUPPER
@@ -4394,7 +4394,7 @@ TEXT ·shaniX1Double(SB), NOSPLIT, $176-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Double_init
 	VZEROUPPER
@@ -4844,7 +4844,7 @@ shaniX1Double_done:
 // func shaniX2Pairs(out *[32]byte, in *byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Pairs(SB), NOSPLIT, $0-24
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Pairs_init
 	VZEROUPPER
@@ -5315,7 +5315,7 @@ shaniX2Pairs_done:
 // func shaniX2Slices(out *[32]byte, msgs *[]byte, n int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Slices(SB), NOSPLIT, $0-24
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Slices_init
 	VZEROUPPER
@@ -5789,7 +5789,7 @@ TEXT ·shaniX2Double(SB), NOSPLIT, $336-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Double_init
 	VZEROUPPER
@@ -6607,7 +6607,7 @@ TEXT ·shaniX3Pairs(SB), NOSPLIT, $496-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3Pairs_init
 	VZEROUPPER
@@ -7399,7 +7399,7 @@ TEXT ·shaniX3Slices(SB), NOSPLIT, $496-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3Slices_init
 	VZEROUPPER
@@ -8191,7 +8191,7 @@ TEXT ·shaniX3Double(SB), NOSPLIT, $496-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3Double_init
 	VZEROUPPER
@@ -9611,7 +9611,7 @@ TEXT ·shaniX4Pairs(SB), NOSPLIT, $656-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4Pairs_init
 	VZEROUPPER
@@ -10641,7 +10641,7 @@ TEXT ·shaniX4Slices(SB), NOSPLIT, $656-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4Slices_init
 	VZEROUPPER
@@ -11671,7 +11671,7 @@ TEXT ·shaniX4Double(SB), NOSPLIT, $656-24
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4Double_init
 	VZEROUPPER
@@ -13530,7 +13530,7 @@ shaniX4Double_done:
 // func shaniX1Staged(out *[32]byte, in *byte, n int, nb int)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Staged(SB), NOSPLIT, $0-32
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Staged_init
 	VZEROUPPER
@@ -13743,7 +13743,7 @@ shaniX1Staged_done:
 // func shaniX1Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Staged65(SB), NOSPLIT, $0-32
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX1Staged65_init
 	VZEROUPPER
@@ -14020,7 +14020,7 @@ TEXT ·shaniX2Staged(SB), NOSPLIT, $336-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Staged_init
 	VZEROUPPER
@@ -14398,7 +14398,7 @@ shaniX2Staged_done:
 // func shaniX2Staged65(out *[32]byte, in *byte, n int, wk *[256][64]uint32)
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Staged65(SB), NOSPLIT, $0-32
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX2Staged65_init
 	VZEROUPPER
@@ -14911,7 +14911,7 @@ TEXT ·shaniX3Staged(SB), NOSPLIT, $496-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3Staged_init
 	VZEROUPPER
@@ -15577,7 +15577,7 @@ TEXT ·shaniX3Staged65(SB), NOSPLIT, $496-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX3Staged65_init
 	VZEROUPPER
@@ -16443,7 +16443,7 @@ TEXT ·shaniX4Staged(SB), NOSPLIT, $656-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4Staged_init
 	VZEROUPPER
@@ -17314,7 +17314,7 @@ TEXT ·shaniX4Staged65(SB), NOSPLIT, $656-32
 	LEAQ 15(SP), R14
 	ANDQ $-16, R14
 
-	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
+	// Clean upper AVX state first.
 	CMPB ·useVZEROUPPER+0(SB), $0x00
 	JEQ  shaniX4Staged65_init
 	VZEROUPPER
