@@ -172,8 +172,8 @@ func ChainSteps(id kernel.ID) uint64 { return uint64(chainSteps[id]) }
 //   - the later parts of a message go a group of the first stage's lanes at
 //     a time: at most PartBlocks+3 steps;
 //   - a later stage i takes at most N busy lanes of the stages before it
-//     (N the least MinActive-1 of them, an odd stage passing on what it
-//     skips): at most P+3 steps if N <= W_i, else
+//     (N the least MinActive-1 of them, an odd stage passing on the even
+//     counts it skips): at most P+3 steps if N <= W_i, else
 //     ceil((N-1)*(P+3)/W_i) + P+3;
 //   - a single message runs OneBlocks+3 blocks a call on the One stage.
 func (pl *Plan) bound() {
@@ -199,7 +199,11 @@ func (pl *Plan) bound() {
 				p--
 			}
 		}
-		if !st.Odd {
+		if st.Odd {
+			// An odd stage passes on an even count whole, and what it
+			// hands over or, below MinActive, skips.
+			n = max(n&^1, min(n, st.MinActive-1))
+		} else {
 			n = min(n, st.MinActive-1)
 		}
 		n = max(n, 1)

@@ -6,9 +6,13 @@ import "github.com/sha256x/sha256x/internal/kernel"
 
 // archKernels lists the amd64 kernels, best first when forced by name.
 func archKernels() []Kernel {
+	// Four streams while four are busy, then three for an odd count (three
+	// busy streams on x4 hash at 0.75x x3's speed: a batch's last three
+	// long messages, a later parts' round of three), then two
+	// (BENCHMARKS.md, "AMD Zen 4: shani").
 	shani := Kernel{Name: "shani", Plan: Plan{
 		Name:   "shani",
-		Stages: []Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 3}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}},
+		Stages: []Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 4}, {K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}},
 		One:    []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:  shaniPairs,
 	}}
