@@ -113,3 +113,28 @@ func Outputs() (asm, stubs string) {
 	stubs = strings.TrimSuffix(flag.Lookup("stubs").Value.String(), ".tmp")
 	return asm, stubs
 }
+
+// Words emits ws as the current global's data from byte offset off, two
+// words a DATA line (the generated files' size: the module download's
+// limit), the same bytes as a line a word.
+func Words(off int, ws ...uint32) {
+	for i := 0; i < len(ws); i += 2 {
+		if i+1 == len(ws) {
+			build.DATA(off+4*i, operand.U32(ws[i]))
+			break
+		}
+		build.DATA(off+4*i, operand.U64(uint64(ws[i])|uint64(ws[i+1])<<32))
+	}
+}
+
+// Splat returns each of ws repeated n times, in order: a table of
+// vectors of n lanes, each lane the same word.
+func Splat(n int, ws ...uint32) []uint32 {
+	out := make([]uint32, 0, n*len(ws))
+	for _, w := range ws {
+		for range n {
+			out = append(out, w)
+		}
+	}
+	return out
+}

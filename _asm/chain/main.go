@@ -175,9 +175,7 @@ func startGH() (g, h uint32) {
 func shaniConsts() {
 	u32s := func(name string, ws ...uint32) Mem {
 		m := GLOBL(name, RODATA|NOPTR)
-		for i, w := range ws {
-			DATA(4*i, U32(w))
-		}
+		abi.Words(0, ws...)
 		return m
 	}
 	shK = u32s("chainShaniK", abi.K[:]...)
@@ -478,15 +476,9 @@ var (
 func laneTables() {
 	cs := constants()
 	laneC = GLOBL("chainLaneC", RODATA|NOPTR)
-	for i, c := range cs {
-		DATA(4*i, U32(c))
-	}
+	abi.Words(0, cs...)
 	laneCV = GLOBL("chainLaneCV", RODATA|NOPTR)
-	for i, c := range cs {
-		for j := range 8 {
-			DATA(32*i+4*j, U32(c))
-		}
-	}
+	abi.Words(0, abi.Splat(8, cs...)...)
 }
 
 // isa is what the lane kernels are written against: one implementation per

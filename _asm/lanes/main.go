@@ -183,11 +183,7 @@ func main() {
 
 	tag := v.Name()
 	kTab = GLOBL(tag+"K", RODATA|NOPTR)
-	for i, k := range abi.K {
-		for j := 0; j < v.kStride()/4; j++ {
-			DATA(i*v.kStride()+4*j, U32(k))
-		}
-	}
+	abi.Words(0, abi.Splat(v.kStride()/4, abi.K[:]...)...)
 	flipMask = GLOBL(tag+"Flip", RODATA|NOPTR)
 	for i := 0; i < v.VecBytes(); i += 16 {
 		DATA(i, U64(0x0405060700010203))
@@ -199,15 +195,10 @@ func main() {
 	}
 
 	ivTab = GLOBL(tag+"IV", RODATA|NOPTR)
-	for k, h := range abi.IV {
-		for j := 0; j < v.Lanes(); j++ {
-			DATA(k*v.VecBytes()+4*j, U32(h))
-		}
-	}
+	abi.Words(0, abi.Splat(v.Lanes(), abi.IV[:]...)...)
 	padWK64 = GLOBL(tag+"Pad64WK", RODATA|NOPTR)
-	for i, wk := range abi.PadWK(64) {
-		DATA(4*i, U32(wk))
-	}
+	pw := abi.PadWK(64)
+	abi.Words(0, pw[:]...)
 
 	for _, k := range ks {
 		if !k.PairsOnly {
@@ -215,11 +206,7 @@ func main() {
 		}
 	}
 	pad32W = GLOBL(tag+"Pad32W", RODATA|NOPTR)
-	for k, w := range []uint32{0x80000000, 0, 0, 0, 0, 0, 0, 256} {
-		for j := 0; j < v.Lanes(); j++ {
-			DATA(k*v.VecBytes()+4*j, U32(w))
-		}
-	}
+	abi.Words(0, abi.Splat(v.Lanes(), 0x80000000, 0, 0, 0, 0, 0, 0, 256)...)
 	for _, k := range ks {
 		if k.Pairs {
 			for _, m := range []pairsMode{contiguous, headers, double, staged} {

@@ -36,9 +36,7 @@ func main() {
 	ConstraintExpr("!purego")
 
 	k256 = GLOBL("shaniK", RODATA|NOPTR)
-	for i, k := range abi.K {
-		DATA(4*i, U32(k))
-	}
+	abi.Words(0, abi.K[:]...)
 	flipMask = GLOBL("shaniFlip", RODATA|NOPTR)
 	DATA(0, U64(0x0405060700010203))
 	DATA(8, U64(0x0c0d0e0f08090a0b))
@@ -52,17 +50,15 @@ func main() {
 	// low dword first.
 	ivData = GLOBL("shaniIV", RODATA|NOPTR)
 	ivk := abi.IVK01()
-	for i, k := range []int{5, 4, 1, 0, 7, 6, 3, 2} {
-		DATA(4*i, U32(abi.IV[k]))
+	order := func(ws *[8]uint32) []uint32 {
+		return []uint32{ws[5], ws[4], ws[1], ws[0], ws[7], ws[6], ws[3], ws[2]}
 	}
+	abi.Words(0, order(&abi.IV)...)
 	ivK01 = GLOBL("shaniIVK01", RODATA|NOPTR) // the same for abi.IVK01
-	for i, k := range []int{5, 4, 1, 0, 7, 6, 3, 2} {
-		DATA(4*i, U32(ivk[k]))
-	}
+	abi.Words(0, order(&ivk)...)
 	padWK64 = GLOBL("shaniPad64WK", RODATA|NOPTR)
-	for i, wk := range abi.PadWK(64) {
-		DATA(4*i, U32(wk))
-	}
+	pw := abi.PadWK(64)
+	abi.Words(0, pw[:]...)
 
 	ks := abi.Of("amd64", "shani")
 	for _, k := range ks {
