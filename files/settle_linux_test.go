@@ -1,0 +1,6 @@
+package files
+
+import "time"
+
+// settleWait is how long settle waits.
+const settleWait = fineMargin + 5*time.Millisecond

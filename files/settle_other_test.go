@@ -1,0 +1,5 @@
+//go:build !linux
+
+package files
+
+const settleWait = 0
