@@ -30,6 +30,10 @@ var ErrChanged = errors.New("file changed while it was hashed")
 // written all the time (a log) does not hold up the others for long.
 const hashTries = 3
 
+// changeHook, if set (by tests), is called after a file is read and
+// before it is stamped again.
+var changeHook func(path string)
+
 // readAgain counts the files read again because they changed while read,
 // and gaveUp those given ErrChanged, for the tests.
 var readAgain, gaveUp atomic.Int64
@@ -71,3 +75,18 @@ func fileStamp(r io.Reader) (stamp, bool) {
 	}
 	return infoStamp(fi), true
 }
+
+// How reads are checked: a variable for the benchmarks, which also turn
+// the check off (checkOff, never otherwise). The plain way's is an fstat
+// after the read either way; the ring's a statx system call a file after
+// its submission (checkCalls), which took less time than a statx linked
+// after each read in the same submission (checkLinked), which the kernel
+// runs on its io-wq threads (BENCHMARKS.md, "Files: a change under the
+// read").
+var ringCheck = checkCalls
+
+const (
+	checkOff = iota
+	checkLinked
+	checkCalls
+)

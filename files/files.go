@@ -38,11 +38,29 @@
 // mapped or read, measured"). SHA256X_MMAP=on or off forces either way,
 // and SHA256X_MMAP=show prints the decision and its figures to standard
 // error. The mapped pages count in the process's resident memory, not
-// against Hasher.Memory. A file that shrinks or grows while it is hashed
-// this way, or whose times move (where the file system's times can tell),
-// is hashed again by reading it, so that it gets an outcome a read loop
-// could give: never zeros from past a truncated end. With PlainReads,
-// files are read, never mapped.
+// against Hasher.Memory. With PlainReads, files are read, never mapped.
+//
+// A file that changes while it is hashed gets the digest of contents it
+// held whole at one time, or an error: never a digest of bytes it never
+// held at once (a read or a mapping that races a truncation can see the
+// bytes before it, zeros, and pages about to be dropped). Every regular
+// file is stamped (size, inode, modification and change times) before it
+// is read and again after; if the stamps differ it is hashed again from
+// its start, and after 3 passes that each saw a change its Result has an
+// *fs.PathError wrapping ErrChanged. A file read through io_uring is
+// stamped after the read only, by its name: it is taken as unchanged if
+// its change time is older than the start of the read by 20 ms (2 s where
+// the time has no nanoseconds), and read again the plain way otherwise, so
+// files changed just before a call cost a little more. A file replaced,
+// renamed or deleted while it is hashed gets the outcome of whichever file
+// it opened. The check goes by the file system's times: on Linux 6.13 and
+// later, ext4, XFS, Btrfs and tmpfs give a change made after a stat a time
+// of its own; elsewhere a truncation undone (the same size again) within
+// one tick of the clock, or of the file system's time granularity, can go
+// unseen, and the check of io_uring's reads assumes the file system's
+// times come from this machine's clock and that it is not set back. An
+// fs.FS's files are compared by size and modification time. A pipe or
+// device is hashed as read.
 package files
 
 import (
@@ -127,9 +145,10 @@ type Result struct {
 	// Size is the number of bytes of the file that were hashed.
 	Size int64
 	// Err is why the file could not be hashed: an *fs.PathError from
-	// opening or reading it, a directory ("is a directory"), the error a
-	// Tree or TreeFS walk gave in the file's place, or the context's error
-	// for files left when the call was cancelled.
+	// opening or reading it, a directory ("is a directory"), one wrapping
+	// ErrChanged for a file that changed each time it was hashed, the
+	// error a Tree or TreeFS walk gave in the file's place, or the
+	// context's error for files left when the call was cancelled.
 	Err error
 }
 

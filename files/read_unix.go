@@ -52,6 +52,12 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		if n > int(before.size) {
 			return 0, isLarge, nil, nil // grown
 		}
+		if ringCheck == checkOff {
+			return n, isSmall, nil, nil
+		}
+		if changeHook != nil {
+			changeHook(path)
+		}
 		after, err := fdStamp(fd)
 		if err != nil {
 			return 0, 0, nil, &os.PathError{Op: "stat", Path: path, Err: err}

@@ -11,9 +11,12 @@ package files
 // written to, truncated, or put in the name's place (rename and link set
 // the change time) after that time has a later change time, on Linux's
 // local file systems; any file not settled so is read again the plain
-// way, stat before and after. The probe's statx is linked after its read
-// in the same submission (checkLinked), or made as a system call a file
-// after it (checkCalls): BENCHMARKS.md, "Files: a change under the read".
+// way, stat before and after. The statx is a system call a file after the
+// ring's submission (checkCalls), or for the benchmarks linked after the
+// read in the same submission (checkLinked), which took more time:
+// BENCHMARKS.md, "Files: a change under the read". A sized read (after a
+// statx through the ring) is checked by a statx after it giving the same
+// stamp as the one before.
 
 import (
 	"sync/atomic"
@@ -23,16 +26,6 @@ import (
 	"golang.org/x/sys/unix"
 
 	"github.com/sha256x/sha256x/internal/uring"
-)
-
-// How the ring's reads are checked: a variable for the benchmarks, which
-// also turn the check off (checkOff, never otherwise).
-var ringCheck = checkLinked
-
-const (
-	checkOff = iota
-	checkLinked
-	checkCalls
 )
 
 // The margins by which a change time must be older than the start of the

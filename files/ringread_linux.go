@@ -246,6 +246,9 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			p := probed(rr.opens[s], rr.reads[s], rr.more[s], ends)
 			if p == probeWhole && ringCheck != checkOff {
 				if ringCheck == checkCalls {
+					if changeHook != nil {
+						changeHook(it.Path)
+					}
 					rr.res[s] = rr.statxCall(k, &rr.sts[k])
 				}
 				if !settled(rr.res[s], &rr.sts[k], int(rr.reads[s]), t0) {

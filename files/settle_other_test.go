@@ -3,3 +3,5 @@
 package files
 
 const settleWait = 0
+
+func dropIdleRings() {}

@@ -134,6 +134,9 @@ func (w *worker) rewind(s *source, d *sha256x.Digest, path string) {
 // end of their page, without a fault), it is hashed again from its start,
 // or given ErrChanged after hashTries passes.
 func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
+	if changeHook != nil {
+		changeHook(path)
+	}
 	if st, ok := fileStamp(s.r); ok && st == s.st {
 		return
 	}

@@ -159,6 +159,9 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 		default:
 			return 0, 0, nil, err
 		}
+		if changeHook != nil {
+			changeHook(path)
+		}
 		if st, err = f.Stat(); err != nil {
 			return 0, 0, nil, err
 		}
