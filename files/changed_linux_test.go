@@ -3,133 +3,137 @@ package files
 import (
 	"bytes"
 	"context"
+	"crypto/sha256"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
-	"syscall"
 	"testing"
-	"time"
-
-	"github.com/sha256x/sha256x/internal/uring"
 )
 
-// BenchmarkChangedCheck hashes a tree of 10,000 files of 0..8 KiB in 100
-// directories (as bench/smallfiles.pl makes it, other bytes) through the
-// ring and the plain way, with the check for a change under the read off,
-// linked after the ring's read, and as system calls after it: run it with
-// -cpu 1 and -count alternating the six.
+// BenchmarkChangedCheck hashes 10,000 files of 0..8 KiB in 100
+// directories (as bench/smallfiles.pl lays them out) through the ring and
+// the plain way, the check of a change under the read on and off: run it
+// with -cpu 1 and -count, which alternates the four.
 func BenchmarkChangedCheck(b *testing.B) {
 	dir := b.TempDir()
-	r := rand.New(rand.NewPCG(2026, 1))
-	for d := range 100 {
-		if err := os.Mkdir(filepath.Join(dir, fmt.Sprintf("d%02d", d)), 0o755); err != nil {
-			b.Fatal(err)
-		}
-		for f := range 100 {
-			buf := make([]byte, r.IntN(8193))
-			for i := range buf {
-				buf[i] = byte(r.Uint32())
-			}
-			if err := os.WriteFile(filepath.Join(dir, fmt.Sprintf("d%02d/f%02d", d, f)), buf, 0o644); err != nil {
-				b.Fatal(err)
-			}
-		}
+	r := rand.NewChaCha8([32]byte{})
+	for i := range 10000 {
+		p := filepath.Join(dir, fmt.Sprintf("d%02d/f%02d", i/100, i%100))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		buf := make([]byte, r.Uint64()%8193)
+		r.Read(buf)
+		os.WriteFile(p, buf, 0o644)
 	}
-	time.Sleep(settleWait)
-	saved := ringCheck
-	defer func() { ringCheck = saved }()
-	for _, way := range []string{"ring", "plain"} {
-		for _, check := range []struct {
-			name string
-			c    int
-		}{{"off", checkOff}, {"linked", checkLinked}, {"calls", checkCalls}} {
-			if way == "plain" && check.c >= checkCalls {
-				continue // the same as linked: the plain way stats by calls
-			}
-			b.Run(way+"/"+check.name, func(b *testing.B) {
-				if way == "ring" && uring.Disabled() {
-					b.Skip("SHA256X_IOURING=off")
-				}
-				ringCheck = check.c
-				h := Hasher{PlainReads: way == "plain"}
-				unsettled := ringUnsettled.Load()
-				cpu0 := cpuTime()
+	settle()
+	defer func() { checkReads = true }()
+	for _, name := range []string{"ring/off", "ring/on", "plain/off", "plain/on"} {
+		b.Run(name, func(b *testing.B) {
+			checkReads = name[len(name)-2:] == "on"
+			h := Hasher{PlainReads: name[0] == 'p'}
+			for b.Loop() {
 				n := 0
-				for b.Loop() {
-					n = 0
-					if err := h.Each(context.Background(), Tree(dir), func(r Result) {
-						if r.Err != nil {
-							b.Fatal(r.Err)
-						}
+				h.Each(context.Background(), Tree(dir), func(r Result) {
+					if r.Err == nil {
 						n++
-					}); err != nil {
-						b.Fatal(err)
 					}
-				}
+				})
 				if n != 10000 {
-					b.Fatalf("%d files", n)
+					b.Fatalf("%d files hashed", n)
 				}
-				b.ReportMetric(float64(ringUnsettled.Load()-unsettled)/float64(b.N), "unsettled/op")
-				// The process's CPU time, its io-wq threads' included.
-				b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-			})
-		}
+			}
+		})
 	}
 }
 
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	syscall.Getrusage(syscall.RUSAGE_SELF, &ru)
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
-}
-
-// TestRingChecked: files read whole through the ring are taken if a statx
-// after the read finds them settled; one changed after its read, or
-// written just before the call, is read again the plain way.
+// TestRingChecked: files read through the ring are taken if a statx after
+// the read finds them settled (probed) or as before it (sized); one changed
+// after its read, and the probed ones written just before the call, are
+// read again the plain way.
 func TestRingChecked(t *testing.T) {
 	if why := ringRefusedWhy(); why != "" {
 		t.Skip("io_uring not used:", why)
 	}
 	for name, dir := range fsDirs(t) {
 		for _, young := range []bool{false, true} {
-			var paths []string
 			for i := range 40 {
-				p := filepath.Join(dir, fmt.Sprintf("f%02d", i))
-				if err := os.WriteFile(p, bytes.Repeat([]byte{byte(i)}, 100+i*300), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				paths = append(paths, p)
+				os.WriteFile(filepath.Join(dir, fmt.Sprintf("f%02d", i)), bytes.Repeat([]byte{byte(i)}, 100+i*600), 0o644)
 			}
 			if !young {
 				settle()
 			}
-			calls := 0
+			changed := map[string]bool{}
 			changeHook = func(p string) {
-				if p == paths[3] && calls == 0 {
-					calls++
-					if err := os.WriteFile(p, []byte("changed"), 0o644); err != nil {
-						t.Error(err)
-					}
+				if b := filepath.Base(p); (b == "f03" || b == "f35") && !changed[p] {
+					changed[p] = true
+					os.WriteFile(p, []byte("changed"), 0o644)
 				}
 			}
 			ring, unsettled := ringFiles.Load(), ringUnsettled.Load()
 			var res []Result
-			err := (&Hasher{}).Stream(context.Background(), Tree(dir), func(r Result) { res = append(res, r) })
+			(&Hasher{}).Stream(context.Background(), Tree(dir), func(r Result) { res = append(res, r) })
 			changeHook = nil
-			if err != nil {
-				t.Fatal(err)
-			}
 			ring, unsettled = ringFiles.Load()-ring, ringUnsettled.Load()-unsettled
 			for _, r := range res {
 				if r.Err != nil || r.Sum != want(t, nil, r.Path) {
 					t.Errorf("%s, young %v: %s: %v, or a wrong digest", name, young, r.Path, r.Err)
 				}
 			}
-			t.Logf("%s, young %v: %d files through the ring, %d unsettled", name, young, ring, unsettled)
-			if len(res) != 40 || calls != 1 || young && (ring != 0 || unsettled != 40) || !young && (ring != 39 || unsettled != 1) {
-				t.Errorf("%s, young %v: %d files, %d through the ring, %d unsettled, changed %d times; want 40, %d, %d, 1", name, young, len(res), ring, unsettled, calls, map[bool]int{false: 39}[young], map[bool]int{false: 1, true: 40}[young])
+			// 28 files probed, 12 sized (over probeMax).
+			wantRing, wantUnsettled := int64(38), int64(2)
+			if young {
+				wantRing, wantUnsettled = 11, 29
+			}
+			if len(res) != 40 || len(changed) != 2 || ring != wantRing || unsettled != wantUnsettled {
+				t.Errorf("%s, young %v: %d files, %d through the ring, %d unsettled, %d changed; want 40, %d, %d, 2", name, young, len(res), ring, unsettled, len(changed), wantRing, wantUnsettled)
 			}
 		}
 	}
+}
+
+// TestChangedWhileRead: a file rewritten between its read and its stamp
+// after is hashed again; one rewritten after every read gets ErrChanged.
+// Read whole or streamed, read or mapped, by system calls or an fs.FS.
+func TestChangedWhileRead(t *testing.T) {
+	for _, w := range []struct {
+		h    Hasher
+		mmap string
+		fsys bool
+	}{{Hasher{PlainReads: true}, "", false}, {Hasher{}, "", true}, {Hasher{}, "off", false}, {Hasher{}, "on", false}} {
+		for _, size := range []int{100, 20000, 1 << 20} {
+			for _, every := range []bool{false, true} {
+				t.Setenv("SHA256X_MMAP", w.mmap)
+				dir := t.TempDir()
+				p := filepath.Join(dir, "f")
+				os.WriteFile(p, bytes.Repeat([]byte("a"), size), 0o644)
+				calls := 0
+				changeHook = func(string) {
+					if calls++; calls == 1 || every {
+						os.WriteFile(p, bytes.Repeat([]byte("b"), size-calls%9), 0o644)
+					}
+				}
+				h, name := w.h, p
+				if w.fsys {
+					h.FS, name = os.DirFS(dir), "f"
+				}
+				again, gave := readAgain.Load(), gaveUp.Load()
+				res, _ := h.Hash(context.Background(), []string{name})
+				changeHook = nil
+				r, got := res[0], must(os.ReadFile(p))
+				again, gave = readAgain.Load()-again, gaveUp.Load()-gave
+				if every && (!errors.Is(r.Err, ErrChanged) || again != hashTries || gave != 1) ||
+					!every && (r.Err != nil || r.Sum != sha256.Sum256(got) || again != 1 || gave != 0) {
+					t.Errorf("%+v, %d bytes, changed every time %v: %v, digest right %v, %d passes again, %d given up", w, size, every, r.Err, r.Sum == sha256.Sum256(got), again, gave)
+				}
+			}
+		}
+	}
+}
+
+func must[T any](v T, err error) T {
+	if err != nil {
+		panic(err)
+	}
+	return v
 }

@@ -40,27 +40,17 @@
 // error. The mapped pages count in the process's resident memory, not
 // against Hasher.Memory. With PlainReads, files are read, never mapped.
 //
-// A file that changes while it is hashed gets the digest of contents it
-// held whole at one time, or an error: never a digest of bytes it never
-// held at once (a read or a mapping that races a truncation can see the
-// bytes before it, zeros, and pages about to be dropped). Every regular
-// file is stamped (size, inode, modification and change times) before it
-// is read and again after; if the stamps differ it is hashed again from
-// its start, and after 3 passes that each saw a change its Result has an
-// *fs.PathError wrapping ErrChanged. A file read through io_uring is
-// stamped after the read only, by its name: it is taken as unchanged if
-// its change time is older than the start of the read by 20 ms (2 s where
-// the time has no nanoseconds), and read again the plain way otherwise, so
-// files changed just before a call cost a little more. A file replaced,
-// renamed or deleted while it is hashed gets the outcome of whichever file
-// it opened. The check goes by the file system's times: on Linux 6.13 and
-// later, ext4, XFS, Btrfs and tmpfs give a change made after a stat a time
-// of its own; elsewhere a truncation undone (the same size again) within
-// one tick of the clock, or of the file system's time granularity, can go
-// unseen, and the check of io_uring's reads assumes the file system's
-// times come from this machine's clock and that it is not set back. An
-// fs.FS's files are compared by size and modification time. A pipe or
-// device is hashed as read.
+// A file changed while hashed gets the digest of contents it held at one
+// time, or an error: never of bytes never held at once (as a read racing a
+// truncation sees). Each regular file is stamped (size, inode, times)
+// before and after it is read or mapped, and hashed again if they differ;
+// after 3 such passes its Err wraps ErrChanged. One read through io_uring
+// is stamped after only, by name, and read again plainly unless its
+// change time is 20 ms older than the read (2 s without nanoseconds). The
+// check trusts the file system's times, from this machine's clock: since
+// Linux 6.13, ext4, XFS, Btrfs and tmpfs give a change after a stat a time
+// of its own; elsewhere a truncation undone within a clock tick can go
+// unseen. An fs.FS's files are compared by size and modification time.
 package files
 
 import (

@@ -16,10 +16,9 @@ import (
 	"time"
 )
 
-// settle waits until files just written are older than the margin by
-// which the ring's check takes a file as unchanged while it was read
-// (ringcheck_linux.go): younger ones are read again the plain way.
-func settle() { time.Sleep(settleWait) }
+// settle waits until files just written are older than fineMargin
+// (ringcheck_linux.go): younger ones the ring reads again the plain way.
+func settle() { time.Sleep(25 * time.Millisecond) }
 
 // randomTree writes files of random sizes up to max and the sizes around
 // every limit of the package (probe reads, small files, stream chunks),

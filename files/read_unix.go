@@ -17,9 +17,8 @@ var errIsDir error = syscall.EISDIR
 // a device) is returned open, to be streamed: opening it again could miss
 // what a pipe's only writer wrote. Raw system calls skip the os.File poller
 // registration, which costs about as much as the read of a small file;
-// fstat on the open file replaces a stat of the path. A file whose fstat
-// after the read differs from the one before (changed.go) is read again,
-// up to hashTries times.
+// fstat on the open file replaces a stat of the path, and one after the
+// read checks it (changed.go).
 func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
 	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	for err == unix.EINTR {
@@ -45,14 +44,27 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		if before.size >= int64(len(buf)) {
 			return 0, isLarge, nil, nil
 		}
-		n, err = readUpTo(fd, buf[:before.size+1], int(before.size))
-		if err != nil {
-			return 0, 0, nil, &os.PathError{Op: "read", Path: path, Err: err}
+		// Up to EOF: one byte more than the size tells a file that grew.
+		// A read that stops short exactly at the size is taken as EOF,
+		// which saves a system call per file; any other short read reads
+		// on.
+		n = 0
+		for n <= int(before.size) {
+			m, err := unix.Pread(fd, buf[n:before.size+1], int64(n))
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return 0, 0, nil, &os.PathError{Op: "read", Path: path, Err: err}
+			}
+			if n += m; m == 0 || n == int(before.size) {
+				break
+			}
 		}
 		if n > int(before.size) {
-			return 0, isLarge, nil, nil // grown
+			return 0, isLarge, nil, nil
 		}
-		if ringCheck == checkOff {
+		if !checkReads {
 			return n, isSmall, nil, nil
 		}
 		if changeHook != nil {
@@ -71,24 +83,4 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		}
 		before = after
 	}
-}
-
-// readUpTo reads the file open as fd from its start into buf, up to EOF or
-// len(buf) bytes. A read that stops short exactly at size is taken as EOF,
-// which saves a system call per file; any other short read reads on.
-func readUpTo(fd int, buf []byte, size int) (n int, err error) {
-	for n < len(buf) {
-		m, err := unix.Pread(fd, buf[n:], int64(n))
-		if err == unix.EINTR {
-			continue
-		}
-		if err != nil {
-			return 0, err
-		}
-		if m == 0 || n+m == size {
-			return n + m, nil
-		}
-		n += m
-	}
-	return n, nil
 }

@@ -69,7 +69,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		todo = typed
 	}
 	if w.ring == nil {
-		if ringRefused.Load() {
+		if ringRefused.Load() || uring.Disabled() { // kept rings too
 			w.noRing = true
 			return append(rest, todo...), nil
 		}
@@ -97,7 +97,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 			return append(rest, todo...), nil
 		}
 		w.ring = &ringReader{
-			ring: ring, arena: arena, fixed: fixed, sts: make([]unix.Statx_t, batchMax), sts2: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
+			ring: ring, arena: arena, fixed: fixed, sts: make([]unix.Statx_t, batchMax), res: make([]int32, batchMax),
 			reads: make([]int32, batchMax), more: make([]int32, batchMax), opens: make([]int32, batchMax), at: make([]int, batchMax),
 		}
 	}
@@ -156,33 +156,25 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 	arena := rr.fixed
 	slots := min(batchMax, w.c.arenaMax/probeMax)
 	scratch := arena[len(arena)-slots:]
-	linked := ringCheck == checkLinked
 	for i := 0; i < len(rr.cand); {
 		start := i
 		m, ops := 0, 0
-		// Before any open: a change after it has a later change time
-		// (ringcheck_linux.go).
-		t0 := time.Now().UnixNano()
+		t0 := time.Now().UnixNano() // before any open: ringcheck_linux.go
 		for ; i < len(rr.cand) && m < slots; i++ {
 			k := rr.cand[i]
-			u := uint64(m) << 3
+			u := uint64(m) << 2
 			dir, name := rr.path(k)
 			if rr.ends[rr.dirOf[k]] {
-				// Not linked: see above. A statx is linked after the
-				// read, which it must follow.
+				// Not linked: see above.
 				rr.ring.OpenDirect(dir, name, m, u, false)
 				if asyncOpens {
 					rr.ring.Async()
 				}
-				rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], 0, 0, u|1, linked)
+				rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], 0, 0, u|1, false)
 			} else {
 				rr.ring.OpenDirect(dir, name, m, u, true)
 				rr.ring.ReadDirect(m, arena[m*probeMax:(m+1)*probeMax], -1, 0, u|1, true)
 				rr.ring.ReadDirect(m, scratch[m:m+1], -1, 0, u|2, true)
-				ops++
-			}
-			if linked {
-				rr.ring.Statx(dir, name, &rr.sts[k], u|4, !rr.ends[rr.dirOf[k]])
 				ops++
 			}
 			rr.ring.CloseDirect(m, u|3)
@@ -190,15 +182,13 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			m++
 		}
 		reap := func(user uint64, res int32) {
-			switch s := user >> 3; user & 7 {
+			switch s := user >> 2; user & 3 {
 			case 0:
 				rr.opens[s] = res
 			case 1:
 				rr.reads[s] = res
 			case 2:
 				rr.more[s] = res
-			case 4:
-				rr.res[s] = res
 			}
 		}
 		err := rr.ring.SubmitInline(ops)
@@ -208,25 +198,16 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			// found the slot empty: read and close the file it left there.
 			late := 0
 			for s := range m {
-				if k := rr.cand[start+s]; rr.ends[rr.dirOf[k]] && rr.opens[s] >= 0 && rr.reads[s] == -int32(unix.EBADF) {
-					u := uint64(s) << 3
+				if rr.ends[rr.dirOf[rr.cand[start+s]]] && rr.opens[s] >= 0 && rr.reads[s] == -int32(unix.EBADF) {
+					u := uint64(s) << 2
 					rr.ring.ReadDirect(s, arena[s*probeMax:(s+1)*probeMax], 0, 0, u|1, true)
-					if linked {
-						// Its first statx may have run before this read.
-						dir, name := rr.path(k)
-						rr.ring.Statx(dir, name, &rr.sts[k], u|4, true)
-					}
 					rr.ring.CloseDirect(s, u|3)
 					late++
 				}
 			}
 			if late > 0 {
 				ringLate.Add(int64(late))
-				ops := 2 * late
-				if linked {
-					ops += late
-				}
-				if err = rr.ring.SubmitInline(ops); err == nil {
+				if err = rr.ring.SubmitInline(2 * late); err == nil {
 					rr.ring.Reap(reap)
 				}
 			}
@@ -244,17 +225,9 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			it := todo[k]
 			ends := rr.ends[rr.dirOf[k]]
 			p := probed(rr.opens[s], rr.reads[s], rr.more[s], ends)
-			if p == probeWhole && ringCheck != checkOff {
-				if ringCheck == checkCalls {
-					if changeHook != nil {
-						changeHook(it.Path)
-					}
-					rr.res[s] = rr.statxCall(k, &rr.sts[k])
-				}
-				if !settled(rr.res[s], &rr.sts[k], int(rr.reads[s]), t0) {
-					p = probePlain
-					unsettled++
-				}
+			if p == probeWhole && checkReads && !rr.settled(k, it.Path, int(rr.reads[s]), t0) {
+				p = probePlain
+				unsettled++
 			}
 			switch p {
 			case probePlain:
@@ -344,7 +317,7 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 	// Open, read and close as many as the arena holds, round after round.
 	arena := rr.fixed
 	for i := 0; i < len(rr.cand); {
-		start, used, m, ops := i, 0, 0, 0
+		start, used, m := i, 0, 0
 		for ; i < len(rr.cand); i++ {
 			k := rr.cand[i]
 			n := int(rr.sts[k].Size) + 1
@@ -354,18 +327,12 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			dir, name := rr.path(k)
 			rr.ring.OpenDirect(dir, name, m, uint64(m)<<2, true)
 			rr.ring.ReadDirect(m, arena[used:used+n], 0, 0, uint64(m)<<2|1, true)
-			if ringCheck == checkLinked {
-				// Stat again after the read: the same stamp as before
-				// it says nothing changed the file in between.
-				rr.ring.Statx(dir, name, &rr.sts2[m], uint64(m)<<2|3, true)
-				ops++
-			}
 			rr.ring.CloseDirect(m, uint64(m)<<2|2)
 			rr.at[m] = used
 			used += n
 			m++
 		}
-		if err := rr.ring.SubmitInline(ops + 3*m); err != nil {
+		if err := rr.ring.SubmitInline(3 * m); err != nil {
 			w.dropRing()
 			for _, k := range rr.cand[start:] {
 				rest = append(rest, todo[k])
@@ -378,22 +345,17 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 				rr.opens[s] = res
 			case 1:
 				rr.reads[s] = res
-			case 3:
-				rr.res[s] = res
 			}
 		})
 		for s := range m {
 			k := rr.cand[start+s]
 			it, size := todo[k], int(rr.sts[k].Size)
-			if ringCheck == checkCalls && int(rr.reads[s]) == size {
-				rr.res[s] = rr.statxCall(k, &rr.sts2[s])
-			}
 			switch {
 			case rr.opens[s] < 0:
 				rest = append(rest, it)
-			case int(rr.reads[s]) == size && ringCheck != checkOff && (rr.res[s] < 0 || !sameStatx(&rr.sts[k], &rr.sts2[s])):
+			case int(rr.reads[s]) == size && checkReads && !rr.unchanged(k, it.Path):
 				ringUnsettled.Add(1)
-				rest = append(rest, it) // changed: the plain way reads it again
+				rest = append(rest, it) // the plain way reads it again
 			case int(rr.reads[s]) == size:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,11 +32,8 @@ import (
 // greatest lengths) before the change that makes it visible; a Result
 // must then be G[:Size] for one of the generations the file had during the
 // call, with Size within that generation's lengths. Zeros from past a
-// truncated end of a mapping, bytes of two generations, a read that raced
-// a truncation (bytes before it, zeros, pages it dropped), or a Size
-// outside the lengths would not match: the package stamps each file before
-// and after reading it and hashes it again if it changed (changed.go), and
-// the soak counts those reads again, and the files given ErrChanged.
+// truncated end of a mapping, bytes of two generations or of a read that
+// raced a truncation, or a Size outside the lengths would not match.
 //
 // It runs about 20 s (4 s with -short); SHA256X_SOAK=30m sets the time,
 // shared among the four ways, and SHA256X_SOAK_OUT=file writes the counts
@@ -78,7 +74,6 @@ func TestSoak(t *testing.T) {
 			// Undecided throughout: a file read by turns may have had
 			// no chunk from its mapping, and is checked as a read one.
 			resetTrial(t, 1<<30, nil)
-			dropIdleRings() // kept from the mode before: SHA256X_IOURING=off would not apply
 			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)))
 			fmt.Fprintf(&report, "%s: %s\n", m.name, c)
 		})
@@ -96,7 +91,6 @@ func TestSoak(t *testing.T) {
 type generation struct {
 	seed        uint64
 	least, most int
-	cuts        []int // the lengths it was truncated to
 }
 
 func gen(seed uint64, n int) []byte {
@@ -125,13 +119,10 @@ func (f *soakFile) record(g generation) {
 }
 
 // widen records that the current generation now reaches length n.
-func (f *soakFile) widen(n int, cut bool) {
+func (f *soakFile) widen(n int) {
 	f.mu.Lock()
 	g := &f.gens[len(f.gens)-1]
 	g.least, g.most = min(g.least, n), max(g.most, n)
-	if cut {
-		g.cuts = append(g.cuts, n)
-	}
 	f.mu.Unlock()
 }
 
@@ -145,11 +136,7 @@ func (f *soakFile) published() int {
 func (f *soakFile) since(from int) []generation {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	gens := append([]generation(nil), f.gens[from:]...)
-	for i := range gens {
-		gens[i].cuts = slices.Clone(gens[i].cuts)
-	}
-	return gens
+	return append([]generation(nil), f.gens[from:]...)
 }
 
 type soakCounts struct {
@@ -166,7 +153,7 @@ func (c *soakCounts) String() string {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, v.(*atomic.Int64).Load()))
 		return true
 	})
-	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault, %d reads again after a change (%d of them of mapped files), %d files given ErrChanged, %d read through io_uring not settled by its check and read again the plain way",
+	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault; %d passes again after a change (%d mapped), %d ErrChanged, %d through io_uring read again plainly",
 		c.calls.Load(), c.results.Load(), c.matched.Load(), c.prefixes.Load(), c.stale.Load(), c.errs.Load(), strings.Join(kinds, ", "),
 		c.replaced.Load(), c.truncated.Load(), c.extended.Load(), c.renamed.Load(), c.deleted.Load(), c.faults, c.again, c.changed, c.gaveUp, c.unsettled)
 }
@@ -352,7 +339,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 				// the new end reads as zeros there, without a fault.
 				to = max(0, cur[f]-r.IntN(4096))
 			}
-			f.widen(to, true)
+			f.widen(to)
 			if err := os.Truncate(f.path, int64(to)); err != nil {
 				t.Error(err)
 				return
@@ -369,7 +356,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 			if r.IntN(2) == 0 {
 				to = min(f.max, g.most+1+r.IntN(4096))
 			}
-			f.widen(to, false)
+			f.widen(to)
 			w, err := os.OpenFile(f.path, os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)

@@ -10,29 +10,22 @@ import (
 )
 
 func statStamp(st *unix.Stat_t) stamp {
-	return stamp{ino: st.Ino, size: st.Size, mtime: st.Mtim.Nano(), ctime: st.Ctim.Nano()}
+	return stamp{st.Ino, st.Size, st.Mtim.Nano(), st.Ctim.Nano()}
 }
 
-// fdStamp stamps the file open as fd.
 func fdStamp(fd int) (stamp, error) {
 	var st unix.Stat_t
 	err := unix.Fstat(fd, &st)
-	for err == unix.EINTR {
-		err = unix.Fstat(fd, &st)
-	}
 	return statStamp(&st), err
 }
 
-// osFileStamp stamps r by fstat if it is an *os.File (done), and says
-// whether it is a regular file.
-func osFileStamp(r io.Reader) (st stamp, ok, done bool) {
-	f, isFile := r.(*os.File)
-	if !isFile {
+// osFileStamp stamps r by fstat if it is an *os.File (done).
+func osFileStamp(r io.Reader) (st stamp, regular, done bool) {
+	f, ok := r.(*os.File)
+	if !ok {
 		return stamp{}, false, false
 	}
 	var s unix.Stat_t
-	if err := unix.Fstat(int(f.Fd()), &s); err != nil || s.Mode&unix.S_IFMT != unix.S_IFREG {
-		return stamp{}, false, true
-	}
-	return statStamp(&s), true, true
+	err := unix.Fstat(int(f.Fd()), &s)
+	return statStamp(&s), err == nil && s.Mode&unix.S_IFMT == unix.S_IFREG, true
 }

@@ -34,8 +34,7 @@ type source struct {
 	inMap, pread bool
 	done         bool
 	err          error
-	// st is the file's stamp from before this pass over it, if stamped
-	// (a regular file); tries counts the passes.
+	// st is a regular file's stamp before this pass; tries counts them.
 	st      stamp
 	stamped bool
 	tries   int
@@ -128,11 +127,10 @@ func (w *worker) rewind(s *source, d *sha256x.Digest, path string) {
 	s.st, s.stamped = fileStamp(s.r)
 }
 
-// recheck compares the stamp of a file read to its end with the one from
-// before: if it changed (it may have been truncated under the read, or
-// under the mapping, whose pages past the new end read as zeros up to the
-// end of their page, without a fault), it is hashed again from its start,
-// or given ErrChanged after hashTries passes.
+// recheck stamps a file read to its end: if it changed (perhaps cut under
+// the read, or under the mapping, whose pages past the new end read as
+// zeros to the page's end, without a fault), it is hashed again, or given
+// ErrChanged after hashTries passes.
 func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
 	if changeHook != nil {
 		changeHook(path)

@@ -275,22 +275,16 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	return s
 }
 
-// StatxMask is what Statx asks for: a file's type, size, inode and
-// modification and change times.
+// StatxMask is what Statx asks for: type, size, inode and times.
 const StatxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_INO | unix.STATX_MTIME | unix.STATX_CTIME
 
 // Statx queues statx(dir, path, 0, StatxMask, st), dir a directory's
 // descriptor or unix.AT_FDCWD. path must end in a NUL byte and stay
 // unchanged until Submit returns, dir open until the operation completes,
-// and st alive until then. With link, the next operation runs even if
-// statx fails (a hard link). The kernel runs statx on its io-wq threads,
-// never inline, and refuses it a direct descriptor: it names a file by
-// its path only.
+// and st alive until then. The kernel runs it on its io-wq threads, and
+// refuses it a direct descriptor.
 func (r *Ring) Statx(dir int, path []byte, st *unix.Statx_t, user uint64, link bool) {
-	s := r.next(opStatx, false, user)
-	if link {
-		s.flags = sqeHardLink
-	}
+	s := r.next(opStatx, link, user)
 	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
 	s.len = StatxMask

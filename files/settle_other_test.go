@@ -1,7 +1,0 @@
-//go:build !linux
-
-package files
-
-const settleWait = 0
-
-func dropIdleRings() {}
