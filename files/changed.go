@@ -18,9 +18,6 @@ var ErrChanged = errors.New("file changed while it was hashed")
 // written all the time), which would otherwise hold a worker.
 const hashTries = 3
 
-// checkReads turns the check off for the benchmarks (never otherwise).
-var checkReads = true
-
 // changeHook, if set (by tests), is called after a file is read and
 // before it is stamped again.
 var changeHook func(path string)

@@ -6,46 +6,10 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"testing"
 )
-
-// BenchmarkChangedCheck hashes 10,000 files of 0..8 KiB in 100
-// directories (as bench/smallfiles.pl lays them out) through the ring and
-// the plain way, the check of a change under the read on and off: run it
-// with -cpu 1 and -count, which alternates the four.
-func BenchmarkChangedCheck(b *testing.B) {
-	dir := b.TempDir()
-	r := rand.NewChaCha8([32]byte{})
-	for i := range 10000 {
-		p := filepath.Join(dir, fmt.Sprintf("d%02d/f%02d", i/100, i%100))
-		os.MkdirAll(filepath.Dir(p), 0o755)
-		buf := make([]byte, r.Uint64()%8193)
-		r.Read(buf)
-		os.WriteFile(p, buf, 0o644)
-	}
-	settle()
-	defer func() { checkReads = true }()
-	for _, name := range []string{"ring/off", "ring/on", "plain/off", "plain/on"} {
-		b.Run(name, func(b *testing.B) {
-			checkReads = name[len(name)-2:] == "on"
-			h := Hasher{PlainReads: name[0] == 'p'}
-			for b.Loop() {
-				n := 0
-				h.Each(context.Background(), Tree(dir), func(r Result) {
-					if r.Err == nil {
-						n++
-					}
-				})
-				if n != 10000 {
-					b.Fatalf("%d files hashed", n)
-				}
-			}
-		})
-	}
-}
 
 // TestRingChecked: files read through the ring are taken if a statx after
 // the read finds them settled (probed) or as before it (sized); one changed

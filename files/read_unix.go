@@ -64,9 +64,6 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		if n > int(before.size) {
 			return 0, isLarge, nil, nil
 		}
-		if !checkReads {
-			return n, isSmall, nil, nil
-		}
 		if changeHook != nil {
 			changeHook(path)
 		}

@@ -225,7 +225,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			it := todo[k]
 			ends := rr.ends[rr.dirOf[k]]
 			p := probed(rr.opens[s], rr.reads[s], rr.more[s], ends)
-			if p == probeWhole && checkReads && !rr.settled(k, it.Path, int(rr.reads[s]), t0) {
+			if p == probeWhole && !rr.settled(k, it.Path, int(rr.reads[s]), t0) {
 				p = probePlain
 				unsettled++
 			}
@@ -353,7 +353,7 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			switch {
 			case rr.opens[s] < 0:
 				rest = append(rest, it)
-			case int(rr.reads[s]) == size && checkReads && !rr.unchanged(k, it.Path):
+			case int(rr.reads[s]) == size && !rr.unchanged(k, it.Path):
 				ringUnsettled.Add(1)
 				rest = append(rest, it) // the plain way reads it again
 			case int(rr.reads[s]) == size:
