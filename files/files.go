@@ -38,11 +38,19 @@
 // mapped or read, measured"). SHA256X_MMAP=on or off forces either way,
 // and SHA256X_MMAP=show prints the decision and its figures to standard
 // error. The mapped pages count in the process's resident memory, not
-// against Hasher.Memory. A file that shrinks or grows while it is hashed
-// this way, or whose times move (where the file system's times can tell),
-// is hashed again by reading it, so that it gets an outcome a read loop
-// could give: never zeros from past a truncated end. With PlainReads,
-// files are read, never mapped.
+// against Hasher.Memory. With PlainReads, files are read, never mapped.
+//
+// A file changed while hashed gets the digest of contents it held at one
+// time, or an error: never of bytes never held at once (as a read racing a
+// truncation sees). Each regular file is stamped (size, inode, times)
+// before and after it is read or mapped, and hashed again if they differ;
+// after 3 such passes its Err wraps ErrChanged. One read through io_uring
+// is stamped after only, by name, and read again plainly unless its
+// change time is 20 ms older than the read (2 s without nanoseconds). The
+// check trusts the file system's times, from this machine's clock: since
+// Linux 6.13, ext4, XFS, Btrfs and tmpfs give a change after a stat a time
+// of its own; elsewhere a truncation undone within a clock tick can go
+// unseen. An fs.FS's files are compared by size and modification time.
 package files
 
 import (
@@ -127,9 +135,10 @@ type Result struct {
 	// Size is the number of bytes of the file that were hashed.
 	Size int64
 	// Err is why the file could not be hashed: an *fs.PathError from
-	// opening or reading it, a directory ("is a directory"), the error a
-	// Tree or TreeFS walk gave in the file's place, or the context's error
-	// for files left when the call was cancelled.
+	// opening or reading it, a directory ("is a directory"), one wrapping
+	// ErrChanged for a file that changed each time it was hashed, the
+	// error a Tree or TreeFS walk gave in the file's place, or the
+	// context's error for files left when the call was cancelled.
 	Err error
 }
 

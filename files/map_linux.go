@@ -11,9 +11,9 @@ package files
 // A file may change while it is mapped. If it shrinks, a read of a mapped
 // page past its new end faults (SIGBUS): worker.write runs WriteMany with
 // faults turned into panics, recovers, puts the round's digests back, and
-// hashes that file again from its start by reading it. A file whose size
-// or times differ at its end (mapping.changed) is hashed again by reading
-// as well, so that every file gets an outcome a read loop could give.
+// hashes that file again from its start by reading it. A file whose stamp
+// differs at its end (worker.recheck) is hashed again by reading as well,
+// as every file is.
 
 import (
 	"sync/atomic"
@@ -52,20 +52,17 @@ type mapping struct {
 	win    []byte
 	winOff int64 // the file offset of win
 	used   bool  // a chunk was taken from the mapping
-	st     syscall.Stat_t
 }
 
 func (m *mapping) active() bool { return m.size > 0 }
 
-// mapFile sets s up to be mapped, if its file is regular and at least
-// minSize bytes long.
+// mapFile sets s up to be mapped, if its file is regular (stamped) and at
+// least minSize bytes long.
 func (s *source) mapFile(minSize int64) {
-	fd := int(s.f.Fd())
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil || st.Mode&syscall.S_IFMT != syscall.S_IFREG || st.Size < minSize {
+	if !s.stamped || s.st.size < minSize {
 		return
 	}
-	s.mp = mapping{fd: fd, size: st.Size, st: st}
+	s.mp = mapping{fd: int(s.f.Fd()), size: s.st.size}
 	mapFiles.Add(1)
 }
 
@@ -115,23 +112,4 @@ func (m *mapping) end() {
 func (m *mapping) forget() {
 	m.unmapWindow()
 	*m = mapping{}
-}
-
-// changed reports whether the file, hashed in part from its mapping, has
-// changed since it was opened: its size, or its change or modification
-// time. A page past the end of a file that shrank reads as zeros up to the
-// end of the page the new end is in, without a fault; the size tells such
-// a file, which is hashed again by reading. The times tell a rewrite in
-// place where they are fine enough (not on every file system, nor under
-// qemu, which drops their nanoseconds); a rewrite they miss leaves the
-// digest of the bytes before it, as a read loop past them gives.
-func (m *mapping) changed() bool {
-	if !m.used {
-		return false
-	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(m.fd, &st); err != nil {
-		return true
-	}
-	return st.Size != m.st.Size || st.Ctim != m.st.Ctim || st.Mtim != m.st.Mtim
 }

@@ -10,7 +10,7 @@ const mapMinSize = 0
 
 var mapFiles atomic.Int64
 
-type mapping struct{}
+type mapping struct{ used bool }
 
 func (*mapping) active() bool { return false }
 
@@ -21,5 +21,3 @@ func (*source) mapped(int) []byte { return nil }
 func (*mapping) forget() {}
 
 func (*mapping) end() {}
-
-func (*mapping) changed() bool { return false }

@@ -6,6 +6,8 @@ import (
 	"io"
 	"os"
 	"syscall"
+
+	"golang.org/x/sys/unix"
 )
 
 var errIsDir error = syscall.EISDIR
@@ -15,46 +17,67 @@ var errIsDir error = syscall.EISDIR
 // a device) is returned open, to be streamed: opening it again could miss
 // what a pipe's only writer wrote. Raw system calls skip the os.File poller
 // registration, which costs about as much as the read of a small file;
-// fstat on the open file replaces a stat of the path.
+// fstat on the open file replaces a stat of the path, and one after the
+// read checks it (changed.go).
 func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
-	fd, err := syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
-	for err == syscall.EINTR {
-		fd, err = syscall.Open(path, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	for err == unix.EINTR {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
 	}
 	if err != nil {
 		return 0, 0, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
-	var st syscall.Stat_t
-	if err := syscall.Fstat(fd, &st); err != nil {
-		syscall.Close(fd)
+	var st unix.Stat_t
+	if err := unix.Fstat(fd, &st); err != nil {
+		unix.Close(fd)
 		return 0, 0, nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}
-	if st.Mode&syscall.S_IFMT != syscall.S_IFREG && st.Mode&syscall.S_IFMT != syscall.S_IFDIR {
+	if st.Mode&unix.S_IFMT != unix.S_IFREG && st.Mode&unix.S_IFMT != unix.S_IFDIR {
 		return 0, isLarge, os.NewFile(uintptr(fd), path), nil
 	}
-	defer syscall.Close(fd)
-	switch {
-	case st.Mode&syscall.S_IFMT == syscall.S_IFDIR:
+	defer unix.Close(fd)
+	if st.Mode&unix.S_IFMT == unix.S_IFDIR {
 		return 0, isDir, nil, nil
-	case st.Size >= int64(len(buf)):
-		return 0, isLarge, nil, nil
 	}
-	// Up to EOF: one byte more than the size tells a file that grew. A
-	// read that stops short exactly at the size is taken as EOF, which
-	// saves a system call per file; any other short read reads on.
-	buf = buf[:st.Size+1]
-	for n < len(buf) {
-		m, err := syscall.Read(fd, buf[n:])
-		if err == syscall.EINTR {
-			continue
+	before := statStamp(&st)
+	for try := 1; ; try++ {
+		if before.size >= int64(len(buf)) {
+			return 0, isLarge, nil, nil
 		}
+		// Up to EOF: one byte more than the size tells a file that grew.
+		// A read that stops short exactly at the size is taken as EOF,
+		// which saves a system call per file; any other short read reads
+		// on.
+		n = 0
+		for n <= int(before.size) {
+			m, err := unix.Pread(fd, buf[n:before.size+1], int64(n))
+			if err == unix.EINTR {
+				continue
+			}
+			if err != nil {
+				return 0, 0, nil, &os.PathError{Op: "read", Path: path, Err: err}
+			}
+			if n += m; m == 0 || n == int(before.size) {
+				break
+			}
+		}
+		if n > int(before.size) {
+			return 0, isLarge, nil, nil
+		}
+		if changeHook != nil {
+			changeHook(path)
+		}
+		after, err := fdStamp(fd)
 		if err != nil {
-			return 0, 0, nil, &os.PathError{Op: "read", Path: path, Err: err}
+			return 0, 0, nil, &os.PathError{Op: "stat", Path: path, Err: err}
 		}
-		if m == 0 || n+m == int(st.Size) {
-			return n + m, isSmall, nil, nil
+		if after == before {
+			return n, isSmall, nil, nil
 		}
-		n += m
+		readAgain.Add(1)
+		if try == hashTries {
+			return 0, 0, nil, changedErr(path)
+		}
+		before = after
 	}
-	return 0, isLarge, nil, nil
 }

@@ -43,6 +43,7 @@ type ringReader struct {
 	fixed   []byte // arena's head, registered with ring
 	idle    time.Time
 	sts     []unix.Statx_t
+	after   unix.Statx_t // a statx after a read (ringcheck_linux.go)
 	res     []int32
 	paths   []byte // the batch's names, each ending in NUL
 	offs    []int

@@ -14,7 +14,7 @@ func (w *worker) release() {}
 
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
 
-var ringFiles atomic.Int64
+var ringFiles, ringUnsettled atomic.Int64
 
 // probeMax is the size of a probe read on Linux (ringread_linux.go).
 const probeMax = 16 << 10

@@ -32,6 +32,7 @@ package files
 import (
 	"errors"
 	"strings"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -68,7 +69,7 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		todo = typed
 	}
 	if w.ring == nil {
-		if ringRefused.Load() {
+		if ringRefused.Load() || uring.Disabled() { // kept rings too
 			w.noRing = true
 			return append(rest, todo...), nil
 		}
@@ -158,6 +159,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 	for i := 0; i < len(rr.cand); {
 		start := i
 		m, ops := 0, 0
+		t0 := time.Now().UnixNano() // before any open: ringcheck_linux.go
 		for ; i < len(rr.cand) && m < slots; i++ {
 			k := rr.cand[i]
 			u := uint64(m) << 2
@@ -217,12 +219,17 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			}
 			return false
 		}
-		whole, short := 0, 0
+		whole, short, unsettled := 0, 0, 0
 		for s := range m {
 			k := rr.cand[start+s]
 			it := todo[k]
 			ends := rr.ends[rr.dirOf[k]]
-			switch probed(rr.opens[s], rr.reads[s], rr.more[s], ends) {
+			p := probed(rr.opens[s], rr.reads[s], rr.more[s], ends)
+			if p == probeWhole && !rr.settled(k, it.Path, int(rr.reads[s]), t0) {
+				p = probePlain
+				unsettled++
+			}
+			switch p {
 			case probePlain:
 				*rest = append(*rest, it)
 			case probeSized:
@@ -248,6 +255,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 		// workers write, was 0.2% of `sum -r` of 10,000 small files.
 		ringFiles.Add(int64(whole))
 		ringShort.Add(int64(short))
+		ringUnsettled.Add(int64(unsettled))
 		w.hash(r)
 	}
 	return true
@@ -345,6 +353,9 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 			switch {
 			case rr.opens[s] < 0:
 				rest = append(rest, it)
+			case int(rr.reads[s]) == size && !rr.unchanged(k, it.Path):
+				ringUnsettled.Add(1)
+				rest = append(rest, it) // the plain way reads it again
 			case int(rr.reads[s]) == size:
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])

@@ -272,6 +272,7 @@ func TestUnsettledPlain(t *testing.T) {
 				t.Fatal(err)
 			}
 		}
+		settle()
 		ring := ringFiles.Load()
 		var res []Result
 		if err := (&Hasher{}).Stream(context.Background(), Tree(dir), func(r Result) { res = append(res, r) }); err != nil {

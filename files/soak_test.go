@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -33,9 +32,8 @@ import (
 // greatest lengths) before the change that makes it visible; a Result
 // must then be G[:Size] for one of the generations the file had during the
 // call, with Size within that generation's lengths. Zeros from past a
-// truncated end of a mapping, bytes of two generations, or a Size outside
-// the lengths would not match. One exception: a read that raced a
-// truncation (soakTorn).
+// truncated end of a mapping, bytes of two generations or of a read that
+// raced a truncation, or a Size outside the lengths would not match.
 //
 // It runs about 20 s (4 s with -short); SHA256X_SOAK=30m sets the time,
 // shared among the four ways, and SHA256X_SOAK_OUT=file writes the counts
@@ -76,7 +74,7 @@ func TestSoak(t *testing.T) {
 			// Undecided throughout: a file read by turns may have had
 			// no chunk from its mapping, and is checked as a read one.
 			resetTrial(t, 1<<30, nil)
-			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)), m.mmap == "on")
+			c := soak(t, Hasher{PlainReads: m.plainReads, Prefix: []byte("soak:")}, total/time.Duration(len(modes)))
 			fmt.Fprintf(&report, "%s: %s\n", m.name, c)
 		})
 	}
@@ -93,7 +91,6 @@ func TestSoak(t *testing.T) {
 type generation struct {
 	seed        uint64
 	least, most int
-	cuts        []int // the lengths it was truncated to
 }
 
 func gen(seed uint64, n int) []byte {
@@ -122,13 +119,10 @@ func (f *soakFile) record(g generation) {
 }
 
 // widen records that the current generation now reaches length n.
-func (f *soakFile) widen(n int, cut bool) {
+func (f *soakFile) widen(n int) {
 	f.mu.Lock()
 	g := &f.gens[len(f.gens)-1]
 	g.least, g.most = min(g.least, n), max(g.most, n)
-	if cut {
-		g.cuts = append(g.cuts, n)
-	}
 	f.mu.Unlock()
 }
 
@@ -142,19 +136,15 @@ func (f *soakFile) published() int {
 func (f *soakFile) since(from int) []generation {
 	f.mu.Lock()
 	defer f.mu.Unlock()
-	gens := append([]generation(nil), f.gens[from:]...)
-	for i := range gens {
-		gens[i].cuts = slices.Clone(gens[i].cuts)
-	}
-	return gens
+	return append([]generation(nil), f.gens[from:]...)
 }
 
 type soakCounts struct {
 	calls, results, matched, prefixes, stale, errs  atomic.Int64
-	torn                                            atomic.Int64 // reads that raced a truncation: see soakTorn
 	replaced, truncated, extended, renamed, deleted atomic.Int64
 	errKinds                                        sync.Map // string -> *atomic.Int64
 	faults, changed                                 int64    // mapFaults, mapChanged during the run
+	again, gaveUp, unsettled                        int64    // readAgain, gaveUp, ringUnsettled during the run
 }
 
 func (c *soakCounts) String() string {
@@ -163,9 +153,9 @@ func (c *soakCounts) String() string {
 		kinds = append(kinds, fmt.Sprintf("%s %d", k, v.(*atomic.Int64).Load()))
 		return true
 	})
-	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d of a read that raced a truncation (not checked), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault, %d after a change",
-		c.calls.Load(), c.results.Load(), c.matched.Load(), c.prefixes.Load(), c.stale.Load(), c.torn.Load(), c.errs.Load(), strings.Join(kinds, ", "),
-		c.replaced.Load(), c.truncated.Load(), c.extended.Load(), c.renamed.Load(), c.deleted.Load(), c.faults, c.changed)
+	return fmt.Sprintf("%d calls, %d results: %d digests of contents held (%d of a length between two recorded, %d of a generation replaced since the call began), %d errors (%s); mutations: %d replaced, %d truncated, %d extended, %d renamed away and back, %d deleted and made again; %d mapped files read again after a fault; %d passes again after a change (%d mapped), %d ErrChanged, %d through io_uring read again plainly",
+		c.calls.Load(), c.results.Load(), c.matched.Load(), c.prefixes.Load(), c.stale.Load(), c.errs.Load(), strings.Join(kinds, ", "),
+		c.replaced.Load(), c.truncated.Load(), c.extended.Load(), c.renamed.Load(), c.deleted.Load(), c.faults, c.again, c.changed, c.gaveUp, c.unsettled)
 }
 
 // errKind names an error by its cause, for the counts.
@@ -177,23 +167,7 @@ func errKind(err error) string {
 	return err.Error()
 }
 
-// soakTorn: a read that raced a truncation can give bytes the file never
-// held at once. The kernel zeroes the tail of the folio the new end falls
-// in and drops the pages past it; a read (read, pread, io_uring's) that
-// took the file's size before the truncation copies what it finds, page by
-// page: the bytes before, zeros, pages it still held. A read loop
-// (sha256sum's) gives such bytes too, and the package, which reads small
-// files without a stat after the read, cannot tell them: the soak counts
-// them unchecked, a read's Result whose generation was cut below its
-// length and that matches no content held. A mapped file is checked in
-// full: the package stats it after hashing, and hashes it again if it
-// changed.
-//
-// readWhole is the largest file read whole, at the default memory: larger
-// ones are streamed, mapped in the mapped modes.
-const readWhole = 256 << 10
-
-func soak(t *testing.T, h Hasher, d time.Duration, mapped bool) *soakCounts {
+func soak(t *testing.T, h Hasher, d time.Duration) *soakCounts {
 	dir := t.TempDir()
 	root, tmp := filepath.Join(dir, "tree"), filepath.Join(dir, "tmp")
 	for _, p := range []string{root, tmp} {
@@ -219,6 +193,7 @@ func soak(t *testing.T, h Hasher, d time.Duration, mapped bool) *soakCounts {
 	}
 	var c soakCounts
 	faults, changed := mapFaults.Load(), mapChanged.Load()
+	again, gaveUps, unsettled := readAgain.Load(), gaveUp.Load(), ringUnsettled.Load()
 	var seeds atomic.Uint64
 	seeds.Store(seed << 8)
 	stop := make(chan struct{})
@@ -277,13 +252,6 @@ func soak(t *testing.T, h Hasher, d time.Duration, mapped bool) *soakCounts {
 					continue
 				}
 				held := sha256.Sum256(append(append([]byte(nil), h.Prefix...), gen(g.seed, int(res.Size))...)) == res.Sum
-				if !held && (!mapped || res.Size <= readWhole) && slices.ContainsFunc(g.cuts, func(cut int) bool { return cut < int(res.Size) }) {
-					// Read (not mapped) past a length it was cut to: see
-					// soakTorn.
-					found = true
-					c.torn.Add(1)
-					break
-				}
 				if held {
 					found = true
 					c.matched.Add(1)
@@ -304,6 +272,7 @@ func soak(t *testing.T, h Hasher, d time.Duration, mapped bool) *soakCounts {
 	close(stop)
 	wg.Wait()
 	c.faults, c.changed = mapFaults.Load()-faults, mapChanged.Load()-changed
+	c.again, c.gaveUp, c.unsettled = readAgain.Load()-again, gaveUp.Load()-gaveUps, ringUnsettled.Load()-unsettled
 	t.Logf("%s", &c)
 	return &c
 }
@@ -370,7 +339,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 				// the new end reads as zeros there, without a fault.
 				to = max(0, cur[f]-r.IntN(4096))
 			}
-			f.widen(to, true)
+			f.widen(to)
 			if err := os.Truncate(f.path, int64(to)); err != nil {
 				t.Error(err)
 				return
@@ -387,7 +356,7 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 			if r.IntN(2) == 0 {
 				to = min(f.max, g.most+1+r.IntN(4096))
 			}
-			f.widen(to, false)
+			f.widen(to)
 			w, err := os.OpenFile(f.path, os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)

@@ -3,7 +3,9 @@ package files
 // Large files, and files that are not regular, hashed side by side a chunk
 // of each per sha256x.WriteMany: read into the worker's buffers, or taken
 // from windows of the file mapped into memory (map_linux.go), with the
-// faults and changes of a mapped file caught and that file read again.
+// faults of a mapped file caught and that file read again, and every
+// regular file checked at its end against its stamp from before it was
+// read (changed.go).
 
 import (
 	"errors"
@@ -32,6 +34,10 @@ type source struct {
 	inMap, pread bool
 	done         bool
 	err          error
+	// st is a regular file's stamp before this pass; tries counts them.
+	st      stamp
+	stamped bool
+	tries   int
 }
 
 // next returns the source's next chunk (empty at the end), in buf if it
@@ -89,9 +95,8 @@ func (s *source) readAt(buf []byte) []byte {
 	return buf[:n]
 }
 
-// unmap ends s's mapping and reads on from s.off. It keeps what
-// mapping.changed needs: a file hashed in part from its mapping is checked
-// at its end all the same, and hashed again by reading if it changed.
+// unmap ends s's mapping and reads on from s.off: a file hashed in part
+// from its mapping is checked at its end all the same (recheck).
 func (s *source) unmap() {
 	s.mp.end()
 	if _, err := s.f.Seek(s.off, io.SeekStart); err != nil {
@@ -103,16 +108,45 @@ func (s *source) unmap() {
 // faulted or the file changed while mapped, for the tests.
 var mapFaults, mapChanged atomic.Int64
 
-// rewind starts the file again from its start, to be read, not mapped: it
-// changed while it was mapped.
-func (w *worker) rewind(s *source, d *sha256x.Digest) {
+// rewind starts the file again from its start, to be read, not mapped,
+// stamped anew: it changed while it was hashed.
+func (w *worker) rewind(s *source, d *sha256x.Digest, path string) {
 	s.mp.forget()
 	s.off, s.done = 0, false
 	d.Reset()
 	d.Write(w.c.prefix)
-	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
-		s.done, s.err = true, err
+	sk, ok := s.r.(io.Seeker)
+	if !ok {
+		s.done, s.err = true, changedErr(path)
+		return
 	}
+	if _, err := sk.Seek(0, io.SeekStart); err != nil {
+		s.done, s.err = true, err
+		return
+	}
+	s.st, s.stamped = fileStamp(s.r)
+}
+
+// recheck stamps a file read to its end: if it changed (perhaps cut under
+// the read, or under the mapping, whose pages past the new end read as
+// zeros to the page's end, without a fault), it is hashed again, or given
+// ErrChanged after hashTries passes.
+func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
+	if changeHook != nil {
+		changeHook(path)
+	}
+	if st, ok := fileStamp(s.r); ok && st == s.st {
+		return
+	}
+	if s.mp.used {
+		mapChanged.Add(1)
+	}
+	readAgain.Add(1)
+	if s.tries++; s.tries >= hashTries {
+		s.err = changedErr(path)
+		return
+	}
+	w.rewind(s, d, path)
 }
 
 func (s *source) close() {
@@ -153,6 +187,7 @@ func (w *worker) streams(r *run, items []*item) {
 				continue
 			}
 			s.r = f
+			s.st, s.stamped = fileStamp(f)
 			if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
 				s.f = f
 				if w.c.mapWay == wayMapped || trialWay() != wayRead {
@@ -199,7 +234,7 @@ func (w *worker) streams(r *run, items []*item) {
 				w.from = append(w.from, i)
 			}
 		}
-		if !w.write(srcs, ds) && timed {
+		if !w.write(srcs, ds, items) && timed {
 			w.timed(srcs, read, time.Since(t0))
 		}
 		var bytes int64
@@ -215,11 +250,8 @@ func (w *worker) streams(r *run, items []*item) {
 		next := idx[:0]
 		for _, i := range idx {
 			s := &srcs[i]
-			if s.done && s.err == nil && s.mp.changed() {
-				// It changed while mapped: perhaps it shrank, and a
-				// mapped page past its new end read as zeros.
-				mapChanged.Add(1)
-				w.rewind(s, ds[i])
+			if s.done && s.err == nil && s.stamped {
+				w.recheck(s, ds[i], items[i].Path)
 			}
 			if s.err != nil {
 				items[i].Err = s.err
@@ -258,7 +290,7 @@ func (w *worker) timed(srcs []source, read bool, d time.Duration) {
 // faults (its file shrank), the digests are put back as they were, that
 // file starts again by reading, and the round is hashed again: it
 // reports whether one faulted.
-func (w *worker) write(srcs []source, ds []*sha256x.Digest) (faulted bool) {
+func (w *worker) write(srcs []source, ds []*sha256x.Digest, items []*item) (faulted bool) {
 	mapped := false
 	for _, i := range w.from {
 		mapped = mapped || srcs[i].inMap
@@ -285,7 +317,7 @@ func (w *worker) write(srcs []source, ds []*sha256x.Digest) (faulted bool) {
 				continue
 			}
 			mapFaults.Add(1)
-			w.rewind(&srcs[i], ds[i])
+			w.rewind(&srcs[i], ds[i], items[i].Path)
 			if srcs[i].err == nil {
 				w.chunks[j] = srcs[i].next(w.bufs[i], true)
 			} else {

@@ -126,7 +126,9 @@ const (
 	isDir
 )
 
-// readSmallFS is readSmall through an fs.FS.
+// readSmallFS is readSmall through an fs.FS. A file whose size or
+// modification time after the read differs from before is read again (if
+// it can seek back), up to hashTries times.
 func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ io.ReadCloser, err error) {
 	f, err := fsys.Open(path)
 	if err != nil {
@@ -141,20 +143,42 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 		return 0, isLarge, f, nil // kept open, as readSmall keeps it
 	}
 	defer f.Close()
-	switch {
-	case st.IsDir():
+	if st.IsDir() {
 		return 0, isDir, nil, nil
-	case st.Size() >= int64(len(buf)):
-		return 0, isLarge, nil, nil
 	}
-	n, err = io.ReadFull(f, buf[:st.Size()+1])
-	switch err {
-	case nil:
-		return 0, isLarge, nil, nil // grown
-	case io.EOF, io.ErrUnexpectedEOF:
-		return n, isSmall, nil, nil
+	before := infoStamp(st)
+	for try := 1; ; try++ {
+		if before.size >= int64(len(buf)) {
+			return 0, isLarge, nil, nil
+		}
+		n, err = io.ReadFull(f, buf[:before.size+1])
+		switch err {
+		case nil:
+			return 0, isLarge, nil, nil // grown
+		case io.EOF, io.ErrUnexpectedEOF:
+		default:
+			return 0, 0, nil, err
+		}
+		if changeHook != nil {
+			changeHook(path)
+		}
+		if st, err = f.Stat(); err != nil {
+			return 0, 0, nil, err
+		}
+		after := infoStamp(st)
+		if after == before {
+			return n, isSmall, nil, nil
+		}
+		readAgain.Add(1)
+		sk, ok := f.(io.Seeker)
+		if try == hashTries || !ok {
+			return 0, 0, nil, changedErr(path)
+		}
+		if _, err := sk.Seek(0, io.SeekStart); err != nil {
+			return 0, 0, nil, err
+		}
+		before = after
 	}
-	return 0, 0, nil, err
 }
 
 func (w *worker) open(path string) (io.ReadCloser, error) {

@@ -275,15 +275,19 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	return s
 }
 
-// Statx queues statx(dir, path, 0, STATX_TYPE|STATX_SIZE, st), dir a
-// directory's descriptor or unix.AT_FDCWD. path must end in a NUL byte and
-// stay unchanged until Submit returns, dir open until the operation
-// completes, and st alive until then.
+// StatxMask is what Statx asks for: type, size, inode and times.
+const StatxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_INO | unix.STATX_MTIME | unix.STATX_CTIME
+
+// Statx queues statx(dir, path, 0, StatxMask, st), dir a directory's
+// descriptor or unix.AT_FDCWD. path must end in a NUL byte and stay
+// unchanged until Submit returns, dir open until the operation completes,
+// and st alive until then. The kernel runs it on its io-wq threads, and
+// refuses it a direct descriptor.
 func (r *Ring) Statx(dir int, path []byte, st *unix.Statx_t, user uint64, link bool) {
 	s := r.next(opStatx, link, user)
 	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
-	s.len = unix.STATX_TYPE | unix.STATX_SIZE
+	s.len = StatxMask
 	s.off = uint64(uintptr(unsafe.Pointer(st)))
 }
 
@@ -426,12 +430,12 @@ func (r *Ring) chainsUpTo(max int) int {
 	}
 	head := r.tail - uint32(r.queued)
 	for k := max; k > 0; k-- {
-		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&sqeIOLink == 0 {
+		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&(sqeIOLink|sqeHardLink) == 0 {
 			return k
 		}
 	}
 	for k := max + 1; k < r.queued; k++ {
-		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&sqeIOLink == 0 {
+		if r.sqes[r.sqArray[(head+uint32(k)-1)&r.sqMask]].flags&(sqeIOLink|sqeHardLink) == 0 {
 			return k
 		}
 	}
