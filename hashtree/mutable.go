@@ -3,6 +3,7 @@ package hashtree
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
@@ -49,9 +50,13 @@ type tree struct {
 	levels []pages.Level
 	depth  int
 	dirty  dirtySet
-	stale  bool                 // dirty leaves, or sizes, since the last root
-	buf    [][sha256x.Size]byte // gathered children, hashed in place
+	stale  bool // dirty leaves, or sizes, since the last root
 }
+
+// gatherBufs lends gather its buffer of children, hashed in place: trees
+// and their copies share them, so that a copy's first root (a slot's
+// 700 balances: 45 KiB) takes one rather than allocating its own.
+var gatherBufs = sync.Pool{New: func() any { return new([][sha256x.Size]byte) }}
 
 // newTree returns the tree of chunks (copied) under 2^depth leaves, hashed.
 func newTree(chunks [][sha256x.Size]byte, depth int) tree {
@@ -206,13 +211,15 @@ func (t *tree) level(h int, d []int) {
 // buffer, hashed in one call a block at a time, the digests copied back.
 func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	if m := 2 * min(len(d), gatherBlock); len(t.buf) < m {
-		t.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
+	bp := gatherBufs.Get().(*[][sha256x.Size]byte)
+	defer gatherBufs.Put(bp)
+	if m := 2 * min(len(d), gatherBlock); len(*bp) < m {
+		*bp = make([][sha256x.Size]byte, m) // as large as needed
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), gatherBlock)]
 		d = d[len(blk):]
-		buf := t.buf[:2*len(blk)]
+		buf := (*bp)[:2*len(blk)]
 		for i, q := range blk {
 			if 2*q+1 < c.Len() {
 				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
@@ -242,7 +249,7 @@ func (t *tree) hash(h, a, b int) {
 	if a > b {
 		return
 	}
-	for j := a >> p.Shift(); j <= b>>p.Shift(); j++ { // own the pages written
+	for j := a >> p.Shift(); p.Shared() && j <= b>>p.Shift(); j++ { // own the pages written (a level never shared owns them)
 		if j<<p.Shift() >= a && (j+1)<<p.Shift()-1 <= b {
 			p.Whole(j) // every node of it rewritten: not copied
 		} else {

@@ -35,6 +35,9 @@ type Level struct {
 	n     int      // nodes in use
 	np    int      // pages in use
 	shift uint8
+	// shared: the level was copied or is a copy (Share). A level never
+	// shared owns every block and page in use: its writes copy nothing.
+	shared bool
 }
 
 // An arena is where the levels of a tree (each copy's own) take the blocks
@@ -109,6 +112,11 @@ func (l *Level) At(i int) *[size]byte {
 	}
 	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
 }
+
+// Shared reports whether the level was copied or is a copy: whether a
+// write may copy a page first. Where it is not, every node in use may be
+// written through At and Run without Mut or Whole.
+func (l *Level) Shared() bool { return l.shared }
 
 // Mut returns a pointer to node i, to write: its block and page copied
 // first where this level does not own them.
@@ -274,14 +282,16 @@ func (l *Level) Resize(n int) {
 // the copy's directory and mine bits, as long as l's.
 func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 	clear(l.mine)
+	l.shared = true
 	copy(dir, l.dir)
 	clear(mine)
-	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift}
+	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift, shared: true}
 }
 
 // Share returns copies of the levels ls, as share does, that take
 // their blocks and pages from one new arena: their directories and mine
-// bits in one allocation each.
+// bits in one allocation each. It marks the levels of ls shared, in
+// place: ls must be the levels themselves, not copies of them.
 func Share(ls []Level) []Level {
 	var nd, nm int
 	for i := range ls {

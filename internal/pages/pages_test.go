@@ -179,3 +179,33 @@ func TestPagedRuns(t *testing.T) {
 		t.Fatalf("the original after its copy's writes: a run of %d nodes, want %d", k, n)
 	}
 }
+
+// TestShared: a level never shared owns every block and page in use
+// (hashtree writes such a level through Run without Mut), and Share marks
+// both the level and its copy shared.
+func TestShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for shift := range uint8(6) {
+		lv := New(shift)
+		l := &lv
+		for range 40 {
+			l.Resize(r.IntN(5000))
+			if l.n > 0 {
+				*l.Mut(r.IntN(l.n)) = [32]byte{1}
+			}
+			if l.Shared() {
+				t.Fatal("a level never copied is shared")
+			}
+			for j := range l.np {
+				J := j >> blockShift
+				if l.mine[J>>6]&(1<<(J&63)) == 0 || l.dir[J].owned&(1<<(j&blockMask)) == 0 {
+					t.Fatalf("shift %d, %d pages: page %d of a level never copied is not its own", shift, l.np, j)
+				}
+			}
+		}
+		c := Share(unsafe.Slice(l, 1))[0]
+		if !l.Shared() || !c.Shared() {
+			t.Fatal("a level and its copy not shared")
+		}
+	}
+}
