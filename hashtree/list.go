@@ -342,7 +342,7 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 func (l *ContainerList) Copy() *ContainerList {
 	d := *l
 	d.t = l.t.share()
-	d.fields = pages.Share([]pages.Level{l.fields})[0]
+	d.fields = pages.Share(unsafe.Slice(&l.fields, 1))[0] // l's marked shared too
 	d.dirty = l.dirty.clone()
 	d.buf = nil
 	return &d

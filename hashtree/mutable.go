@@ -3,6 +3,7 @@ package hashtree
 import (
 	"fmt"
 	"math/bits"
+	"sync"
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
@@ -30,12 +31,13 @@ const gatherBlock = 1024
 // treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
 // write to a page a copy shares copies that page, so a small page keeps
 // the first root after a Copy closer to the same root without one (a
-// slot's 700 balances touch about 700 pages on each low level); smaller
-// pages (4 or 2 nodes) copy fewer bytes but touch more blocks, and cost
-// the same or more (a slot after a Copy, Zen 4, under load: 1.2-1.3 ms
-// with 8 nodes, 1.3-1.6 ms with 2, 1.6-2.0 ms with 32). fieldShift, for
-// the field roots of a list of containers (8 a validator, written a few
-// containers a slot), is 32 nodes.
+// slot's 700 balances touch about 700 pages on each low level). Pages of
+// 4 nodes under groups (internal/pages) allocate less after a Copy (1.4
+// MB a slot, not 1.8) for about the same time, but cost a tree's Copy more
+// (a pointer a 256 nodes) and roots without a copy 1-3% (Zen 4, under
+// load); pages of 2 and 32 cost more. fieldShift, for the field roots of a
+// list of containers (8 a validator, written a few containers a slot), is
+// 32 nodes.
 const (
 	treeShift  = 3
 	fieldShift = 5
@@ -49,9 +51,13 @@ type tree struct {
 	levels []pages.Level
 	depth  int
 	dirty  dirtySet
-	stale  bool                 // dirty leaves, or sizes, since the last root
-	buf    [][sha256x.Size]byte // gathered children, hashed in place
+	stale  bool // dirty leaves, or sizes, since the last root
 }
+
+// gatherBufs lends gather its buffer of children, hashed in place: trees
+// and their copies share them, so that a copy's first root (a slot's
+// 700 balances: 45 KiB) takes one rather than allocating its own.
+var gatherBufs = sync.Pool{New: func() any { return new([][sha256x.Size]byte) }}
 
 // newTree returns the tree of chunks (copied) under 2^depth leaves, hashed.
 func newTree(chunks [][sha256x.Size]byte, depth int) tree {
@@ -161,8 +167,14 @@ func (t *tree) root() [sha256x.Size]byte {
 			}
 		} else {
 			d := t.dirty.sorted()
+			if t.depth > 0 && t.levels[1].Shared() {
+				t.levels[1].Prefetch(d, 1)
+			}
 			for h := 1; h <= t.depth; h++ {
 				d = parents(d)
+				if h < t.depth && t.levels[h+1].Shared() {
+					t.levels[h+1].Prefetch(d, 1) // while level h is hashed
+				}
 				t.level(h, d)
 			}
 		}
@@ -206,13 +218,15 @@ func (t *tree) level(h int, d []int) {
 // buffer, hashed in one call a block at a time, the digests copied back.
 func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	if m := 2 * min(len(d), gatherBlock); len(t.buf) < m {
-		t.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
+	bp := gatherBufs.Get().(*[][sha256x.Size]byte)
+	defer gatherBufs.Put(bp)
+	if m := 2 * min(len(d), gatherBlock); len(*bp) < m {
+		*bp = make([][sha256x.Size]byte, m) // as large as needed
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), gatherBlock)]
 		d = d[len(blk):]
-		buf := t.buf[:2*len(blk)]
+		buf := (*bp)[:2*len(blk)]
 		for i, q := range blk {
 			if 2*q+1 < c.Len() {
 				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
@@ -242,7 +256,7 @@ func (t *tree) hash(h, a, b int) {
 	if a > b {
 		return
 	}
-	for j := a >> p.Shift(); j <= b>>p.Shift(); j++ { // own the pages written
+	for j := a >> p.Shift(); p.Shared() && j <= b>>p.Shift(); j++ { // own the pages written (a level never shared owns them)
 		if j<<p.Shift() >= a && (j+1)<<p.Shift()-1 <= b {
 			p.Whole(j) // every node of it rewritten: not copied
 		} else {
@@ -349,9 +363,10 @@ func (t *tree) share() tree {
 // Vector or List of composite elements whose roots the chunks are, or of a
 // container whose field roots they are.
 //
-// Every level is kept, in pages of 8 nodes under blocks of 64 page pointers
-// and a directory of blocks (pages.go); the zero subtrees right of the
-// chunks, up to a limit as large as 2^64, are neither stored nor hashed.
+// Every level is kept, in pages of 8 nodes under groups of 8 page
+// pointers, blocks of 8 groups and a directory of blocks (internal/pages);
+// the zero subtrees right of the chunks, up to a limit as large as 2^64,
+// are neither stored nor hashed.
 // Root rehashes what changed a level at a time: each level's dirty nodes
 // once, however many changed chunks lie below them, all their children
 // hashed in one batched call (a block at a time), or, where most of a stretch

@@ -9,21 +9,28 @@ const size = 32
 
 // A Level is one level of a tree that changes, or another array of nodes
 // that copies share: its nodes lie in pages of 1<<shift nodes, the pages'
-// pointers in blocks of blockPages, the blocks' pointers in a directory.
-// A level writes a block only where it owns it (bit J of mine), and a page
-// only where it owns the block and the block marks the page owned.
+// pointers in groups of groupPages, the groups' pointers in blocks of
+// blockGroups, the blocks' pointers in a directory. A level writes a block
+// only where it owns it (bit J of mine), a group only where it owns the
+// block and the block marks the group owned, and a page only where it owns
+// the block and the block marks the page owned.
 //
 // Copying a level copies its directory alone (a pointer a 512 nodes of a
 // tree's levels) and clears the mine bits of both copies: the first write
-// to a block in either copies that block (its page pointers, 536 bytes)
-// with no page owned, then the page written (256 bytes). So Copy costs
-// little (17 us for a 2^20-validator registry and its balances, Zen 4,
-// under load; 0.2 ms when it copied every page pointer), and the first
-// root after it copies a small page a dirty node and a block for a few
-// (copy-on-write at two granularities). Both copies' costs are bytes
-// zeroed and copied: a slot after a Copy copies about 2 MB (it was 7).
-// A block's owned bits are read only by a level that owns the block: a
-// block that copies share is never written, so its bits need no clearing.
+// to a block in either copies that block (96 bytes) with no group or page
+// owned, then the group written (64 bytes), then the page (256 bytes). So
+// Copy costs little (17 us for a 2^20-validator registry and its balances,
+// Zen 4, under load; 0.2 ms when it copied every page pointer), and the
+// first root after it copies a page a dirty node and a block and a group
+// for a few (copy-on-write at three granularities, so that a block a slot
+// writes once, at the lowest levels of a list of balances, costs 160 bytes
+// of pointers rather than a block's 64 page pointers: a slot after a Copy
+// allocates 1.8 MB, 2.2 MB with blocks of page pointers, and the
+// collector's share of it falls with it). Both copies' costs are bytes
+// zeroed and copied, and the misses of reading the pages copied, which
+// Prefetch overlaps. A block's owned bits are read only by a
+// level that owns the block: a block that copies share is never written,
+// so its bits need no clearing.
 //
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
@@ -31,50 +38,75 @@ const size = 32
 type Level struct {
 	dir   []*block
 	mine  []uint64 // bit J: dir[J] is this level's alone
-	ar    *arena   // where the level's new blocks and pages come from
+	ar    *arena   // where the level's new blocks, groups and pages come from
 	n     int      // nodes in use
 	np    int      // pages in use
 	shift uint8
+	// shared: the level was copied or is a copy (Share). A level never
+	// shared owns every block, group and page in use: its writes copy
+	// nothing (Shared), and Prefetch has nothing to ask for.
+	shared bool
 }
 
-// An arena is where the levels of a tree (each copy's own) take the blocks
-// and pages they copy or add: slabs of them, doubling from one up to a
-// most, so that a slot's thousand copied pages are a few allocations, and
-// a copy that writes a page or two on each of its levels allocates a few
-// KiB rather than a slab a level.
+// An arena is where the levels of a tree (each copy's own) take the blocks,
+// groups and pages they copy or add: slabs of them, doubling from one up
+// to a most, so that a slot's thousand copied pages are a few allocations,
+// and a copy that writes a page or two on each of its levels allocates a
+// few KiB rather than a slab a level.
 type arena struct {
 	slab   [][size]byte // where pages are cut from
 	lo, hi uintptr      // the slab's bounds, whole
 	slabs  int          // the bytes of the last slab of pages, over 256
 	blocks []block      // where blocks are taken from
 	nblock int          // the blocks of the last slab of them
+	groups []group      // where groups are taken from
+	ngroup int          // the groups of the last slab of them
 }
 
 // blockShift is the pages of a block: 64, so that a block's owned bits are
-// one word.
+// one word; groupShift the pages of a group.
 const (
-	blockShift = 6
-	blockPages = 1 << blockShift
-	blockMask  = blockPages - 1
+	blockShift  = 6
+	blockPages  = 1 << blockShift
+	blockMask   = blockPages - 1
+	groupShift  = 3
+	groupPages  = 1 << groupShift
+	groupMask   = groupPages - 1
+	blockGroups = blockPages / groupPages
 )
 
-// A block holds the pointers of blockPages pages of a level.
+// A group holds the pointers of groupPages pages of a level: the first
+// node of each.
+type group [groupPages]*[size]byte
+
+// A block holds the groups of blockPages pages of a level.
 type block struct {
-	// base, where not nil, is pages[0], and every page of the block in use
-	// follows it in one array: a block of a level built or grown at once,
-	// read without loading its page's pointer (a level's pointers are 8
-	// bytes a page, 1/32 of its nodes, and a load that misses on a large
-	// tree when its pages are small).
-	base  *[size]byte
-	owned uint64 // bit k: pages[k] is the owning level's alone
-	// bit k: pages[k] was allocated with the page before it (pages[k-1],
-	// or for k = 0 the previous block's last), in one array. Where that
-	// page was replaced since, pages[k] no longer follows it in memory (the
-	// array, alive through pages[k], still holds the page replaced), so
-	// run checks the bit and the addresses both and never clears the bit
-	// of a page it does not write.
+	// groups[s], where nil, is groupPages pages that lie in base's array,
+	// from base + s*groupPages pages: a block of a level built or grown at
+	// once, read without loading a page's pointer (a level's pointers are
+	// 8 bytes a page, 1/32 of its nodes, and a load that misses on a large
+	// tree when its pages are small), and a block copied whose groups are
+	// copied only where written. Groups past the pages in use may be nil
+	// whatever base is: they are made when the level grows into them.
+	groups [blockGroups]*group
+	base   *[size]byte // page 0 of the array of the nil groups' pages
+	owned  uint64      // bit k: page k is the owning level's alone
+	// bit k: page k was allocated with the page before it (page k-1, or
+	// for k = 0 the previous block's last), in one array. Where that page
+	// was replaced since, page k no longer follows it in memory (the array,
+	// alive through page k, still holds the page replaced), so run checks
+	// the bit and the addresses both and never clears the bit of a page it
+	// does not write.
 	joined uint64
-	pages  [blockPages]*[size]byte // the first node of each page
+	gowned uint8 // bit s: groups[s] is the owning level's alone
+}
+
+// page returns page k of b, whose pages are 1<<shift nodes.
+func (b *block) page(k int, shift uint8) *[size]byte {
+	if g := b.groups[k>>groupShift]; g != nil {
+		return g[k&groupMask]
+	}
+	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), k<<shift*size))
 }
 
 // New returns an empty level of pages of 1<<shift nodes, with its own
@@ -104,10 +136,47 @@ func (l *Level) mask() int { return 1<<l.shift - 1 }
 func (l *Level) At(i int) *[size]byte {
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
-	if b.base != nil {
-		return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*32))
+	if g := b.groups[j>>groupShift&(blockGroups-1)]; g != nil {
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(g[j&groupMask]), (i&l.mask())*size))
 	}
-	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.pages[j&blockMask]), (i&l.mask())*32))
+	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*size))
+}
+
+// Shared reports whether the level was copied or is a copy: whether a
+// write may copy a page first. Where it is not, every node in use may be
+// written through At and Run without Mut or Whole.
+func (l *Level) Shared() bool { return l.shared }
+
+// Prefetch asks for the pages of the nodes d[k]>>up (d sorted) that this
+// level does not own, a cache line at a time, without waiting for them:
+// what writes to those nodes will copy first. Copies alone miss one after
+// another, each a load that holds the core; a level's pages asked for
+// while the level below is hashed arrive meanwhile.
+func (l *Level) Prefetch(d []int, up int) {
+	var buf [64]uintptr
+	n, last := 0, -1
+	for _, i := range d {
+		j := i >> up >> l.shift
+		if j == last {
+			continue
+		}
+		last = j
+		J := j >> blockShift
+		b := l.dir[J]
+		if l.mine[J>>6]&(1<<(J&63)) != 0 && b.owned&(1<<(j&blockMask)) != 0 {
+			continue
+		}
+		p := uintptr(unsafe.Pointer(b.page(j&blockMask, l.shift)))
+		for k := 0; k < size<<l.shift; k += 64 {
+			buf[n] = p + uintptr(k)
+			n++
+			if n == len(buf) {
+				prefetch(&buf[0], n)
+				n = 0
+			}
+		}
+	}
+	prefetch(&buf[0], n)
 }
 
 // Mut returns a pointer to node i, to write: its block and page copied
@@ -139,20 +208,47 @@ func (l *Level) take(j int, keep bool) {
 func (l *Level) Whole(j int) { l.take(j, false) }
 
 // maxSlab is the most bytes of pages an arena allocates at a time, and
-// maxBlocks the most blocks.
+// maxBlocks and maxGroups the most blocks and groups.
 const (
 	maxSlab   = 64 << 10
-	maxBlocks = 16
+	maxBlocks = 64
+	maxGroups = 128
 )
 
-// ownBlock replaces block J by a copy that this level owns, with no page
-// owned.
+// ownBlock replaces block J by a copy that this level owns, with no group
+// nor page owned.
 func (l *Level) ownBlock(J int) {
 	b := l.ar.block()
 	*b = *l.dir[J]
-	b.owned = 0
+	b.owned, b.gowned = 0, 0
 	l.dir[J] = b
 	l.mine[J>>6] |= 1 << (J & 63)
+}
+
+// ownGroup replaces group s of block J (this level's) by one that this
+// level owns: a copy of it, or, where it was nil, the pointers of its
+// pages in use in base's array. base is dropped once no group in use
+// needs it, so that the array it points into lives only while pages in
+// it do.
+func (l *Level) ownGroup(b *block, J, s int) {
+	g := l.ar.group()
+	if old := b.groups[s]; old != nil {
+		*g = *old
+	} else {
+		*g = group{}
+		first := J<<blockShift + s<<groupShift // the group's first page
+		for k := range min(groupPages, l.np-first) {
+			g[k] = (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (s<<groupShift+k)<<l.shift*size))
+		}
+	}
+	b.groups[s] = g
+	b.gowned |= 1 << s
+	for t, h := range b.groups {
+		if h == nil && J<<blockShift+t<<groupShift < l.np {
+			return
+		}
+	}
+	b.base = nil
 }
 
 // block returns a block from the arena, its contents whatever they were.
@@ -164,6 +260,17 @@ func (a *arena) block() *block {
 	b := &a.blocks[0]
 	a.blocks = a.blocks[1:]
 	return b
+}
+
+// group returns a group from the arena, its contents whatever they were.
+func (a *arena) group() *group {
+	if len(a.groups) == 0 {
+		a.ngroup = min(maxGroups, max(1, 2*a.ngroup))
+		a.groups = make([]group, a.ngroup)
+	}
+	g := &a.groups[0]
+	a.groups = a.groups[1:]
+	return g
 }
 
 // pages returns n nodes (a multiple of 8) that lie one after another, from
@@ -195,18 +302,21 @@ func (a *arena) in(p *[size]byte) bool {
 // rewritten after a Copy) is joined to it, so that runs span them.
 func (l *Level) own(b *block, j int, keep bool) {
 	pn := 1 << l.shift
-	p := l.ar.pages(pn)
 	k := j & blockMask
-	if keep {
-		copy(p, unsafe.Slice(b.pages[k], pn))
+	if b.gowned&(1<<(k>>groupShift)) == 0 {
+		l.ownGroup(b, j>>blockShift, k>>groupShift)
 	}
-	b.pages[k] = &p[0]
-	b.base = nil
+	g := b.groups[k>>groupShift]
+	p := l.ar.pages(pn)
+	if keep {
+		copy(p, unsafe.Slice(g[k&groupMask], pn))
+	}
+	g[k&groupMask] = &p[0]
 	b.owned |= 1 << k
 	b.joined &^= 1 << k
 	if j > 0 {
-		q := l.dir[(j-1)>>blockShift].pages[(j-1)&blockMask]
-		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(pn)*32 == uintptr(unsafe.Pointer(&p[0])) {
+		q := l.dir[(j-1)>>blockShift].page((j-1)&blockMask, l.shift)
+		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(pn)*size == uintptr(unsafe.Pointer(&p[0])) {
 			b.joined |= 1 << k
 		}
 	}
@@ -227,7 +337,18 @@ func (l *Level) Resize(n int) {
 				l.ownBlock(J)
 			}
 			b := l.dir[J]
-			clear(b.pages[k:])
+			s := k >> groupShift
+			if r := k & groupMask; r != 0 {
+				if b.groups[s] != nil { // a nil group's pages past need are never read
+					if b.gowned&(1<<s) == 0 {
+						l.ownGroup(b, J, s)
+					}
+					clear(b.groups[s][r:])
+				}
+				s++
+			}
+			clear(b.groups[s:])
+			b.gowned &= 1<<s - 1
 			b.owned &= 1<<k - 1
 		}
 		clear(l.dir[blocks:])
@@ -239,24 +360,29 @@ func (l *Level) Resize(n int) {
 		}
 	case need > have:
 		mem := l.ar.pages((need - have) << l.shift)
+		fresh := len(l.dir) // blocks from here on are mem's alone
 		for j := have; j < need; j++ {
-			J := j >> blockShift
+			J, k := j>>blockShift, j&blockMask
 			if J == len(l.dir) {
 				b := l.ar.block()
-				*b = block{base: &mem[(j-have)<<l.shift]} // every page of it from mem
+				*b = block{base: &mem[(j-have)<<l.shift]} // k is 0: every page of it from mem
 				l.dir = append(l.dir, b)
 				if J>>6 == len(l.mine) {
 					l.mine = append(l.mine, 0)
 				}
 				l.mine[J>>6] |= 1 << (J & 63)
-			} else {
+			}
+			b := l.dir[J]
+			if J < fresh { // pages from two arrays: the new ones' pointers in groups
 				if l.mine[J>>6]&(1<<(J&63)) == 0 {
 					l.ownBlock(J)
+					b = l.dir[J]
 				}
-				l.dir[J].base = nil // pages from two arrays
+				if s := k >> groupShift; b.gowned&(1<<s) == 0 {
+					l.ownGroup(b, J, s)
+				}
+				b.groups[k>>groupShift][k&groupMask] = &mem[(j-have)<<l.shift]
 			}
-			b, k := l.dir[J], j&blockMask
-			b.pages[k] = &mem[(j-have)<<l.shift]
 			b.owned |= 1 << k
 			if j == have {
 				b.joined &^= 1 << k
@@ -274,14 +400,16 @@ func (l *Level) Resize(n int) {
 // the copy's directory and mine bits, as long as l's.
 func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 	clear(l.mine)
+	l.shared = true
 	copy(dir, l.dir)
 	clear(mine)
-	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift}
+	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift, shared: true}
 }
 
 // Share returns copies of the levels ls, as share does, that take
 // their blocks and pages from one new arena: their directories and mine
-// bits in one allocation each.
+// bits in one allocation each. It marks the levels of ls shared, in
+// place: ls must be the levels themselves, not copies of them.
 func Share(ls []Level) []Level {
 	var nd, nm int
 	for i := range ls {
@@ -306,17 +434,17 @@ func (l *Level) Run(i, limit int) (*[size]byte, int) {
 	p := l.At(i)
 	n := min(limit, 1<<l.shift-i&l.mask())
 	j := i>>l.shift + 1
-	if n >= limit || j >= l.np {
-		return p, n
-	}
 	for n < limit && j < l.np {
 		b, k := l.dir[j>>blockShift], j&blockMask
-		if b.joined&(1<<k) == 0 || uintptr(unsafe.Pointer(b.pages[k])) != uintptr(unsafe.Pointer(p))+uintptr(n)*32 {
-			break
+		q, m := (*[size]byte)(nil), 1
+		if g := b.groups[k>>groupShift]; g != nil {
+			q = g[k&groupMask]
+		} else {
+			q = (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), k<<l.shift*size))
+			m = groupPages - k&groupMask // the rest of the group follows in base's array
 		}
-		m := 1
-		if b.base != nil {
-			m = blockPages - k // the rest of the block follows
+		if b.joined&(1<<k) == 0 || uintptr(unsafe.Pointer(q)) != uintptr(unsafe.Pointer(p))+uintptr(n)*size {
+			break
 		}
 		n = min(limit, n+m<<l.shift)
 		j += m

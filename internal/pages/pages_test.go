@@ -179,3 +179,65 @@ func TestPagedRuns(t *testing.T) {
 		t.Fatalf("the original after its copy's writes: a run of %d nodes, want %d", k, n)
 	}
 }
+
+// TestShared: a level never shared owns every block and page in use
+// (hashtree writes such a level through Run without Mut), and Share marks
+// both the level and its copy shared.
+func TestShared(t *testing.T) {
+	r := rand.New(rand.NewPCG(3, 9))
+	for shift := range uint8(6) {
+		lv := New(shift)
+		l := &lv
+		for range 40 {
+			l.Resize(r.IntN(5000))
+			if l.n > 0 {
+				*l.Mut(r.IntN(l.n)) = [32]byte{1}
+			}
+			if l.Shared() {
+				t.Fatal("a level never copied is shared")
+			}
+			for j := range l.np {
+				J := j >> blockShift
+				if l.mine[J>>6]&(1<<(J&63)) == 0 || l.dir[J].owned&(1<<(j&blockMask)) == 0 {
+					t.Fatalf("shift %d, %d pages: page %d of a level never copied is not its own", shift, l.np, j)
+				}
+			}
+		}
+		c := Share(unsafe.Slice(l, 1))[0]
+		if !l.Shared() || !c.Shared() {
+			t.Fatal("a level and its copy not shared")
+		}
+	}
+}
+
+// TestPrefetch: Prefetch reads nothing it should not, whatever the level
+// owns (pages shared, in groups or in a block's array, and owned), with
+// repeated and shifted indices; the nodes stay as they were.
+func TestPrefetch(t *testing.T) {
+	lv := New(3)
+	l := &lv
+	const n = 5000
+	l.Resize(n)
+	for i := range n {
+		*l.Mut(i) = [32]byte{byte(i), byte(i >> 8)}
+	}
+	c := Share([]Level{*l})[0]
+	for i := 0; i < n; i += 97 {
+		*c.Mut(i) = [32]byte{9}
+	}
+	d := []int{0, 0, 1, 8, 64, 511, 512, 513, 2*n - 2, 2*n - 1}
+	for _, x := range []*Level{l, &c} {
+		x.Prefetch(d, 1)
+		x.Prefetch(d[:4], 0)
+		x.Prefetch(nil, 0)
+	}
+	for i := range n {
+		want := [32]byte{byte(i), byte(i >> 8)}
+		if *l.At(i) != want {
+			t.Fatalf("node %d changed", i)
+		}
+	}
+	if a := testing.AllocsPerRun(20, func() { c.Prefetch(d, 1) }); a != 0 {
+		t.Fatalf("Prefetch allocates %v times", a)
+	}
+}
