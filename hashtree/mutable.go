@@ -167,14 +167,8 @@ func (t *tree) root() [sha256x.Size]byte {
 			}
 		} else {
 			d := t.dirty.sorted()
-			if t.depth > 0 && t.levels[1].Shared() {
-				t.levels[1].Prefetch(d, 1)
-			}
 			for h := 1; h <= t.depth; h++ {
 				d = parents(d)
-				if h < t.depth && t.levels[h+1].Shared() {
-					t.levels[h+1].Prefetch(d, 1) // while level h is hashed
-				}
 				t.level(h, d)
 			}
 		}

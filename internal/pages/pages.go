@@ -27,8 +27,8 @@ const size = 32
 // of pointers rather than a block's 64 page pointers: a slot after a Copy
 // allocates 1.8 MB, 2.2 MB with blocks of page pointers, and the
 // collector's share of it falls with it). Both copies' costs are bytes
-// zeroed and copied, and the misses of reading the pages copied, which
-// Prefetch overlaps. A block's owned bits are read only by a
+// zeroed and copied, and the misses of reading the pages copied. A
+// block's owned bits are read only by a
 // level that owns the block: a block that copies share is never written,
 // so its bits need no clearing.
 //
@@ -44,7 +44,7 @@ type Level struct {
 	shift uint8
 	// shared: the level was copied or is a copy (Share). A level never
 	// shared owns every block, group and page in use: its writes copy
-	// nothing (Shared), and Prefetch has nothing to ask for.
+	// nothing (Shared).
 	shared bool
 }
 
@@ -146,38 +146,6 @@ func (l *Level) At(i int) *[size]byte {
 // write may copy a page first. Where it is not, every node in use may be
 // written through At and Run without Mut or Whole.
 func (l *Level) Shared() bool { return l.shared }
-
-// Prefetch asks for the pages of the nodes d[k]>>up (d sorted) that this
-// level does not own, a cache line at a time, without waiting for them:
-// what writes to those nodes will copy first. Copies alone miss one after
-// another, each a load that holds the core; a level's pages asked for
-// while the level below is hashed arrive meanwhile.
-func (l *Level) Prefetch(d []int, up int) {
-	var buf [64]uintptr
-	n, last := 0, -1
-	for _, i := range d {
-		j := i >> up >> l.shift
-		if j == last {
-			continue
-		}
-		last = j
-		J := j >> blockShift
-		b := l.dir[J]
-		if l.mine[J>>6]&(1<<(J&63)) != 0 && b.owned&(1<<(j&blockMask)) != 0 {
-			continue
-		}
-		p := uintptr(unsafe.Pointer(b.page(j&blockMask, l.shift)))
-		for k := 0; k < size<<l.shift; k += 64 {
-			buf[n] = p + uintptr(k)
-			n++
-			if n == len(buf) {
-				prefetch(&buf[0], n)
-				n = 0
-			}
-		}
-	}
-	prefetch(&buf[0], n)
-}
 
 // Mut returns a pointer to node i, to write: its block and page copied
 // first where this level does not own them.

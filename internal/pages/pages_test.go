@@ -209,35 +209,3 @@ func TestShared(t *testing.T) {
 		}
 	}
 }
-
-// TestPrefetch: Prefetch reads nothing it should not, whatever the level
-// owns (pages shared, in groups or in a block's array, and owned), with
-// repeated and shifted indices; the nodes stay as they were.
-func TestPrefetch(t *testing.T) {
-	lv := New(3)
-	l := &lv
-	const n = 5000
-	l.Resize(n)
-	for i := range n {
-		*l.Mut(i) = [32]byte{byte(i), byte(i >> 8)}
-	}
-	c := Share([]Level{*l})[0]
-	for i := 0; i < n; i += 97 {
-		*c.Mut(i) = [32]byte{9}
-	}
-	d := []int{0, 0, 1, 8, 64, 511, 512, 513, 2*n - 2, 2*n - 1}
-	for _, x := range []*Level{l, &c} {
-		x.Prefetch(d, 1)
-		x.Prefetch(d[:4], 0)
-		x.Prefetch(nil, 0)
-	}
-	for i := range n {
-		want := [32]byte{byte(i), byte(i >> 8)}
-		if *l.At(i) != want {
-			t.Fatalf("node %d changed", i)
-		}
-	}
-	if a := testing.AllocsPerRun(20, func() { c.Prefetch(d, 1) }); a != 0 {
-		t.Fatalf("Prefetch allocates %v times", a)
-	}
-}
