@@ -21,17 +21,17 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 	}
 	ls := []*basicModel[T]{{NewBasicList(init, limit), slices.Clone(init)}}
 	for step := range steps {
-		m := ls[o.n(len(ls))]
+		m := ls[o.N(len(ls))]
 		n := len(m.cur)
-		switch op := o.n(8); {
+		switch op := o.N(8); {
 		case op < 3 && n > 0:
-			for range 1 + o.n(300) {
-				i, v := o.n(n), gen()
+			for range 1 + o.N(300) {
+				i, v := o.N(n), gen()
 				m.l.Set(uint64(i), v)
 				m.cur[i] = v
 			}
 		case op < 5:
-			for range o.n(100) {
+			for range o.N(100) {
 				if uint64(len(m.cur)) == limit {
 					break
 				}
@@ -40,27 +40,27 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 				m.cur = append(m.cur, v)
 			}
 		case op < 6:
-			k := o.n(n + 1)
+			k := o.N(n + 1)
 			m.l.Truncate(uint64(k))
 			m.cur = m.cur[:k]
 		case op < 7 && len(ls) < 4:
 			ls = append(ls, &basicModel[T]{m.l.Copy(), slices.Clone(m.cur)})
 		case op == 7 && n > 0:
-			a := o.n(n)
-			vs := make([]T, o.n(n-a+1))
+			a := o.N(n)
+			vs := make([]T, o.N(n-a+1))
 			for j := range vs {
 				vs[j] = gen()
 			}
 			m.l.SetRange(uint64(a), vs)
 			copy(m.cur[a:], vs)
 		}
-		if o.n(2) == 0 || step == steps-1 {
+		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ls {
 				if got, want := m.l.Root(), BasicListRoot(m.cur, limit); got != want {
 					t.Fatalf("step %d, copy %d, %d values: root %x, want %x", step, k, len(m.cur), got, want)
 				}
 				if len(m.cur) > 0 {
-					i := o.n(len(m.cur))
+					i := o.N(len(m.cur))
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) = %v, want %v", i, m.l.Get(uint64(i)), m.cur[i])
 					}
@@ -83,12 +83,12 @@ func TestBasicList(t *testing.T) {
 		steps = 40
 	}
 	for _, limit := range []uint64{1, 4, 5, 100, 3000, 1 << 40} {
-		o := &ops{r: rand.New(rand.NewPCG(7, limit))}
-		checkBasic(t, o, limit, 70, steps, func() uint64 { return o.r.Uint64() })
-		checkBasic(t, o, limit, 1000, steps, func() gwei { return gwei(o.r.Uint32()) })
-		checkBasic(t, o, limit, 33, steps, func() uint16 { return uint16(o.r.Uint32()) })
-		checkBasic(t, o, limit, 99, steps, func() uint8 { return uint8(o.r.Uint32()) })
-		checkBasic(t, o, limit, 40, steps, func() bool { return o.r.IntN(2) == 0 })
+		o := &ops{R: rand.New(rand.NewPCG(7, limit))}
+		checkBasic(t, o, limit, 70, steps, func() uint64 { return o.R.Uint64() })
+		checkBasic(t, o, limit, 1000, steps, func() gwei { return gwei(o.R.Uint32()) })
+		checkBasic(t, o, limit, 33, steps, func() uint16 { return uint16(o.R.Uint32()) })
+		checkBasic(t, o, limit, 99, steps, func() uint8 { return uint8(o.R.Uint32()) })
+		checkBasic(t, o, limit, 40, steps, func() bool { return o.R.IntN(2) == 0 })
 	}
 }
 
@@ -104,40 +104,40 @@ func TestContainerList(t *testing.T) {
 	}
 	for _, k := range []int{1, 2, 3, 5, 8, 13} {
 		for _, limit := range []uint64{1, 3, 64, 1 << 40} {
-			o := &ops{r: rand.New(rand.NewPCG(uint64(k), limit))}
-			init := randChunks(o.r, k*int(min(limit, 1100)))
+			o := &ops{R: rand.New(rand.NewPCG(uint64(k), limit))}
+			init := randChunks(o.R, k*int(min(limit, 1100)))
 			ls := []*containerModel{{NewContainerList(k, init, limit), slices.Clone(init)}}
 			for step := range steps {
-				m := ls[o.n(len(ls))]
+				m := ls[o.N(len(ls))]
 				n := len(m.cur) / k
-				switch op := o.n(8); {
+				switch op := o.N(8); {
 				case op < 3 && n > 0:
-					for range 1 + o.n(40) {
-						i, f, r := o.n(n), o.n(k), randChunks(o.r, 1)[0]
+					for range 1 + o.N(40) {
+						i, f, r := o.N(n), o.N(k), randChunks(o.R, 1)[0]
 						m.l.SetField(uint64(i), f, r)
 						m.cur[i*k+f] = r
 					}
 				case op < 4 && n > 0:
-					i, fs := o.n(n), randChunks(o.r, k)
+					i, fs := o.N(n), randChunks(o.R, k)
 					m.l.Set(uint64(i), fs)
 					copy(m.cur[i*k:], fs)
 				case op < 5:
-					for range o.n(40) {
+					for range o.N(40) {
 						if uint64(len(m.cur)/k) == limit {
 							break
 						}
-						fs := randChunks(o.r, k)
+						fs := randChunks(o.R, k)
 						m.l.Append(fs)
 						m.cur = append(m.cur, fs...)
 					}
 				case op < 6:
-					c := o.n(n + 1)
+					c := o.N(n + 1)
 					m.l.Truncate(uint64(c))
 					m.cur = m.cur[:c*k]
 				case op < 7 && len(ls) < 4:
 					ls = append(ls, &containerModel{m.l.Copy(), slices.Clone(m.cur)})
 				}
-				if o.n(2) == 0 || step == steps-1 {
+				if o.N(2) == 0 || step == steps-1 {
 					for c, m := range ls {
 						roots := make([][32]byte, len(m.cur)/k)
 						ContainerRoots(roots, m.cur, k)
@@ -145,7 +145,7 @@ func TestContainerList(t *testing.T) {
 							t.Fatalf("k %d, limit %d, step %d, copy %d: root %x, want %x", k, limit, step, c, got, want)
 						}
 						if len(roots) > 0 {
-							i := o.n(len(roots))
+							i := o.N(len(roots))
 							if m.l.Field(uint64(i), k-1) != m.cur[i*k+k-1] {
 								t.Fatal("Field wrong")
 							}

@@ -2,6 +2,7 @@ package hashtree
 
 import (
 	"errors"
+	"github.com/sha256x/sha256x/internal/fuzzops"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -12,24 +13,9 @@ import (
 	"github.com/sha256x/sha256x"
 )
 
-// ops draws the steps of a random sequence from a fuzzer's bytes, or from
-// a generator when the bytes run out.
-type ops struct {
-	b []byte
-	r *rand.Rand
-}
-
-func (o *ops) n(max int) int {
-	if max <= 0 {
-		return 0
-	}
-	if len(o.b) >= 2 {
-		v := int(o.b[0])<<8 | int(o.b[1])
-		o.b = o.b[2:]
-		return v % max
-	}
-	return o.r.IntN(max)
-}
+// ops draws a random sequence's steps from a fuzzer's bytes, then a
+// generator.
+type ops = fuzzops.Ops
 
 // chunksModel is what a Chunks should hold: its chunks, kept plainly.
 type chunksModel struct {
@@ -50,58 +36,58 @@ func wantRoot(cur [][32]byte, limit uint64, list bool) [32]byte {
 func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int) {
 	t.Helper()
 	start = int(min(uint64(start), limit)) // fits
-	init := randChunks(o.r, int(start))
+	init := randChunks(o.R, int(start))
 	var ctor func([][32]byte, uint64) *Chunks = NewChunks
 	if list {
 		ctor = NewChunkList
 	}
 	trees := []*chunksModel{{ctor(init, limit), slices.Clone(init)}}
 	for step := range steps {
-		m := trees[o.n(len(trees))]
+		m := trees[o.N(len(trees))]
 		n := len(m.cur)
-		switch op := o.n(9); {
+		switch op := o.N(9); {
 		case op < 2 && n > 0: // a few sets
-			for range 1 + o.n(4) {
-				i := o.n(n)
-				c := randChunks(o.r, 1)[0]
+			for range 1 + o.N(4) {
+				i := o.N(n)
+				c := randChunks(o.R, 1)[0]
 				m.c.Set(uint64(i), c)
 				m.cur[i] = c
 			}
 		case op < 4 && n > 0: // many sets, repeated indices, any order
-			k := 1 + o.n(2*n)
+			k := 1 + o.N(2*n)
 			idx := make([]uint64, k)
-			cs := randChunks(o.r, k)
+			cs := randChunks(o.R, k)
 			for j := range idx {
-				if o.n(2) == 0 {
-					idx[j] = uint64(o.n(n))
+				if o.N(2) == 0 {
+					idx[j] = uint64(o.N(n))
 				} else {
-					idx[j] = uint64(o.n(min(n, 1+o.n(64)))) // clustered
+					idx[j] = uint64(o.N(min(n, 1+o.N(64)))) // clustered
 				}
 				m.cur[idx[j]] = cs[j]
 			}
 			m.c.SetMany(idx, cs)
 		case op < 6: // appends
-			for range o.n(1 + o.n(200)) {
+			for range o.N(1 + o.N(200)) {
 				if uint64(len(m.cur)) == limit {
 					break
 				}
-				c := randChunks(o.r, 1)[0]
+				c := randChunks(o.R, 1)[0]
 				m.c.Append(c)
 				m.cur = append(m.cur, c)
 			}
 		case op < 7: // a truncation
-			k := o.n(n + 1)
+			k := o.N(n + 1)
 			m.c.Truncate(uint64(k))
 			m.cur = m.cur[:k]
 		case op < 8 && len(trees) < 4: // a copy
 			trees = append(trees, &chunksModel{m.c.Copy(), slices.Clone(m.cur)})
 		case op == 8 && n > 0: // a stretch
-			a := o.n(n)
-			cs := randChunks(o.r, o.n(n-a+1))
+			a := o.N(n)
+			cs := randChunks(o.R, o.N(n-a+1))
 			m.c.SetRange(uint64(a), cs)
 			copy(m.cur[a:], cs)
 		}
-		if o.n(3) == 0 || step == steps-1 {
+		if o.N(3) == 0 || step == steps-1 {
 			for k, m := range trees {
 				if got, want := m.c.Root(), wantRoot(m.cur, limit, list); got != want {
 					t.Fatalf("step %d, copy %d (limit %d, list %v, %d chunks): root %x, a rebuild %x", step, k, limit, list, len(m.cur), got, want)
@@ -115,7 +101,7 @@ func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int
 					}
 				}
 				if len(m.cur) > 0 {
-					i := o.n(len(m.cur))
+					i := o.N(len(m.cur))
 					if Depth(limit) < 62 {
 						checkProofs(t, m.c, i)
 					}
@@ -161,7 +147,7 @@ func TestChunks(t *testing.T) {
 	for _, limit := range []uint64{1, 2, 3, 5, 64, 100, 1000, 5000, 1 << 40, 1 << 63} {
 		for _, list := range []bool{false, true} {
 			for seed := range uint64(3) {
-				o := &ops{r: rand.New(rand.NewPCG(seed, limit))}
+				o := &ops{R: rand.New(rand.NewPCG(seed, limit))}
 				checkChunks(t, o, limit, list, []int{0, 1, 33, 2500}[seed+uint64(limit%2)], steps)
 			}
 		}
@@ -205,8 +191,8 @@ func FuzzChunks(f *testing.F) {
 		if limit%7 == 0 {
 			limit = 1 << 40
 		}
-		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), limit))}
-		checkChunks(t, o, limit, list, o.n(300)+1500*o.n(2), 40) // a page block, or several
+		o := &ops{B: b, R: rand.New(rand.NewPCG(uint64(len(b)), limit))}
+		checkChunks(t, o, limit, list, o.N(300)+1500*o.N(2), 40) // a page block, or several
 	})
 }
 

@@ -68,42 +68,42 @@ func TestMerkleizeProgressive(t *testing.T) {
 // current roots.
 func checkProgList(t *testing.T, o *ops, n0, steps int) {
 	t.Helper()
-	cur := randChunks(o.r, n0)
+	cur := randChunks(o.R, n0)
 	type model struct {
 		l   *ProgressiveList
 		cur [][32]byte
 	}
 	ms := []*model{{NewProgressiveList(cur), slices.Clone(cur)}}
-	if o.n(4) == 0 {
+	if o.N(4) == 0 {
 		ms[0].l = &ProgressiveList{} // the zero value, then appended to
 		for _, c := range cur {
 			ms[0].l.Append(c)
 		}
 	}
 	for step := range steps {
-		m := ms[o.n(len(ms))]
+		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.n(6); {
+		switch op := o.N(6); {
 		case op < 2 && n > 0:
-			for range 1 + o.n(50) {
-				i, c := o.n(n), randChunks(o.r, 1)[0]
+			for range 1 + o.N(50) {
+				i, c := o.N(n), randChunks(o.R, 1)[0]
 				m.l.Set(uint64(i), c)
 				m.cur[i] = c
 			}
 		case op < 4:
-			for range o.n(1 + o.n(100)) {
-				c := randChunks(o.r, 1)[0]
+			for range o.N(1 + o.N(100)) {
+				c := randChunks(o.R, 1)[0]
 				m.l.Append(c)
 				m.cur = append(m.cur, c)
 			}
 		case op < 5:
-			k := o.n(n + 1)
+			k := o.N(n + 1)
 			m.l.Truncate(uint64(k))
 			m.cur = m.cur[:k]
 		case len(ms) < 4:
 			ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
 		}
-		if o.n(2) == 0 || step == steps-1 {
+		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ms {
 				if got, want := m.l.Root(), ProgressiveListRoot(m.cur); got != want {
 					t.Fatalf("from %d, step %d, copy %d, %d roots: %x, want %x", n0, step, k, len(m.cur), got, want)
@@ -112,7 +112,7 @@ func checkProgList(t *testing.T, o *ops, n0, steps int) {
 					t.Fatalf("Len %d, want %d", m.l.Len(), len(m.cur))
 				}
 				if len(m.cur) > 0 {
-					i := o.n(len(m.cur))
+					i := o.N(len(m.cur))
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) wrong", i)
 					}
@@ -130,7 +130,7 @@ func TestProgressiveList(t *testing.T) {
 		steps = 60
 	}
 	for _, n0 := range []int{0, 1, 5, 21, 100, 1500} {
-		checkProgList(t, &ops{r: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
+		checkProgList(t, &ops{R: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
 	}
 	l := NewProgressiveList(nil)
 	panicsWith(t, "sha256x: hashtree: ProgressiveList.Set(0) past the length 0", func() { l.Set(0, [32]byte{}) })
@@ -170,9 +170,9 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 	t.Helper()
 	randBits := func(n int) []bool {
 		b := make([]bool, n)
-		dense := o.n(3) // mostly zero, random, mostly one
+		dense := o.N(3) // mostly zero, random, mostly one
 		for i := range b {
-			b[i] = o.r.IntN(8) < 1+3*dense
+			b[i] = o.R.IntN(8) < 1+3*dense
 		}
 		return b
 	}
@@ -186,44 +186,44 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 		t.Fatal(err)
 	}
 	ms := []*model{{l, cur}}
-	if o.n(4) == 0 {
+	if o.N(4) == 0 {
 		ms[0].l = &ProgressiveBitlist{} // the zero value, then appended to
 		for _, v := range cur {
 			ms[0].l.Append(v)
 		}
 	}
 	for step := range steps {
-		m := ms[o.n(len(ms))]
+		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.n(7); {
+		switch op := o.N(7); {
 		case op < 2 && n > 0:
-			for range 1 + o.n(300) {
-				i, v := o.n(n), o.n(2) == 0
+			for range 1 + o.N(300) {
+				i, v := o.N(n), o.N(2) == 0
 				m.l.Set(uint64(i), v)
 				m.cur[i] = v
 			}
 		case op < 4:
-			for _, v := range randBits(o.n(1 + o.n(700))) {
+			for _, v := range randBits(o.N(1 + o.N(700))) {
 				m.l.Append(v)
 				m.cur = append(m.cur, v)
 			}
 		case op < 5:
-			k := o.n(n + 1)
-			if o.n(2) == 0 && n > 0 {
-				k = n - 1 - o.n(min(n, 9)) // a few bits, within the chunk
+			k := o.N(n + 1)
+			if o.N(2) == 0 && n > 0 {
+				k = n - 1 - o.N(min(n, 9)) // a few bits, within the chunk
 			}
 			m.l.Truncate(uint64(k))
 			m.cur = m.cur[:k]
 		case op < 6 && len(ms) < 4:
 			ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
 		case op == 6 && n > 0: // a stretch of one value (a committee's bits)
-			a, v := o.n(n), o.n(2) == 0
-			for i := a; i < min(n, a+o.n(600)); i++ {
+			a, v := o.N(n), o.N(2) == 0
+			for i := a; i < min(n, a+o.N(600)); i++ {
 				m.l.Set(uint64(i), v)
 				m.cur[i] = v
 			}
 		}
-		if o.n(2) == 0 || step == steps-1 {
+		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ms {
 				ser := serializeBits(m.cur)
 				want, err := ProgressiveBitlistRoot(ser)
@@ -233,7 +233,7 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 				if got := m.l.Root(); got != want {
 					t.Fatalf("from %d, step %d, copy %d, %d bits: %x, want %x", n0, step, k, len(m.cur), got, want)
 				}
-				if len(m.cur) < 3000 && o.n(4) == 0 {
+				if len(m.cur) < 3000 && o.N(4) == 0 {
 					if ref := refProgBitlist(m.cur); ref != want {
 						t.Fatalf("%d bits: ProgressiveBitlistRoot %x, the reference %x", len(m.cur), want, ref)
 					}
@@ -245,7 +245,7 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 					t.Fatalf("Len %d, want %d", m.l.Len(), len(m.cur))
 				}
 				if len(m.cur) > 0 {
-					i := o.n(len(m.cur))
+					i := o.N(len(m.cur))
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) wrong", i)
 					}
@@ -264,7 +264,7 @@ func TestProgressiveBitlist(t *testing.T) {
 		if testing.Short() && n0 > 1<<20 {
 			continue
 		}
-		checkProgBitlist(t, &ops{r: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
+		checkProgBitlist(t, &ops{R: rand.New(rand.NewPCG(uint64(n0), 7916))}, n0, steps)
 	}
 	// Roots from the specs' remerkleable tests: hash(hash(chunk 0x2b, zero
 	// chunk), chunk 8) for TTFTFTFF; the empty bitlist has no chunks.
@@ -295,43 +295,43 @@ func TestProgressiveBitlist(t *testing.T) {
 // against ProgressiveContainerRoot of the current fields.
 func checkProgContainer(t *testing.T, o *ops, max, steps int) {
 	t.Helper()
-	active := make([]bool, 1+o.n(max))
+	active := make([]bool, 1+o.N(max))
 	var idx []int // the active indices
 	for i := range active {
-		active[i] = i == len(active)-1 || o.n(3) > 0
+		active[i] = i == len(active)-1 || o.N(3) > 0
 		if active[i] {
 			idx = append(idx, i)
 		}
 	}
-	fields := randChunks(o.r, len(idx))
+	fields := randChunks(o.R, len(idx))
 	type model struct {
 		c      *ProgressiveContainer
 		fields [][32]byte
 	}
 	ms := []*model{{NewProgressiveContainer(fields, active), slices.Clone(fields)}}
 	for step := range steps {
-		m := ms[o.n(len(ms))]
-		switch op := o.n(4); {
+		m := ms[o.N(len(ms))]
+		switch op := o.N(4); {
 		case op < 3:
-			for range 1 + o.n(8) {
-				k, c := o.n(len(idx)), randChunks(o.r, 1)[0]
+			for range 1 + o.N(8) {
+				k, c := o.N(len(idx)), randChunks(o.R, 1)[0]
 				m.c.Set(idx[k], c)
 				m.fields[k] = c
 			}
 		case len(ms) < 4:
 			ms = append(ms, &model{m.c.Copy(), slices.Clone(m.fields)})
 		}
-		if o.n(2) == 0 || step == steps-1 {
+		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ms {
 				want := ProgressiveContainerRoot(m.fields, active)
 				if got := m.c.Root(); got != want {
 					t.Fatalf("%d fields of %d, step %d, copy %d: %x, want %x", len(idx), len(active), step, k, got, want)
 				}
-				j := o.n(len(idx))
+				j := o.N(len(idx))
 				if m.c.Get(idx[j]) != m.fields[j] {
 					t.Fatalf("Get(%d) wrong", idx[j])
 				}
-				i := o.n(len(active) + 2)
+				i := o.N(len(active) + 2)
 				if m.c.Active(i) != (i < len(active) && active[i]) {
 					t.Fatalf("Active(%d) wrong", i)
 				}
@@ -357,7 +357,7 @@ func TestProgressiveContainer(t *testing.T) {
 		steps = 40
 	}
 	for seed := range uint64(40) {
-		checkProgContainer(t, &ops{r: rand.New(rand.NewPCG(seed, 7495))}, []int{1, 5, 22, 100, 256}[seed%5], steps)
+		checkProgContainer(t, &ops{R: rand.New(rand.NewPCG(seed, 7495))}, []int{1, 5, 22, 100, 256}[seed%5], steps)
 	}
 	c := NewProgressiveContainer(randChunks(rand.New(rand.NewPCG(1, 1)), 2), []bool{true, false, true})
 	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Set(1) of a field not active (active_fields of 3)", func() { c.Set(1, [32]byte{}) })
@@ -376,7 +376,7 @@ func FuzzProgressive(f *testing.F) {
 	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint8(1), uint16(300))
 	f.Add([]byte{1, 1, 0, 2, 0, 0, 0, 1}, uint8(2), uint16(256))
 	f.Fuzz(func(t *testing.T, b []byte, kind uint8, n uint16) {
-		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), uint64(n)))}
+		o := &ops{B: b, R: rand.New(rand.NewPCG(uint64(len(b)), uint64(n)))}
 		switch kind % 3 {
 		case 0:
 			checkProgList(t, o, int(n%2000), 30)

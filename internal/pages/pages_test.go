@@ -1,30 +1,16 @@
 package pages
 
 import (
+	"github.com/sha256x/sha256x/internal/fuzzops"
 	"math/rand/v2"
 	"slices"
 	"testing"
 	"unsafe"
 )
 
-// ops draws the steps of a random sequence from a fuzzer's bytes, or from
-// a generator when the bytes run out.
-type ops struct {
-	b []byte
-	r *rand.Rand
-}
-
-func (o *ops) n(max int) int {
-	if max <= 0 {
-		return 0
-	}
-	if len(o.b) >= 2 {
-		v := int(o.b[0])<<8 | int(o.b[1])
-		o.b = o.b[2:]
-		return v % max
-	}
-	return o.r.IntN(max)
-}
+// ops draws a random sequence's steps from a fuzzer's bytes, then a
+// generator.
+type ops = fuzzops.Ops
 
 // pagedModel is a level and the nodes it should hold.
 type pagedModel struct {
@@ -36,7 +22,7 @@ type pagedModel struct {
 // that wrote it.
 func pagedNode(o *ops, i int) (c [32]byte) {
 	c[0], c[1], c[2] = byte(i), byte(i>>8), byte(i>>16)
-	c[31] = byte(o.r.Uint32())
+	c[31] = byte(o.R.Uint32())
 	return c
 }
 
@@ -63,21 +49,21 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 			m.cur = append(m.cur, c)
 		}
 	}
-	grow(ms[0], o.n(3000))
+	grow(ms[0], o.N(3000))
 	for step := range steps {
-		m := ms[o.n(len(ms))]
+		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.n(10); {
+		switch op := o.N(10); {
 		case op < 4 && n > 0: // scattered writes
-			for range 1 + o.n(50) {
-				i := o.n(n)
+			for range 1 + o.N(50) {
+				i := o.N(n)
 				c := pagedNode(o, i)
 				*m.l.Mut(i) = c
 				m.cur[i] = c
 			}
 		case op < 5 && n > 0: // a stretch, whole pages where it covers them
-			a := o.n(n)
-			b := a + o.n(n-a)
+			a := o.N(n)
+			b := a + o.N(n-a)
 			for j := a >> shift; j <= b>>shift; j++ {
 				if j<<shift >= a && (j+1)<<shift-1 <= b {
 					m.l.Whole(j)
@@ -98,13 +84,13 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				i += k
 			}
 		case op < 7: // a resize
-			switch o.n(3) {
+			switch o.N(3) {
 			case 0:
-				grow(m, n+o.n(200))
+				grow(m, n+o.N(200))
 			case 1:
-				grow(m, o.n(n+1))
+				grow(m, o.N(n+1))
 			default:
-				grow(m, o.n(4000))
+				grow(m, o.N(4000))
 			}
 		case op < 9 && len(ms) < 5: // a copy
 			c := Share([]Level{*m.l})[0]
@@ -123,7 +109,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				if len(m.cur) == 0 {
 					break
 				}
-				i := o.n(len(m.cur))
+				i := o.N(len(m.cur))
 				p, k := m.l.Run(i, len(m.cur)-i)
 				if !slices.Equal(unsafe.Slice(p, k), m.cur[i:i+k]) {
 					t.Fatalf("step %d: run(%d) of %d nodes wrong", step, i, k)
@@ -139,7 +125,7 @@ func TestPaged(t *testing.T) {
 		steps = 60
 	}
 	for shift := range uint8(6) {
-		checkPaged(t, &ops{r: rand.New(rand.NewPCG(uint64(shift), 39))}, shift, steps)
+		checkPaged(t, &ops{R: rand.New(rand.NewPCG(uint64(shift), 39))}, shift, steps)
 	}
 }
 
@@ -147,7 +133,7 @@ func FuzzPaged(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint8(0))
 	f.Add([]byte{0, 7, 0, 3, 0, 1, 9, 9, 0, 8, 0, 2}, uint8(3))
 	f.Fuzz(func(t *testing.T, b []byte, shift uint8) {
-		o := &ops{b: b, r: rand.New(rand.NewPCG(uint64(len(b)), uint64(shift)))}
+		o := &ops{B: b, R: rand.New(rand.NewPCG(uint64(len(b)), uint64(shift)))}
 		checkPaged(t, o, shift%6, 30)
 	})
 }
