@@ -220,25 +220,21 @@ func (l *Level) ownGroup(b *block, J, s int) {
 }
 
 // block returns a block from the arena, its contents whatever they were.
-func (a *arena) block() *block {
-	if len(a.blocks) == 0 {
-		a.nblock = min(maxBlocks, max(1, 2*a.nblock))
-		a.blocks = make([]block, a.nblock)
-	}
-	b := &a.blocks[0]
-	a.blocks = a.blocks[1:]
-	return b
-}
+func (a *arena) block() *block { return cut(&a.blocks, &a.nblock, maxBlocks) }
 
 // group returns a group from the arena, its contents whatever they were.
-func (a *arena) group() *group {
-	if len(a.groups) == 0 {
-		a.ngroup = min(maxGroups, max(1, 2*a.ngroup))
-		a.groups = make([]group, a.ngroup)
+func (a *arena) group() *group { return cut(&a.groups, &a.ngroup, maxGroups) }
+
+// cut returns the first of free, which it first fills with a new slab
+// where it is empty: twice as many as the last slab (last), at most most.
+func cut[T any](free *[]T, last *int, most int) *T {
+	if len(*free) == 0 {
+		*last = min(most, max(1, 2**last))
+		*free = make([]T, *last)
 	}
-	g := &a.groups[0]
-	a.groups = a.groups[1:]
-	return g
+	p := &(*free)[0]
+	*free = (*free)[1:]
+	return p
 }
 
 // pages returns n nodes (a multiple of 8) that lie one after another, from
