@@ -114,8 +114,8 @@ func (h Hasher) leafHashes(ns []byte, leaves [][]byte) ([][]byte, error) {
 }
 
 // maxLeaves bounds a proof's range, so that the tree rootOf walks has a
-// size an int holds.
-const maxLeaves = 1 << 48
+// size an int holds: 2^48 leaves where an int has 64 bits, 2^24 where 32.
+const maxLeaves = 1 << (bits.UintSize * 3 / 4)
 
 // verify checks a non-empty proof of the leaf nodes hashes.
 func (h Hasher) verify(root, ns []byte, hashes [][]byte, proof Proof, complete bool) error {
