@@ -3,6 +3,7 @@ package hashtree
 import (
 	"crypto/sha256"
 	"encoding/binary"
+	"math/bits"
 	"math/rand/v2"
 )
 
@@ -47,10 +48,12 @@ func refMerkleize(chunks [][32]byte, limit uint64) [32]byte {
 		if d == 0 {
 			return c[0]
 		}
-		half := 1 << (d - 1)
-		if d-1 >= 62 || len(c) <= half {
+		// An int holds 1<<(d-1) only below bits.UintSize-1; past it, no
+		// slice is longer than half.
+		if d-1 >= bits.UintSize-2 || len(c) <= 1<<(d-1) {
 			return refPair(sub(c, d-1), refZero(d-1))
 		}
+		half := 1 << (d - 1)
 		return refPair(sub(c[:half], d-1), sub(c[half:], d-1))
 	}
 	return sub(chunks, depth)
