@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strings"
 )
 
@@ -65,6 +66,11 @@ func main() {
 	}
 	fset := token.NewFileSet()
 	bad := 0
+	goarch := os.Getenv("GOARCH")
+	if goarch == "" {
+		goarch = runtime.GOARCH
+	}
+	sizes := types.SizesFor("gc", goarch)
 	for _, p := range order { // go list -deps lists dependencies first
 		if strings.HasSuffix(p.ImportPath, ".test") {
 			// A test's generated main, and its link: nothing of ours.
@@ -101,6 +107,9 @@ func main() {
 				return d.types, nil
 			}),
 			FakeImportC: true,
+			// The platform's int and pointer sizes: a constant that
+			// overflows a 32-bit int is an error only with them.
+			Sizes: sizes,
 			Error: func(err error) {
 				if !p.Standard {
 					fmt.Fprintln(os.Stderr, err)
