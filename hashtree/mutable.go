@@ -28,18 +28,18 @@ const denseEighths = 6
 // children, in L2.
 const gatherBlock = 1024
 
-// treeShift is the page size of a tree's levels: 8 nodes, 256 bytes. A
+// treeShift is the page size of a tree's levels: 4 nodes, 128 bytes. A
 // write to a page a copy shares copies that page, so a small page keeps
 // the first root after a Copy closer to the same root without one (a
-// slot's 700 balances touch about 700 pages on each low level). Pages of
-// 4 nodes under groups (internal/pages) allocate less after a Copy (1.4
-// MB a slot, not 1.8) for about the same time, but cost a tree's Copy more
-// (a pointer a 256 nodes) and roots without a copy 1-3% (Zen 4, under
-// load); pages of 2 and 32 cost more. fieldShift, for the field roots of a
-// list of containers (8 a validator, written a few containers a slot), is
-// 32 nodes.
+// slot's 700 balances touch about 700 pages on each low level). With the
+// pages loaded ahead (Level.Touch), pages of 4 nodes took a slot on a
+// fresh copy about 10% less time than pages of 8 (1.4 MB allocated, not
+// 1.8), for a Copy 2 us longer and the same roots without a copy; pages
+// of 2 were no faster, of 32 slower (BENCHMARKS.md, "Trees that change").
+// fieldShift, for the field roots of a list of containers (8 a validator,
+// written a few containers a slot), is 32 nodes.
 const (
-	treeShift  = 3
+	treeShift  = 2
 	fieldShift = 5
 )
 
@@ -111,9 +111,16 @@ func (t *tree) setRange(first int, chunks [][sha256x.Size]byte) {
 		return
 	}
 	l := &t.levels[0]
+	last := first + len(chunks) - 1
+	for j := first >> l.Shift(); l.Shared() && j <= last>>l.Shift(); j++ { // own the pages written
+		if j<<l.Shift() >= first && (j+1)<<l.Shift()-1 <= last {
+			l.Whole(j) // every chunk of it written: not copied
+		} else {
+			l.Mut(j << l.Shift())
+		}
+	}
 	for i := 0; i < len(chunks); {
-		l.Mut(first + i) // owns the page
-		p, n := l.Run(first+i, min(len(chunks)-i, 1<<l.Shift()-(first+i)&(1<<l.Shift()-1)))
+		p, n := l.Run(first+i, len(chunks)-i)
 		copy(unsafe.Slice(p, n), chunks[i:])
 		i += n
 	}
@@ -228,6 +235,7 @@ func (t *tree) gather(h int, d []int) {
 				buf[2*i], buf[2*i+1] = *c.At(2 * q), zeroHashes[h-1]
 			}
 		}
+		p.Touch(blk) // the pages the writes below copy, loaded ahead
 		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
 		for i, q := range blk {
 			*p.Mut(q) = buf[i]

@@ -54,9 +54,13 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
 		switch op := o.N(10); {
-		case op < 4 && n > 0: // scattered writes
-			for range 1 + o.N(50) {
-				i := o.N(n)
+		case op < 4 && n > 0: // scattered writes, their pages touched first
+			idx := make([]int, 1+o.N(50))
+			for x := range idx {
+				idx[x] = o.N(n)
+			}
+			m.l.Touch(idx) // reads only: the checks below see no change
+			for _, i := range idx {
 				c := pagedNode(o, i)
 				*m.l.Mut(i) = c
 				m.cur[i] = c
