@@ -422,11 +422,11 @@ func (l *Level) Run(i, limit int) (*[size]byte, int) {
 	return p, n
 }
 
-// Touch loads the blocks, then the page lines, of the nodes idx that a
-// write would copy (this level owns neither their block nor their page),
-// in two passes of independent loads, so that the misses of the copies
-// that Mut makes next overlap rather than come one after another: a slot
-// on a fresh copy 9% faster (BENCHMARKS.md, "Trees that change"). It
+// Touch loads the blocks, then the page lines, of the nodes idx whose
+// pages a write would copy (pages this level does not own), in two passes
+// of independent loads, so that the misses of the copies that Mut makes
+// next overlap rather than come one after another: a slot on a fresh copy
+// 9% faster (BENCHMARKS.md, "Trees that change"). It
 // returns a value of the bytes loaded, which the caller drops: what keeps
 // the loads (noinline, so that they are not found unused).
 //
