@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -280,4 +281,22 @@ func panicsWith(t *testing.T, want string, f func()) {
 		}
 	}()
 	f()
+}
+
+// TestReadmePages checks what README's "Trees that change" says of the
+// levels' pages against treeShift.
+func TestReadmePages(t *testing.T) {
+	b, err := os.ReadFile("../README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	readme := strings.Join(strings.Fields(string(b)), " ")
+	for _, want := range []string{
+		"Levels are kept in pages of " + strconv.Itoa(1<<treeShift) + " nodes",
+		"(pages of " + strconv.Itoa(1<<treeShift) + " nodes, groups of 8",
+	} {
+		if !strings.Contains(readme, want) {
+			t.Errorf("README.md does not say %q", want)
+		}
+	}
 }
