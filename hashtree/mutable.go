@@ -111,14 +111,7 @@ func (t *tree) setRange(first int, chunks [][sha256x.Size]byte) {
 		return
 	}
 	l := &t.levels[0]
-	last := first + len(chunks) - 1
-	for j := first >> l.Shift(); l.Shared() && j <= last>>l.Shift(); j++ { // own the pages written
-		if j<<l.Shift() >= first && (j+1)<<l.Shift()-1 <= last {
-			l.Whole(j) // every chunk of it written: not copied
-		} else {
-			l.Mut(j << l.Shift())
-		}
-	}
+	l.Own(first, first+len(chunks)-1)
 	for i := 0; i < len(chunks); {
 		p, n := l.Run(first+i, len(chunks)-i)
 		copy(unsafe.Slice(p, n), chunks[i:])
@@ -258,13 +251,7 @@ func (t *tree) hash(h, a, b int) {
 	if a > b {
 		return
 	}
-	for j := a >> p.Shift(); p.Shared() && j <= b>>p.Shift(); j++ { // own the pages written (a level never shared owns them)
-		if j<<p.Shift() >= a && (j+1)<<p.Shift()-1 <= b {
-			p.Whole(j) // every node of it rewritten: not copied
-		} else {
-			p.Mut(j << p.Shift())
-		}
-	}
+	p.Own(a, b)
 	for q := a; q <= b; {
 		dst, n := p.Run(q, b-q+1)
 		src, k := c.Run(2*q, 2*n)

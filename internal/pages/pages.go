@@ -175,6 +175,27 @@ func (l *Level) take(j int, keep bool) {
 // it held.
 func (l *Level) Whole(j int) { l.take(j, false) }
 
+// Own makes nodes a..b this level's to write, all of them rewritten next:
+// the pages they cover whole replaced, not copied (Whole), those they
+// cover in part copied (Mut). A level never shared owns them already:
+// the check inlined where Own is called (a path up from one leaf calls it
+// on every level).
+func (l *Level) Own(a, b int) {
+	if l.shared {
+		l.ownRange(a, b)
+	}
+}
+
+func (l *Level) ownRange(a, b int) {
+	for j := a >> l.shift; j <= b>>l.shift; j++ {
+		if j<<l.shift >= a && (j+1)<<l.shift-1 <= b {
+			l.Whole(j)
+		} else {
+			l.take(j, true)
+		}
+	}
+}
+
 // maxSlab is the most bytes of pages an arena allocates at a time, and
 // maxBlocks and maxGroups the most blocks and groups.
 const (
@@ -426,9 +447,9 @@ func (l *Level) Run(i, limit int) (*[size]byte, int) {
 // pages a write would copy (pages this level does not own), in two passes
 // of independent loads, so that the misses of the copies that Mut makes
 // next overlap rather than come one after another: a slot on a fresh copy
-// 9% faster (BENCHMARKS.md, "Trees that change"). It
-// returns a value of the bytes loaded, which the caller drops: what keeps
-// the loads (noinline, so that they are not found unused).
+// 9% faster (BENCHMARKS.md, "Trees that change"). It returns a value of
+// the bytes loaded, which the caller drops: what keeps the loads
+// (noinline, so that they are not found unused).
 //
 //go:noinline
 func (l *Level) Touch(idx []int) uintptr {

@@ -68,13 +68,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 		case op < 5 && n > 0: // a stretch, whole pages where it covers them
 			a := o.N(n)
 			b := a + o.N(n-a)
-			for j := a >> shift; j <= b>>shift; j++ {
-				if j<<shift >= a && (j+1)<<shift-1 <= b {
-					m.l.Whole(j)
-				} else {
-					m.l.Mut(max(a, j<<shift))
-				}
-			}
+			m.l.Own(a, b)
 			for i := a; i <= b; {
 				p, k := m.l.Run(i, b-i+1)
 				if k < 1 || k > b-i+1 {
@@ -97,7 +91,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				grow(m, o.N(4000))
 			}
 		case op < 9 && len(ms) < 5: // a copy
-			c := Share([]Level{*m.l})[0]
+			c := Share(unsafe.Slice(m.l, 1))[0] // m.l marked shared too
 			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
 		}
 		for k, m := range ms {
@@ -153,7 +147,7 @@ func TestPagedRuns(t *testing.T) {
 	if _, k := l.Run(0, n); k != n {
 		t.Fatalf("a level allocated at once: a run of %d nodes, want %d", k, n)
 	}
-	c := Share([]Level{*l})[0]
+	c := Share(unsafe.Slice(l, 1))[0]
 	for j := range n >> 3 {
 		c.Whole(j)
 	}
