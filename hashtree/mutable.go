@@ -57,7 +57,14 @@ type tree struct {
 // gatherBufs lends gather its buffer of children, hashed in place: trees
 // and their copies share them, so that a copy's first root (a slot's
 // 700 balances: 45 KiB) takes one rather than allocating its own.
-var gatherBufs = sync.Pool{New: func() any { return new([][sha256x.Size]byte) }}
+var gatherBufs = sync.Pool{New: func() any { return new(gatherBuf) }}
+
+// A gatherBuf is gather's buffer of children and the addresses of the
+// nodes it writes.
+type gatherBuf struct {
+	nodes [][sha256x.Size]byte
+	at    []unsafe.Pointer
+}
 
 // newTree returns the tree of chunks (copied) under 2^depth leaves, hashed.
 func newTree(chunks [][sha256x.Size]byte, depth int) tree {
@@ -212,15 +219,16 @@ func (t *tree) level(h int, d []int) {
 // buffer, hashed in one call a block at a time, the digests copied back.
 func (t *tree) gather(h int, d []int) {
 	c, p := &t.levels[h-1], &t.levels[h]
-	bp := gatherBufs.Get().(*[][sha256x.Size]byte)
-	defer gatherBufs.Put(bp)
-	if m := 2 * min(len(d), gatherBlock); len(*bp) < m {
-		*bp = make([][sha256x.Size]byte, m) // as large as needed
+	gb := gatherBufs.Get().(*gatherBuf)
+	defer gatherBufs.Put(gb)
+	if m := min(len(d), gatherBlock); len(gb.at) < m {
+		gb.nodes = make([][sha256x.Size]byte, 2*m) // as large as needed
+		gb.at = make([]unsafe.Pointer, m)
 	}
 	for len(d) > 0 {
 		blk := d[:min(len(d), gatherBlock)]
 		d = d[len(blk):]
-		buf := (*bp)[:2*len(blk)]
+		buf := gb.nodes[:2*len(blk)]
 		for i, q := range blk {
 			if 2*q+1 < c.Len() {
 				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
@@ -228,11 +236,26 @@ func (t *tree) gather(h int, d []int) {
 				buf[2*i], buf[2*i+1] = *c.At(2 * q), zeroHashes[h-1]
 			}
 		}
-		p.Touch(blk) // the pages the writes below copy, loaded ahead
-		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
-		for i, q := range blk {
-			*p.Mut(q) = buf[i]
+		if p.Shared() {
+			p.Touch(blk) // the pages the writes below copy, loaded ahead
+			sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
+			for i, q := range blk {
+				*p.Mut(q) = buf[i]
+			}
+			continue
 		}
+		// A level never shared is written in place: its nodes' addresses
+		// found before the call, so that the misses on their blocks and
+		// pages overlap one another, and written through after it.
+		at := gb.at[:len(blk)]
+		for i, q := range blk {
+			at[i] = unsafe.Pointer(p.At(q))
+		}
+		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
+		for i, a := range at {
+			*(*[sha256x.Size]byte)(a) = buf[i]
+		}
+		clear(at) // the pool keeps no page alive
 	}
 }
 

@@ -150,12 +150,20 @@ func (l *Level) Shared() bool { return l.shared }
 // Mut returns a pointer to node i, to write: its block and page copied
 // first where this level does not own them.
 func (l *Level) Mut(i int) *[size]byte {
-	j := i >> l.shift
+	if l.shared {
+		l.mut(i >> l.shift)
+	}
+	return l.At(i)
+}
+
+// mut makes page j this level's, copied where it is not: Mut's check of a
+// shared level, apart, so that Mut of a level never shared reads no
+// block's owned bits (a miss a node on a large tree).
+func (l *Level) mut(j int) {
 	J := j >> blockShift
 	if l.mine[J>>6]&(1<<(J&63)) == 0 || l.dir[J].owned&(1<<(j&blockMask)) == 0 {
 		l.take(j, true)
 	}
-	return l.At(i)
 }
 
 // take makes page j this level's: its block and it copied where this
