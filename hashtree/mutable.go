@@ -52,6 +52,7 @@ type tree struct {
 	depth  int
 	dirty  dirtySet
 	stale  bool // dirty leaves, or sizes, since the last root
+	sized  int  // the chunks the levels above the leaves were sized for
 }
 
 // gatherBufs lends gather its buffer of children, hashed in place: trees
@@ -94,6 +95,7 @@ func (t *tree) resize(n int) {
 		t.levels[h].Resize(m)
 	}
 	t.dirty.grow(n)
+	t.sized = n
 }
 
 func (t *tree) len() int { return t.levels[0].Len() }
@@ -162,7 +164,9 @@ func (t *tree) root() [sha256x.Size]byte {
 			t.dirty.cut(0)
 			return zeroHashes[t.depth]
 		}
-		t.resize(t.len())
+		if t.sized != t.len() { // appended to since
+			t.resize(t.len())
+		}
 		if k := t.dirty.size(); k > 0 && 8*k >= denseEighths*(t.dirty.hi-t.dirty.lo+1) {
 			// The changed leaves are dense in their stretch, and so are
 			// their parents, a level up: every level's stretch hashed
@@ -365,7 +369,7 @@ func proveMulti(node func(uint64) ([sha256x.Size]byte, error), gindices []uint64
 // share returns a copy of t that shares its pages; both copy a page before
 // they next write it.
 func (t *tree) share() tree {
-	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
+	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale, sized: t.sized}
 }
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
@@ -375,7 +379,7 @@ func (t *tree) share() tree {
 // Vector or List of composite elements whose roots the chunks are, or of a
 // container whose field roots they are.
 //
-// Every level is kept, in pages of 8 nodes under groups of 8 page
+// Every level is kept, in pages of 4 nodes under groups of 8 page
 // pointers, blocks of 8 groups and a directory of blocks (internal/pages);
 // the zero subtrees right of the chunks, up to a limit as large as 2^64,
 // are neither stored nor hashed.
