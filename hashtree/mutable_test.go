@@ -186,6 +186,30 @@ func TestChunksDense(t *testing.T) {
 	}
 }
 
+// TestChunksGathered: scattered sets on a tree never copied, whose levels
+// are written in place through addresses found before each call, and on a
+// copy, whose pages are copied first: more dirty nodes a level than one
+// gathered call takes (gatherBlock), and fewer.
+func TestChunksGathered(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 8))
+	for _, n := range []int{3000, 70000} {
+		cur := randChunks(r, n)
+		c := NewChunkList(cur, 1<<40)
+		for round, stride := range []int{5, 11, 3, 97} {
+			if round == 2 {
+				c = c.Copy() // from here on, shared pages
+			}
+			for i := round; i < n; i += stride {
+				cur[i] = randChunks(r, 1)[0]
+				c.Set(uint64(i), cur[i])
+			}
+			if got, want := c.Root(), ListRoot(cur, 1<<40); got != want {
+				t.Fatalf("%d chunks, stride %d: root %x, want %x", n, stride, got, want)
+			}
+		}
+	}
+}
+
 func FuzzChunks(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint64(100), true)
 	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint64(1<<40), false)
@@ -206,7 +230,7 @@ func TestChunksKernels(t *testing.T) {
 		t.Skip("the parent run forces each kernel")
 	}
 	for _, k := range sha256x.Kernels() {
-		cmd := exec.Command(os.Args[0], "-test.run", "^(TestChunks|TestChunksDense|TestBasicList|TestContainerList|TestMerkleizeProgressive|TestProgressiveList|TestProgressiveBitlist|TestProgressiveContainer)$", "-test.short")
+		cmd := exec.Command(os.Args[0], "-test.run", "^(TestChunks|TestChunksDense|TestChunksGathered|TestBasicList|TestContainerList|TestMerkleizeProgressive|TestProgressiveList|TestProgressiveBitlist|TestProgressiveContainer)$", "-test.short")
 		cmd.Env = append(os.Environ(), "SHA256X_KERNEL="+k)
 		out, err := cmd.CombinedOutput()
 		if err != nil || !strings.Contains(string(out), "PASS") {
