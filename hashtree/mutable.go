@@ -52,7 +52,6 @@ type tree struct {
 	depth  int
 	dirty  dirtySet
 	stale  bool // dirty leaves, or sizes, since the last root
-	sized  int  // the chunks the levels above the leaves were sized for
 }
 
 // gatherBufs lends gather its buffer of children, hashed in place: trees
@@ -95,7 +94,6 @@ func (t *tree) resize(n int) {
 		t.levels[h].Resize(m)
 	}
 	t.dirty.grow(n)
-	t.sized = n
 }
 
 func (t *tree) len() int { return t.levels[0].Len() }
@@ -164,7 +162,9 @@ func (t *tree) root() [sha256x.Size]byte {
 			t.dirty.cut(0)
 			return zeroHashes[t.depth]
 		}
-		if t.sized != t.len() { // appended to since
+		// Appended to since the levels above the leaves were sized: they
+		// are sized together, each ceil(n/2^h), so level 1 tells.
+		if t.depth > 0 && t.levels[1].Len() != (t.len()+1)/2 {
 			t.resize(t.len())
 		}
 		if k := t.dirty.size(); k > 0 && 8*k >= denseEighths*(t.dirty.hi-t.dirty.lo+1) {
@@ -369,7 +369,7 @@ func proveMulti(node func(uint64) ([sha256x.Size]byte, error), gindices []uint64
 // share returns a copy of t that shares its pages; both copy a page before
 // they next write it.
 func (t *tree) share() tree {
-	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale, sized: t.sized}
+	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
