@@ -1,15 +1,18 @@
 package merkle
 
 import (
+	"maps"
 	"math/rand/v2"
 	"os"
 	"os/exec"
 	"reflect"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/fuzzops"
 )
 
 // mutableSchemes are the schemes a Mutable is checked under: the
@@ -37,58 +40,80 @@ func leafData(r *rand.Rand, raw bool) []byte {
 // and a proof equal Build's over the current leaves.
 func TestMutable(t *testing.T) {
 	for name, s := range mutableSchemes() {
-		s.Workers = 1
 		for _, n0 := range []int{1, 2, 3, 7, 100, 3000} {
 			if n0 > 100 && testing.Short() {
 				continue
 			}
-			r := rand.New(rand.NewPCG(uint64(n0), 39))
-			leaves := make([][]byte, n0)
-			for i := range leaves {
-				leaves[i] = leafData(r, s.RawLeaves)
+			checkMutable(t, name, s, &fuzzops.Ops{R: rand.New(rand.NewPCG(uint64(n0), 39))}, n0, 40)
+		}
+	}
+}
+
+// FuzzMutable: the sequences of TestMutable drawn from the fuzzer's bytes
+// (the scheme, the first length, each step's operation and indices), on
+// trees of up to a few thousand leaves.
+func FuzzMutable(f *testing.F) {
+	f.Add([]byte{0, 0, 0, 7, 0, 1, 0, 2}, uint16(7))
+	f.Add([]byte{0, 1, 0, 0, 3, 0, 0, 2, 0, 2, 0, 3}, uint16(1000))
+	names := slices.Sorted(maps.Keys(mutableSchemes()))
+	f.Fuzz(func(t *testing.T, b []byte, n0 uint16) {
+		o := &fuzzops.Ops{B: b, R: rand.New(rand.NewPCG(uint64(len(b)), uint64(n0)))}
+		name := names[o.N(len(names))]
+		checkMutable(t, name, mutableSchemes()[name], o, int(n0)%3000+1, 20)
+	})
+}
+
+// checkMutable applies steps batches of o's replacements (one at a time,
+// SetMany with repeats, or as nodes) and appends to a Mutable of scheme s
+// over n0 random leaves, and after each compares its root and a proof with
+// Build's over the current leaves.
+func checkMutable(t *testing.T, name string, s Scheme, o *fuzzops.Ops, n0, steps int) {
+	t.Helper()
+	s.Workers = 1
+	leaves := make([][]byte, n0)
+	for i := range leaves {
+		leaves[i] = leafData(o.R, s.RawLeaves)
+	}
+	m := s.NewMutable(leaves)
+	for step := range steps {
+		switch op := o.N(4); op {
+		case 0:
+			for range 1 + o.N(5) {
+				i := o.N(len(leaves))
+				leaves[i] = leafData(o.R, s.RawLeaves)
+				m.Set(i, leaves[i])
 			}
-			m := s.NewMutable(leaves)
-			for step := range 40 {
-				switch op := r.IntN(4); op {
-				case 0:
-					for range 1 + r.IntN(5) {
-						i := r.IntN(len(leaves))
-						leaves[i] = leafData(r, s.RawLeaves)
-						m.Set(i, leaves[i])
-					}
-				case 1:
-					k := 1 + r.IntN(2*len(leaves))
-					idx := make([]int, k)
-					ls := make([][]byte, k)
-					for j := range idx {
-						idx[j] = r.IntN(len(leaves))
-						ls[j] = leafData(r, s.RawLeaves)
-						leaves[idx[j]] = ls[j]
-					}
-					m.SetMany(idx, ls)
-				case 2:
-					for range r.IntN(70) {
-						l := leafData(r, s.RawLeaves)
-						leaves = append(leaves, l)
-						m.Append(l)
-					}
-				default:
-					i := r.IntN(len(leaves))
-					leaves[i] = leafData(r, s.RawLeaves)
-					m.SetNode(i, s.LeafHash(leaves[i]))
-				}
-				full := s.Build(leaves)
-				if got, want := m.Root(), full.Root(); got != want {
-					t.Fatalf("%s, %d leaves, step %d: root %x, Build %x", name, len(leaves), step, got, want)
-				}
-				if got := s.Root(leaves); got != m.Root() {
-					t.Fatalf("%s: Root %x, Mutable %x", name, got, m.Root())
-				}
-				i := r.IntN(len(leaves))
-				if got, want := m.Proof(i), full.Proof(i); !reflect.DeepEqual(got, want) {
-					t.Fatalf("%s, %d leaves: proof of %d differs from Build's", name, len(leaves), i)
-				}
+		case 1:
+			k := 1 + o.N(2*len(leaves))
+			idx := make([]int, k)
+			ls := make([][]byte, k)
+			for j := range idx {
+				idx[j] = o.N(len(leaves))
+				ls[j] = leafData(o.R, s.RawLeaves)
+				leaves[idx[j]] = ls[j]
 			}
+			m.SetMany(idx, ls)
+		case 2:
+			for range o.N(70) {
+				l := leafData(o.R, s.RawLeaves)
+				leaves = append(leaves, l)
+				m.Append(l)
+			}
+		default:
+			i := o.N(len(leaves))
+			leaves[i] = leafData(o.R, s.RawLeaves)
+			m.SetNode(i, s.LeafHash(leaves[i]))
+		}
+		full := s.Build(leaves)
+		if got, want := m.Root(), full.Root(); got != want {
+			t.Fatalf("%s, %d leaves, step %d: root %x, Build %x", name, len(leaves), step, got, want)
+		}
+		if got := s.Root(leaves); got != m.Root() {
+			t.Fatalf("%s: Root %x, Mutable %x", name, got, m.Root())
+		}
+		i := o.N(len(leaves))
+		if got, want := m.Proof(i), full.Proof(i); !reflect.DeepEqual(got, want) {
+			t.Fatalf("%s, %d leaves: proof of %d differs from Build's", name, len(leaves), i)
 		}
 	}
 }
