@@ -37,12 +37,34 @@
 // a signature) the same way. The roots then go through ListRoot (a validator
 // registry) or back into ContainerRoots (a containing object).
 //
+// # Progressive merkleization
+//
+// MerkleizeProgressive, ProgressiveListRoot, ProgressiveBasicListRoot,
+// ProgressiveBitlistRoot and ProgressiveContainerRoot are EIP-7916's and
+// EIP-7495's roots as consensus-specs v1.7.0-alpha.13 defines them: subtrees of
+// 1, 4, 16, ... chunks under a spine, no limit.
+//
+// # Trees that change
+//
+// A beacon state is rehashed after a few of its leaves change. Chunks (a
+// vector or list of chunks), BasicList (packed basic values: balances) and
+// ContainerList (containers of k fields: the validator registry) keep every
+// level and recompute the root from the nodes that changed alone, each
+// level's dirty nodes in one batched call; ProgressiveList, ProgressiveBitlist
+// and ProgressiveContainer do the same for the progressive types. Their roots
+// and proofs equal those of the functions above over the current values. Copy
+// copies a directory alone (a pointer a 256 nodes) and shares every page
+// until one of the copies writes it; each copy has one writer at a time,
+// readers may share a copy once its Root has returned, and two copies may be
+// written from two goroutines at once.
+//
 // # Proofs
 //
 // Tree keeps every level of one merkleization, for proofs by generalized
 // index: Tree.Prove and Tree.ProveMulti (the specs' helper indices and order,
 // see HelperIndices); Proof.Verify and Multiproof.Verify check them, and
-// ConcatProofs chains proofs of nested objects.
+// ConcatProofs chains proofs of nested objects. Chunks, BasicList and
+// ContainerList prove from their current levels the same way.
 //
 // # Errors
 //
