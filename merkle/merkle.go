@@ -11,7 +11,9 @@
 // gohashtree) and Solana (the shred Merkle tree of Solana's validator).
 //
 // Root computes a tree's root; Build keeps every level, for inclusion
-// proofs (Tree.Proof) that Verify checks.
+// proofs (Tree.Proof) that Verify checks. A tree whose leaves are replaced
+// or appended is a Mutable (Scheme.NewMutable): its root and proofs are
+// Build's over the current leaves, recomputed from the nodes that changed.
 //
 // Programmer errors (a leaf of the wrong size for a scheme of 32-byte
 // leaves, a proof index out of range, a Solana tree of no leaves, a Scheme
