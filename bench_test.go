@@ -200,7 +200,9 @@ func BenchmarkLevels(b *testing.B) {
 }
 
 // BenchmarkDigest is one message through New, Write and Sum, as code written
-// for crypto/sha256's hash.Hash does it, beside crypto/sha256.
+// for crypto/sha256's hash.Hash does it, beside crypto/sha256; and
+// BenchmarkDigestWrites one message written a piece at a time into a hash
+// reused by Reset (a struct's fields, a stream read in small buffers).
 func BenchmarkDigest(b *testing.B) {
 	for _, size := range []int{64, 1024, 64 << 10} {
 		msg := pattern(size, 1)
@@ -214,6 +216,29 @@ func BenchmarkDigest(b *testing.B) {
 				for b.Loop() {
 					h := impl.new()
 					h.Write(msg)
+					h.Sum(sum[:0])
+				}
+			})
+		}
+	}
+}
+
+func BenchmarkDigestWrites(b *testing.B) {
+	for _, c := range []struct{ size, write int }{{55, 55}, {64, 64}, {128, 128}, {1024, 32}, {1024, 64}, {1000, 100}, {64 << 10, 1024}} {
+		msg := pattern(c.size, 1)
+		var sum [Size]byte
+		for _, impl := range []struct {
+			name string
+			new  func() hash.Hash
+		}{{"crypto", sha256.New}, {"sha256x", New}} {
+			b.Run(fmt.Sprintf("size=%d/write=%d/impl=%s", c.size, c.write, impl.name), func(b *testing.B) {
+				b.SetBytes(int64(c.size))
+				h := impl.new()
+				for b.Loop() {
+					h.Reset()
+					for p := msg; len(p) > 0; p = p[min(c.write, len(p)):] {
+						h.Write(p[:min(c.write, len(p))])
+					}
 					h.Sum(sum[:0])
 				}
 			})

@@ -18,7 +18,7 @@ type Digest struct {
 }
 
 // Reset resets d to its initial state.
-func (d *Digest) Reset() { *d = Digest{} }
+func (d *Digest) Reset() { d.s.Reset() }
 
 // Size returns Size.
 func (d *Digest) Size() int { return Size }

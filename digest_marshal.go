@@ -4,6 +4,8 @@ import (
 	"encoding/binary"
 	"errors"
 	"hash"
+
+	"github.com/sha256x/sha256x/internal/plan"
 )
 
 // A Digest saves and resumes in crypto/sha256's marshaled form, so that a
@@ -53,7 +55,7 @@ func (d *Digest) AppendBinary(b []byte) ([]byte, error) {
 //
 //go:noinline
 func (d *Digest) marshal(st *[marshaledSize]byte) {
-	h, x, n := d.s.State()
+	h, x, n := d.s.State(plan.Active)
 	b := append(st[:0], marshalMagic...)
 	for _, v := range h {
 		b = binary.BigEndian.AppendUint32(b, v)

@@ -1,6 +1,7 @@
 package sha256x
 
 import (
+	"bytes"
 	"crypto/sha256"
 	"hash"
 	"math/rand/v2"
@@ -138,6 +139,69 @@ func TestWrite(t *testing.T) {
 			if got, want := d.Sum(nil), ref.Sum(nil); string(got) != string(want) {
 				t.Fatalf("after %d bytes: got %x, want %x", off, got, want)
 			}
+		}
+	})
+}
+
+// TestWriteHeld mixes, on each plan, writes of sizes that leave a stream
+// holding nothing, part of a block, whole blocks or more (the sizes around
+// what Write gathers before it hashes), WriteMany with other streams,
+// saving and resuming the state, clones, and sums on the plan and on the
+// dispatched one: every digest and saved state is crypto/sha256's.
+func TestWriteHeld(t *testing.T) {
+	sizes := []int{0, 1, 31, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 255, 256, 1000, 5000}
+	var stdlib *plan.Plan
+	for _, p := range testPlans() {
+		if p.Plan.Stdlib {
+			stdlib = p.Plan
+		}
+	}
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		r := rand.New(rand.NewPCG(11, 12))
+		d, ref := new(Digest), sha256.New()
+		other, otherRef := new(Digest), sha256.New()
+		for step := range 400 {
+			n := sizes[r.IntN(len(sizes))]
+			c := pattern(n, step)
+			switch r.IntN(6) {
+			case 0:
+				m := pattern(r.IntN(3000), -step)
+				writeMany(pl, []*Digest{d, other}, [][]byte{c, m}, r.IntN(2) == 0)
+				otherRef.Write(m)
+			case 1:
+				st := marshal(t, d)
+				if want := marshal(t, ref); !bytes.Equal(st, want) {
+					t.Fatalf("step %d: state\n got %x\nwant %x", step, st, want)
+				}
+				d = new(Digest)
+				unmarshal(t, d, st)
+				d.s.Write(pl, c)
+			case 2:
+				cl, _ := d.Clone()
+				e := cl.(*Digest)
+				d.s.Write(pl, c)
+				e.s.Write(pl, c)
+				if e.Sum256() != d.Sum256() {
+					t.Fatalf("step %d: a clone's digest differs", step)
+				}
+			default:
+				d.s.Write(pl, c)
+			}
+			ref.Write(c)
+			var want [Size]byte
+			ref.Sum(want[:0])
+			if got := d.s.Sum256(pl); got != want {
+				t.Fatalf("step %d (%d bytes): digest on the plan %x, want %x", step, n, got, want)
+			}
+			if got := d.Sum256(); got != want {
+				t.Fatalf("step %d (%d bytes): digest %x, want %x", step, n, got, want)
+			}
+			if got := d.s.Sum256(stdlib); got != want {
+				t.Fatalf("step %d (%d bytes): digest on the stdlib plan %x, want %x", step, n, got, want)
+			}
+		}
+		if !bytes.Equal(other.Sum(nil), otherRef.Sum(nil)) {
+			t.Fatal("the other stream's digest differs")
 		}
 	})
 }

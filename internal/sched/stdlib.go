@@ -30,12 +30,14 @@ func hashStdlib(out [][Size]byte, prefix []byte, msgs [][]byte) {
 }
 
 // stdlib writes c to s through crypto/sha256, resumed from s's state, and
-// if sum is not nil sets it to the digest.
+// if sum is not nil sets it to the digest. What s holds unhashed, which
+// another plan's writes may have left at a whole block, is written first.
 func (s *Stream) stdlib(c []byte, sum *[Size]byte) {
 	r := kernel.GetResumable()
 	defer kernel.PutResumable(r)
 	h := s.state()
-	r.Resume(&h, &s.x, s.len)
+	r.Resume(&h, &s.x, s.len-uint64(s.nx))
+	r.Write(s.x[:s.nx])
 	r.Write(c)
 	if sum != nil {
 		r.Sum(sum)

@@ -10,14 +10,24 @@ import (
 // A Stream is one SHA-256 computation that takes its input piece by piece:
 // sha256x.Digest's state. The zero Stream is ready to use.
 type Stream struct {
-	h    [8]uint32 // state after the blocks hashed so far, once started
-	sum  [Size]byte
-	x    [BlockSize]byte // input not yet a whole block
+	h   [8]uint32 // state after the blocks hashed so far, once started
+	sum [Size]byte
+	// x[:nx] is the input not yet hashed: less than a block, or a whole
+	// block that Write holds back when its input ends on a block's end, so
+	// that a sum then hashes that block and the padding in one kernel call
+	// (BENCHMARKS.md, "A stream's last block"). The buffer is one block, so
+	// that a Digest costs New no more than before (a larger one, to gather
+	// small writes, cost New 7 ns more).
+	x    [BlockSize]byte
 	nx   int
 	len  uint64 // bytes written
 	init bool   // h holds a state (the zero Stream has not set the IV yet)
 	busy bool   // inside WriteMany: catches a Stream passed twice
 }
+
+// Reset makes s the zero Stream but for the bytes of its buffer, which
+// nx says are not in use.
+func (s *Stream) Reset() { s.nx, s.len, s.init, s.busy = 0, 0, false, false }
 
 // Write adds p to s's input on plan pl.
 func (s *Stream) Write(pl *plan.Plan, p []byte) {
@@ -27,32 +37,33 @@ func (s *Stream) Write(pl *plan.Plan, p []byte) {
 		s.len += uint64(len(p))
 	case pl.Stdlib:
 		s.stdlib(p, nil)
+	case s.nx+len(p) == BlockSize: // a block held back
+		s.nx += copy(s.x[s.nx:], p)
+		s.len += uint64(len(p))
 	default:
 		s.write(pl, p)
 	}
 }
 
-// write adds p, which completes at least one block, to s on the plan's
-// single-message kernel: the block it shares with s's buffered bytes from
-// the stack, its whole blocks in place, a part at a time.
+// write adds p, which with s's buffered bytes makes more than a block, to
+// s on the plan's single-message kernel: s.x completed with p's first
+// bytes, then p's whole blocks in place, a part at a time, but for p's
+// last bytes (a whole block if p ends on one), which s.x keeps.
 func (s *Stream) write(pl *plan.Plan, p []byte) {
 	if !s.init {
 		s.h, s.init = kernel.IV, true
 	}
 	s.len += uint64(len(p))
-	var head [BlockSize]byte
 	var jobs [1]kernel.Job
 	jobs[0].Init, jobs[0].Out = &s.h, &s.sum
 	k := 0
 	if s.nx > 0 {
-		copy(head[copy(head[:], s.x[:s.nx]):], p)
-		p = p[BlockSize-s.nx:]
-		s.nx = 0
-		jobs[0].Runs[0] = kernel.Run{P: &head[0], N: 1}
-		k = 1
+		p = p[copy(s.x[s.nx:], p):]
+		jobs[0].Runs[0] = kernel.Run{P: &s.x[0], N: 1}
+		s.nx, k = 0, 1
 	}
 	for {
-		if whole := min(len(p)/BlockSize, pl.OneBlocks); whole > 0 {
+		if whole := min((len(p)-1)/BlockSize, pl.OneBlocks); whole > 0 {
 			jobs[0].Runs[k] = kernel.Run{P: &p[0], N: uintptr(whole)}
 			p = p[whole*BlockSize:]
 			k++
@@ -61,7 +72,7 @@ func (s *Stream) write(pl *plan.Plan, p []byte) {
 			runOne(pl.One, &jobs)
 			s.h = kernel.StateOf(&s.sum)
 		}
-		if len(p) < BlockSize {
+		if len(p) <= BlockSize {
 			break
 		}
 		jobs[0].Runs, k = [3]kernel.Run{}, 0
@@ -94,9 +105,17 @@ func (s *Stream) state() [8]uint32 {
 }
 
 // State returns s's state after its whole blocks, the bytes it holds of
-// the next, and how many bytes it has been written.
-func (s *Stream) State() (h [8]uint32, x []byte, n uint64) {
-	return s.state(), s.x[:s.nx], s.len
+// the next, and how many bytes it has been written: a block it holds back
+// hashed first, on plan pl (s is not changed).
+func (s *Stream) State(pl *plan.Plan) (h [8]uint32, x []byte, n uint64) {
+	h = s.state()
+	if s.nx == BlockSize {
+		var out [Size]byte
+		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &s.x[0], N: 1}}, Out: &out}}
+		runOne(pl.One, &jobs)
+		return kernel.StateOf(&out), s.x[:0], s.len
+	}
+	return h, s.x[:s.nx], s.len
 }
 
 // SetState sets s to state h, with the partial block x and n bytes written
@@ -147,6 +166,7 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 		}
 		return
 	}
+
 	one := single || len(chunks) == 1
 	stages := pl.Stages
 	if one {
@@ -211,7 +231,7 @@ func (b *batch) writePart(ss []*Stream, chunks [][]byte, which []int, part int) 
 }
 
 // take returns part number part of chunk c, size bytes from off (with up to
-// 63 bytes the Stream buffered before, a job of at most size/64+1 blocks),
+// a block the Stream buffered before, a job of at most size/64+1 blocks),
 // and whether it makes a job: bytes that complete no block with what s
 // holds are only buffered. rest reports whether c has parts after this one.
 func (s *Stream) take(c []byte, part, off, size int) (p []byte, job, rest bool) {
