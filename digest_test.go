@@ -199,6 +199,11 @@ func TestWriteHeld(t *testing.T) {
 			if got := d.s.Sum256(stdlib); got != want {
 				t.Fatalf("step %d (%d bytes): digest on the stdlib plan %x, want %x", step, n, got, want)
 			}
+			h0, x0, n0 := d.s.State(pl)
+			h1, x1, n1 := d.s.State(stdlib)
+			if h0 != h1 || !bytes.Equal(x0, x1) || n0 != n1 {
+				t.Fatalf("step %d (%d bytes): the state on the plan and on the stdlib plan differ", step, n)
+			}
 		}
 		if !bytes.Equal(other.Sum(nil), otherRef.Sum(nil)) {
 			t.Fatal("the other stream's digest differs")

@@ -109,13 +109,18 @@ func (s *Stream) state() [8]uint32 {
 // hashed first, on plan pl (s is not changed).
 func (s *Stream) State(pl *plan.Plan) (h [8]uint32, x []byte, n uint64) {
 	h = s.state()
-	if s.nx == BlockSize {
-		var out [Size]byte
-		jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &s.x[0], N: 1}}, Out: &out}}
-		runOne(pl.One, &jobs)
-		return kernel.StateOf(&out), s.x[:0], s.len
+	switch {
+	case s.nx < BlockSize:
+		return h, s.x[:s.nx], s.len
+	case pl.Stdlib: // no kernel of its own (s was written on another plan)
+		e := *s
+		e.stdlib(nil, nil)
+		return e.h, s.x[:0], s.len
 	}
-	return h, s.x[:s.nx], s.len
+	var out [Size]byte
+	jobs := [1]kernel.Job{{Init: &h, Runs: [3]kernel.Run{{P: &s.x[0], N: 1}}, Out: &out}}
+	runOne(pl.One, &jobs)
+	return kernel.StateOf(&out), s.x[:0], s.len
 }
 
 // SetState sets s to state h, with the partial block x and n bytes written
