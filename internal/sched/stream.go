@@ -171,7 +171,6 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 		}
 		return
 	}
-
 	one := single || len(chunks) == 1
 	stages := pl.Stages
 	if one {
