@@ -25,7 +25,7 @@ one() { # one NAME ARGS...: a run, "NAME seconds KB" to stdout
 	local name=$1
 	shift
 	/usr/bin/time -f "$name %e %M" -o "$tmp/t" "$tmp/sha256x" sum "$@" -r "$tree" > /dev/null 2> "$tmp/err" || true
-	cat "$tmp/t" | tail -1
+	tail -1 "$tmp/t"
 }
 one warm > /dev/null
 one warm -j 1000000 > /dev/null
