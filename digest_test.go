@@ -143,11 +143,11 @@ func TestWrite(t *testing.T) {
 	})
 }
 
-// TestWriteHeld mixes, on each plan, writes of sizes that leave a stream
-// holding nothing, part of a block, whole blocks or more (the sizes around
-// what Write gathers before it hashes), WriteMany with other streams,
-// saving and resuming the state, clones, and sums on the plan and on the
-// dispatched one: every digest and saved state is crypto/sha256's.
+// TestWriteHeld mixes, on each plan, writes of sizes around one and more
+// blocks, which leave a stream holding nothing, part of a block or a whole
+// block held back, with WriteMany beside another stream, saving and resuming
+// the state, clones, and sums and states on the plan, on the dispatched one
+// and on the stdlib plan: every digest and saved state is crypto/sha256's.
 func TestWriteHeld(t *testing.T) {
 	sizes := []int{0, 1, 31, 63, 64, 65, 100, 127, 128, 129, 191, 192, 193, 255, 256, 1000, 5000}
 	var stdlib *plan.Plan
@@ -155,6 +155,9 @@ func TestWriteHeld(t *testing.T) {
 		if p.Plan.Stdlib {
 			stdlib = p.Plan
 		}
+	}
+	if stdlib == nil {
+		t.Fatal("no stdlib plan among the test plans")
 	}
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(11, 12))
