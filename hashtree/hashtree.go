@@ -53,8 +53,8 @@
 // level's dirty nodes in one batched call; ProgressiveList, ProgressiveBitlist
 // and ProgressiveContainer do the same for the progressive types. Their roots
 // and proofs equal those of the functions above over the current values. Copy
-// copies a directory alone (a pointer a 256 nodes) and shares every page
-// until one of the copies writes it; each copy has one writer at a time,
+// copies a directory of pointers alone and shares every page until one of
+// the copies writes it; each copy has one writer at a time,
 // readers may share a copy once its Root has returned, and two copies may be
 // written from two goroutines at once.
 //
