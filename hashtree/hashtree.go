@@ -54,9 +54,9 @@
 // and ProgressiveContainer do the same for the progressive types. Their roots
 // and proofs equal those of the functions above over the current values. Copy
 // copies a directory of pointers alone and shares every page until one of
-// the copies writes it; each copy has one writer at a time,
-// readers may share a copy once its Root has returned, and two copies may be
-// written from two goroutines at once.
+// the copies writes it; each copy has one writer at a time, readers may
+// share a copy once its Root has returned, and two copies may be written
+// from two goroutines at once.
 //
 // # Proofs
 //
