@@ -56,17 +56,52 @@ func fastsszVector(hh *ssz.Hasher, leaves [][32]byte) [32]byte {
 	return r
 }
 
+// changeSets returns sets of k random indices below n, each set sorted
+// and no index in two, with two sets of chunks each, enough sets that the list table
+// writes about 2^18 chunks before it meets a set again: an operation
+// finds the paths it changes as a slot finds them, not where the one
+// before left them (a single set, changed over and over, keeps its few
+// thousand nodes in the caches; BENCHMARKS.md, "Trees that change").
+func changeSets(r *rand.Rand, n, k int) []changeSet {
+	sets := make([]changeSet, max(1, changePool/k))
+	perm := r.Perm(n)
+	for s := range sets {
+		idx := make([]uint64, k)
+		for j, i := range slices.Sorted(slices.Values(perm[s*k : (s+1)*k])) {
+			idx[j] = uint64(i)
+		}
+		sets[s] = changeSet{idx, [2][][32]byte{randRoots(r, k), randRoots(r, k)}}
+	}
+	return sets
+}
+
+// changePool is about the chunks that changeSets' sets write in turn.
+const changePool = 1 << 18
+
+// changeSet is one operation of the list table: the indices and, in
+// turn, two sets of chunks to write there.
+type changeSet struct {
+	idx  []uint64
+	vals [2][][32]byte
+}
+
+// next returns operation it's indices and chunks.
+func next(sets []changeSet, it int) ([]uint64, [][32]byte) {
+	s := &sets[it%len(sets)]
+	return s.idx, s.vals[it/len(sets)&1]
+}
+
 func BenchmarkMutableList(b *testing.B) {
 	r := rand.New(rand.NewPCG(39, 2))
 	leaves := randRoots(r, mutableN)
 	for _, k := range mutableKs {
-		idx, vals := changes(r, mutableN, k)
+		sets := changeSets(r, mutableN, k)
 		b.Run(fmt.Sprintf("k=%d/impl=sha256x", k), func(b *testing.B) {
 			c := sszx.NewChunks(leaves, mutableN)
 			b.ReportAllocs()
 			it := 0
 			for b.Loop() {
-				v := vals[it&1]
+				idx, v := next(sets, it)
 				it++
 				if k == mutableN {
 					c.SetRange(0, v) // every chunk: a stretch
@@ -89,7 +124,7 @@ func BenchmarkMutableList(b *testing.B) {
 			b.ReportAllocs()
 			it := 0
 			for b.Loop() {
-				v := vals[it&1]
+				idx, v := next(sets, it)
 				it++
 				_, layers, err = prysmRecomputeFromLayer(v, idx, layers)
 				if err != nil {
@@ -102,7 +137,7 @@ func BenchmarkMutableList(b *testing.B) {
 			b.ReportAllocs()
 			it := 0
 			for b.Loop() {
-				v := vals[it&1]
+				idx, v := next(sets, it)
 				it++
 				if k == mutableN {
 					copy(cur, v)
@@ -120,7 +155,7 @@ func BenchmarkMutableList(b *testing.B) {
 			b.ReportAllocs()
 			it := 0
 			for b.Loop() {
-				v := vals[it&1]
+				idx, v := next(sets, it)
 				it++
 				for j, i := range idx {
 					cur[i] = v[j]
