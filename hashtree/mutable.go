@@ -100,7 +100,8 @@ func (t *tree) len() int { return t.levels[0].Len() }
 
 // set writes chunk i (below len) and marks it dirty.
 func (t *tree) set(i int, c *[sha256x.Size]byte) {
-	*t.levels[0].Mut(i) = *c
+	v := *c // copied from a local: two stores, no call (see gather)
+	*t.levels[0].Mut(i) = v
 	t.dirty.add(i)
 	t.stale = true
 }
@@ -235,7 +236,8 @@ func (t *tree) gather(h int, d []int) {
 		buf := gb.nodes[:2*len(blk)]
 		for i, q := range blk {
 			if 2*q+1 < c.Len() {
-				*(*[2][sha256x.Size]byte)(buf[2*i:]) = *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
+				two := *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q)))
+				*(*[2][sha256x.Size]byte)(buf[2*i:]) = two
 			} else {
 				buf[2*i], buf[2*i+1] = *c.At(2 * q), zeroHashes[h-1]
 			}
@@ -257,7 +259,8 @@ func (t *tree) gather(h int, d []int) {
 		}
 		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
 		for i, a := range at {
-			*(*[sha256x.Size]byte)(a) = buf[i]
+			v := buf[i]
+			*(*[sha256x.Size]byte)(a) = v
 		}
 		clear(at) // the pool keeps no page alive
 	}

@@ -36,11 +36,17 @@ const size = 32
 // nodes) lie one after another in one array, so that a run of dirty nodes
 // across them is one batched call (run).
 type Level struct {
-	dir   []*block
-	mine  []uint64 // bit J: dir[J] is this level's alone
-	ar    *arena   // where the level's new blocks, groups and pages come from
-	n     int      // nodes in use
-	np    int      // pages in use
+	dir  []*block
+	mine []uint64 // bit J: dir[J] is this level's alone
+	ar   *arena   // where the level's new blocks, groups and pages come from
+	n    int      // nodes in use
+	np   int      // pages in use
+	// flat, where not nil, is node 0 of an array that holds every node in
+	// use, in order, all of them this level's: a level grown once from
+	// empty (a tree built at once) and never shared, whose nodes At finds
+	// without loading a block (a miss a node on a large tree, where the
+	// block was not used lately).
+	flat  *[size]byte
 	shift uint8
 	// shared: the level was copied or is a copy (Share). A level never
 	// shared owns every block, group and page in use: its writes copy
@@ -134,10 +140,13 @@ func (l *Level) mask() int { return 1<<l.shift - 1 }
 
 // At returns a pointer to node i, to read.
 func (l *Level) At(i int) *[size]byte {
+	if l.flat != nil {
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(l.flat), i*size))
+	}
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
 	if g := b.groups[j>>groupShift&(blockGroups-1)]; g != nil {
-		return (*[size]byte)(unsafe.Add(unsafe.Pointer(g[j&groupMask]), (i&l.mask())*size))
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(g[j&groupMask]), (i&(1<<l.shift-1))*size))
 	}
 	return (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (i&(blockPages<<l.shift-1))*size))
 }
@@ -353,6 +362,10 @@ func (l *Level) Resize(n int) {
 		}
 	case need > have:
 		mem := l.ar.pages((need - have) << l.shift)
+		l.flat = nil
+		if have == 0 && !l.shared {
+			l.flat = &mem[0]
+		}
 		fresh := len(l.dir) // blocks from here on are mem's alone
 		for j := have; j < need; j++ {
 			J, k := j>>blockShift, j&blockMask
@@ -394,6 +407,7 @@ func (l *Level) Resize(n int) {
 func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 	clear(l.mine)
 	l.shared = true
+	l.flat = nil
 	copy(dir, l.dir)
 	clear(mine)
 	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift, shared: true}

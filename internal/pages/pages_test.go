@@ -50,6 +50,9 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 		}
 	}
 	grow(ms[0], o.N(3000))
+	if len(ms[0].cur) > 0 && first.flat == nil {
+		t.Fatalf("a level grown once from empty has no flat array")
+	}
 	for step := range steps {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
@@ -95,6 +98,15 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
 		}
 		for k, m := range ms {
+			if f := m.l.flat; f != nil { // the blocks find the same nodes
+				m.l.flat = nil
+				for i := range m.cur {
+					if unsafe.Pointer(m.l.At(i)) != unsafe.Add(unsafe.Pointer(f), i*32) {
+						t.Fatalf("step %d, copy %d: node %d lies apart from the flat array", step, k, i)
+					}
+				}
+				m.l.flat = f
+			}
 			if m.l.n != len(m.cur) {
 				t.Fatalf("step %d, copy %d: %d nodes, want %d", step, k, m.l.n, len(m.cur))
 			}
