@@ -324,8 +324,7 @@ func TestReadmePages(t *testing.T) {
 	}
 	readme := strings.Join(strings.Fields(string(b)), " ")
 	for _, want := range []string{
-		"Levels are kept in pages of " + strconv.Itoa(1<<treeShift) + " nodes",
-		"(pages of " + strconv.Itoa(1<<treeShift) + " nodes, groups of 8",
+		"Levels are kept in pages of " + strconv.Itoa(1<<treeShift) + " nodes under groups of 8 page pointers and blocks of 8 groups",
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md does not say %q", want)
