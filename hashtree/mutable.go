@@ -52,6 +52,7 @@ type tree struct {
 	depth  int
 	dirty  dirtySet
 	stale  bool // dirty leaves, or sizes, since the last root
+	sink   byte // SetMany's loads ahead, kept so that they are not dropped
 }
 
 // gatherBufs lends gather its buffer of children, hashed in place: trees
@@ -461,8 +462,17 @@ func (c *Chunks) SetMany(indices []uint64, chunks [][sha256x.Size]byte) {
 	if len(indices) != len(chunks) {
 		panic(fmt.Sprintf("sha256x: hashtree: Chunks.SetMany of %d indices and %d chunks", len(indices), len(chunks)))
 	}
+	// Every index checked, and its chunk's line loaded, before any is
+	// written: the loads' misses overlap (a store that misses holds the
+	// store queue, a few writes at a time), and a bad index panics with
+	// nothing written.
+	var x byte
+	for _, i := range indices {
+		x ^= c.t.levels[0].At(c.index("SetMany", i))[0]
+	}
+	c.t.sink = x
 	for k, i := range indices {
-		c.t.set(c.index("SetMany", i), &chunks[k])
+		c.t.set(int(i), &chunks[k])
 	}
 	c.fresh = false
 }

@@ -245,6 +245,11 @@ func TestChunksPanics(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: Chunks.Get(9) past the length 3", func() { c.Get(9) })
 	panicsWith(t, "sha256x: hashtree: Chunks.Truncate(4) past the length 3", func() { c.Truncate(4) })
 	panicsWith(t, "sha256x: hashtree: Chunks.SetMany of 1 indices and 0 chunks", func() { c.SetMany([]uint64{0}, nil) })
+	before, root := c.Get(0), c.Root()
+	panicsWith(t, "sha256x: hashtree: Chunks.SetMany(3) past the length 3", func() { c.SetMany([]uint64{0, 3}, make([][32]byte, 2)) })
+	if c.Get(0) != before || c.Root() != root {
+		t.Errorf("SetMany with an index past the length wrote the indices before it")
+	}
 	panicsWith(t, "sha256x: hashtree: Chunks.SetRange(2) of 2 chunks past the length 3", func() { c.SetRange(2, make([][32]byte, 2)) })
 	c.Append([32]byte{})
 	panicsWith(t, "sha256x: hashtree: Chunks.Append past the limit 4", func() { c.Append([32]byte{}) })
