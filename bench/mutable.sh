@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # The "Trees that change" tables of README and BENCHMARKS.md (issue 39), on
 # one core: a 2^20-chunk tree with k chunks changed, its root by
-# hashtree.Chunks, the port of Prysm's RecomputeFromLayer, a full rebuild
-# and fastssz + gohashtree (BenchmarkMutableList); a slot on 2^20
-# validators and their balances against fastssz's HashTreeRoot of the two
-# fields, the same slot on a fresh Copy (BenchmarkMutableSlot), and Copy
-# (BenchmarkMutableCopy). COUNT rounds in separate processes; benchstat,
+# hashtree.Chunks (SetMany, and a Set each), the port of Prysm's
+# RecomputeFromLayer, a full rebuild and fastssz + gohashtree
+# (BenchmarkMutableList); a slot on 2^20 validators and their balances
+# against fastssz's HashTreeRoot of the two fields, the same slot on a
+# fresh Copy (BenchmarkMutableSlot), and Copy (BenchmarkMutableCopy). COUNT rounds in separate processes; benchstat,
 # then the medians' ratios. About 2-3 minutes with the defaults.
 #
 #   bench/mutable.sh [COUNT] [BENCHTIME]     defaults: 3 rounds, 0.3s
@@ -47,5 +47,11 @@ END {
 		printf "%-9s %12.0f %12s %12.0f %12.0f %9s %9.2f %9.2f\n", ks[i], s, (p "prysm" in m) ? sprintf("%.0f", m[p "prysm"]) : "-", m[p "rebuild-HashLevel"], m[p "fastssz+gohashtree"], (p "prysm" in m) ? sprintf("%.2f", m[p "prysm"] / s) : "-", m[p "rebuild-HashLevel"] / s, m[p "fastssz+gohashtree"] / s
 	}
 	s = m["BenchmarkMutableSlot/impl=sha256x"]
+	printf "\na Set each (sha256x-Set):"
+	for (i = 1; i <= 4; i++) {
+		p = "BenchmarkMutableList/k=" ks[i] "/impl="
+		printf " k=%s %.0f ns (%.2fx prysm)", ks[i], m[p "sha256x-Set"], m[p "prysm"] / m[p "sha256x-Set"]
+	}
+	printf "\n"
 	printf "\nslot: sha256x %.0f ns, fastssz+gohashtree %.0f ns (%.0fx); after a Copy %.0f ns (%.2fx the slot alone); Copy %.0f ns\n", s, m["BenchmarkMutableSlot/impl=fastssz+gohashtree"], m["BenchmarkMutableSlot/impl=fastssz+gohashtree"] / s, m["BenchmarkMutableSlot/impl=sha256x-after-Copy"], m["BenchmarkMutableSlot/impl=sha256x-after-Copy"] / s, m["BenchmarkMutableCopy"]
 }' "$out/mutable.txt"

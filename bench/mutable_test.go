@@ -96,6 +96,9 @@ func BenchmarkMutableList(b *testing.B) {
 	leaves := randRoots(r, mutableN)
 	for _, k := range mutableKs {
 		sets := changeSets(r, mutableN, k)
+		// The changes in one call, as Prysm's function takes them: SetMany
+		// (SetRange for every chunk, a stretch); and a Set each, as a
+		// state transition's loop writes them.
 		b.Run(fmt.Sprintf("k=%d/impl=sha256x", k), func(b *testing.B) {
 			c := sszx.NewChunks(leaves, mutableN)
 			b.ReportAllocs()
@@ -104,11 +107,25 @@ func BenchmarkMutableList(b *testing.B) {
 				idx, v := next(sets, it)
 				it++
 				if k == mutableN {
-					c.SetRange(0, v) // every chunk: a stretch
+					c.SetRange(0, v)
 				} else {
-					for j, i := range idx {
-						c.Set(i, v[j])
-					}
+					c.SetMany(idx, v)
+				}
+				c.Root()
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=sha256x-Set", k), func(b *testing.B) {
+			if k == mutableN {
+				b.Skip("every chunk: SetRange, the row above")
+			}
+			c := sszx.NewChunks(leaves, mutableN)
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				idx, v := next(sets, it)
+				it++
+				for j, i := range idx {
+					c.Set(i, v[j])
 				}
 				c.Root()
 			}
