@@ -56,11 +56,11 @@ func fastsszVector(hh *ssz.Hasher, leaves [][32]byte) [32]byte {
 	return r
 }
 
-// changeSets returns sets of k random indices below n, each set sorted
-// and no index in two, with two sets of chunks each, enough sets that the list table
-// writes about 2^18 chunks before it meets a set again: an operation
-// finds the paths it changes as a slot finds them, not where the one
-// before left them (a single set, changed over and over, keeps its few
+// changeSets returns sets of k random indices below n, each set sorted and
+// no index in two, with two sets of chunks each: enough sets that the list
+// table writes about 2^18 chunks before it meets a set again, so that an
+// operation finds the paths it changes as a slot finds them, not where the
+// one before left them (a single set, changed over and over, keeps its few
 // thousand nodes in the caches; BENCHMARKS.md, "Trees that change").
 func changeSets(r *rand.Rand, n, k int) []changeSet {
 	sets := make([]changeSet, max(1, changePool/k))
@@ -85,7 +85,7 @@ type changeSet struct {
 	vals [2][][32]byte
 }
 
-// next returns operation it's indices and chunks.
+// next returns the indices and the chunks of operation it.
 func next(sets []changeSet, it int) ([]uint64, [][32]byte) {
 	s := &sets[it%len(sets)]
 	return s.idx, s.vals[it/len(sets)&1]
