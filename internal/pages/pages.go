@@ -1,5 +1,5 @@
 // Package pages keeps arrays of 32-byte nodes that copies share, copy-on-write
-// a page at a time: the levels of hashtree's and merkle's trees that change.
+// a page at a time: the levels of hashtree's trees that change.
 package pages
 
 import "unsafe"
