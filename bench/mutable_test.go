@@ -63,7 +63,7 @@ func fastsszVector(hh *ssz.Hasher, leaves [][32]byte) [32]byte {
 // one before left them (a single set, changed over and over, keeps its few
 // thousand nodes in the caches; BENCHMARKS.md, "Trees that change").
 func changeSets(r *rand.Rand, n, k int) []changeSet {
-	sets := make([]changeSet, max(1, changePool/k))
+	sets := make([]changeSet, max(1, min(changePool, n)/k)) // no index in two
 	perm := r.Perm(n)
 	for s := range sets {
 		idx := make([]uint64, k)
