@@ -16,14 +16,15 @@ import (
 // arguments, not found by Tree) go through the ring. The ring must learn
 // their types before it opens anything (a FIFO's data is read only by the
 // stream that hashes it), from each directory's listing, which the plain
-// way does without: it opens the file and asks fstat. On the Intel Xeon,
-// where a system call costs 75 ns, 10,000 names took 6-9% longer through
-// the ring than read plainly: about 0.85 µs of CPU a file against the 4.6
-// system calls a file the ring saves, so the ring pays from about 0.18 µs a
-// call. On the Zen 5 VM (about 2 µs) the ring took 1.44x less time
-// (bench/HISTORY.md, "Names of unknown type: the ring or plain reads").
-// SHA256X_IOURING=on sends them through the ring anyway. A variable for the
-// tests.
+// way does without: it opens the file and asks fstat. The plain way makes
+// five system calls a file (openat, fstat, pread, fstat after, close), the
+// ring one (the statx after the read) and, on Zen 4, about 0.38 µs of CPU
+// a file more for the listings and chains: the ring pays from about 0.1 µs
+// a call. Zen 4 (0.18 µs a call): the ring 4.6% less time; the Intel Xeon
+// (75-105 ns, before the reads were checked): level; Zen 5 (about 2 µs):
+// the ring 1.44x less (BENCHMARKS.md, "Files: names of unknown type").
+// SHA256X_IOURING=on sends them through the ring anyway. A variable for
+// the tests.
 var untypedByRing = func() bool {
 	return os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly()
 }
@@ -31,8 +32,8 @@ var untypedByRing = func() bool {
 var syscallsCostly = sync.OnceValue(func() bool { return syscallCost() >= untypedRingMin })
 
 // untypedRingMin is the cost of a system call from which files of unknown
-// type go through the ring.
-const untypedRingMin = 200 * time.Nanosecond
+// type go through the ring: above the Xeon's, below Zen 4's.
+const untypedRingMin = 120 * time.Nanosecond
 
 // syscallCost is the time of a system call that does nothing (getppid),
 // the least over a few rounds: 75 ns on the Intel Xeon, measured in 5 µs.
