@@ -8,7 +8,9 @@
 # (calltime.sh); the public API against OLD, row by row (abrr.sh OLD 3 64);
 # `sum -j 1000000 -r /usr/lib` against the default (jcap.sh 5); the trees
 # that change (mutable.sh 3). OLD defaults to 0edbfb5, issue 38's starting
-# point. About 5.5 minutes on Zen 4.
+# point. Last, each must-show those files measure, met or not
+# (bench/verdict), into DIR/verdict.txt and on standard output. About 5.5
+# minutes on Zen 4.
 set -euo pipefail
 dir=${1:?usage: bench/hostcheck.sh DIR [OLD]}
 old=${2:-0edbfb5}
@@ -35,4 +37,5 @@ run calltime.txt bash bench/calltime.sh
 run abrr.txt bash bench/abrr.sh "$old" 3 64
 run jcap.txt bash bench/jcap.sh 5
 run mutable.txt bash bench/mutable.sh 3
+(cd bench && go run ./verdict "$dir") | tee "$dir/verdict.txt"
 echo "results in $dir" >&2

@@ -1,0 +1,363 @@
+// Command verdict reads the files bench/hostcheck.sh wrote into DIR and
+// prints each must-show of issues 38 and 39 that they measure: the figure,
+// the bar and "met" or "NOT MET", so that a session on another CPU reads
+// its host's standing in one screen. It judges only what the files hold;
+// what they cannot say (the 30-minute soak, the arithmetic on the slowest
+// kernel's speed) is left to the notes.
+//
+//	go run ./verdict DIR     (from bench/; hostcheck.sh runs it last)
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func main() {
+	if len(os.Args) != 2 {
+		fmt.Fprintln(os.Stderr, "usage: verdict DIR (the directory bench/hostcheck.sh wrote)")
+		os.Exit(2)
+	}
+	if err := report(os.Stdout, os.Args[1]); err != nil {
+		fmt.Fprintln(os.Stderr, "verdict:", err)
+		os.Exit(1)
+	}
+}
+
+// A line is one must-show's standing.
+type line struct {
+	what, figure, bar string
+	met               bool
+}
+
+func (l line) String() string {
+	v := "met"
+	if !l.met {
+		v = "NOT MET"
+	}
+	return fmt.Sprintf("  %-52s %-34s %-12s %s", l.what, l.figure, l.bar, v)
+}
+
+// report prints the verdicts of the files in dir; a file that is missing
+// or does not parse is named, and the others are still judged.
+func report(w io.Writer, dir string) error {
+	host, err := os.ReadFile(filepath.Join(dir, "host.txt"))
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%s", host)
+	for _, s := range []struct {
+		issue, file string
+		judge       func(string) ([]line, error)
+	}{
+		{"38", "largerr.txt", func(t string) ([]line, error) { return large("8 x 64 MiB", t) }},
+		{"38", "largerr-1g.txt", func(t string) ([]line, error) { return large("one 1 GiB file", t) }},
+		{"38", "filesrr.txt", small},
+		{"38", "calltime.txt", calls},
+		{"38", "abrr.txt", abrr},
+		{"38", "pauses.txt", pauses},
+		{"38", "jcap.txt", jcap},
+		{"39", "mutable.txt", mutable},
+	} {
+		text, err := os.ReadFile(filepath.Join(dir, s.file))
+		if err != nil {
+			fmt.Fprintf(w, "issue %s, %s: missing (%v)\n", s.issue, s.file, err)
+			continue
+		}
+		ls, err := s.judge(string(text))
+		if err != nil {
+			fmt.Fprintf(w, "issue %s, %s: %v\n", s.issue, s.file, err)
+			continue
+		}
+		fmt.Fprintf(w, "issue %s, %s\n", s.issue, s.file)
+		for _, l := range ls {
+			fmt.Fprintln(w, l)
+		}
+	}
+	return nil
+}
+
+// ratioRE matches procrr's and rr_report's ratio lines: the median of one
+// command's time over another's, round by round.
+var ratioRE = regexp.MustCompile(`^(.+?)\s+/ (.+?)\s+median ([0-9.]+)`)
+
+// ratios returns the median ratios of text by "P / Q", labels trimmed.
+func ratios(text string) map[string]float64 {
+	m := map[string]float64{}
+	for _, l := range strings.Split(text, "\n") {
+		if r := ratioRE.FindStringSubmatch(l); r != nil {
+			v, _ := strconv.ParseFloat(r[3], 64)
+			m[strings.TrimSpace(r[1])+" / "+strings.TrimSpace(r[2])] = v
+		}
+	}
+	return m
+}
+
+func need(m map[string]float64, keys ...string) error {
+	for _, k := range keys {
+		if _, ok := m[k]; !ok {
+			return fmt.Errorf("no line %q", k)
+		}
+	}
+	return nil
+}
+
+// large: the default no slower than the faster of mapped and read, within
+// 3%, and at least 2.5x openssl.
+func large(what, text string) ([]line, error) {
+	m := ratios(text)
+	rd, mp, ossl := "sum, read (SHA256X_MMAP=off) / sum", "sum, mapped (SHA256X_MMAP=on) / sum", "openssl / sum"
+	if err := need(m, rd, mp, ossl); err != nil {
+		return nil, err
+	}
+	faster := min(m[rd], m[mp]) // the faster way's time over the default's
+	return []line{
+		{what + ": default / faster of mapped, read", fmt.Sprintf("%.3f (read %.2f, mapped %.2f)", 1/faster, m[rd], m[mp]), "<= 1.03", 1/faster <= 1.03},
+		{what + ": openssl / default", fmt.Sprintf("%.2fx", m[ossl]), ">= 2.5x", m[ossl] >= 2.5},
+	}, nil
+}
+
+// small: 10,000 small files no slower than the old command ("today").
+func small(text string) ([]line, error) {
+	m := ratios(text)
+	tree, list := "old sum -r / sum -r", "old sum FILE... / sum FILE..."
+	if err := need(m, tree, list); err != nil {
+		return nil, err
+	}
+	return []line{
+		{"10,000 small files, sum -r: old / new", fmt.Sprintf("%.3f", m[tree]), ">= 1.00", m[tree] >= 1},
+		{"10,000 small files, sum FILE...: old / new", fmt.Sprintf("%.3f", m[list]), ">= 1.00", m[list] >= 1},
+	}, nil
+}
+
+// callRE matches a row of calltime.sh's tables: entry point, kernel,
+// blocks, steps, calls, large calls, their median, the longest, its wall.
+var callRE = regexp.MustCompile(`^(.+?)\s{2,}(\S+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)\s+(\S+)$`)
+
+// calls: the largest calls' median time of every entry point, each table
+// (the dispatched plan, and each kernel forced) at most 100 µs. The
+// longest single call is shown beside it: it holds the host's
+// interruptions too, as crypto/sha256's control row shows.
+func calls(text string) ([]line, error) {
+	var ls []line
+	section := ""
+	worst, longest := time.Duration(0), time.Duration(0)
+	who := ""
+	flush := func() {
+		if section != "" && who != "" {
+			ls = append(ls, line{"largest calls' median, " + section, fmt.Sprintf("%v (%s; longest %v)", worst, who, longest), "<= 100µs", worst <= 100*time.Microsecond})
+		}
+		worst, longest, who = 0, 0, ""
+	}
+	for _, l := range strings.Split(text, "\n") {
+		if s, ok := strings.CutPrefix(l, "== "); ok {
+			flush()
+			section = s
+			continue
+		}
+		r := callRE.FindStringSubmatch(l)
+		if r == nil || r[2] == "(control)" {
+			continue
+		}
+		med, err1 := time.ParseDuration(r[7])
+		lng, err2 := time.ParseDuration(r[8])
+		if err1 != nil || err2 != nil {
+			continue
+		}
+		if med > worst {
+			worst, who = med, strings.TrimSpace(r[1])
+		}
+		longest = max(longest, lng)
+	}
+	flush()
+	if len(ls) == 0 {
+		return nil, fmt.Errorf("no table")
+	}
+	return ls, nil
+}
+
+// abrrRE matches a row of abrr.sh: name, old and new ns, the medians' change.
+var abrrRE = regexp.MustCompile(`^(\S+)\s+([0-9.]+)\s+([0-9.]+)\s+([+-][0-9.]+)%`)
+
+// abrr: no row slower than OLD by more than 1%, by the median of the
+// processes' medians.
+func abrr(text string) ([]line, error) {
+	rows := map[string][]float64{}
+	var order []string
+	for _, l := range strings.Split(text, "\n") {
+		r := abrrRE.FindStringSubmatch(l)
+		if r == nil {
+			continue
+		}
+		v, _ := strconv.ParseFloat(r[4], 64)
+		if _, ok := rows[r[1]]; !ok {
+			order = append(order, r[1])
+		}
+		rows[r[1]] = append(rows[r[1]], v)
+	}
+	if len(rows) == 0 {
+		return nil, fmt.Errorf("no rows")
+	}
+	var over []string
+	for _, name := range order {
+		if m := median(rows[name]); m > 1 {
+			over = append(over, fmt.Sprintf("%s %+.1f%% (%s)", name, m, pct(rows[name])))
+		}
+	}
+	ls := []line{{fmt.Sprintf("abrr: %d rows, slower than OLD by > 1%%", len(rows)), strconv.Itoa(len(over)), "0", len(over) == 0}}
+	for _, o := range over {
+		ls = append(ls, line{"    " + o, "", "", false})
+	}
+	return ls, nil
+}
+
+func pct(v []float64) string {
+	s := make([]string, len(v))
+	for i, x := range v {
+		s[i] = fmt.Sprintf("%+.1f", x)
+	}
+	return strings.Join(s, ", ")
+}
+
+// pauseRE matches a run of the pause probe: its worst GC stop and its
+// worst oversleep (how late a sleeping goroutine woke).
+var pauseRE = regexp.MustCompile(`^(\s*)(.+?)\s+run (\d+): worst GC stop (\S+) \(.*\), worst oversleep (\S+)$`)
+
+// pauses: for each entry point, the runs whose worst GC stop passed 1 ms
+// no more than crypto/sha256's in the same runs plus one, and no run whose
+// worst oversleep passed crypto/sha256's in the same run by 5 ms.
+func pauses(text string) ([]line, error) {
+	type tally struct{ runs, slow, cslow, stalls int }
+	t := map[string]*tally{}
+	var order []string
+	var entry string
+	var stop, sleep time.Duration
+	for _, l := range strings.Split(text, "\n") {
+		r := pauseRE.FindStringSubmatch(l)
+		if r == nil {
+			continue
+		}
+		s, err1 := time.ParseDuration(r[4])
+		o, err2 := time.ParseDuration(r[5])
+		if err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("line %q: %v %v", l, err1, err2)
+		}
+		if r[1] == "" { // sha256x's run; crypto/sha256's follows, indented
+			entry, stop, sleep = strings.TrimSpace(r[2]), s, o
+			continue
+		}
+		if entry == "" {
+			continue
+		}
+		if t[entry] == nil {
+			t[entry] = &tally{}
+			order = append(order, entry)
+		}
+		e := t[entry]
+		e.runs++
+		if stop > time.Millisecond {
+			e.slow++
+		}
+		if s > time.Millisecond {
+			e.cslow++
+		}
+		if sleep > o+5*time.Millisecond {
+			e.stalls++
+		}
+		entry = ""
+	}
+	if len(t) == 0 {
+		return nil, fmt.Errorf("no runs")
+	}
+	var ls []line
+	for _, name := range order {
+		e := t[name]
+		ls = append(ls,
+			line{name + ": runs with a stop > 1 ms", fmt.Sprintf("%d against crypto's %d (%d runs)", e.slow, e.cslow, e.runs), "<= crypto+1", e.slow <= e.cslow+1},
+			line{name + ": stalls > crypto's + 5 ms", strconv.Itoa(e.stalls), "0", e.stalls == 0})
+	}
+	return ls, nil
+}
+
+var jcapRE = regexp.MustCompile(`-j 1000000 / default: time ([0-9.]+), memory ([0-9.]+)`)
+
+// jcap: sum -j 1000000 -r within 10% of the default's time and memory.
+func jcap(text string) ([]line, error) {
+	r := jcapRE.FindStringSubmatch(text)
+	if r == nil {
+		return nil, fmt.Errorf("no ratio line")
+	}
+	tm, _ := strconv.ParseFloat(r[1], 64)
+	mem, _ := strconv.ParseFloat(r[2], 64)
+	return []line{
+		{"sum -j 1000000 -r: time / default's", r[1], "<= 1.10", tm <= 1.10},
+		{"sum -j 1000000 -r: memory / default's", r[2], "<= 1.10", mem <= 1.10},
+	}, nil
+}
+
+var (
+	kRowRE = regexp.MustCompile(`^(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+)\s+(\d+)\s+([0-9.]+|-)\s+([0-9.]+)\s+([0-9.]+)$`)
+	slotRE = regexp.MustCompile(`slot: sha256x (\d+) ns, fastssz\+gohashtree (\d+) ns \((\d+)x\); after a Copy (\d+) ns \(([0-9.]+)x the slot alone\); Copy (\d+) ns`)
+)
+
+// mutable: issue 39's speed bars from mutable.sh's summary.
+func mutable(text string) ([]line, error) {
+	var ls []line
+	seen := 0
+	sc := bufio.NewScanner(strings.NewReader(text))
+	for sc.Scan() {
+		r := kRowRE.FindStringSubmatch(sc.Text())
+		if r == nil {
+			continue
+		}
+		seen++
+		k, _ := strconv.Atoi(r[1])
+		xp, _ := strconv.ParseFloat(r[6], 64)
+		xr, _ := strconv.ParseFloat(r[7], 64)
+		switch k {
+		case 1:
+			ls = append(ls, line{"k = 1: Prysm's port / sha256x", r[6] + "x", ">= 2x", xp >= 2})
+		case 512, 8192:
+			ls = append(ls, line{fmt.Sprintf("k = %d: Prysm's port / sha256x", k), r[6] + "x", ">= 10x", xp >= 10})
+		case 1 << 20:
+			ls = append(ls, line{"k = all: sha256x / rebuild", fmt.Sprintf("%.3f", 1/xr), "<= 1.05", 1/xr <= 1.05})
+		}
+		if k != 1<<20 && xr < 1/1.05 {
+			ls = append(ls, line{fmt.Sprintf("k = %d: sha256x / rebuild", k), fmt.Sprintf("%.3f", 1/xr), "<= 1.05", false})
+		}
+	}
+	if seen == 0 {
+		return nil, fmt.Errorf("no summary table")
+	}
+	s := slotRE.FindStringSubmatch(text)
+	if s == nil {
+		return nil, fmt.Errorf("no slot line")
+	}
+	x, _ := strconv.Atoi(s[3])
+	after, _ := strconv.ParseFloat(s[5], 64)
+	cp, _ := strconv.Atoi(s[6])
+	return append(ls,
+		line{"slot: fastssz / sha256x", s[3] + "x", ">= 1000x", x >= 1000},
+		line{"Copy", fmt.Sprintf("%.1f µs", float64(cp)/1e3), "< 1 ms", cp < 1e6},
+		line{"first root after a Copy / without one", s[5] + "x", "<= 1x", after <= 1},
+	), nil
+}
+
+func median(v []float64) float64 {
+	s := slices.Clone(v)
+	sort.Float64s(s)
+	n := len(s)
+	if n%2 == 1 {
+		return s[n/2]
+	}
+	return (s[n/2-1] + s[n/2]) / 2
+}

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestReport: the verdicts of a hostcheck run kept in data/ (Zen 4, fifth
+// session of 2026-12-05), each figure as the files give it and as its
+// closing note read them.
+func TestReport(t *testing.T) {
+	var b strings.Builder
+	if err := report(&b, "../data/zen4-2026-12-05e/host"); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"8 x 64 MiB: openssl / default", "4.06x",
+		"1.010 (read 1.07, mapped 0.99)",
+		"sum -r: old / new", "0.838",
+		"48.002µs (HashManyPrefixed 8 x 8 MiB; longest 94.681µs)",
+		"shape=mixed +1.4% (+2.0, +1.4, +0.8)",
+		"HashMany 1 x 512 MiB: runs with a stop > 1 ms", "2 against crypto's 0 (10 runs)",
+		"time / default's", "1.007",
+		"k = 512: Prysm's port / sha256x", "10.51x",
+		"slot: fastssz / sha256x", "1306x",
+		"first root after a Copy / without one", "3.45x",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	// The NOT MET lines: one 1 GiB file against openssl, the small files
+	// (two forms), abrr's mixed row (and its count), two entry points'
+	// stops over 1 ms and one stall, the copy's first root.
+	if n := strings.Count(out, "NOT MET"); n != 9 {
+		t.Errorf("%d NOT MET lines, want 9:\n%s", n, out)
+	}
+}
