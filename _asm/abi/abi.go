@@ -116,16 +116,24 @@ func Outputs() (asm, stubs string) {
 
 // Words emits ws as the current global's data from byte offset off, two
 // words a DATA line (the generated files' size: the module download's
-// limit), the same bytes as a line a word.
+// limit), the same bytes as a line a word. A line of zeros is left out,
+// but for the last: the assembler fills with zeros whatever of a global no
+// DATA line sets, up to its end, which the last line marks.
 func Words(off int, ws ...uint32) {
 	for i := 0; i < len(ws); i += 2 {
 		if i+1 == len(ws) {
 			build.DATA(off+4*i, operand.U32(ws[i]))
 			break
 		}
-		build.DATA(off+4*i, operand.U64(uint64(ws[i])|uint64(ws[i+1])<<32))
+		if w := uint64(ws[i]) | uint64(ws[i+1])<<32; w != 0 || i+2 == len(ws) {
+			build.DATA(off+4*i, operand.U64(w))
+		}
 	}
 }
+
+// Zeros emits n zero bytes (a multiple of 8) as the current global's data
+// from byte offset off: their last line alone, as Words does.
+func Zeros(off, n int) { build.DATA(off+n-8, operand.U64(0)) }
 
 // Splat returns each of ws repeated n times, in order: a table of
 // vectors of n lanes, each lane the same word.

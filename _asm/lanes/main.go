@@ -190,9 +190,7 @@ func main() {
 		DATA(i+8, U64(0x0c0d0e0f08090a0b))
 	}
 	zeroBlk = GLOBL(tag+"Zero", RODATA|NOPTR)
-	for i := 0; i < 64*idleRun; i += 8 {
-		DATA(i, U64(0))
-	}
+	abi.Zeros(0, 64*idleRun)
 
 	ivTab = GLOBL(tag+"IV", RODATA|NOPTR)
 	abi.Words(0, abi.Splat(v.Lanes(), abi.IV[:]...)...)

@@ -41,9 +41,7 @@ func main() {
 	DATA(0, U64(0x0405060700010203))
 	DATA(8, U64(0x0c0d0e0f08090a0b))
 	zeroBlk = GLOBL("shaniZero", RODATA|NOPTR)
-	for i := 0; i < 64*idleRun; i += 8 {
-		DATA(i, U64(0))
-	}
+	abi.Zeros(0, 64*idleRun)
 	hasAVX = NewDataAddr(Symbol{Name: "·useVZEROUPPER"}, 0)
 
 	// The IV as loadState leaves it: ABEF = (f, e, b, a), CDGH = (h, g, d, c),
@@ -74,8 +72,6 @@ func main() {
 	}
 	pad32 = GLOBL("shaniPad32", RODATA|NOPTR)
 	DATA(0, U64(0x80))                // 0x80, then zeros
-	DATA(8, U64(0))                   //
-	DATA(16, U64(0))                  //
 	DATA(24, U64(0x0001000000000000)) // the length, 256 bits, big-endian
 	for _, k := range ks {
 		if k.Pairs {
