@@ -133,10 +133,38 @@ func small(text string) ([]line, error) {
 	if err := need(m, tree, list); err != nil {
 		return nil, err
 	}
-	return []line{
+	ls := []line{
 		{"10,000 small files, sum -r: old / new", fmt.Sprintf("%.3f", m[tree]), ">= 1.00", m[tree] >= 1},
 		{"10,000 small files, sum FILE...: old / new", fmt.Sprintf("%.3f", m[list]), ">= 1.00", m[list] >= 1},
-	}, nil
+	}
+	// Not a must-show but a decision's check on this host (BENCHMARKS.md,
+	// "Files: names of unknown type"): the list form's default no slower
+	// than the faster of the ring and the plain way, within 3%.
+	t := medians(text)
+	def, ring, plain := t["sum FILE..."], t["sum FILE..., io_uring on"], t["sum FILE..., io_uring refused"]
+	if def > 0 && ring > 0 && plain > 0 {
+		r := def / min(ring, plain)
+		ls = append(ls, line{"(decision) sum FILE...: default / faster way", fmt.Sprintf("%.3f (ring %.2f, plain %.2f ms)", r, ring, plain), "<= 1.03", r <= 1.03})
+	}
+	return ls, nil
+}
+
+// medianRE matches a command's median time in procrr's and rr_report's
+// tables.
+var medianRE = regexp.MustCompile(`^(.+?)\s+median\s+([0-9.]+) ms`)
+
+// medians returns the median times of text's commands, in ms.
+func medians(text string) map[string]float64 {
+	m := map[string]float64{}
+	for _, l := range strings.Split(text, "\n") {
+		if strings.Contains(l, " / ") {
+			continue
+		}
+		if r := medianRE.FindStringSubmatch(l); r != nil {
+			m[strings.TrimSpace(r[1])], _ = strconv.ParseFloat(r[2], 64)
+		}
+	}
+	return m
 }
 
 // callRE matches a row of calltime.sh's tables: entry point, kernel,
