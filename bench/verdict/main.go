@@ -241,7 +241,16 @@ func abrr(text string) ([]line, error) {
 			over = append(over, fmt.Sprintf("%s %+.1f%% (%s)", name, m, pct(rows[name])))
 		}
 	}
-	ls := []line{{fmt.Sprintf("abrr: %d rows, slower than OLD by > 1%%", len(rows)), strconv.Itoa(len(over)), "0", len(over) == 0}}
+	// How far a row's processes disagree, the median over the rows: where
+	// it passes 1%, the host moved more than the bar between processes.
+	var spread []float64
+	for _, v := range rows {
+		spread = append(spread, slices.Max(v)-slices.Min(v))
+	}
+	ls := []line{
+		{"(noise) abrr: a row's processes apart, median", fmt.Sprintf("%.1f%%", median(spread)), "<= 1.0%", median(spread) <= 1},
+		{fmt.Sprintf("abrr: %d rows, slower than OLD by > 1%%", len(rows)), strconv.Itoa(len(over)), "0", len(over) == 0},
+	}
 	for _, o := range over {
 		ls = append(ls, line{"    " + o, "", "", false})
 	}
