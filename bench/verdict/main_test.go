@@ -19,7 +19,7 @@ func TestReport(t *testing.T) {
 		"1.010 (read 1.07, mapped 0.99)",
 		"sum -r: old / new", "0.838",
 		"1.047 (ring 37.58, plain 39.15 ms)",
-		"48.002µs (HashManyPrefixed 8 x 8 MiB; longest 94.681µs)",
+		"48.002µs (HashManyPrefixed 8 x 8 MiB; longest 94.681µs, crypto/sha256's 88.242µs)",
 		"shape=mixed +1.4% (+2.0, +1.4, +0.8)",
 		"(noise) abrr: a row's processes apart, median        0.5%",
 		"HashMany 1 x 512 MiB: runs with a stop > 1 ms", "2 against crypto's 0 (10 runs)",
