@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/door"
 	"github.com/sha256x/sha256x/internal/pages"
 )
 
@@ -27,6 +28,11 @@ const denseEighths = 6
 // gatherBlock is how many dirty nodes one gathered call hashes: 64 KiB of
 // children, in L2.
 const gatherBlock = 1024
+
+// writeAhead is how many nodes gather writes in place a call, each call's
+// lines asked for ahead (internal/door); 0: a block in one call. A
+// variable for the tests.
+var writeAhead = door.WriteAhead()
 
 // treeShift is the page size of a tree's levels: 4 nodes, 128 bytes. A
 // write to a page a copy shares copies that page, so a small page keeps
@@ -255,15 +261,29 @@ func (t *tree) gather(h int, d []int) {
 		}
 		// A level never shared is written in place: its nodes' addresses
 		// found before the call, so that the misses on their blocks and
-		// pages overlap one another, and written through after it.
+		// pages overlap one another, and written through after it; where
+		// the plan says so (writeAhead), in calls of that many nodes, each
+		// call's lines asked for while the call before it hashes.
 		at := gb.at[:len(blk)]
 		for i, q := range blk {
 			at[i] = unsafe.Pointer(p.At(q))
 		}
-		sha256x.Join{}.HashLevel(buf[:len(blk)], buf)
-		for i, a := range at {
-			v := buf[i]
-			*(*[sha256x.Size]byte)(a) = v
+		c := writeAhead
+		if c <= 0 || c >= len(blk) {
+			c = len(blk)
+		} else {
+			door.PrefetchW(at[:c])
+		}
+		for s := 0; s < len(blk); s += c {
+			e := min(s+c, len(blk))
+			if c < len(blk) {
+				door.PrefetchW(at[e:min(e+c, len(blk))])
+			}
+			sha256x.Join{}.HashLevel(buf[s:e], buf[2*s:2*e]) // in place, or below the pairs it reads
+			for i, a := range at[s:e] {
+				v := buf[s+i]
+				*(*[sha256x.Size]byte)(a) = v
+			}
 		}
 		clear(at) // the pool keeps no page alive
 	}

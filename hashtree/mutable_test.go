@@ -210,6 +210,23 @@ func TestChunksGathered(t *testing.T) {
 	}
 }
 
+// TestChunksWriteAhead: the gathered levels written in calls of a few
+// nodes, each call's lines asked for ahead (writeAhead, which a CPU's plan
+// sets where measured), give the same roots, whatever this CPU's plan says:
+// one node a call, a count that divides no block, Zen 4's, and more than a
+// block.
+func TestChunksWriteAhead(t *testing.T) {
+	saved := writeAhead
+	defer func() { writeAhead = saved }()
+	for _, n := range []int{1, 3, 16, 5000} {
+		writeAhead = n
+		t.Run(strconv.Itoa(n), func(t *testing.T) {
+			TestChunksGathered(t)
+			TestChunksDense(t)
+		})
+	}
+}
+
 func FuzzChunks(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint64(100), true)
 	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint64(1<<40), false)

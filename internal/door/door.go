@@ -7,7 +7,10 @@
 //   - SmallPairs: hashtree's gohashtree drop-in reaches the kernel of one,
 //     two or four pairs with its own checks, one frame sooner than through
 //     Join.HashLevel (bench/HISTORY.md, "SSZ");
-//   - CPUName: the CPU's brand string, which cmd/sha256x's reports print.
+//   - CPUName: the CPU's brand string, which cmd/sha256x's reports print;
+//   - WriteAhead and PrefetchW: hashtree writes a level's nodes at scattered
+//     addresses, in calls as long as this CPU's plan says, each call's lines
+//     asked for while the call before it hashes.
 //
 // The import rules (layers_test.go in the root): internal/kernel imports no
 // other package of the engine, internal/plan only kernel, internal/sched
@@ -62,3 +65,12 @@ func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 // CPUName names the CPU for reports: CPUID's brand string, family and
 // model on amd64, or "" where there is none.
 func CPUName() string { return kernel.CPUName() }
+
+// WriteAhead is how many nodes of a level written at scattered addresses
+// one call hashes, each call's written lines asked for (PrefetchW) while
+// the call before it hashes; 0: the level in one call (plan.WriteAhead).
+func WriteAhead() int { return plan.WriteAhead }
+
+// PrefetchW asks for the cache lines at the addresses at, to be written,
+// without waiting for them (a no-op where no prefetch was measured).
+func PrefetchW(at []unsafe.Pointer) { kernel.PrefetchW(at) }

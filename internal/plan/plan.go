@@ -189,6 +189,14 @@ var kernels = func() []Kernel {
 // Active is the plan every call runs on.
 var Active = Choose(os.Getenv("SHA256X_KERNEL"), pinned)
 
+// WriteAhead is how many nodes of a level written at scattered addresses
+// (hashtree's sparse updates) go to one call, each call's written lines
+// asked for (PREFETCHW) while the call before it hashes; 0: the level in
+// one call, written after it. A CPU's route sets it where it was measured,
+// for the plan it routes to, not for a plan forced by name (BENCHMARKS.md,
+// "Writes asked for ahead").
+var WriteAhead = writeAhead(Active)
+
 // Kernels lists every kernel this CPU can run, in the order the dispatcher
 // prefers them when forced by name.
 func Kernels() []string {

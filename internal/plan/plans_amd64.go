@@ -121,6 +121,7 @@ type route struct {
 	family           int    // -1: any
 	modelLo, modelHi int    // model range, inclusive
 	plan             string // taken only if this CPU can run every kernel in it
+	writeAhead       int    // WriteAhead where this row's plan runs
 }
 
 const (
@@ -136,19 +137,22 @@ var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
 	// this project's machine: shani leads or ties every shape; avx512+shani
 	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "AMD Zen
-	// 4: shani").
-	{amd, 0x19, 0x10, 0x1f, "shani"},
-	{amd, 0x19, 0x60, 0x7f, "shani"},
-	{amd, 0x19, 0xa0, 0xaf, "shani"},
+	// 4: shani"). A level written at scattered addresses, 16 nodes a call,
+	// each call's lines asked for ahead: 5-7% less time for a root after
+	// 512 or 8,192 changes of 2^20 (BENCHMARKS.md, "Writes asked for
+	// ahead").
+	{amd, 0x19, 0x10, 0x1f, "shani", 16},
+	{amd, 0x19, 0x60, 0x7f, "shani", 16},
+	{amd, 0x19, 0xa0, 0xaf, "shani", 16},
 	// AMD Zen 5 (family 1Ah), measured on this project's machine (an EPYC,
 	// family 1Ah model 02h): avx512+shani leads or ties every shape; shani
 	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5:
 	// avx512+shani").
-	{amd, 0x1a, 0, 0xff, "avx512+shani"},
+	{amd, 0x1a, 0, 0xff, "avx512+shani", 0},
 	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
 	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured
 	// here").
-	{amd, anyFamily, 0, 0xff, "shani"},
+	{amd, anyFamily, 0, 0xff, "shani", 0},
 	// Intel with AVX-512 and SHA-NI (server cores), measured on an Intel
 	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
 	// batch shape, and two SHA-NI streams finish a batch faster than one
@@ -156,8 +160,8 @@ var routes = []route{
 	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)"). Without
 	// SHA-NI (Skylake-SP, which no machine here has) the last lanes and single
 	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
-	{intel, anyFamily, 0, 0xff, "avx512+shani2"},
-	{intel, anyFamily, 0, 0xff, "avx512+stdlib"},
+	{intel, anyFamily, 0, 0xff, "avx512+shani2", 0},
+	{intel, anyFamily, 0, 0xff, "avx512+stdlib", 0},
 	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
 	// crypto/sha256's single stream for the rest (Haswell-class), else the
 	// generic kernel: without SHA-NI and AVX2,
@@ -166,14 +170,8 @@ var routes = []route{
 }
 
 func bestPlan() *Plan {
-	c := &kernel.CPU
-	for _, r := range routes {
-		if c.Vendor == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
-			r.modelLo <= c.Model && c.Model <= r.modelHi {
-			if pl := Runnable(r.plan); pl != nil {
-				return pl
-			}
-		}
+	if r := bestRoute(); r != nil {
+		return Runnable(r.plan)
 	}
 	for _, name := range []string{"shani", "avx2+stdlib"} {
 		if pl := Runnable(name); pl != nil {
@@ -181,6 +179,28 @@ func bestPlan() *Plan {
 		}
 	}
 	return &Find("generic").Plan
+}
+
+// bestRoute is the first route that matches this CPU and names a plan it
+// can run, or nil.
+func bestRoute() *route {
+	c := &kernel.CPU
+	for i, r := range routes {
+		if c.Vendor == r.vendor && (r.family == anyFamily || c.Family == r.family) &&
+			r.modelLo <= c.Model && c.Model <= r.modelHi && Runnable(r.plan) != nil {
+			return &routes[i]
+		}
+	}
+	return nil
+}
+
+// writeAhead is WriteAhead for plan pl: its route's, where pl is the plan
+// this CPU's route chose (not one forced by name).
+func writeAhead(pl *Plan) int {
+	if r := bestRoute(); r != nil && Runnable(r.plan) == pl {
+		return r.writeAhead
+	}
+	return 0
 }
 
 // The pairs kernels of the plans: AVX2 or AVX-512 lanes where they lead,

@@ -1,0 +1,32 @@
+//go:build !purego
+
+package plan
+
+import "testing"
+
+// TestWriteAhead: the route this CPU takes sets WriteAhead for its own plan
+// alone; a plan forced by another name gets none; only Zen 4's rows, where it
+// was measured, set one.
+func TestWriteAhead(t *testing.T) {
+	r := bestRoute()
+	if r == nil {
+		if WriteAhead != 0 {
+			t.Fatalf("no route, WriteAhead %d", WriteAhead)
+		}
+		return
+	}
+	if got := writeAhead(Runnable(r.plan)); got != r.writeAhead {
+		t.Errorf("writeAhead(%s) = %d, want the route's %d", r.plan, got, r.writeAhead)
+	}
+	for _, name := range Kernels() {
+		if pl := &Find(name).Plan; pl != Runnable(r.plan) && writeAhead(pl) != 0 {
+			t.Errorf("writeAhead(%s), forced, = %d, want 0", name, writeAhead(pl))
+		}
+	}
+	for _, rt := range routes {
+		if rt.writeAhead != 0 && (rt.vendor != amd || rt.family != 0x19) {
+			t.Errorf("route %+v sets writeAhead where it was not measured", rt)
+		}
+	}
+	t.Logf("route %s, WriteAhead %d", r.plan, WriteAhead)
+}
