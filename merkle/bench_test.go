@@ -171,3 +171,40 @@ func BenchmarkSmall(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkMutableChanges: k leaves of a 2^20-leaf tree replaced, the root
+// recomputed; each operation changes a fresh set of leaves (a ring of sets
+// over about 2^18 leaves), as a log's map or a verifier's tree meets them,
+// not the paths the operation before left in the caches.
+func BenchmarkMutableChanges(b *testing.B) {
+	const n = 1 << 20
+	r := rand.New(rand.NewPCG(39, 7))
+	nodes := make([][Size]byte, n)
+	for i := range nodes {
+		for j := range nodes[i] {
+			nodes[i][j] = byte(r.Uint32())
+		}
+	}
+	for _, sc := range []struct {
+		name string
+		s    *Scheme
+	}{{"rfc6962", &RFC6962}, {"binary", &Binary}} {
+		m := sc.s.NewMutableNodes(nodes)
+		for _, k := range []int{512, 8192} {
+			perm := r.Perm(n)
+			sets := max(1, (1<<18)/k)
+			b.Run(fmt.Sprintf("scheme=%s/k=%d", sc.name, k), func(b *testing.B) {
+				b.ReportAllocs()
+				it := 0
+				for b.Loop() {
+					set := perm[it%sets*k : (it%sets+1)*k]
+					it++
+					for _, i := range set {
+						m.SetNode(i, nodes[(i+it)%n])
+					}
+					m.Root()
+				}
+			})
+		}
+	}
+}
