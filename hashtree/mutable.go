@@ -30,9 +30,13 @@ const denseEighths = 6
 const gatherBlock = 1024
 
 // writeAhead is how many nodes gather writes in place a call, each call's
-// lines asked for ahead (internal/door); 0: a block in one call. A
-// variable for the tests.
-var writeAhead = door.WriteAhead()
+// lines asked for ahead by prefetchW (internal/door); 0: a block in one
+// call. Variables for the tests, which run the calls on CPUs whose plan
+// sets none, and so may lack the prefetch.
+var (
+	writeAhead = door.WriteAhead()
+	prefetchW  = door.PrefetchW
+)
 
 // treeShift is the page size of a tree's levels: 4 nodes, 128 bytes. A
 // write to a page a copy shares copies that page, so a small page keeps
@@ -272,12 +276,12 @@ func (t *tree) gather(h int, d []int) {
 		if c <= 0 || c >= len(blk) {
 			c = len(blk)
 		} else {
-			door.PrefetchW(at[:c])
+			prefetchW(at[:c])
 		}
 		for s := 0; s < len(blk); s += c {
 			e := min(s+c, len(blk))
 			if c < len(blk) {
-				door.PrefetchW(at[e:min(e+c, len(blk))])
+				prefetchW(at[e:min(e+c, len(blk))])
 			}
 			sha256x.Join{}.HashLevel(buf[s:e], buf[2*s:2*e]) // in place, or below the pairs it reads
 			for i, a := range at[s:e] {

@@ -5,8 +5,9 @@ package kernel
 import "unsafe"
 
 // PrefetchW asks for the cache lines at the addresses at, to be written:
-// PREFETCHW, which neither waits for them nor faults. A hint: a CPU
-// without it runs it as a no-op.
+// PREFETCHW, which neither waits for them nor faults. Only where the CPU
+// has it (CPUID 80000001h ECX bit 8, every AMD64 CPU of AMD's): its
+// callers run it where plan.WriteAhead is set, on AMD routes alone.
 //
 //go:noescape
 func PrefetchW(at []unsafe.Pointer)

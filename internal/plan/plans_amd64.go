@@ -138,9 +138,9 @@ var routes = []route{
 	// this project's machine: shani leads or ties every shape; avx512+shani
 	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "AMD Zen
 	// 4: shani"). A level written at scattered addresses, 16 nodes a call,
-	// each call's lines asked for ahead: 5-7% less time for a root after
+	// each call's lines asked for ahead: 3-6% less time for a root after
 	// 512 or 8,192 changes of 2^20 (BENCHMARKS.md, "Writes asked for
-	// ahead").
+	// ahead"). Only on AMD routes: the prefetch is not read from CPUID.
 	{amd, 0x19, 0x10, 0x1f, "shani", 16},
 	{amd, 0x19, 0x60, 0x7f, "shani", 16},
 	{amd, 0x19, 0xa0, 0xaf, "shani", 16},
