@@ -2,6 +2,9 @@ package files
 
 import (
 	"context"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 )
@@ -50,6 +53,21 @@ func TestUntypedPlain(t *testing.T) {
 		}
 		if !listed && ring == 0 {
 			t.Errorf("Tree: no file read through the ring")
+		}
+	}
+}
+
+// TestUntypedRingMinSaid: README.md and the package doc give the threshold
+// untypedRingMin is.
+func TestUntypedRingMinSaid(t *testing.T) {
+	want := "a system call costs " + strconv.FormatFloat(untypedRingMin.Seconds()*1e6, 'f', -1, 64) + " µs or more"
+	for _, f := range []string{"../README.md", "files.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
+			t.Errorf("%s does not say %q", f, want)
 		}
 	}
 }
