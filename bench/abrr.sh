@@ -3,7 +3,12 @@
 # and in the working tree, round robin in one process (bench/abrr), each of
 # PROCESSES (default 3) processes ROUNDS rounds (default 64), pinned to one
 # CPU; ROWS, a regexp, picks rows. OLD's tree is copied with its module
-# path renamed, so that one binary links both.
+# path renamed, so that one binary links both. Each process is its own
+# link, its functions laid out at random (-randlayout, seeded with the
+# process's number): where a row's code falls against cache lines and
+# branch predictors moved rows of OLD's unchanged code by up to 15% from
+# one build to the next, so a figure is the median over the layouts
+# (bench/HISTORY.md, "Link layouts at random").
 set -euo pipefail
 cd "$(dirname "$0")/.."
 old=$1 procs=${2:-3} rounds=${3:-64} rows=${4:-}
@@ -33,10 +38,11 @@ replace github.com/sha256x/sha256x => $repo
 replace github.com/sha256x/sha256xold => $tmp/old
 MOD
 cp go.sum "$tmp/abrr/"
-(cd "$tmp/abrr" && GOFLAGS=-mod=mod go mod tidy > /dev/null 2>&1 && go build -o abrr .)
+(cd "$tmp/abrr" && GOFLAGS=-mod=mod go mod tidy > /dev/null 2>&1)
 echo "CPU: $(cpu_name); old $old, new $(git rev-parse --short HEAD)$(git diff --quiet || echo +changes)"
 cpu=$(($(nproc) - 1))
 for p in $(seq 1 "$procs"); do
-	echo "== process $p"
+	(cd "$tmp/abrr" && go build -ldflags=-randlayout=$p -o abrr .)
+	echo "== process $p (link layout $p)"
 	taskset -c $cpu "$tmp/abrr/abrr" -rounds "$rounds" -rows "$rows"
 done

@@ -250,7 +250,8 @@ func abrr(text string) ([]line, error) {
 		}
 	}
 	// How far a row's processes disagree, the median over the rows: where
-	// it passes 1%, the host moved more than the bar between processes.
+	// it passes 1%, the host, or where the rows' code fell in each
+	// process's link layout, moved them more than the bar.
 	var spread []float64
 	for _, v := range rows {
 		spread = append(spread, slices.Max(v)-slices.Min(v))
