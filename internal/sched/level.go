@@ -74,7 +74,12 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 			if jn.Double {
 				c = kernel.Double
 			}
-			if first = hashPairs(pl, c, &out[0], &nodes[0][0], nil, nil, n2); first == n2 {
+			if pl.PairsWide.Width != 0 {
+				first = hashAdjacent(pl, c, &out[0], &nodes[0][0], n2)
+			} else {
+				first = hashPairs(pl, c, &out[0], &nodes[0][0], nil, nil, n2)
+			}
+			if first == n2 {
 				return
 			}
 		}
@@ -143,7 +148,7 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 		stg.m, stg.nb = len(jn.Prefix)+len(jn.Infix)+2*w, nb
 		first = hashPairs(pl, call, &out[0], nil, nil, &stg, n2)
 	default:
-		first = hashPairs(pl, call, &out[0], &nodes[0][0], nil, nil, n2)
+		first = hashAdjacent(pl, call, &out[0], &nodes[0][0], n2)
 	}
 	again := n2
 	if jn.Double {
