@@ -247,12 +247,23 @@ func (t *tree) gather(h int, d []int) {
 		blk := d[:min(len(d), gatherBlock)]
 		d = d[len(blk):]
 		buf := gb.nodes[:2*len(blk)]
+		// On a copy, each node's children share a page (of 4) that this
+		// copy wrote since it was made, one child or the other (Set, or
+		// the level below's gather): found through the directory, as Mut
+		// left them, not looked for in the array the tree was built in.
+		written := c.Shared()
 		for i, q := range blk {
+			var cp *[sha256x.Size]byte
+			if written {
+				cp = c.AtWritten(2 * q)
+			} else {
+				cp = c.At(2 * q)
+			}
 			if 2*q+1 < c.Len() {
-				two := *(*[2][sha256x.Size]byte)(unsafe.Pointer(c.At(2 * q))) // through a local, as set
+				two := *(*[2][sha256x.Size]byte)(unsafe.Pointer(cp)) // through a local, as set
 				*(*[2][sha256x.Size]byte)(buf[2*i:]) = two
 			} else {
-				buf[2*i], buf[2*i+1] = *c.At(2 * q), zeroHashes[h-1]
+				buf[2*i], buf[2*i+1] = *cp, zeroHashes[h-1]
 			}
 		}
 		if p.Shared() {
@@ -421,11 +432,13 @@ func (t *tree) share() tree {
 // owns its pages.
 //
 // Copy returns a copy that shares every page with c: each copies a page
-// before it first writes it. A Chunks has one writer at a time: Set,
-// SetMany, Append, Truncate, Root, Copy (which marks the pages shared) and
-// the proofs and Node (which call Root) write; Len, Limit and Get read, and
-// once Root has returned, Node and the proofs read too, safe from many
-// goroutines. Two copies may be written from two goroutines at once.
+// before it first writes it, and reads a page it has not copied in the
+// array the tree was built in, no block or group pointer loaded. A Chunks
+// has one writer at a time: Set, SetMany, Append, Truncate, Root, Copy
+// (which marks the pages shared) and the proofs and Node (which call Root)
+// write; Len, Limit and Get read, and once Root has returned, Node and the
+// proofs read too, safe from many goroutines. Two copies may be written
+// from two goroutines at once.
 //
 // Programmer errors (an index past the length, a truncation past it, an
 // append past the limit) panic with a message that starts "sha256x:".

@@ -101,3 +101,51 @@ func BenchmarkProgressive(b *testing.B) {
 		}
 	})
 }
+
+// BenchmarkGetAfterCopy times 4,096 reads at random of a list of 2^20
+// uint64s (2^18 chunks, 8 MiB) built at once: fresh; the original after a
+// Copy (shared, written by neither); the copy; the copy after a slot's 700
+// writes (their pages copied). A copy's pages are read where the tree was
+// built unless it moved them (internal/pages, base), not through its
+// block and group pointers (BENCHMARKS.md, "Trees that change"):
+//
+//	go test ./hashtree -run '^$' -bench GetAfterCopy -cpu 1 -count 6
+func BenchmarkGetAfterCopy(b *testing.B) {
+	vals := make([]uint64, 1<<20)
+	for i := range vals {
+		vals[i] = uint64(i)
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	idx := make([]uint64, 4096)
+	for i := range idx {
+		idx[i] = r.Uint64N(uint64(len(vals)))
+	}
+	for _, state := range []string{"fresh", "original-after-Copy", "copy", "copy-after-writes"} {
+		b.Run("state="+state, func(b *testing.B) {
+			l := NewBasicList(vals, 1<<40)
+			l.Root()
+			switch state {
+			case "original-after-Copy":
+				_ = l.Copy()
+			case "copy":
+				l = l.Copy()
+			case "copy-after-writes":
+				l = l.Copy()
+				for range 700 {
+					i := r.Uint64N(uint64(len(vals)))
+					l.Set(i, l.Get(i)+1)
+				}
+				l.Root()
+			}
+			var s uint64
+			for b.Loop() {
+				for _, i := range idx {
+					s += l.Get(i)
+				}
+			}
+			getSink = s
+		})
+	}
+}
+
+var getSink uint64

@@ -41,11 +41,27 @@ type Level struct {
 	ar   *arena   // where the level's new blocks, groups and pages come from
 	n    int      // nodes in use
 	np   int      // pages in use
-	// flat, where not nil, is node 0 of an array that holds every node in
-	// use, in order, all of them this level's: a level grown once from
-	// empty (a tree built at once) and never shared, whose nodes At finds
-	// without loading a block (a miss a node on a large tree, where the
-	// block was not used lately).
+	// base, where not nil, is node 0 of the array a level grown once from
+	// empty (a tree built at once) took its pages from, in order: pages
+	// 0..basePages-1 lie there but for those of the groups marked in moved,
+	// where the level has replaced a page since (a page copied to be
+	// written after Share). A bit a group, not a page: a copy's first
+	// writes allocate an eighth of the bits (a slot's copy, 15 KB rather
+	// than 120), and a group replaced is copied whole anyway (ownGroup).
+	// A page in base is read there without loading its block, group and
+	// page pointers: on a large tree, misses in a chain, one a node (a
+	// copy's reads, and its original's, 1.6 times as long without it:
+	// BENCHMARKS.md, "Trees that change"). A page in base that a level
+	// writes in place is its own, so the writes land in base; one that
+	// copies share is never written (a write copies it first).
+	base      *[size]byte
+	basePages int
+	moved     []uint64 // bit g: a page of group g lies no longer in base; nil: none does
+	// movedShared: moved is a copy's too (Share), cloned before a bit is
+	// set.
+	movedShared bool
+	// flat is base where every node in use lies there (no page moved, none
+	// past basePages): At's path, inlined, with no check of moved.
 	flat  *[size]byte
 	shift uint8
 	// shared: the level was copied or is a copy (Share). A level never
@@ -143,6 +159,27 @@ func (l *Level) At(i int) *[size]byte {
 	if l.flat != nil {
 		return (*[size]byte)(unsafe.Add(unsafe.Pointer(l.flat), i*size))
 	}
+	return l.at(i)
+}
+
+// at is At past flat: node i in base unless its page moved, else where the
+// directory says.
+func (l *Level) at(i int) *[size]byte {
+	if j := i >> l.shift; j < l.basePages && (l.moved == nil || l.moved[j>>(groupShift+6)]&(1<<(j>>groupShift&63)) == 0) {
+		return (*[size]byte)(unsafe.Add(unsafe.Pointer(l.base), i*size))
+	}
+	return l.dirAt(i)
+}
+
+// AtWritten is At for a node of a shared level whose page the level has
+// written since it was shared: found through the directory, its block
+// and group, base not looked at (the page has moved from it). Right for
+// any node; for such a node, a check of moved less than At.
+func (l *Level) AtWritten(i int) *[size]byte { return l.dirAt(i) }
+
+// dirAt returns a pointer to node i found through the directory, its
+// block and group.
+func (l *Level) dirAt(i int) *[size]byte {
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
 	if g := b.groups[j>>groupShift&(blockGroups-1)]; g != nil {
@@ -160,7 +197,10 @@ func (l *Level) Shared() bool { return l.shared }
 // first where this level does not own them.
 func (l *Level) Mut(i int) *[size]byte {
 	if l.shared {
+		// The page is this level's now: copied (so moved from base), or
+		// grown since the copy; the directory's, not base's, to look at.
 		l.mut(i >> l.shift)
+		return l.dirAt(i)
 	}
 	return l.At(i)
 }
@@ -316,12 +356,26 @@ func (l *Level) own(b *block, j int, keep bool) {
 	g[k&groupMask] = &p[0]
 	b.owned |= 1 << k
 	b.joined &^= 1 << k
+	if j < l.basePages {
+		l.move(j)
+	}
 	if j > 0 {
 		q := l.dir[(j-1)>>blockShift].page((j-1)&blockMask, l.shift)
 		if l.ar.in(q) && l.ar.in(&p[0]) && uintptr(unsafe.Pointer(q))+uintptr(pn)*size == uintptr(unsafe.Pointer(&p[0])) {
 			b.joined |= 1 << k
 		}
 	}
+}
+
+// move marks page j (below basePages), and so its group, no longer in base.
+func (l *Level) move(j int) {
+	l.flat = nil
+	if l.moved == nil || l.movedShared {
+		m := make([]uint64, (l.basePages+groupPages*64-1)/(groupPages*64))
+		copy(m, l.moved)
+		l.moved, l.movedShared = m, false
+	}
+	l.moved[j>>(groupShift+6)] |= 1 << (j >> groupShift & 63)
 }
 
 // Resize makes the level n nodes long: pages past them dropped, new pages
@@ -332,6 +386,7 @@ func (l *Level) Resize(n int) {
 	have := l.np
 	switch {
 	case need < have:
+		l.basePages = min(l.basePages, need) // pages past need, grown again, lie elsewhere
 		blocks := (need + blockMask) >> blockShift
 		if k := need & blockMask; k != 0 {
 			J := need >> blockShift
@@ -363,8 +418,11 @@ func (l *Level) Resize(n int) {
 	case need > have:
 		mem := l.ar.pages((need - have) << l.shift)
 		l.flat = nil
-		if have == 0 && !l.shared {
-			l.flat = &mem[0]
+		if have == 0 {
+			l.base, l.basePages, l.moved, l.movedShared = &mem[0], need, nil, false
+			if !l.shared {
+				l.flat = l.base
+			}
 		}
 		fresh := len(l.dir) // blocks from here on are mem's alone
 		for j := have; j < need; j++ {
@@ -407,10 +465,11 @@ func (l *Level) Resize(n int) {
 func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 	clear(l.mine)
 	l.shared = true
-	l.flat = nil
+	l.movedShared = l.moved != nil
 	copy(dir, l.dir)
 	clear(mine)
-	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift, shared: true}
+	return Level{dir: dir, mine: mine, ar: ar, n: l.n, np: l.np, shift: l.shift, shared: true,
+		base: l.base, basePages: l.basePages, moved: l.moved, movedShared: l.movedShared, flat: l.flat}
 }
 
 // Share returns copies of the levels ls, as share does, that take

@@ -98,14 +98,25 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
 		}
 		for k, m := range ms {
-			if f := m.l.flat; f != nil { // the blocks find the same nodes
-				m.l.flat = nil
-				for i := range m.cur {
-					if unsafe.Pointer(m.l.At(i)) != unsafe.Add(unsafe.Pointer(f), i*32) {
-						t.Fatalf("step %d, copy %d: node %d lies apart from the flat array", step, k, i)
-					}
+			// The blocks find the nodes where flat and base say: flat
+			// only where every node lies in base, base but for the
+			// pages moved.
+			l := m.l
+			if l.flat != nil && (l.flat != l.base || l.basePages < l.np) {
+				t.Fatalf("step %d, copy %d: flat is not base, or base holds %d pages of %d", step, k, l.basePages, l.np)
+			}
+			for i := range m.cur {
+				j := i >> l.shift
+				moved := j < l.basePages && l.moved != nil && l.moved[j>>(groupShift+6)]&(1<<(j>>groupShift&63)) != 0
+				if l.flat != nil && moved {
+					t.Fatalf("step %d, copy %d: a flat level with page %d moved", step, k, j)
 				}
-				m.l.flat = f
+				if j < l.basePages && !moved && unsafe.Pointer(l.dirAt(i)) != unsafe.Add(unsafe.Pointer(l.base), i*32) {
+					t.Fatalf("step %d, copy %d: node %d lies apart from base", step, k, i)
+				}
+				if l.At(i) != l.AtWritten(i) {
+					t.Fatalf("step %d, copy %d: At(%d) and AtWritten(%d) differ", step, k, i, i)
+				}
 			}
 			if m.l.n != len(m.cur) {
 				t.Fatalf("step %d, copy %d: %d nodes, want %d", step, k, m.l.n, len(m.cur))
@@ -203,5 +214,39 @@ func TestShared(t *testing.T) {
 		if !l.Shared() || !c.Shared() {
 			t.Fatal("a level and its copy not shared")
 		}
+	}
+}
+
+// TestSharedReadsBase: after Share, the level and its copy both read the
+// array the level was built in (flat); a write to one moves its page's
+// group from it in that one alone, whose other groups it still reads
+// there.
+func TestSharedReadsBase(t *testing.T) {
+	lv := New(2)
+	l := &lv
+	const n = 1 << 12
+	l.Resize(n)
+	for i := range n {
+		*l.Mut(i) = [32]byte{byte(i), byte(i >> 8)}
+	}
+	c := Share(unsafe.Slice(l, 1))[0]
+	if l.flat == nil || c.flat != l.flat {
+		t.Fatal("a level built at once and its copy do not read its array after Share")
+	}
+	*c.Mut(100) = [32]byte{9}
+	if c.flat != nil || l.flat == nil {
+		t.Fatal("a write to the copy: the copy still flat, or the original not")
+	}
+	if *l.At(100) != [32]byte{100} || *c.At(100) != [32]byte{9} || *c.At(101) != [32]byte{101} {
+		t.Fatal("a write to the copy shows in the original, or is lost")
+	}
+	g := 100 >> 2 >> groupShift // the group written
+	for w, m := range c.moved {
+		if want := map[bool]uint64{true: 1 << (g & 63)}[w == g>>6]; m != want {
+			t.Fatalf("the copy's moved groups, word %d: %#x, want %#x", w, m, want)
+		}
+	}
+	if l.moved != nil {
+		t.Fatal("the original has moved groups after its copy's write")
 	}
 }
