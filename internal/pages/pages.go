@@ -168,18 +168,14 @@ func (l *Level) at(i int) *[size]byte {
 	if j := i >> l.shift; j < l.basePages && (l.moved == nil || l.moved[j>>(groupShift+6)]&(1<<(j>>groupShift&63)) == 0) {
 		return (*[size]byte)(unsafe.Add(unsafe.Pointer(l.base), i*size))
 	}
-	return l.dirAt(i)
+	return l.AtWritten(i)
 }
 
-// AtWritten is At for a node of a shared level whose page the level has
-// written since it was shared: found through the directory, its block
-// and group, base not looked at (the page has moved from it). Right for
-// any node; for such a node, a check of moved less than At.
-func (l *Level) AtWritten(i int) *[size]byte { return l.dirAt(i) }
-
-// dirAt returns a pointer to node i found through the directory, its
-// block and group.
-func (l *Level) dirAt(i int) *[size]byte {
+// AtWritten returns a pointer to node i found through the directory, its
+// block and group, base not looked at: At for a node of a shared level
+// whose page the level has written since it was shared (the page has
+// moved from base), a check of moved less. Right for any node.
+func (l *Level) AtWritten(i int) *[size]byte {
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
 	if g := b.groups[j>>groupShift&(blockGroups-1)]; g != nil {
@@ -200,7 +196,7 @@ func (l *Level) Mut(i int) *[size]byte {
 		// The page is this level's now: copied (so moved from base), or
 		// grown since the copy; the directory's, not base's, to look at.
 		l.mut(i >> l.shift)
-		return l.dirAt(i)
+		return l.AtWritten(i)
 	}
 	return l.At(i)
 }

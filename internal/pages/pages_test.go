@@ -111,7 +111,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 				if l.flat != nil && moved {
 					t.Fatalf("step %d, copy %d: a flat level with page %d moved", step, k, j)
 				}
-				if j < l.basePages && !moved && unsafe.Pointer(l.dirAt(i)) != unsafe.Add(unsafe.Pointer(l.base), i*32) {
+				if j < l.basePages && !moved && unsafe.Pointer(l.AtWritten(i)) != unsafe.Add(unsafe.Pointer(l.base), i*32) {
 					t.Fatalf("step %d, copy %d: node %d lies apart from base", step, k, i)
 				}
 				if l.At(i) != l.AtWritten(i) {
