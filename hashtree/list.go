@@ -106,6 +106,11 @@ func (l *BasicList[T]) SetRange(first uint64, values []T) {
 	size := sizeOf[T]()
 	per := 32 / size
 	lv := &l.t.levels[0]
+	// The chunks the values fill: on a copy, their pages replaced, not
+	// copied first, and taken in order, so that they lie in runs.
+	if a, b := (int(first)+per-1)/per, (int(first)+len(values))/per-1; a <= b {
+		lv.Own(a, b)
+	}
 	var c *[sha256x.Size]byte
 	for k, v := range values {
 		i := int(first) + k

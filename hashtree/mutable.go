@@ -320,11 +320,18 @@ func (t *tree) hash(h, a, b int) {
 		return
 	}
 	p.Own(a, b)
+	// A run of parents, then the runs of their children under it: each
+	// run found (Run walks its pages) once. Run again from each child run's
+	// end, a long run of parents over short runs of children was walked
+	// once a child run.
 	for q := a; q <= b; {
 		dst, n := p.Run(q, b-q+1)
-		src, k := c.Run(2*q, 2*n)
-		n = k / 2
-		sha256x.Join{}.HashLevel(unsafe.Slice(dst, n), unsafe.Slice(src, 2*n))
+		out := unsafe.Slice(dst, n)
+		for m := 0; m < n; {
+			src, k := c.Run(2*(q+m), 2*(n-m))
+			sha256x.Join{}.HashLevel(out[m:m+k/2], unsafe.Slice(src, k))
+			m += k / 2
+		}
 		q += n
 	}
 }
