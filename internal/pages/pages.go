@@ -26,11 +26,19 @@ const size = 32
 // that a block a slot writes once, at the lowest levels of a list of
 // balances, costs 160 bytes of pointers rather than a block's 64 page
 // pointers: a slot after a Copy allocates 1.4 MB, and the collector's
-// share of it falls with it). Both copies' costs are bytes zeroed and
-// copied, and the misses of reading the pages copied (which Touch
-// overlaps). A block's owned bits are read only by a level that owns the
-// block: a block that copies share is never written, so its bits need no
-// clearing.
+// share of it falls with it). Both copies' costs are bytes copied, and the
+// misses of reading the pages copied (which Touch overlaps). A block's
+// owned bits are read only by a level that owns the block: a block that
+// copies share is never written, so its bits need no clearing.
+//
+// A page copied to be written and a group are allocated alone, not cut
+// from a slab: in a chain of copies (a beacon node's, each slot on a copy
+// of the last) the pages a slot copies die at different times, as later
+// copies write them again, and a slab lives as long as its longest-lived
+// page; cut from slabs, a chain of 4,800 slots held 2.2 times the memory
+// (BENCHMARKS.md, "Trees that change"). Pages a level takes in order (a
+// stretch rewritten, the level grown) are still cut from slabs, so that
+// they lie in runs.
 //
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
@@ -70,19 +78,17 @@ type Level struct {
 	shared bool
 }
 
-// An arena is where the levels of a tree (each copy's own) take the blocks,
-// groups and pages they copy or add: slabs of them, doubling from one up
-// to a most, so that a slot's thousand copied pages are a few allocations,
-// and a copy that writes a page or two on each of its levels allocates a
-// few KiB rather than a slab a level.
+// An arena is where the levels of a tree (each copy's own) take the blocks
+// they copy or add and the pages they take in order: slabs of them,
+// doubling from one up to a most, so that a stretch of pages is a few
+// allocations and lies in runs, and a copy that writes a block or two on
+// each of its levels allocates a few KiB rather than a slab a level.
 type arena struct {
 	slab   [][size]byte // where pages are cut from
 	lo, hi uintptr      // the slab's bounds, whole
 	slabs  int          // the bytes of the last slab of pages, over 256
 	blocks []block      // where blocks are taken from
 	nblock int          // the blocks of the last slab of them
-	groups []group      // where groups are taken from
-	ngroup int          // the groups of the last slab of them
 }
 
 // blockShift is the pages of a block: 64, so that a block's owned bits are
@@ -250,11 +256,10 @@ func (l *Level) ownRange(a, b int) {
 }
 
 // maxSlab is the most bytes of pages an arena allocates at a time, and
-// maxBlocks and maxGroups the most blocks and groups.
+// maxBlocks the most blocks.
 const (
 	maxSlab   = 64 << 10
 	maxBlocks = 64
-	maxGroups = 128
 )
 
 // ownBlock replaces block J by a copy that this level owns, with no group
@@ -273,11 +278,10 @@ func (l *Level) ownBlock(J int) {
 // needs it, so that the array it points into lives only while pages in
 // it do.
 func (l *Level) ownGroup(b *block, J, s int) {
-	g := l.ar.group()
+	g := new(group)
 	if old := b.groups[s]; old != nil {
 		*g = *old
 	} else {
-		*g = group{}
 		first := J<<blockShift + s<<groupShift // the group's first page
 		for k := range min(groupPages, l.np-first) {
 			g[k] = (*[size]byte)(unsafe.Add(unsafe.Pointer(b.base), (s<<groupShift+k)<<l.shift*size))
@@ -295,9 +299,6 @@ func (l *Level) ownGroup(b *block, J, s int) {
 
 // block returns a block from the arena, its contents whatever they were.
 func (a *arena) block() *block { return cut(&a.blocks, &a.nblock, maxBlocks) }
-
-// group returns a group from the arena, its contents whatever they were.
-func (a *arena) group() *group { return cut(&a.groups, &a.ngroup, maxGroups) }
 
 // cut returns the first of free, which it first fills with a new slab
 // where it is empty: twice as many as the last slab (last), at most most.
@@ -335,9 +336,10 @@ func (a *arena) in(p *[size]byte) bool {
 }
 
 // own replaces page j, in block b that this level owns, by a page that
-// this level owns: a copy of it if keep is set. A page that follows, in
-// the arena's slab, the page before it (pages owned in order, a level
-// rewritten after a Copy) is joined to it, so that runs span them.
+// this level owns: a copy of it, allocated alone, if keep is set, else one
+// cut from the arena's slab. A page that follows, in the slab, the page
+// before it (pages owned in order, a level rewritten after a Copy) is
+// joined to it, so that runs span them.
 func (l *Level) own(b *block, j int, keep bool) {
 	pn := 1 << l.shift
 	k := j & blockMask
@@ -345,9 +347,11 @@ func (l *Level) own(b *block, j int, keep bool) {
 		l.ownGroup(b, j>>blockShift, k>>groupShift)
 	}
 	g := b.groups[k>>groupShift]
-	p := l.ar.pages(pn)
+	var p [][size]byte
 	if keep {
-		copy(p, unsafe.Slice(g[k&groupMask], pn))
+		p = append([][size]byte(nil), unsafe.Slice(g[k&groupMask], pn)...) // not zeroed first
+	} else {
+		p = l.ar.pages(pn)
 	}
 	g[k&groupMask] = &p[0]
 	b.owned |= 1 << k
