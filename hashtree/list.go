@@ -172,6 +172,10 @@ func (l *BasicList[T]) Copy() *BasicList[T] {
 	return &d
 }
 
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact
+// does.
+func (l *BasicList[T]) Compact() { l.t.compact() }
+
 // Gindex returns the generalized index of the chunk that holds value i.
 func (l *BasicList[T]) Gindex(i uint64) uint64 {
 	return gindexOf(i/uint64(32/sizeOf[T]()), l.t.depth, true)
@@ -351,6 +355,13 @@ func (l *ContainerList) Copy() *ContainerList {
 	d.dirty = l.dirty.clone()
 	d.buf = nil
 	return &d
+}
+
+// Compact moves l's nodes and field roots into arrays of their own, as
+// Chunks.Compact does.
+func (l *ContainerList) Compact() {
+	l.t.compact()
+	l.fields.Compact()
 }
 
 // Gindex returns the generalized index of container i's root; a field's is

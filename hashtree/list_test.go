@@ -23,7 +23,7 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 	for step := range steps {
 		m := ls[o.N(len(ls))]
 		n := len(m.cur)
-		switch op := o.N(8); {
+		switch op := o.N(9); {
 		case op < 3 && n > 0:
 			for range 1 + o.N(300) {
 				i, v := o.N(n), gen()
@@ -53,6 +53,8 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 			}
 			m.l.SetRange(uint64(a), vs)
 			copy(m.cur[a:], vs)
+		case op == 8:
+			m.l.Compact()
 		}
 		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ls {
@@ -110,7 +112,7 @@ func TestContainerList(t *testing.T) {
 			for step := range steps {
 				m := ls[o.N(len(ls))]
 				n := len(m.cur) / k
-				switch op := o.N(8); {
+				switch op := o.N(9); {
 				case op < 3 && n > 0:
 					for range 1 + o.N(40) {
 						i, f, r := o.N(n), o.N(k), randChunks(o.R, 1)[0]
@@ -136,6 +138,8 @@ func TestContainerList(t *testing.T) {
 					m.cur = m.cur[:c*k]
 				case op < 7 && len(ls) < 4:
 					ls = append(ls, &containerModel{m.l.Copy(), slices.Clone(m.cur)})
+				case op == 8:
+					m.l.Compact()
 				}
 				if o.N(2) == 0 || step == steps-1 {
 					for c, m := range ls {

@@ -420,6 +420,13 @@ func (t *tree) share() tree {
 	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
+// compact moves every level into one array of its own (pages.Level.Compact).
+func (t *tree) compact() {
+	for h := range t.levels {
+		t.levels[h].Compact()
+	}
+}
+
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
 // set, appended and truncated, and its root recomputed from the nodes that
 // changed alone. Its root is Merkleize(chunks, limit) (NewChunks), or, for a
@@ -568,7 +575,7 @@ func (c *Chunks) Root() [sha256x.Size]byte {
 }
 
 // Copy returns a copy of c that shares its blocks and pages (it copies each
-// level's directory: a pointer a 512 nodes); c and the copy then change
+// level's directory: a pointer a 256 nodes); c and the copy then change
 // apart, each copying a block and a page before it first writes them. Copy
 // writes to c.
 func (c *Chunks) Copy() *Chunks {
@@ -576,6 +583,17 @@ func (c *Chunks) Copy() *Chunks {
 	d.t = c.t.share()
 	return &d
 }
+
+// Compact moves c's nodes into arrays of its own, one a level, as a tree
+// built from its current chunks holds them: c then holds none of the pages
+// it shares with its copies, nor those a chain of copies left scattered
+// (each freed once no copy holds it), and reads every node in one array.
+// A chain of copies, each written a little (a beacon node's state, copied
+// every slot), holds up to about twice the tree: the arrays it was built in
+// live while any page of them is read, beside the pages written since.
+// Compact costs about a copy of the tree (BENCHMARKS.md, "Trees that
+// change"); it changes no root, nor c's copies.
+func (c *Chunks) Compact() { c.t.compact() }
 
 // Gindex returns the generalized index of chunk i (for a list, under its
 // gindex 2). It panics unless i is below 2^depth and the gindex fits in 64

@@ -49,7 +49,7 @@ func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int
 	for step := range steps {
 		m := trees[o.N(len(trees))]
 		n := len(m.cur)
-		switch op := o.N(9); {
+		switch op := o.N(10); {
 		case op < 2 && n > 0: // a few sets
 			for range 1 + o.N(4) {
 				i := o.N(n)
@@ -90,6 +90,8 @@ func checkChunks(t *testing.T, o *ops, limit uint64, list bool, start, steps int
 			cs := randChunks(o.R, o.N(n-a+1))
 			m.c.SetRange(uint64(a), cs)
 			copy(m.cur[a:], cs)
+		case op == 9: // compacted: its copies unchanged
+			m.c.Compact()
 		}
 		if o.N(3) == 0 || step == steps-1 {
 			for k, m := range trees {

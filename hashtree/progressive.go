@@ -222,6 +222,13 @@ func (p *progressive) root() [sha256x.Size]byte {
 }
 
 // share returns a copy of p that shares its pages.
+// compact moves every subtree's levels into arrays of their own.
+func (p *progressive) compact() {
+	for s := range p.subs {
+		p.subs[s].compact()
+	}
+}
+
 func (p *progressive) share() progressive {
 	c := *p
 	c.subs = make([]tree, len(p.subs))
@@ -306,6 +313,10 @@ func (l *ProgressiveList) Copy() *ProgressiveList {
 	d.p = l.p.share()
 	return &d
 }
+
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact
+// does.
+func (l *ProgressiveList) Compact() { l.p.compact() }
 
 // ProgressiveBitlist is an EIP-7916 ProgressiveBitList that changes (a
 // participation or aggregation bitfield): bits set, appended and truncated,
@@ -422,6 +433,10 @@ func (l *ProgressiveBitlist) Copy() *ProgressiveBitlist {
 	return &d
 }
 
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact
+// does.
+func (l *ProgressiveBitlist) Compact() { l.p.compact() }
+
 // ProgressiveContainer is an EIP-7495 ProgressiveContainer whose field
 // roots change (a container that will gain fields, its active_fields
 // fixed): fields' roots set by their index in active_fields, and its root,
@@ -490,3 +505,7 @@ func (c *ProgressiveContainer) Copy() *ProgressiveContainer {
 	d.p = c.p.share()
 	return &d
 }
+
+// Compact moves c's nodes into arrays of their own, as Chunks.Compact
+// does.
+func (c *ProgressiveContainer) Compact() { c.p.compact() }

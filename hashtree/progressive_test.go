@@ -83,7 +83,7 @@ func checkProgList(t *testing.T, o *ops, n0, steps int) {
 	for step := range steps {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.N(6); {
+		switch op := o.N(7); {
 		case op < 2 && n > 0:
 			for range 1 + o.N(50) {
 				i, c := o.N(n), randChunks(o.R, 1)[0]
@@ -100,6 +100,8 @@ func checkProgList(t *testing.T, o *ops, n0, steps int) {
 			k := o.N(n + 1)
 			m.l.Truncate(uint64(k))
 			m.cur = m.cur[:k]
+		case op == 6:
+			m.l.Compact()
 		case len(ms) < 4:
 			ms = append(ms, &model{m.l.Copy(), slices.Clone(m.cur)})
 		}
@@ -195,7 +197,7 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 	for step := range steps {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.N(7); {
+		switch op := o.N(8); {
 		case op < 2 && n > 0:
 			for range 1 + o.N(300) {
 				i, v := o.N(n), o.N(2) == 0
@@ -222,6 +224,8 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 				m.l.Set(uint64(i), v)
 				m.cur[i] = v
 			}
+		case op == 7:
+			m.l.Compact()
 		}
 		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ms {
@@ -311,13 +315,15 @@ func checkProgContainer(t *testing.T, o *ops, max, steps int) {
 	ms := []*model{{NewProgressiveContainer(fields, active), slices.Clone(fields)}}
 	for step := range steps {
 		m := ms[o.N(len(ms))]
-		switch op := o.N(4); {
+		switch op := o.N(5); {
 		case op < 3:
 			for range 1 + o.N(8) {
 				k, c := o.N(len(idx)), randChunks(o.R, 1)[0]
 				m.c.Set(idx[k], c)
 				m.fields[k] = c
 			}
+		case op == 4:
+			m.c.Compact()
 		case len(ms) < 4:
 			ms = append(ms, &model{m.c.Copy(), slices.Clone(m.fields)})
 		}

@@ -493,6 +493,46 @@ func Share(ls []Level) []Level {
 	return c
 }
 
+// Compact moves the level's nodes into one new array of its own, as a
+// level grown once from empty holds them: the level then holds none of the
+// pages it shared with copies or took from other arrays (each freed once
+// nothing else holds it), reads every node in the one array (flat), and
+// owns every page. Its copies are not changed. A level that holds its
+// nodes so already is left as it is.
+func (l *Level) Compact() {
+	if l.flat != nil && !l.shared {
+		return
+	}
+	np, n := l.np, l.n
+	mem := make([][size]byte, np<<l.shift)
+	for i := 0; i < n; {
+		p, k := l.Run(i, n-i)
+		copy(mem[i:], unsafe.Slice(p, k))
+		i += k
+	}
+	*l = Level{shift: l.shift, ar: l.ar, n: n, np: np}
+	if np == 0 {
+		return
+	}
+	l.base, l.basePages, l.flat = &mem[0], np, &mem[0]
+	nb := (np + blockMask) >> blockShift
+	l.dir = make([]*block, nb)
+	l.mine = make([]uint64, (nb+63)/64)
+	bs := make([]block, nb)
+	for J := range bs {
+		b := &bs[J]
+		b.base = &mem[J<<blockShift<<l.shift]
+		b.owned = ^uint64(0)
+		if k := np - J<<blockShift; k < blockPages {
+			b.owned = 1<<k - 1
+		}
+		b.joined = b.owned // every page follows the one before it
+		l.dir[J] = b
+		l.mine[J>>6] |= 1 << (J & 63)
+	}
+	bs[0].joined &^= 1 // but the first
+}
+
 // Run returns a pointer to node i and how many nodes from i on lie one
 // after another in memory, at most limit: to the end of i's page, then on
 // through the pages allocated with it that follow it.

@@ -56,7 +56,7 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 	for step := range steps {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.N(10); {
+		switch op := o.N(11); {
 		case op < 4 && n > 0: // scattered writes, their pages touched first
 			idx := make([]int, 1+o.N(50))
 			for x := range idx {
@@ -96,6 +96,14 @@ func checkPaged(t *testing.T, o *ops, shift uint8, steps int) {
 		case op < 9 && len(ms) < 5: // a copy
 			c := Share(unsafe.Slice(m.l, 1))[0] // m.l marked shared too
 			ms = append(ms, &pagedModel{&c, slices.Clone(m.cur)})
+		case op == 10: // compacted: one array of its own, its copies unchanged
+			m.l.Compact()
+			if m.l.Shared() || n > 0 && m.l.flat == nil {
+				t.Fatalf("step %d: a compacted level shared (%v) or not flat", step, m.l.Shared())
+			}
+			if _, k := m.l.Run(0, n); n > 0 && k != n {
+				t.Fatalf("step %d: a compacted level of %d nodes: a run of %d", step, n, k)
+			}
 		}
 		for k, m := range ms {
 			// The blocks find the nodes where flat and base say: flat
@@ -248,5 +256,42 @@ func TestSharedReadsBase(t *testing.T) {
 	}
 	if l.moved != nil {
 		t.Fatal("the original has moved groups after its copy's write")
+	}
+}
+
+// TestCompact: a copy compacted holds none of the pages it shared, nor the
+// array its original was built in; the original reads as before, and
+// writes to either show in that one alone.
+func TestCompact(t *testing.T) {
+	lv := New(2)
+	l := &lv
+	const n = 1<<12 + 5
+	l.Resize(n)
+	for i := range n {
+		*l.Mut(i) = [32]byte{byte(i), byte(i >> 8)}
+	}
+	c := Share(unsafe.Slice(l, 1))[0]
+	for i := 0; i < n; i += 37 {
+		*c.Mut(i) = [32]byte{byte(i), byte(i >> 8), 1}
+	}
+	c.Compact()
+	lo, hi := uintptr(unsafe.Pointer(l.base)), uintptr(unsafe.Pointer(l.base))+n*32
+	for i := range n {
+		want := [32]byte{byte(i), byte(i >> 8)}
+		if *l.At(i) != want {
+			t.Fatalf("the original's node %d changed", i)
+		}
+		if i%37 == 0 {
+			want[2] = 1
+		}
+		p := uintptr(unsafe.Pointer(c.At(i)))
+		if *c.At(i) != want || p != uintptr(unsafe.Pointer(c.base))+uintptr(i)*32 || lo <= p && p < hi {
+			t.Fatalf("the compacted copy's node %d: %x at %#x, want %x in its own array", i, *c.At(i), p, want)
+		}
+	}
+	*c.Mut(1) = [32]byte{7}
+	*l.Mut(2) = [32]byte{8}
+	if *l.At(1) != [32]byte{1} || *c.At(2) != [32]byte{2} {
+		t.Fatal("a write after Compact shows in the other level")
 	}
 }
