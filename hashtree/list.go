@@ -361,7 +361,7 @@ func (l *ContainerList) Copy() *ContainerList {
 // Chunks.Compact does.
 func (l *ContainerList) Compact() {
 	l.t.compact()
-	l.fields.Compact()
+	pages.Compact(unsafe.Slice(&l.fields, 1))
 }
 
 // Gindex returns the generalized index of container i's root; a field's is

@@ -2,6 +2,7 @@ package hashtree
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 )
@@ -330,4 +331,35 @@ func TestCopiesApart(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestCompactFrees: a copy compacted, its original dropped, holds no more
+// than a list built from its values: none of the arrays the original was
+// built in (16 MiB of field roots), nor the pages the copy wrote since.
+func TestCompactFrees(t *testing.T) {
+	heap := func() int64 {
+		var ms runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return int64(ms.HeapAlloc)
+	}
+	fields := make([][32]byte, 8<<16)
+	l := NewContainerList(8, fields, 1<<40)
+	fields = nil
+	built := heap()
+	c := l.Copy()
+	l = nil
+	r := rand.New(rand.NewPCG(5, 5))
+	for range 2000 {
+		c.SetField(r.Uint64N(c.Len()), r.IntN(8), [32]byte{1})
+	}
+	want := c.Root()
+	c.Compact()
+	if got := heap(); got > built+built/8 {
+		t.Fatalf("a compacted copy holds %d bytes, a list built %d", got, built)
+	}
+	if c.Root() != want {
+		t.Fatal("Compact changed the root")
+	}
+	runtime.KeepAlive(c)
 }

@@ -420,12 +420,8 @@ func (t *tree) share() tree {
 	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
-// compact moves every level into one array of its own (pages.Level.Compact).
-func (t *tree) compact() {
-	for h := range t.levels {
-		t.levels[h].Compact()
-	}
-}
+// compact moves every level into one array of its own (pages.Compact).
+func (t *tree) compact() { pages.Compact(t.levels) }
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
 // set, appended and truncated, and its root recomputed from the nodes that

@@ -493,16 +493,24 @@ func Share(ls []Level) []Level {
 	return c
 }
 
-// Compact moves the level's nodes into one new array of its own, as a
-// level grown once from empty holds them: the level then holds none of the
-// pages it shared with copies or took from other arrays (each freed once
-// nothing else holds it), reads every node in the one array (flat), and
-// owns every page. Its copies are not changed. A level that holds its
-// nodes so already is left as it is.
-func (l *Level) Compact() {
-	if l.flat != nil && !l.shared {
-		return
+// Compact moves the nodes of each of the levels ls (the levels themselves,
+// as Share takes them) into one new array of its own, as a level grown
+// once from empty holds them, and gives them one new arena: the levels then
+// hold none of the pages they shared with copies or took from other arrays
+// (each freed once nothing else holds it; the arena they leave holds the
+// blocks it cut last, and those the arrays they point into), read every
+// node in their one array (flat), and own every page. Their copies are not
+// changed.
+func Compact(ls []Level) {
+	ar := new(arena)
+	for i := range ls {
+		ls[i].compact(ar)
 	}
+}
+
+// compact moves the level into one array of its own, as Compact does, its
+// new blocks taken from ar.
+func (l *Level) compact(ar *arena) {
 	np, n := l.np, l.n
 	mem := make([][size]byte, np<<l.shift)
 	for i := 0; i < n; {
@@ -510,7 +518,7 @@ func (l *Level) Compact() {
 		copy(mem[i:], unsafe.Slice(p, k))
 		i += k
 	}
-	*l = Level{shift: l.shift, ar: l.ar, n: n, np: np}
+	*l = Level{shift: l.shift, ar: ar, n: n, np: np}
 	if np == 0 {
 		return
 	}
