@@ -3,8 +3,10 @@ package bench
 import (
 	"fmt"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 
 	ssz "github.com/ferranbt/fastssz"
 	"github.com/ferranbt/fastssz/spectests"
@@ -395,6 +397,18 @@ func BenchmarkMutableSlot(b *testing.B) {
 			c.bals.Root()
 		}
 	})
+	b.Run("impl=sha256x-chained-Copy", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		p := beaconLists{l.vals.Copy(), l.bals.Copy()}
+		b.ReportAllocs()
+		for b.Loop() {
+			c := beaconLists{p.vals.Copy(), p.bals.Copy()}
+			slot(r, c, nil, nil, 700, 16)
+			c.vals.Root()
+			c.bals.Root()
+			p = c
+		}
+	})
 	b.Run("impl=fastssz+gohashtree", func(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
@@ -417,4 +431,60 @@ func BenchmarkMutableCopy(b *testing.B) {
 	for b.Loop() {
 		_ = beaconLists{l.vals.Copy(), l.bals.Copy()}
 	}
+}
+
+// BenchmarkMutableChain: a beacon node's steady state, each slot on a copy
+// of the last slot's state (the one before it dropped), an epoch every 32
+// slots (every balance and 2,000 validators changed); b.N slots in one
+// chain. It reports, besides the time a slot, the memory the last state
+// holds after them beyond the state as built (MB-held: the heap after a
+// collection, against the same after the build), the time of Compact on
+// both lists (ms-Compact) and what the state holds after it
+// (MB-held-compacted). Run it with a fixed count: -test.benchtime 4800x is
+// 150 epochs, 16 hours of a node.
+func BenchmarkMutableChain(b *testing.B) {
+	vs, bals := slotData()
+	l := newBeaconLists(vs, bals)
+	vs, bals = nil, nil
+	l.vals.Root()
+	l.bals.Root()
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	built := ms.HeapAlloc
+	r := rand.New(rand.NewPCG(1, 1))
+	epoch := make([]uint64, l.bals.Len())
+	p := l
+	l = beaconLists{}
+	b.ReportAllocs()
+	s := 0
+	for b.Loop() {
+		c := beaconLists{p.vals.Copy(), p.bals.Copy()}
+		if s++; s%32 == 0 {
+			for i := range epoch {
+				epoch[i] = c.bals.Get(uint64(i)) + 1 + r.Uint64N(20000)
+			}
+			c.bals.SetRange(0, epoch)
+			slot(r, c, nil, nil, 0, 2000)
+		} else {
+			slot(r, c, nil, nil, 700, 16)
+		}
+		c.vals.Root()
+		c.bals.Root()
+		p = c
+	}
+	b.StopTimer()
+	held := func() float64 {
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		return float64(int64(ms.HeapAlloc)-int64(built)) / (1 << 20)
+	}
+	b.ReportMetric(held(), "MB-held")
+	// Compact, and what the state holds then.
+	t0 := time.Now()
+	p.vals.Compact()
+	p.bals.Compact()
+	b.ReportMetric(float64(time.Since(t0).Microseconds())/1e3, "ms-Compact")
+	b.ReportMetric(held(), "MB-held-compacted")
+	runtime.KeepAlive(p)
 }
