@@ -5,8 +5,11 @@
 # RecomputeFromLayer, a full rebuild and fastssz + gohashtree
 # (BenchmarkMutableList); a slot on 2^20 validators and their balances
 # against fastssz's HashTreeRoot of the two fields, the same slot on a
-# fresh Copy (BenchmarkMutableSlot), and Copy (BenchmarkMutableCopy). COUNT rounds in separate processes; benchstat,
-# then the medians' ratios. About 2-3 minutes with the defaults.
+# fresh Copy and on a copy of the last slot's state (BenchmarkMutableSlot),
+# and Copy (BenchmarkMutableCopy). COUNT rounds in separate processes;
+# benchstat, then the medians' ratios; then a chain of CHAIN slots
+# (BenchmarkMutableChain, default 4800x: the memory it holds, Compact). About
+# 3-4 minutes with the defaults.
 #
 #   bench/mutable.sh [COUNT] [BENCHTIME]     defaults: 3 rounds, 0.3s
 set -euo pipefail
@@ -53,5 +56,9 @@ END {
 		printf " k=%s %.0f ns (%.2fx prysm)", ks[i], m[p "sha256x-Set"], m[p "prysm"] / m[p "sha256x-Set"]
 	}
 	printf "\n"
-	printf "\nslot: sha256x %.0f ns, fastssz+gohashtree %.0f ns (%.0fx); after a Copy %.0f ns (%.2fx the slot alone); Copy %.0f ns\n", s, m["BenchmarkMutableSlot/impl=fastssz+gohashtree"], m["BenchmarkMutableSlot/impl=fastssz+gohashtree"] / s, m["BenchmarkMutableSlot/impl=sha256x-after-Copy"], m["BenchmarkMutableSlot/impl=sha256x-after-Copy"] / s, m["BenchmarkMutableCopy"]
+	printf "\nslot: sha256x %.0f ns, fastssz+gohashtree %.0f ns (%.0fx); after a Copy %.0f ns (%.2fx the slot alone); on a copy of the last slot'"'"'s state %.0f ns (%.2fx); Copy %.0f ns\n", s, m["BenchmarkMutableSlot/impl=fastssz+gohashtree"], m["BenchmarkMutableSlot/impl=fastssz+gohashtree"] / s, m["BenchmarkMutableSlot/impl=sha256x-after-Copy"], m["BenchmarkMutableSlot/impl=sha256x-after-Copy"] / s, m["BenchmarkMutableSlot/impl=sha256x-chained-Copy"], m["BenchmarkMutableSlot/impl=sha256x-chained-Copy"] / s, m["BenchmarkMutableCopy"]
 }' "$out/mutable.txt"
+# A chain of CHAIN slots (an epoch every 32), once: the time a slot, the
+# memory the last state holds beyond the state as built, Compact's time and
+# what the state holds after it.
+"$out/bench.test" -test.run '^$' -test.cpu 1 -test.bench '^BenchmarkMutableChain$' -test.benchtime "${CHAIN:-4800x}" | tee "$out/chain.txt" | grep ns/op
