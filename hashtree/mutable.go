@@ -443,10 +443,11 @@ func (t *tree) compact() { pages.Compact(t.levels) }
 //
 // Copy returns a copy that shares every page with c: each copies a page
 // before it first writes it, and reads a page it has not copied in the
-// array the tree was built in, no block or group pointer loaded. A Chunks
+// array the tree was built in, no block or group pointer loaded; Compact
+// moves a tree that copies left scattered into arrays of its own. A Chunks
 // has one writer at a time: Set, SetMany, Append, Truncate, Root, Copy
-// (which marks the pages shared) and the proofs and Node (which call Root)
-// write; Len, Limit and Get read, and once Root has returned, Node and the
+// (which marks the pages shared), Compact and the proofs and Node (which
+// call Root) write; Len, Limit and Get read, and once Root has returned, Node and the
 // proofs read too, safe from many goroutines. Two copies may be written
 // from two goroutines at once.
 //
