@@ -1,6 +1,7 @@
 package main
 
 import (
+	"os"
 	"strings"
 	"testing"
 )
@@ -38,5 +39,37 @@ func TestReport(t *testing.T) {
 	// points' stops over 1 ms and one stall, the copy's first root.
 	if n := strings.Count(out, "NOT MET"); n != 10 {
 		t.Errorf("%d NOT MET lines, want 10:\n%s", n, out)
+	}
+}
+
+// TestMutableChained: mutable.sh's summary since it runs the slot on a copy
+// of the last slot's state (bench/data/zen4-2026-12-05h/mutable), each bar
+// read.
+func TestMutableChained(t *testing.T) {
+	b, err := os.ReadFile("../data/zen4-2026-12-05h/mutable/summary.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := mutable(string(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := map[string]string{
+		"k = 512: Prysm's port / sha256x":             "9.29x",
+		"slot: fastssz / sha256x":                     "1511x",
+		"Copy":                                        "30.3 µs",
+		"first root after a Copy / without one":       "3.68x",
+		"the same on a copy of the last slot's state": "3.69x",
+	}
+	for _, l := range ls {
+		if w, ok := want[l.what]; ok {
+			if l.figure != w {
+				t.Errorf("%s: %s, want %s", l.what, l.figure, w)
+			}
+			delete(want, l.what)
+		}
+	}
+	for k := range want {
+		t.Errorf("no line %q", k)
 	}
 }
