@@ -85,6 +85,29 @@ func ExampleChunks_Copy() {
 	// true
 }
 
+// A chain of copies, as a beacon node keeps its state: each slot works on a
+// copy of the last slot's state, which is then dropped. The chain holds the
+// array the first state was built in beside the pages written since;
+// Compact moves the state into arrays of its own, and changes no root.
+func ExampleChunks_Compact() {
+	chunks := make([][32]byte, 1000)
+	for i := range chunks {
+		chunks[i] = chunk(uint64(i))
+	}
+	state := hashtree.NewChunkList(chunks, 1<<20)
+	for slot := range uint64(100) {
+		next := state.Copy()
+		next.Set(slot*7%1000, chunk(slot))
+		chunks[slot*7%1000] = chunk(slot)
+		next.Root()
+		state = next
+	}
+	root := state.Root()
+	state.Compact()
+	fmt.Println(state.Root() == root, root == hashtree.ListRoot(chunks, 1<<20))
+	// Output: true true
+}
+
 // A ProgressiveList (EIP-7916): no limit, subtrees of 1, 4, 16, ...
 // elements; appended to and changed, its root recomputed from what changed.
 func ExampleProgressiveList() {
