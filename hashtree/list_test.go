@@ -214,9 +214,9 @@ func TestListAllocs(t *testing.T) {
 	}
 }
 
-// TestCopiesConcurrent: copies of one state written from their own
-// goroutines while others read a copy that no one writes (run under -race
-// by CI): each ends with the root of its own changes alone.
+// TestCopiesConcurrent: copies of one state written (and compacted) from
+// their own goroutines while others read a copy that no one writes (run
+// under -race by CI): each ends with the root of its own changes alone.
 func TestCopiesConcurrent(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 9))
 	const n = 3000
@@ -248,6 +248,10 @@ func TestCopiesConcurrent(t *testing.T) {
 				if v.Root() != ListRoot(roots, 1<<40) || b.Root() != BasicListRoot(vs, 1<<40) {
 					done <- errString("a copy's root is not its own changes' root")
 					return
+				}
+				if rg.IntN(5) == 0 { // reads the pages the others share
+					v.Compact()
+					b.Compact()
 				}
 			}
 			done <- nil
