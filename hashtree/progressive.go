@@ -221,7 +221,6 @@ func (p *progressive) root() [sha256x.Size]byte {
 	return p.spine[0]
 }
 
-// share returns a copy of p that shares its pages.
 // compact moves every subtree's levels into arrays of their own.
 func (p *progressive) compact() {
 	for s := range p.subs {
@@ -229,6 +228,7 @@ func (p *progressive) compact() {
 	}
 }
 
+// share returns a copy of p that shares its pages.
 func (p *progressive) share() progressive {
 	c := *p
 	c.subs = make([]tree, len(p.subs))
