@@ -448,12 +448,12 @@ func BenchmarkMutableChain(b *testing.B) {
 	vs, bals = nil, nil
 	l.vals.Root()
 	l.bals.Root()
+	epoch := make([]uint64, l.bals.Len()) // an epoch's balances, before the heap is read
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	built := ms.HeapAlloc
 	r := rand.New(rand.NewPCG(1, 1))
-	epoch := make([]uint64, l.bals.Len())
 	p := l
 	l = beaconLists{}
 	b.ReportAllocs()
