@@ -337,16 +337,19 @@ func TestCopiesApart(t *testing.T) {
 	}
 }
 
+// heap returns the bytes of the objects alive on the heap, after a
+// collection.
+func heap() int64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return int64(ms.HeapAlloc)
+}
+
 // TestCompactFrees: a copy compacted, its original dropped, holds no more
 // than a list built from its values: none of the arrays the original was
 // built in (16 MiB of field roots), nor the pages the copy wrote since.
 func TestCompactFrees(t *testing.T) {
-	heap := func() int64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return int64(ms.HeapAlloc)
-	}
 	fields := make([][32]byte, 8<<16)
 	l := NewContainerList(8, fields, 1<<40)
 	fields = nil
@@ -374,12 +377,6 @@ func TestCompactFrees(t *testing.T) {
 // it was built in (pages a copy copied, cut from slabs that later copies
 // mostly rewrote, held 4.4 times the tree here).
 func TestChainFrees(t *testing.T) {
-	heap := func() int64 {
-		var ms runtime.MemStats
-		runtime.GC()
-		runtime.ReadMemStats(&ms)
-		return int64(ms.HeapAlloc)
-	}
 	const n = 1 << 16
 	c := NewChunkList(make([][32]byte, n), 1<<40)
 	c.Root()
