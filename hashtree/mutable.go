@@ -448,8 +448,8 @@ func (t *tree) compact() { pages.Compact(t.levels) }
 // has one writer at a time: Set, SetMany, Append, Truncate, Root, Copy
 // (which marks the pages shared), Compact and the proofs and Node (which
 // call Root) write; Len, Limit and Get read, and once Root has returned,
-// Node and the proofs read too, safe from many goroutines. Two copies may be written
-// from two goroutines at once.
+// Node and the proofs read too, safe from many goroutines. Two copies may
+// be written from two goroutines at once.
 //
 // Programmer errors (an index past the length, a truncation past it, an
 // append past the limit) panic with a message that starts "sha256x:".
