@@ -321,9 +321,8 @@ func (t *tree) hash(h, a, b int) {
 	}
 	p.Own(a, b)
 	// A run of parents, then the runs of their children under it: each
-	// run found (Run walks its pages) once. Run again from each child run's
-	// end, a long run of parents over short runs of children was walked
-	// once a child run.
+	// run found (Run walks its pages) once, so that a long run of parents
+	// over short runs of children is not walked again for each of them.
 	for q := a; q <= b; {
 		dst, n := p.Run(q, b-q+1)
 		out := unsafe.Slice(dst, n)

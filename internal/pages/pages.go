@@ -20,8 +20,8 @@ const size = 32
 // write to a block in either copies that block (96 bytes) with no group or
 // page owned, then the group written (64 bytes), then the page (128 bytes
 // in hashtree's trees). So Copy costs little (17 us for a 2^20-validator
-// registry and its balances, Zen 4; 0.2 ms when it copied every page
-// pointer), and the first root after it copies a page a dirty node and a
+// registry and its balances, Zen 4, where copying every page pointer would
+// take 0.2 ms), and the first root after it copies a page a dirty node and a
 // block and a group for a few (copy-on-write at three granularities, so
 // that a block a slot writes once, at the lowest levels of a list of
 // balances, costs 160 bytes of pointers rather than a block's 64 page
