@@ -5,11 +5,12 @@
 # RecomputeFromLayer, a full rebuild and fastssz + gohashtree
 # (BenchmarkMutableList); a slot on 2^20 validators and their balances
 # against fastssz's HashTreeRoot of the two fields, the same slot on a
-# fresh Copy and on a copy of the last slot's state (BenchmarkMutableSlot),
-# and Copy (BenchmarkMutableCopy). COUNT rounds in separate processes;
-# benchstat, then the medians' ratios; then a chain of CHAIN slots
-# (BenchmarkMutableChain, default 4800x: the memory it holds, Compact). About
-# 3-4 minutes with the defaults.
+# fresh Copy (BenchmarkMutableSlot), and Copy (BenchmarkMutableCopy), COUNT
+# rounds in separate processes; a chain of CHAIN slots, each on a copy of
+# the last slot's state (BenchmarkMutableChain, default 4800x, once: a
+# slot's mean time, the memory the chain holds, Compact); benchstat, then
+# the medians' ratios, the chain's slot among them. About 4 minutes with
+# the defaults.
 #
 #   bench/mutable.sh [COUNT] [BENCHTIME]     defaults: 3 rounds, 0.3s
 set -euo pipefail
@@ -26,12 +27,20 @@ for round in $(seq "$count"); do
 	echo "round $round of $count, load $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 	"$out/bench.test" -test.run '^$' -test.cpu 1 -test.bench '^BenchmarkMutable(List|Slot|Copy)$' -test.benchtime "$benchtime" >> "$out/mutable.txt"
 done
+# A chain of CHAIN slots (an epoch every 32), once: the mean time of a slot
+# and of an epoch, the memory the last state holds beyond the state as
+# built, Compact's time and what the state holds after it.
+"$out/bench.test" -test.run '^$' -test.cpu 1 -test.bench '^BenchmarkMutableChain$' -test.benchtime "${CHAIN:-4800x}" > "$out/chain.txt"
 "$(go env GOPATH)/bin/benchstat" -col /impl "$out/mutable.txt"
 echo
 # The medians' ratios: Prysm's port, the rebuild and fastssz over Chunks at
-# each k; fastssz's slot over sha256x's; the slot after a Copy over the
-# slot alone; Copy's time.
-awk '/^BenchmarkMutable/ && / ns\/op/ {
+# each k; fastssz's slot over sha256x's; the slot after a Copy, and the
+# chain's, over the slot alone; Copy's time.
+awk '/^BenchmarkMutableChain/ {
+	for (i = 2; i <= NF; i++) if ($(i+1) == "ms-slot") chainslot = $i * 1e6; else if ($(i+1) == "ns/op") chainn = $(i-1)
+	next
+}
+/^BenchmarkMutable/ && / ns\/op/ {
 	name = $1; sub(/-[0-9]+$/, "", name)
 	for (i = 2; i <= NF; i++) if ($(i+1) == "ns/op") v[name] = v[name] " " $i
 }
@@ -56,9 +65,6 @@ END {
 		printf " k=%s %.0f ns (%.2fx prysm)", ks[i], m[p "sha256x-Set"], m[p "prysm"] / m[p "sha256x-Set"]
 	}
 	printf "\n"
-	printf "\nslot: sha256x %.0f ns, fastssz+gohashtree %.0f ns (%.0fx); after a Copy %.0f ns (%.2fx the slot alone); on a copy of the last slot'"'"'s state %.0f ns (%.2fx); Copy %.0f ns\n", s, m["BenchmarkMutableSlot/impl=fastssz+gohashtree"], m["BenchmarkMutableSlot/impl=fastssz+gohashtree"] / s, m["BenchmarkMutableSlot/impl=sha256x-after-Copy"], m["BenchmarkMutableSlot/impl=sha256x-after-Copy"] / s, m["BenchmarkMutableSlot/impl=sha256x-chained-Copy"], m["BenchmarkMutableSlot/impl=sha256x-chained-Copy"] / s, m["BenchmarkMutableCopy"]
-}' "$out/mutable.txt"
-# A chain of CHAIN slots (an epoch every 32), once: the time a slot, the
-# memory the last state holds beyond the state as built, Compact's time and
-# what the state holds after it.
-"$out/bench.test" -test.run '^$' -test.cpu 1 -test.bench '^BenchmarkMutableChain$' -test.benchtime "${CHAIN:-4800x}" | tee "$out/chain.txt" | grep ns/op
+	printf "\nslot: sha256x %.0f ns, fastssz+gohashtree %.0f ns (%.0fx); after a Copy %.0f ns (%.2fx the slot alone); on a copy of the last slot'"'"'s state (a chain of %d slots) %.0f ns (%.2fx); Copy %.0f ns\n", s, m["BenchmarkMutableSlot/impl=fastssz+gohashtree"], m["BenchmarkMutableSlot/impl=fastssz+gohashtree"] / s, m["BenchmarkMutableSlot/impl=sha256x-after-Copy"], m["BenchmarkMutableSlot/impl=sha256x-after-Copy"] / s, chainn, chainslot, chainslot / s, m["BenchmarkMutableCopy"]
+}' "$out/chain.txt" "$out/mutable.txt"
+grep ns/op "$out/chain.txt"

@@ -360,6 +360,16 @@ func TestMutableBellatrix(t *testing.T) {
 // slotN is the validators (and balances) of the slot benchmark.
 const slotN = 1 << 20
 
+// epoch changes what an epoch's boundary changes in l: every balance (buf
+// holds them, len(buf) = l.bals.Len()) and 2,000 validators.
+func epoch(r *rand.Rand, l beaconLists, buf []uint64) {
+	for i := range buf {
+		buf[i] = l.bals.Get(uint64(i)) + 1 + r.Uint64N(20000)
+	}
+	l.bals.SetRange(0, buf)
+	slot(r, l, nil, nil, 0, 2000)
+}
+
 func slotData() ([]*spectests.Validator, []uint64) {
 	vs := validators(slotN)
 	r := rand.New(rand.NewPCG(39, 5))
@@ -372,9 +382,11 @@ func slotData() ([]*spectests.Validator, []uint64) {
 
 // BenchmarkMutableSlot: a slot (700 balances and 16 validators changed) on
 // a 2^20-validator registry and its balances, both roots recomputed:
-// sha256x's lists; the same after a Copy each slot (the first root of a
-// copy, every page it writes copied); fastssz's full HashTreeRoot of the
-// two fields with gohashtree. BenchmarkMutableCopy: Copy of both lists.
+// sha256x's lists; the same after a Copy each slot of the lists as built
+// (the first root of a copy, every page it writes copied; a slot on a copy
+// of the last slot's state is BenchmarkMutableChain's ms-slot); fastssz's
+// full HashTreeRoot of the two fields with gohashtree.
+// BenchmarkMutableCopy: Copy of both lists.
 func BenchmarkMutableSlot(b *testing.B) {
 	vs, bals := slotData()
 	l := newBeaconLists(vs, bals)
@@ -395,18 +407,6 @@ func BenchmarkMutableSlot(b *testing.B) {
 			slot(r, c, nil, nil, 700, 16)
 			c.vals.Root()
 			c.bals.Root()
-		}
-	})
-	b.Run("impl=sha256x-chained-Copy", func(b *testing.B) {
-		r := rand.New(rand.NewPCG(1, 1))
-		p := beaconLists{l.vals.Copy(), l.bals.Copy()}
-		b.ReportAllocs()
-		for b.Loop() {
-			c := beaconLists{p.vals.Copy(), p.bals.Copy()}
-			slot(r, c, nil, nil, 700, 16)
-			c.vals.Root()
-			c.bals.Root()
-			p = c
 		}
 	})
 	b.Run("impl=fastssz+gohashtree", func(b *testing.B) {
@@ -436,19 +436,23 @@ func BenchmarkMutableCopy(b *testing.B) {
 // BenchmarkMutableChain: a beacon node's steady state, each slot on a copy
 // of the last slot's state (the one before it dropped), an epoch every 32
 // slots (every balance and 2,000 validators changed); b.N slots in one
-// chain. It reports, besides the time a slot, the memory the last state
-// holds after them beyond the state as built (MB-held: the heap after a
-// collection, against the same after the build), the time of Compact on
-// both lists (ms-Compact) and what the state holds after it
-// (MB-held-compacted). Run it with a fixed count: -test.benchtime 4800x is
-// 150 epochs, 16 hours of a node.
+// chain. It reports, besides the time a slot of either kind, the mean time
+// of the slots that are not an epoch's (ms-slot) and of the epochs'
+// (ms-epoch), collections included: the first root of a copy as a node
+// pays it, which grows with the chain as the memory it holds, and with it
+// the collector's work, grows (BENCHMARKS.md, "Trees that change"); the
+// memory the last state holds after them beyond the state as built
+// (MB-held: the heap after a collection, against the same after the
+// build), the time of Compact on both lists (ms-Compact) and what the
+// state holds after it (MB-held-compacted). Run it with a fixed count:
+// -test.benchtime 4800x is 150 epochs, 16 hours of a node.
 func BenchmarkMutableChain(b *testing.B) {
 	vs, bals := slotData()
 	l := newBeaconLists(vs, bals)
 	vs, bals = nil, nil
 	l.vals.Root()
 	l.bals.Root()
-	epoch := make([]uint64, l.bals.Len()) // an epoch's balances, before the heap is read
+	buf := make([]uint64, l.bals.Len()) // an epoch's balances, before the heap is read
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
@@ -458,22 +462,30 @@ func BenchmarkMutableChain(b *testing.B) {
 	l = beaconLists{}
 	b.ReportAllocs()
 	s := 0
+	var took [2]time.Duration // slots, epochs
+	var n [2]int
 	for b.Loop() {
+		t0 := time.Now()
 		c := beaconLists{p.vals.Copy(), p.bals.Copy()}
+		e := 0
 		if s++; s%32 == 0 {
-			for i := range epoch {
-				epoch[i] = c.bals.Get(uint64(i)) + 1 + r.Uint64N(20000)
-			}
-			c.bals.SetRange(0, epoch)
-			slot(r, c, nil, nil, 0, 2000)
+			e = 1
+			epoch(r, c, buf)
 		} else {
 			slot(r, c, nil, nil, 700, 16)
 		}
 		c.vals.Root()
 		c.bals.Root()
 		p = c
+		took[e] += time.Since(t0)
+		n[e]++
 	}
 	b.StopTimer()
+	for e, unit := range []string{"ms-slot", "ms-epoch"} {
+		if n[e] > 0 {
+			b.ReportMetric(float64(took[e].Microseconds())/1e3/float64(n[e]), unit)
+		}
+	}
 	held := func() float64 {
 		runtime.GC()
 		runtime.ReadMemStats(&ms)

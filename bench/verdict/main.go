@@ -352,7 +352,7 @@ func jcap(text string) ([]line, error) {
 
 var (
 	kRowRE = regexp.MustCompile(`^(\d+)\s+(\d+)\s+(\d+|-)\s+(\d+)\s+(\d+)\s+([0-9.]+|-)\s+([0-9.]+)\s+([0-9.]+)$`)
-	slotRE = regexp.MustCompile(`slot: sha256x (\d+) ns, fastssz\+gohashtree (\d+) ns \((\d+)x\); after a Copy (\d+) ns \(([0-9.]+)x the slot alone\);(?: on a copy of the last slot's state (\d+) ns \(([0-9.]+)x\);)? Copy (\d+) ns`)
+	slotRE = regexp.MustCompile(`slot: sha256x (\d+) ns, fastssz\+gohashtree (\d+) ns \((\d+)x\); after a Copy (\d+) ns \(([0-9.]+)x the slot alone\);(?: on a copy of the last slot's state(?: \(a chain of (\d+) slots\))? (\d+) ns \(([0-9.]+)x\);)? Copy (\d+) ns`)
 )
 
 // mutable: issue 39's speed bars from mutable.sh's summary.
@@ -390,15 +390,19 @@ func mutable(text string) ([]line, error) {
 	}
 	x, _ := strconv.Atoi(s[3])
 	after, _ := strconv.ParseFloat(s[5], 64)
-	cp, _ := strconv.Atoi(s[8])
+	cp, _ := strconv.Atoi(s[9])
 	ls = append(ls,
 		line{"slot: fastssz / sha256x", s[3] + "x", ">= 1000x", x >= 1000},
 		line{"Copy", fmt.Sprintf("%.1f µs", float64(cp)/1e3), "< 1 ms", cp < 1e6},
 		line{"first root after a Copy / without one", s[5] + "x", "<= 1x", after <= 1},
 	)
-	if s[7] != "" { // mutable.sh since the chain of copies (2026-12-05, eighth session)
-		chained, _ := strconv.ParseFloat(s[7], 64)
-		ls = append(ls, line{"the same on a copy of the last slot's state", s[7] + "x", "<= 1x", chained <= 1})
+	switch {
+	case s[6] != "": // mutable.sh since the chain's mean slot (2026-12-05, ninth session)
+		chained, _ := strconv.ParseFloat(s[8], 64)
+		ls = append(ls, line{"the same on a copy of the last slot's state, a chain of " + s[6] + " slots", s[8] + "x", "<= 1x", chained <= 1})
+	case s[8] != "": // since the chain of copies (eighth session): a slot-benchmark's chain of b.N slots
+		chained, _ := strconv.ParseFloat(s[8], 64)
+		ls = append(ls, line{"the same on a copy of the last slot's state", s[8] + "x", "<= 1x", chained <= 1})
 	}
 	return ls, nil
 }

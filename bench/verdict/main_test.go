@@ -42,34 +42,48 @@ func TestReport(t *testing.T) {
 	}
 }
 
-// TestMutableChained: mutable.sh's summary since it runs the slot on a copy
-// of the last slot's state (bench/data/zen4-2026-12-05h/mutable), each bar
-// read.
-func TestMutableChained(t *testing.T) {
-	b, err := os.ReadFile("../data/zen4-2026-12-05h/mutable/summary.txt")
-	if err != nil {
-		t.Fatal(err)
-	}
-	ls, err := mutable(string(b))
-	if err != nil {
-		t.Fatal(err)
-	}
-	want := map[string]string{
-		"k = 512: Prysm's port / sha256x":             "9.29x",
-		"slot: fastssz / sha256x":                     "1511x",
-		"Copy":                                        "30.3 µs",
-		"first root after a Copy / without one":       "3.68x",
-		"the same on a copy of the last slot's state": "3.69x",
-	}
-	for _, l := range ls {
-		if w, ok := want[l.what]; ok {
-			if l.figure != w {
-				t.Errorf("%s: %s, want %s", l.what, l.figure, w)
-			}
-			delete(want, l.what)
+// TestMutableSummaries: mutable.sh's summaries, each bar read: since it
+// ran the slot on a copy of the last slot's state as a row of
+// BenchmarkMutableSlot (zen4-2026-12-05h), and since that slot is the
+// chain's mean (zen4-2026-12-05i).
+func TestMutableSummaries(t *testing.T) {
+	for _, c := range []struct {
+		dir  string
+		want map[string]string
+	}{
+		{"zen4-2026-12-05h", map[string]string{
+			"k = 512: Prysm's port / sha256x":             "9.29x",
+			"slot: fastssz / sha256x":                     "1511x",
+			"Copy":                                        "30.3 µs",
+			"first root after a Copy / without one":       "3.68x",
+			"the same on a copy of the last slot's state": "3.69x",
+		}},
+		{"zen4-2026-12-05i", map[string]string{
+			"k = 512: Prysm's port / sha256x":       "10.07x",
+			"slot: fastssz / sha256x":               "1435x",
+			"Copy":                                  "17.0 µs",
+			"first root after a Copy / without one": "3.60x",
+			"the same on a copy of the last slot's state, a chain of 4800 slots": "4.86x",
+		}},
+	} {
+		b, err := os.ReadFile("../data/" + c.dir + "/mutable/summary.txt")
+		if err != nil {
+			t.Fatal(err)
 		}
-	}
-	for k := range want {
-		t.Errorf("no line %q", k)
+		ls, err := mutable(string(b))
+		if err != nil {
+			t.Fatalf("%s: %v", c.dir, err)
+		}
+		for _, l := range ls {
+			if w, ok := c.want[l.what]; ok {
+				if l.figure != w {
+					t.Errorf("%s: %s: %s, want %s", c.dir, l.what, l.figure, w)
+				}
+				delete(c.want, l.what)
+			}
+		}
+		for k := range c.want {
+			t.Errorf("%s: no line %q", c.dir, k)
+		}
 	}
 }
