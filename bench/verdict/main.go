@@ -396,13 +396,13 @@ func mutable(text string) ([]line, error) {
 		line{"Copy", fmt.Sprintf("%.1f µs", float64(cp)/1e3), "< 1 ms", cp < 1e6},
 		line{"first root after a Copy / without one", s[5] + "x", "<= 1x", after <= 1},
 	)
-	switch {
-	case s[6] != "": // mutable.sh since the chain's mean slot (2026-12-05, ninth session)
+	if s[8] != "" { // mutable.sh since the chain of copies (2026-12-05, eighth session)
+		what := "the same on a copy of the last slot's state"
+		if s[6] != "" { // since the chain's mean slot (ninth session)
+			what += ", a chain of " + s[6] + " slots"
+		}
 		chained, _ := strconv.ParseFloat(s[8], 64)
-		ls = append(ls, line{"the same on a copy of the last slot's state, a chain of " + s[6] + " slots", s[8] + "x", "<= 1x", chained <= 1})
-	case s[8] != "": // since the chain of copies (eighth session): a slot-benchmark's chain of b.N slots
-		chained, _ := strconv.ParseFloat(s[8], 64)
-		ls = append(ls, line{"the same on a copy of the last slot's state", s[8] + "x", "<= 1x", chained <= 1})
+		ls = append(ls, line{what, s[8] + "x", "<= 1x", chained <= 1})
 	}
 	return ls, nil
 }
