@@ -63,7 +63,8 @@ func fastsszVector(hh *ssz.Hasher, leaves [][32]byte) [32]byte {
 // table writes about 2^18 chunks before it meets a set again, so that an
 // operation finds the paths it changes as a slot finds them, not where the
 // one before left them (a single set, changed over and over, keeps its few
-// thousand nodes in the caches; BENCHMARKS.md, "Trees that change").
+// thousand nodes in the caches; BENCHMARKS.md, "Trees that change: dirty
+// nodes gathered a level at a time").
 func changeSets(r *rand.Rand, n, k int) []changeSet {
 	sets := make([]changeSet, max(1, min(changePool, n)/k)) // no index in two
 	perm := r.Perm(n)
@@ -440,7 +441,8 @@ func BenchmarkMutableCopy(b *testing.B) {
 // of the slots that are not an epoch's (ms-slot) and of the epochs'
 // (ms-epoch), collections included: the first root of a copy as a node
 // pays it, which grows with the chain as the memory it holds, and with it
-// the collector's work, grows (BENCHMARKS.md, "Trees that change"); the
+// the collector's work, grows (BENCHMARKS.md, "Trees that change: pages
+// copied allocated alone"); the
 // memory the last state holds after them beyond the state as built
 // (MB-held: the heap after a collection, against the same after the
 // build), the time of Compact on both lists (ms-Compact) and what the

@@ -19,10 +19,9 @@ import (
 // one call a block at a time, and the digests copied back. Gathering costs
 // a copy of 96 bytes and, on a large level, cache misses a node; hashing a
 // clean node costs a hash. BenchmarkDenseThreshold times both on a level
-// of 2^16 nodes at each fraction (BENCHMARKS.md, "Trees that change").
-// Provisional, from a run on a busy machine where the gathered path cost
-// about 1.3 times the span's a node hashed (the span winning from about 3/4
-// dirty): the quiet machine's run sets it.
+// of 2^16 nodes at each fraction: the two cross just past 6/8, where 6/8
+// costs at most 2% (BENCHMARKS.md, "Trees that change: dirty nodes
+// gathered a level at a time").
 const denseEighths = 6
 
 // gatherBlock is how many dirty nodes one gathered call hashes: 64 KiB of
@@ -45,7 +44,8 @@ var (
 // pages loaded ahead (Level.Touch), pages of 4 nodes took a slot on a
 // fresh copy about 10% less time than pages of 8 (1.4 MB allocated, not
 // 1.8), for a Copy 2 us longer and the same roots without a copy; pages
-// of 2 were no faster, of 32 slower (BENCHMARKS.md, "Trees that change").
+// of 2 were no faster, of 32 slower (BENCHMARKS.md, "Trees that change:
+// pages that copies share").
 // fieldShift, for the field roots of a list of containers (8 a validator,
 // written a few containers a slot), is 32 nodes.
 const (

@@ -12,7 +12,8 @@ import (
 // fraction eighths/8 of its nodes dirty at random: gathered (their
 // children copied into a buffer, hashed, copied back) and the span (every
 // node from the first dirty one to the last, in place). denseEighths is
-// where the span starts to win (BENCHMARKS.md, "Trees that change"):
+// where the span starts to win (BENCHMARKS.md, "Trees that change: dirty
+// nodes gathered a level at a time"):
 //
 //	go test ./hashtree -run '^$' -bench DenseThreshold -cpu 1 -count 5
 func BenchmarkDenseThreshold(b *testing.B) {
@@ -107,7 +108,8 @@ func BenchmarkProgressive(b *testing.B) {
 // Copy (shared, written by neither); the copy; the copy after a slot's 700
 // writes (their pages copied). A copy's pages are read where the tree was
 // built unless it moved them (internal/pages, base), not through its
-// block and group pointers (BENCHMARKS.md, "Trees that change"):
+// block and group pointers (BENCHMARKS.md, "Trees that change: a level's
+// one array"):
 //
 //	go test ./hashtree -run '^$' -bench GetAfterCopy -cpu 1 -count 6
 func BenchmarkGetAfterCopy(b *testing.B) {

@@ -10,7 +10,8 @@ import (
 // level's first and last dirty node are dirty, Mutable.Root hashes that
 // whole stretch in place in one call rather than gather the dirty nodes'
 // children; hashtree's threshold (its BenchmarkDenseThreshold,
-// BENCHMARKS.md, "Trees that change").
+// BENCHMARKS.md, "Trees that change: dirty nodes gathered a level at a
+// time").
 const denseEighths = 6
 
 // gatherBlock is how many dirty nodes one gathered call hashes.

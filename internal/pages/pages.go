@@ -36,9 +36,9 @@ const size = 32
 // of the last) the pages a slot copies die at different times, as later
 // copies write them again, and a slab lives as long as its longest-lived
 // page; cut from slabs, a chain of 4,800 slots held 2.2 times the memory
-// (BENCHMARKS.md, "Trees that change"). Pages a level takes in order (a
-// stretch rewritten, the level grown) are still cut from slabs, so that
-// they lie in runs.
+// (BENCHMARKS.md, "Trees that change: pages copied allocated alone").
+// Pages a level takes in order (a stretch rewritten, the level grown) are
+// still cut from slabs, so that they lie in runs.
 //
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
@@ -59,9 +59,10 @@ type Level struct {
 	// A page in base is read there without loading its block, group and
 	// page pointers: on a large tree, misses in a chain, one a node (a
 	// copy's reads, and its original's, 1.6 times as long without it:
-	// BENCHMARKS.md, "Trees that change"). A page in base that a level
-	// writes in place is its own, so the writes land in base; one that
-	// copies share is never written (a write copies it first).
+	// BENCHMARKS.md, "Trees that change: a level's one array"). A page in
+	// base that a level writes in place is its own, so the writes land in
+	// base; one that copies share is never written (a write copies it
+	// first).
 	base      *[size]byte
 	basePages int
 	moved     []uint64 // bit g: a page of group g lies no longer in base; nil: none does
@@ -576,9 +577,9 @@ func (l *Level) Run(i, limit int) (*[size]byte, int) {
 // pages a write would copy (pages this level does not own), in two passes
 // of independent loads, so that the misses of the copies that Mut makes
 // next overlap rather than come one after another: a slot on a fresh copy
-// 9% faster (BENCHMARKS.md, "Trees that change"). It returns a value of
-// the bytes loaded, which the caller drops: what keeps the loads
-// (noinline, so that they are not found unused).
+// 9% faster (BENCHMARKS.md, "Trees that change: pages that copies
+// share"). It returns a value of the bytes loaded, which the caller drops:
+// what keeps the loads (noinline, so that they are not found unused).
 //
 //go:noinline
 func (l *Level) Touch(idx []int) uintptr {
