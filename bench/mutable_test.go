@@ -442,12 +442,12 @@ func BenchmarkMutableCopy(b *testing.B) {
 // (ms-epoch), collections included: the first root of a copy as a node
 // pays it, which grows with the chain as the memory it holds, and with it
 // the collector's work, grows (BENCHMARKS.md, "Trees that change: pages
-// copied allocated alone"); the
-// memory the last state holds after them beyond the state as built
-// (MB-held: the heap after a collection, against the same after the
-// build), the time of Compact on both lists (ms-Compact) and what the
-// state holds after it (MB-held-compacted). Run it with a fixed count:
-// -test.benchtime 4800x is 150 epochs, 16 hours of a node.
+// copied allocated alone"); the memory the last state holds after them
+// beyond the state as built (MB-held: the heap after a collection, against
+// the same after the build), the time of Compact on both lists
+// (ms-Compact) and what the state holds after it (MB-held-compacted). Run
+// it with a fixed count: -test.benchtime 4800x is 150 epochs, 16 hours of
+// a node.
 func BenchmarkMutableChain(b *testing.B) {
 	vs, bals := slotData()
 	l := newBeaconLists(vs, bals)
