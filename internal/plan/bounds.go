@@ -162,20 +162,24 @@ func PairsMax(id kernel.ID) int { return pairsMax[id] }
 func ChainSteps(id kernel.ID) uint64 { return uint64(chainSteps[id]) }
 
 // bound derives the plan's parts from its stages' kernels, so that no call
-// of the job queue runs more than its kernel's CallSteps:
+// of the job queue runs more than its kernel's CallSteps. A kernel's lanes
+// take the queue's jobs in order, each lane the next job as it frees, and the
+// call returns once the queue is empty and fewer than MinActive lanes are
+// busy: a call of m = MinActive on w lanes over a total of T blocks, its
+// longest job J, runs at most min(ceil(T/m), ceil(T/w) + J) steps, every
+// step hashing a block on each of at least m busy lanes, and the last job
+// starting once the others have spread over the lanes (callSteps). So:
 //
 //   - a window of the first pass (every message's first part) runs on the
 //     first stage once its jobs, carried lanes included, hold
-//     Width*FirstBlocks blocks: with the last job added and the lanes that
-//     run on after the queue is empty, at most
-//     ceil(max(W*F+F+3, W*(F+3))/W) + F+3 steps, a job being at most a part
-//     and a staged head and tail;
+//     Width*FirstBlocks blocks: with the last job added, or the lanes
+//     carried under MinActive and one job more, T <= max(W*F+F+3, W*(F+3)),
+//     J <= F+3, a job being at most a part and a staged head and tail;
 //   - the later parts of a message go a group of the first stage's lanes at
 //     a time: at most PartBlocks+3 steps;
 //   - a later stage i takes at most N busy lanes of the stages before it
 //     (N the least MinActive-1 of them, an odd stage passing on the even
-//     counts it skips): at most P+3 steps if N <= W_i, else
-//     ceil((N-1)*(P+3)/W_i) + P+3;
+//     counts it skips): T <= N*(P+3), J <= P+3;
 //   - a single message runs OneBlocks+3 blocks a call on the One stage.
 func (pl *Plan) bound() {
 	pl.FirstBlocks, pl.PartBlocks, pl.OneBlocks = maxPart, maxPart, maxPart
@@ -196,7 +200,7 @@ func (pl *Plan) bound() {
 		case i == 0:
 			p = min(p, s-3)
 		default:
-			for p > 1 && laterSteps(n, st.Width, p) > s {
+			for p > 1 && laterSteps(n, st.Width, st.MinActive, p) > s {
 				p--
 			}
 		}
@@ -212,29 +216,35 @@ func (pl *Plan) bound() {
 	pl.PartBlocks = clampPart(p)
 	first := pl.PartBlocks
 	if s := CallSteps(pl.Stages[0].K); s > 0 {
-		w := pl.Stages[0].Width
-		for first > 1 && firstSteps(w, first) > s {
+		st := pl.Stages[0]
+		for first > 1 && firstSteps(st.Width, st.MinActive, first) > s {
 			first--
 		}
 	}
 	pl.FirstBlocks = first
 }
 
-// laterSteps bounds the steps of a call of a later stage of w lanes that
-// takes at most n jobs of at most p+3 blocks: each lane one job, or the
-// last job to start after the others spread over the lanes.
-func laterSteps(n, w, p int) int {
-	if n <= w {
-		return p + 3
-	}
-	return ((n-1)*(p+3)+w-1)/w + p + 3
+// laterSteps bounds the steps of a call of a later stage of w lanes,
+// MinActive m, that takes at most n jobs of at most p+3 blocks.
+func laterSteps(n, w, m, p int) int {
+	return callSteps(w, m, n*(p+3), p+3)
 }
 
 // firstSteps bounds the steps of a first-pass window's call on w lanes,
-// with parts of f blocks (see bound).
-func firstSteps(w, f int) int {
-	total := max(w*f+f+3, w*(f+3))
-	return (total+w-1)/w + f + 3
+// MinActive m, with parts of f blocks (see bound).
+func firstSteps(w, m, f int) int {
+	return callSteps(w, m, max(w*f+f+3, w*(f+3)), f+3)
+}
+
+// callSteps bounds the steps of a call on w lanes, MinActive m, of jobs of
+// t blocks in all, none longer than j (see bound).
+func callSteps(w, m, t, j int) int {
+	m = min(max(m, 1), w)
+	list := j // no more jobs than lanes: each its own lane
+	if t > w*j {
+		list = (t-j+w-1)/w + j
+	}
+	return min((t+m-1)/m, list)
 }
 
 func clampPart(p int) int { return min(max(p, 1), maxPart) }

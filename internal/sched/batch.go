@@ -110,7 +110,7 @@ func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) {
 	}
 	kernel.Hash(st.K, st.Width, ls, jobs)
 	if instrumented {
-		noteJobs(st.K, st.Width, jobs, t0)
+		noteJobs(st.K, st.Width, int(ls.MinActive), ls, jobs, t0)
 	}
 }
 

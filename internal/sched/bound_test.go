@@ -90,6 +90,9 @@ func TestBoundedCalls(t *testing.T) {
 				if Calls.Calls == 0 && !(single && pl.One[len(pl.One)-1].K == kernel.Stdlib) {
 					t.Errorf("%s: no kernel call recorded", name)
 				}
+				if Calls.Mismatches > 0 {
+					t.Errorf("%s: %d calls left other lanes busy than the kernel contract: %s", name, Calls.Mismatches, Calls.Mismatch)
+				}
 				for _, c := range Calls.Most {
 					if bound := plan.CallSteps(c.K); c.Width > 0 && bound > 0 && c.Steps > bound {
 						t.Errorf("%s: a call of %s-%s ran up to %d steps (%d blocks), more than %d", name, kernel.Lookup(c.K).Family, kernel.Lookup(c.K).Variant, c.Steps, c.Blocks, bound)

@@ -10,7 +10,7 @@ import "github.com/sha256x/sha256x/internal/kernel"
 // constant, compiled out: users' binaries carry no hook.
 const instrumented = false
 
-func callStart() int64                                       { return 0 }
-func noteJobs(kernel.ID, int, []kernel.Job, int64)           {}
-func notePairs(kernel.ID, kernel.PairsCall, int, int, int64) {}
-func noteChain(kernel.ID, int, uint64, int64)                {}
+func callStart() int64                                                   { return 0 }
+func noteJobs(kernel.ID, int, int, *kernel.LaneSet, []kernel.Job, int64) {}
+func notePairs(kernel.ID, kernel.PairsCall, int, int, int64)             {}
+func noteChain(kernel.ID, int, uint64, int64)                            {}

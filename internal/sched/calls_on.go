@@ -3,6 +3,8 @@
 package sched
 
 import (
+	"fmt"
+	"slices"
 	"time"
 
 	"github.com/sha256x/sha256x/internal/kernel"
@@ -20,10 +22,10 @@ type Call struct {
 	K      kernel.ID
 	Width  int
 	Blocks int // blocks handed to it, all lanes
-	// Steps bounds the steps (blocks a lane) it ran: its longest job alone
-	// when each lane has a job at most, else the longest job after the
-	// others spread over the lanes (a queue that refills lanes ends no
-	// later); n pairs calls' messages a lane; a chain call's steps.
+	// Steps is the steps (blocks a lane) it ran: for the job queue, as the
+	// kernel contract runs it (simulate; CallLog.check compares the lanes
+	// the kernel left busy); n pairs calls' messages a lane; a chain call's
+	// steps.
 	Steps int
 	// Time is the CPU time of the calling thread during the call, where
 	// the system has a clock for it (Linux: a thread the host deschedules
@@ -40,6 +42,10 @@ type CallLog struct {
 	Longest Call
 	Most    [256]Call // by kernel ID
 	All     []Call    // the first maxLogged calls
+	// Mismatches counts the job-queue calls whose kernel left other lanes
+	// busy than the kernel contract does; Mismatch describes the first.
+	Mismatches int
+	Mismatch   string
 }
 
 const maxLogged = 1 << 16
@@ -71,9 +77,15 @@ func callStart() int64 {
 	return threadTime()
 }
 
-func (l *CallLog) note(c Call, t0 int64) {
-	c.Time = time.Duration(threadTime() - t0)
-	c.Wall = time.Since(epoch) - wallStart
+// callEnd returns a call's times, the thread's since t0 and the wall
+// clock's, with Time and Wall set.
+func callEnd(t0 int64) Call {
+	return Call{Time: time.Duration(threadTime() - t0), Wall: time.Since(epoch) - wallStart}
+}
+
+// note records call c, its times those of end.
+func (l *CallLog) note(c Call, end Call) {
+	c.Time, c.Wall = end.Time, end.Wall
 	l.Calls++
 	if len(l.All) < cap(l.All) {
 		l.All = append(l.All, c)
@@ -86,21 +98,107 @@ func (l *CallLog) note(c Call, t0 int64) {
 	}
 }
 
-func noteJobs(k kernel.ID, width int, jobs []kernel.Job, t0 int64) {
-	total, longest := 0, 0
+func noteJobs(k kernel.ID, width, minActive int, ls *kernel.LaneSet, jobs []kernel.Job, t0 int64) {
+	end := callEnd(t0) // before the bookkeeping below
+	total := 0
 	for i := range jobs {
-		n := 0
-		for _, r := range jobs[i].Runs {
-			n += int(r.N)
+		total += jobBlocks(&jobs[i], 0)
+	}
+	steps, left := simulate(width, minActive, jobs)
+	if ls != nil && k != kernel.Stdlib {
+		Calls.check(k, width, ls, jobs, left)
+	}
+	Calls.note(Call{K: k, Width: width, Blocks: total, Steps: steps}, end)
+}
+
+// jobBlocks is the blocks of job j from its run seg on.
+func jobBlocks(j *kernel.Job, seg uintptr) int {
+	n := 0
+	for _, r := range j.Runs[seg:] {
+		n += int(r.N)
+	}
+	return n
+}
+
+// A laneLeft is a lane busy at a call's return: its job (1 + index in the
+// queue) and the blocks the job has left.
+type laneLeft struct{ job, blocks int }
+
+// simulate runs a kernel call's queue as the kernel contract says (and
+// runGeneric does): the lanes take the jobs in order, each lane the next job
+// as it frees (lower lanes first), every busy lane a block a step, until no
+// job is left and fewer than minActive lanes are busy. It returns the steps
+// run and the lanes busy at the end.
+func simulate(width, minActive int, jobs []kernel.Job) (steps int, left []laneLeft) {
+	var job, rem [kernel.MaxLanes]int
+	next, busy := 0, 0
+	start := func(i int) {
+		job[i], rem[i] = 0, 0
+		for next < len(jobs) {
+			next++
+			if n := jobBlocks(&jobs[next-1], 0); n > 0 {
+				job[i], rem[i] = next, n
+				busy++
+				return
+			}
 		}
-		total += n
-		longest = max(longest, n)
 	}
-	steps := longest
-	if len(jobs) > width {
-		steps = (total-longest+width-1)/width + longest
+	for i := range width {
+		start(i)
 	}
-	Calls.note(Call{K: k, Width: width, Blocks: total, Steps: steps}, t0)
+	for busy >= minActive && busy > 0 {
+		d := 0
+		for i := range width {
+			if job[i] != 0 && (d == 0 || rem[i] < d) {
+				d = rem[i]
+			}
+		}
+		steps += d
+		for i := range width {
+			if job[i] == 0 {
+				continue
+			}
+			if rem[i] -= d; rem[i] == 0 {
+				busy--
+				start(i)
+			}
+		}
+	}
+	for i := range width {
+		if job[i] != 0 {
+			left = append(left, laneLeft{job[i], rem[i]})
+		}
+	}
+	return steps, left
+}
+
+// check compares the lanes a kernel call left busy with those the kernel
+// contract says it leaves (simulate), so that the steps recorded are the
+// steps the kernel ran: a kernel that ran on past its MinActive, or stopped
+// early, is counted in Mismatches.
+func (l *CallLog) check(k kernel.ID, width int, ls *kernel.LaneSet, jobs []kernel.Job, want []laneLeft) {
+	var got []laneLeft
+	for i := range width {
+		ln := &ls.Lanes[i]
+		if ln.Job == 0 {
+			continue
+		}
+		j := &jobs[ln.Job-1]
+		got = append(got, laneLeft{int(ln.Job), int(ln.N) + jobBlocks(j, ln.Seg+1)})
+	}
+	same := len(got) == len(want)
+	for _, g := range got {
+		if !slices.Contains(want, g) {
+			same = false
+		}
+	}
+	if !same {
+		l.Mismatches++
+		if l.Mismatch == "" {
+			l.Mismatch = fmt.Sprintf("%s-%s, %d jobs: lanes left busy (job, blocks) %v, the contract's %v",
+				kernel.Lookup(k).Family, kernel.Lookup(k).Variant, len(jobs), got, want)
+		}
+	}
 }
 
 // notePairs records a pairs call of n messages on kernel k (nb blocks each
@@ -113,9 +211,9 @@ func notePairs(k kernel.ID, c kernel.PairsCall, n, nb int, t0 int64) {
 		nb = 3
 	}
 	w := kernel.Lookup(k).Width
-	Calls.note(Call{K: k, Width: w, Blocks: n * nb, Steps: (n + w - 1) / w * nb}, t0)
+	Calls.note(Call{K: k, Width: w, Blocks: n * nb, Steps: (n + w - 1) / w * nb}, callEnd(t0))
 }
 
 func noteChain(k kernel.ID, width int, steps uint64, t0 int64) {
-	Calls.note(Call{K: k, Width: width, Blocks: int(steps) * width, Steps: int(steps)}, t0)
+	Calls.note(Call{K: k, Width: width, Blocks: int(steps) * width, Steps: int(steps)}, callEnd(t0))
 }

@@ -111,7 +111,7 @@ func runOne(stages []plan.Stage, j *[1]kernel.Job) {
 	}
 	if kernel.HashJob(st.K, &j[0]) {
 		if instrumented {
-			noteJobs(st.K, 1, j[:], t0)
+			noteJobs(st.K, 1, 1, nil, j[:], t0)
 		}
 		return
 	}
