@@ -112,6 +112,26 @@ var mixedPlans = []Plan{
 		Pairs:        avx512Shani3,
 		PairsPartial: PartialMins(9, 10, 9, 11),
 	},
+	{
+		// For the Intel Xeon of model 207: avx512+shani2's stages and
+		// handover, which hold there (no variant of the handover or the
+		// streams after it leads by more than the noise; x16-lat2 3-8%
+		// slower), its lanes taking a last partial group of pairs later:
+		// its streams hash up to 10 contiguous pairs, 10 messages, 9
+		// SHA-256d pairs and 12 staged nodes faster than a pass of the
+		// lanes, up to 14% (BENCHMARKS.md, "Intel Xeon (family 6, model
+		// 207): avx512+shani2-late").
+		Name: "avx512+shani2-late",
+		Stages: []Stage{
+			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
+			{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true},
+			{K: kernel.ShaniX2, Width: 2, MinActive: 2},
+			{K: kernel.ShaniX1, Width: 1, MinActive: 1},
+		},
+		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:        avx512Shani3,
+		PairsPartial: PartialMins(11, 11, 10, 13),
+	},
 }
 
 // A route is one row of the dispatch table: the CPUs it matches and the plan
@@ -160,6 +180,10 @@ var routes = []route{
 	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)"). Without
 	// SHA-NI (Skylake-SP, which no machine here has) the last lanes and single
 	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
+	// The Xeon of model 207 (family 6, model CFh, under KVM): the same, its
+	// lanes taking partial groups of pairs later (BENCHMARKS.md, "Intel
+	// Xeon (family 6, model 207): avx512+shani2-late").
+	{intel, 6, 0xcf, 0xcf, "avx512+shani2-late", 0},
 	{intel, anyFamily, 0, 0xff, "avx512+shani2", 0},
 	{intel, anyFamily, 0, 0xff, "avx512+stdlib", 0},
 	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
