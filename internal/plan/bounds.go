@@ -200,7 +200,7 @@ func (pl *Plan) bound() {
 		case i == 0:
 			p = min(p, s-3)
 		default:
-			for p > 1 && laterSteps(n, st.Width, st.MinActive, p) > s {
+			for p > 1 && laterSteps(n, st.Width, pl.minActive(i), p) > s {
 				p--
 			}
 		}
@@ -216,12 +216,21 @@ func (pl *Plan) bound() {
 	pl.PartBlocks = clampPart(p)
 	first := pl.PartBlocks
 	if s := CallSteps(pl.Stages[0].K); s > 0 {
-		st := pl.Stages[0]
-		for first > 1 && firstSteps(st.Width, st.MinActive, first) > s {
+		w := pl.Stages[0].Width
+		for first > 1 && firstSteps(w, pl.minActive(0), first) > s {
 			first--
 		}
 	}
 	pl.FirstBlocks = first
+}
+
+// minActive is the MinActive stage i's calls run with: its own, or 1 for the
+// last stage, which runs to the end.
+func (pl *Plan) minActive(i int) int {
+	if i == len(pl.Stages)-1 {
+		return 1
+	}
+	return pl.Stages[i].MinActive
 }
 
 // laterSteps bounds the steps of a call of a later stage of w lanes,

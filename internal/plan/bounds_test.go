@@ -24,10 +24,10 @@ func TestCallBounds(t *testing.T) {
 		n := 1 << 30
 		for i, st := range pl.Stages {
 			if i == 0 {
-				calls = append(calls, call{fmt.Sprintf("window of %d a lane", pl.FirstBlocks), st.K, firstSteps(st.Width, st.MinActive, pl.FirstBlocks)})
+				calls = append(calls, call{fmt.Sprintf("window of %d a lane", pl.FirstBlocks), st.K, firstSteps(st.Width, pl.minActive(i), pl.FirstBlocks)})
 				calls = append(calls, call{fmt.Sprintf("parts of %d", pl.PartBlocks), st.K, pl.PartBlocks + 3})
 			} else {
-				calls = append(calls, call{fmt.Sprintf("%d jobs' parts", n), st.K, laterSteps(n, st.Width, st.MinActive, pl.PartBlocks)})
+				calls = append(calls, call{fmt.Sprintf("%d jobs' parts", n), st.K, laterSteps(n, st.Width, pl.minActive(i), pl.PartBlocks)})
 			}
 			if !st.Odd {
 				n = min(n, st.MinActive-1)
