@@ -1,9 +1,10 @@
 // Command stdsha256 runs Go's own crypto/sha256 tests against sha256x.New:
 // the test file of the installed Go, taken from GOROOT at test time and never
 // copied into this repository, with SHA-256 meaning sha256x and SHA-224
-// staying on crypto/sha256. .ci/run calls it from the repository's root:
+// staying on crypto/sha256. .ci/run builds it in its module (.ci) and runs
+// it from the repository's root, in the main module:
 //
-//	go run ./.ci/stdsha256
+//	go build -C .ci -o /tmp/stdsha256 ./stdsha256 && /tmp/stdsha256
 //
 // The test file is package sha256 and calls crypto/internal/cryptotest,
 // which only the standard library may import. So it is compiled, through
