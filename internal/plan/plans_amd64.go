@@ -101,13 +101,8 @@ var mixedPlans = []Plan{
 		// jobs starts on three streams, so that none is left to run alone.
 		// Its lanes are x16: x16-lat2 took 3-8% longer on every batch and
 		// level there (BENCHMARKS.md, "Intel Xeon lanes: x16, not x16-lat2").
-		Name: "avx512+shani2",
-		Stages: []Stage{
-			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
-			{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true},
-			{K: kernel.ShaniX2, Width: 2, MinActive: 2},
-			{K: kernel.ShaniX1, Width: 1, MinActive: 1},
-		},
+		Name:         "avx512+shani2",
+		Stages:       avx512Shani2Stages,
 		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:        avx512Shani3,
 		PairsPartial: PartialMins(9, 10, 9, 11),
@@ -121,13 +116,8 @@ var mixedPlans = []Plan{
 		// SHA-256d pairs and 12 staged nodes faster than a pass of the
 		// lanes, up to 14% (BENCHMARKS.md, "Intel Xeon (family 6, model
 		// 207): avx512+shani2-late").
-		Name: "avx512+shani2-late",
-		Stages: []Stage{
-			{K: kernel.Avx512X16, Width: 16, MinActive: 11},
-			{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true},
-			{K: kernel.ShaniX2, Width: 2, MinActive: 2},
-			{K: kernel.ShaniX1, Width: 1, MinActive: 1},
-		},
+		Name:         "avx512+shani2-late",
+		Stages:       avx512Shani2Stages,
 		One:          []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:        avx512Shani3,
 		PairsPartial: PartialMins(11, 11, 10, 13),
@@ -255,7 +245,15 @@ var (
 	// Zen 5's: four streams after the lanes, then an odd count's last
 	// three on three (see avx512+shani).
 	avx512Shani = []Stage{{K: kernel.Avx512X16Lat2, Width: 16}, {K: kernel.ShaniX4, Width: 4}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
-	// The Intel plan's: an odd count left after the wide lanes goes in
+	// The Intel plans' stages: 16 lanes down to 11 busy, then three
+	// streams for an odd count, two, one (see avx512+shani2).
+	avx512Shani2Stages = []Stage{
+		{K: kernel.Avx512X16, Width: 16, MinActive: 11},
+		{K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true},
+		{K: kernel.ShaniX2, Width: 2, MinActive: 2},
+		{K: kernel.ShaniX1, Width: 1, MinActive: 1},
+	}
+	// The Intel plans' pairs: an odd count left after the wide lanes goes in
 	// threes and pairs, none left alone (see avx512+shani2).
 	avx512Shani3 = []Stage{{K: kernel.Avx512X16, Width: 16}, {K: kernel.ShaniX3, Width: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2}, {K: kernel.ShaniX1, Width: 1}}
 )
