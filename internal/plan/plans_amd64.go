@@ -168,16 +168,17 @@ var routes = []route{
 	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
 	// batch shape, and two SHA-NI streams finish a batch faster than one
 	// (tape-leaves 1.86x against 1.71x crypto/sha256), as fast as three or
-	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)"). Without
-	// SHA-NI (Skylake-SP, which no machine here has) the last lanes and single
-	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
-	// The Xeon of model 207 (family 6, model CFh, under KVM): the same, its
+	// four (BENCHMARKS.md, "Intel Xeon (family 6, model 167)").
+	// The Xeon of model 207 (family 6, model CFh, under KVM): the same plan, its
 	// lanes taking partial groups of pairs later (BENCHMARKS.md, "Intel
 	// Xeon (family 6, model 207): avx512+shani2-late"). Its changed trees'
 	// writes asked for ahead, 16 nodes a call: 7-13% less time for a root
 	// after 512 or 8,192 changes of 2^20 ("Writes asked for ahead"); every
 	// CPU of this model has the prefetch (PREFETCHW, since Broadwell).
 	{intel, 6, 0xcf, 0xcf, "avx512+shani2-late", 16},
+	// Other Intel with AVX-512 and SHA-NI: model 167's plan. Without SHA-NI
+	// (Skylake-SP, which no machine here has) the last lanes and single
+	// messages go to crypto/sha256, as on Haswell ("CPUs not measured here").
 	{intel, anyFamily, 0, 0xff, "avx512+shani2", 0},
 	{intel, anyFamily, 0, 0xff, "avx512+stdlib", 0},
 	// Everything else: SHA-NI streams where present, else 8-lane AVX2 with
