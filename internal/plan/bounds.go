@@ -236,22 +236,30 @@ func (pl *Plan) minActive(i int) int {
 // laterSteps bounds the steps of a call of a later stage of w lanes,
 // MinActive m, that takes at most n jobs of at most p+3 blocks.
 func laterSteps(n, w, m, p int) int {
-	return callSteps(w, m, n*(p+3), p+3)
+	return callSteps(w, m, n*(p+3), p+3, n)
 }
 
 // firstSteps bounds the steps of a first-pass window's call on w lanes,
-// MinActive m, with parts of f blocks (see bound).
+// MinActive m, with parts of f blocks (see bound): a window holds any
+// number of jobs.
 func firstSteps(w, m, f int) int {
-	return callSteps(w, m, max(w*f+f+3, w*(f+3)), f+3)
+	return callSteps(w, m, max(w*f+f+3, w*(f+3)), f+3, 0)
 }
 
-// callSteps bounds the steps of a call on w lanes, MinActive m, of jobs of
-// t blocks in all, none longer than j (see bound).
-func callSteps(w, m, t, j int) int {
+// callSteps bounds the steps of a call on w lanes, MinActive m, of n jobs
+// (0: any number) of t blocks in all, none longer than j. Each step hashes
+// a block on each of at least m busy lanes: ceil(t/m). No more jobs than
+// lanes: each its own lane, j. Else the lanes take the jobs in order as
+// they free: the job that ends last starts once the blocks of the jobs
+// before it are spread over the lanes, ceil((t-j)/w) + j. (Whether t
+// exceeds w*j does not tell which: sixteen jobs of j/2 and one of j, on
+// sixteen lanes, take 3j/2 steps.) TestCallSteps checks it against the
+// kernel contract run step by step.
+func callSteps(w, m, t, j, n int) int {
 	m = min(max(m, 1), w)
-	list := j // no more jobs than lanes: each its own lane
-	if t > w*j {
-		list = (t-j+w-1)/w + j
+	list := j
+	if n == 0 || n > w {
+		list = (max(t-j, 0)+w-1)/w + j
 	}
 	return min((t+m-1)/m, list)
 }
