@@ -32,6 +32,7 @@ const (
 	LaneJob  = int(unsafe.Offsetof(kernel.Lane{}.Job))
 	LaneSize = int(unsafe.Sizeof(kernel.Lane{}))
 	LsMin    = int(unsafe.Offsetof(kernel.LaneSet{}.MinActive))
+	LsMax    = int(unsafe.Offsetof(kernel.LaneSet{}.MaxSteps))
 	LsPad    = int(unsafe.Offsetof(kernel.LaneSet{}.PadBlock))
 	LsPadWK  = int(unsafe.Offsetof(kernel.LaneSet{}.PadBlockWK))
 	LsLanes  = int(unsafe.Offsetof(kernel.LaneSet{}.Lanes))

@@ -241,7 +241,7 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	TEXT(name, 0, abi.LanesSig) // too big a frame for NOSPLIT
 	Pragma("noescape")
 	Doc(fmt.Sprintf("%s hashes jobs on %d SIMD lanes.", name, n))
-	locals := AllocLocal(8*sw + v.frameBytes() + 4*n + 16 + vb)
+	locals := AllocLocal(8*sw + v.frameBytes() + 4*n + 24 + vb)
 	lbl := func(s string) string { return name + "_" + s }
 
 	Load(Param("ls"), lsReg)
@@ -250,6 +250,13 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	ANDQ(I32(-vb), frame)
 	Load(Param("jobs").Len(), tmp)
 	MOVQ(tmp, njobsMem(v))
+	Comment("The call ends at off = 64 * ls.MaxSteps (MaxSteps 0: no end).")
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsMax}, tmp)
+	SHLQ(U8(6), tmp)
+	MOVQ(U64(1<<62), tmp2)
+	TESTQ(tmp, tmp)
+	CMOVQEQ(tmp2, tmp)
+	MOVQ(tmp, endMem(v))
 
 	Comment("Lanes keep their place relative to off, the bytes the kernel has",
 		"stepped so far: a lane's block is at lane.p + off, and its run ends",
@@ -342,10 +349,16 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 	Label(lbl("advnext"))
 	TESTL(ended, ended)
 	JNZ(LabelRef(lbl("adv")))
-	Comment("The next segment ends where the first run left ends.")
+	Comment("The next segment ends where the first run left ends, or where the",
+		"call ends: then return, as when fewer than ls.MinActive lanes are busy.")
 	minEnd(v)
+	CMPQ(left, endMem(v))
+	CMOVQHI(endMem(v), left)
 	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
-	JAE(LabelRef(lbl("segment")))
+	JB(LabelRef(lbl("return")))
+	CMPQ(off, endMem(v))
+	JB(LabelRef(lbl("segment")))
+	Label(lbl("return"))
 
 	Comment("Return: write each busy lane's state back, words a..h, and its",
 		"blocks left in the run.")
@@ -379,6 +392,10 @@ func kernel(k abi.Kernel, ws []isa, roll bool) {
 // job, and one of their registers keeps off.
 func nextMem(v isa) Mem  { return endsMem(v).Offset(4 * v.total()) }
 func njobsMem(v isa) Mem { return endsMem(v).Offset(4*v.total() + 8) }
+
+// endMem holds, in the lane kernel's frame, the off at which the call ends
+// (ls.MaxSteps steps).
+func endMem(v isa) Mem { return endsMem(v).Offset(4*v.total() + 16) }
 
 // kMem is K[i]'s address for the rounds: kp points at the constants of the
 // current group of 16 rounds.

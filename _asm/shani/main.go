@@ -140,7 +140,14 @@ func kernel(k abi.Kernel) {
 	Doc(fmt.Sprintf("%s hashes jobs on %d interleaved SHA-NI streams.", name, n))
 
 	ss := prologue(name, n, true, true)
+	left := AllocLocal(8) // steps the call may still run
 
+	Comment("The call runs at most ls.MaxSteps steps (0: no limit).")
+	MOVQ(Mem{Base: lsReg, Disp: abi.LsMax}, tmp)
+	MOVQ(U64(1<<62), tmp2)
+	TESTQ(tmp, tmp)
+	CMOVQEQ(tmp2, tmp)
+	MOVQ(tmp, left)
 	Comment("Every stream starts idle at the end of a run: the segment's end below",
 		"hands each one a job.")
 	XORQ(next, next)
@@ -162,6 +169,9 @@ func kernel(k abi.Kernel) {
 		CMPQ(tmp, steps)
 		CMOVQCS(tmp, steps)
 	}
+	CMPQ(steps, left)
+	CMOVQHI(left, steps)
+	SUBQ(steps, left)
 	for _, s := range ss {
 		SUBQ(steps, s.lane.Offset(abi.LaneN))
 	}
@@ -196,8 +206,11 @@ func kernel(k abi.Kernel) {
 		Label(fmt.Sprintf("%s_next%d", name, s.i))
 	}
 	CMPQ(busy, Mem{Base: lsReg, Disp: abi.LsMin})
-	JAE(LabelRef(name + "_loop"))
+	JB(LabelRef(name + "_return"))
+	CMPQ(left, U8(0))
+	JNE(LabelRef(name + "_loop"))
 
+	Label(name + "_return")
 	Comment("Return: write each busy stream's state back, words a..h. (lane.p is",
 		"the kernel's own: the next kernel starts from the job's runs and lane.n.)")
 	for _, s := range ss {
@@ -419,6 +432,7 @@ func sequential(k abi.Kernel, single bool) {
 	ss := prologue(name, 1, !single, false)
 	s := ss[0]
 	run, runsEnd := R9, R10
+	stepsLeft := next // RCX: one stream takes the jobs in order, with no index
 	if single {
 		Load(Param("j"), jobsReg)
 		LEAQ(Mem{Base: jobsReg, Disp: abi.JobSize}, njobs)
@@ -427,6 +441,11 @@ func sequential(k abi.Kernel, single bool) {
 		Load(Param("jobs").Len(), njobs)
 		SHLQ(U8(6), njobs)
 		ADDQ(jobsReg, njobs)
+		Comment("The steps the call may still run: ls.MaxSteps (0: no limit).")
+		MOVQ(Mem{Base: lsReg, Disp: abi.LsMax}, stepsLeft)
+		MOVQ(U64(1<<62), tmp)
+		TESTQ(stepsLeft, stepsLeft)
+		CMOVQEQ(tmp, stepsLeft)
 	}
 
 	abi.LoopHead(name + "_job")
@@ -444,6 +463,11 @@ func sequential(k abi.Kernel, single bool) {
 	JEQ(LabelRef(name + "_digest"))
 
 	abi.LoopHead(name + "_block")
+	if !single {
+		TESTQ(stepsLeft, stepsLeft)
+		JEQ(LabelRef(name + "_stop"))
+		DECQ(stepsLeft)
+	}
 	Comment("Prefetch 16 blocks ahead: over memory out of the cache one stream ran",
 		"at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (bench/HISTORY.md,",
 		"\"Round by round\", one long message). A prefetch never faults, so it may",
@@ -470,6 +494,41 @@ func sequential(k abi.Kernel, single bool) {
 
 	Label(name + "_done")
 	RET()
+	if single {
+		return
+	}
+
+	Label(name + "_stop")
+	Comment("MaxSteps run: the stream is busy, before a block of its run. Write",
+		"back its state, the blocks left in the run, the run and the job.")
+	unshuffle(s)
+	MOVOU(t1, s.lane.Offset(abi.LaneH))
+	MOVOU(t2, s.lane.Offset(abi.LaneH+16))
+	MOVQ(tmp2, s.lane.Offset(abi.LaneN))
+	MOVQ(run, tmp)
+	SUBQ(jobsReg, tmp)
+	SUBQ(U8(abi.JobRuns), tmp)
+	SHRQ(U8(log2(abi.RunSize)), tmp)
+	MOVQ(tmp, s.lane.Offset(abi.LaneSeg))
+	MOVQ(jobsReg, tmp)
+	Load(Param("jobs").Base(), tmp2)
+	SUBQ(tmp2, tmp)
+	SHRQ(U8(log2(abi.JobSize)), tmp)
+	INCQ(tmp)
+	MOVQ(tmp, s.lane.Offset(abi.LaneJob))
+	RET()
+}
+
+// log2 returns the base-2 logarithm of n, a power of two.
+func log2(n int) int {
+	k := 0
+	for 1<<k < n {
+		k++
+	}
+	if 1<<k != n {
+		panic(fmt.Sprint("not a power of two: ", n))
+	}
+	return k
 }
 
 // loadState loads the canonical state (a..h) at ptr into stream s's

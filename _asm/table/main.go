@@ -347,6 +347,7 @@ func layout() []byte {
 		{"LANE_JOB", abi.LaneJob, "Lane.Job"},
 		{"LANE_SIZE", abi.LaneSize, "sizeof(Lane)"},
 		{"LS_MIN", abi.LsMin, "LaneSet.MinActive"},
+		{"LS_MAX", abi.LsMax, "LaneSet.MaxSteps"},
 		{"LS_LANES", abi.LsLanes, "LaneSet.Lanes"},
 	} {
 		p("#define %s %d\t// %s\n", d.name, d.v, d.doc)

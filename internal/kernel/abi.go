@@ -61,8 +61,13 @@ type LaneSet struct {
 	// t in 0..63: a kernel whose busy lanes all stand at PadBlock may skip
 	// the schedule.
 	PadBlock, PadBlockWK uintptr
-	_                    [5]uintptr
-	Lanes                [MaxLanes]Lane
+	// MaxSteps, if not 0, is the most steps the call may run: a kernel
+	// returns once it has run MaxSteps steps, its queue then perhaps not
+	// empty, with each busy lane written back. The kernels that call
+	// crypto/sha256 (stdlib), which bounds its own calls, may run on.
+	MaxSteps uintptr
+	_        [4]uintptr
+	Lanes    [MaxLanes]Lane
 }
 
 // ChainLanes is the state a chain kernel advances: 8 words a lane, laid out

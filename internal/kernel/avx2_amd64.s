@@ -340,14 +340,22 @@ DATA avx2Pad64WK<>+248(SB)/8, $0x4c191d76a4954b68
 GLOBL avx2Pad64WK<>(SB), RODATA|NOPTR, $256
 
 // func avx2X8(ls *LaneSet, jobs []Job)
-// Requires: AVX, AVX2
-TEXT ·avx2X8(SB), $848-32
+// Requires: AVX, AVX2, CMOV
+TEXT ·avx2X8(SB), $856-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 31(SP), R14
 	ANDQ $-32, R14
 	MOVQ jobs_len+16(FP), AX
 	MOVQ AX, 808(R14)
+
+	// The call ends at off = 64 * ls.MaxSteps (MaxSteps 0: no end).
+	MOVQ    24(DI), AX
+	SHLQ    $0x06, AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 816(R14)
 
 	// Lanes keep their place relative to off, the bytes the kernel has
 	// stepped so far: a lane's block is at lane.p + off, and its run ends
@@ -2761,7 +2769,8 @@ avx2X8_advnext:
 	TESTL DX, DX
 	JNZ   avx2X8_adv
 
-	// The next segment ends where the first run left ends.
+	// The next segment ends where the first run left ends, or where the
+	// call ends: then return, as when fewer than ls.MinActive lanes are busy.
 	VMOVDQU      768(R14), Y0
 	VEXTRACTI128 $0x01, Y0, X1
 	VPMINUD      X1, X0, X0
@@ -2770,9 +2779,14 @@ avx2X8_advnext:
 	VPSHUFD      $0xb1, X0, X1
 	VPMINUD      X1, X0, X0
 	VMOVD        X0, R12
+	CMPQ         R12, 816(R14)
+	CMOVQHI      816(R14), R12
 	CMPQ         BX, (DI)
-	JAE          avx2X8_segment
+	JB           avx2X8_return
+	CMPQ         CX, 816(R14)
+	JB           avx2X8_segment
 
+avx2X8_return:
 	// Return: write each busy lane's state back, words a..h, and its
 	// blocks left in the run.
 	LEAQ 64(DI), R9

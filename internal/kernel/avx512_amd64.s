@@ -152,14 +152,22 @@ DATA avx512Pad64WK<>+248(SB)/8, $0x4c191d76a4954b68
 GLOBL avx512Pad64WK<>(SB), RODATA|NOPTR, $256
 
 // func avx512X16(ls *LaneSet, jobs []Job)
-// Requires: AVX, AVX2, AVX512BW, AVX512F
-TEXT ·avx512X16(SB), $656-32
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
+TEXT ·avx512X16(SB), $664-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 63(SP), R14
 	ANDQ $-64, R14
 	MOVQ jobs_len+16(FP), AX
 	MOVQ AX, 584(R14)
+
+	// The call ends at off = 64 * ls.MaxSteps (MaxSteps 0: no end).
+	MOVQ    24(DI), AX
+	SHLQ    $0x06, AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 592(R14)
 
 	// Lanes keep their place relative to off, the bytes the kernel has
 	// stepped so far: a lane's block is at lane.p + off, and its run ends
@@ -1614,7 +1622,8 @@ avx512X16_advnext:
 	TESTL DX, DX
 	JNZ   avx512X16_adv
 
-	// The next segment ends where the first run left ends.
+	// The next segment ends where the first run left ends, or where the
+	// call ends: then return, as when fewer than ls.MinActive lanes are busy.
 	VMOVDQU32     512(R14), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPMINUD       Y1, Y0, Y0
@@ -1625,9 +1634,14 @@ avx512X16_advnext:
 	VPSHUFD       $0xb1, X0, X1
 	VPMINUD       X1, X0, X0
 	VMOVD         X0, R12
+	CMPQ          R12, 592(R14)
+	CMOVQHI       592(R14), R12
 	CMPQ          BX, (DI)
-	JAE           avx512X16_segment
+	JB            avx512X16_return
+	CMPQ          CX, 592(R14)
+	JB            avx512X16_segment
 
+avx512X16_return:
 	// Return: write each busy lane's state back, words a..h, and its
 	// blocks left in the run.
 	LEAQ 64(DI), R9
@@ -1776,14 +1790,22 @@ avx512X16_idle:
 	JMP  avx512X16_advnext
 
 // func avx512X16Lat2(ls *LaneSet, jobs []Job)
-// Requires: AVX, AVX2, AVX512BW, AVX512F
-TEXT ·avx512X16Lat2(SB), $656-32
+// Requires: AVX, AVX2, AVX512BW, AVX512F, CMOV
+TEXT ·avx512X16Lat2(SB), $664-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 63(SP), R14
 	ANDQ $-64, R14
 	MOVQ jobs_len+16(FP), AX
 	MOVQ AX, 584(R14)
+
+	// The call ends at off = 64 * ls.MaxSteps (MaxSteps 0: no end).
+	MOVQ    24(DI), AX
+	SHLQ    $0x06, AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 592(R14)
 
 	// Lanes keep their place relative to off, the bytes the kernel has
 	// stepped so far: a lane's block is at lane.p + off, and its run ends
@@ -3378,7 +3400,8 @@ avx512X16Lat2_advnext:
 	TESTL DX, DX
 	JNZ   avx512X16Lat2_adv
 
-	// The next segment ends where the first run left ends.
+	// The next segment ends where the first run left ends, or where the
+	// call ends: then return, as when fewer than ls.MinActive lanes are busy.
 	VMOVDQU32     512(R14), Z0
 	VEXTRACTI64X4 $0x01, Z0, Y1
 	VPMINUD       Y1, Y0, Y0
@@ -3389,9 +3412,14 @@ avx512X16Lat2_advnext:
 	VPSHUFD       $0xb1, X0, X1
 	VPMINUD       X1, X0, X0
 	VMOVD         X0, R12
+	CMPQ          R12, 592(R14)
+	CMOVQHI       592(R14), R12
 	CMPQ          BX, (DI)
-	JAE           avx512X16Lat2_segment
+	JB            avx512X16Lat2_return
+	CMPQ          CX, 592(R14)
+	JB            avx512X16Lat2_segment
 
+avx512X16Lat2_return:
 	// Return: write each busy lane's state back, words a..h, and its
 	// blocks left in the run.
 	LEAQ 64(DI), R9

@@ -10,7 +10,9 @@ import (
 // follows: width lanes take jobs from the queue in order; each step hashes
 // one block in every busy lane; a lane whose job ends writes the digest and
 // takes the next job; the kernel returns once no job is left and fewer than
-// ls.MinActive lanes are busy, leaving each busy lane's state in ls.
+// ls.MinActive lanes are busy, or once it has run ls.MaxSteps steps (if not
+// 0), leaving each busy lane's state in ls. Lanes whose jobs end at a step
+// take their next jobs before the kernel returns.
 //
 // Go has no SIMD, so each step hashes its lanes one after another (one lane
 // alone hashes a whole run a step); widths above 1 exist to test the
@@ -36,20 +38,28 @@ func runGeneric(ls *LaneSet, jobs []Job, width int) {
 	for i := range width {
 		start(i)
 	}
-	for busy >= int(ls.MinActive) && busy > 0 {
+	left := ^uintptr(0) // steps the call may still run
+	if ls.MaxSteps != 0 {
+		left = ls.MaxSteps
+	}
+	for busy >= int(ls.MinActive) && busy > 0 && left > 0 {
+		step := uintptr(1)
+		if width == 1 {
+			// A lone lane hashes its whole run in one call.
+			if step = ls.Lanes[0].N; step > left {
+				step = left
+			}
+		}
+		left -= step
 		for i := range width {
 			j := cur[i]
 			if j == nil {
 				continue
 			}
 			l := &ls.Lanes[i]
-			k := uintptr(1)
-			if width == 1 {
-				k = l.N // a lone lane hashes its whole run in one call
-			}
-			blocksGeneric(&l.H, p[i], k)
-			if l.N -= k; l.N > 0 {
-				p[i] = (*byte)(unsafe.Add(unsafe.Pointer(p[i]), BlockSize))
+			blocksGeneric(&l.H, p[i], step)
+			if l.N -= step; l.N > 0 {
+				p[i] = (*byte)(unsafe.Add(unsafe.Pointer(p[i]), step*BlockSize))
 				continue
 			}
 			if l.Seg++; l.Seg < uintptr(len(j.Runs)) && j.Runs[l.Seg].N != 0 {

@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"fmt"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"unsafe"
@@ -180,6 +181,96 @@ func TestLaneKernels(t *testing.T) {
 				for i, m := range msgs {
 					if want := sha256.Sum256(m.data); m.out != want {
 						t.Fatalf("round %d (early %v), message %d of %d, %d bytes: got %x, want %x", round, early, i, n, len(m.data), m.out, want)
+					}
+				}
+			}
+		})
+	}
+}
+
+// TestMaxSteps runs random queues on every kernel a few steps a call
+// (LaneSet.MaxSteps), with MinActive 1 or the width: after each call the
+// busy lanes (their jobs, blocks left and states) must be those the generic
+// kernel, the contract's model, leaves with the same width and budget; the
+// busy lanes and the jobs not taken then make the next call's queue, until
+// none is left, and every digest must be crypto/sha256's.
+func TestMaxSteps(t *testing.T) {
+	r := rand.New(rand.NewPCG(5, 6))
+	type left struct {
+		job, blocks uintptr
+		h           [8]uint32
+	}
+	busy := func(ls *LaneSet, jobs []Job, width int) (b []left, taken int) {
+		taken = len(jobs)
+		for i := range width {
+			l := &ls.Lanes[i]
+			if l.Job == 0 {
+				continue
+			}
+			n := l.N
+			for s := l.Seg + 1; s < 3; s++ {
+				n += jobs[l.Job-1].Runs[s].N
+			}
+			b = append(b, left{l.Job, n, l.H})
+		}
+		if len(b) == width {
+			// Every lane busy: the queue may not be empty, but the lane
+			// that took the last job taken is still on it.
+			taken = 0
+			for _, x := range b {
+				taken = max(taken, int(x.job))
+			}
+		}
+		slices.SortFunc(b, func(x, y left) int { return int(x.job) - int(y.job) })
+		return b, taken
+	}
+	for _, id := range runnable() {
+		info := Lookup(id)
+		if info.PairsOnly || id == Stdlib {
+			continue
+		}
+		t.Run(name(id), func(t *testing.T) {
+			width := info.Width
+			for round := range 40 {
+				n := 1 + r.IntN(3*width+3)
+				msgs := make([]*message, n)
+				jobs := make([]Job, n)
+				for i := range msgs {
+					msgs[i] = newMessage(r, r.IntN(1500), r.IntN(8))
+					jobs[i] = msgs[i].job
+				}
+				min := uintptr(1)
+				if round%2 == 1 {
+					min = uintptr(width)
+				}
+				var states [2][MaxLanes][8]uint32
+				for call := 0; len(jobs) > 0; call++ {
+					if call > 10000 {
+						t.Fatalf("round %d: no end after %d calls", round, call)
+					}
+					var ls, gs LaneSet
+					ls.MinActive, gs.MinActive = min, min
+					ls.MaxSteps = uintptr(1 + r.IntN(40))
+					gs.MaxSteps = ls.MaxSteps
+					Hash(id, width, &ls, jobs)
+					got, taken := busy(&ls, jobs, width)
+					// The model writes the same digests to the same places.
+					Hash(Generic, width, &gs, jobs)
+					want, wantTaken := busy(&gs, jobs, width)
+					if !slices.Equal(got, want) || taken != wantTaken {
+						t.Fatalf("round %d, call %d (MinActive %d, MaxSteps %d, %d jobs): busy lanes %v, taken %d; the model's %v, %d",
+							round, call, min, ls.MaxSteps, len(jobs), got, taken, want, wantTaken)
+					}
+					if len(got) < int(min) && taken == len(jobs) && len(got) > 0 {
+						// Returned under MinActive: the rest on one lane.
+						min = 1
+					}
+					rest := carry(&ls, jobs, width, &states[call%2])
+					jobs = append(rest, jobs[taken:]...)
+				}
+				for i, m := range msgs {
+					if want := sha256.Sum256(m.data); m.out != want {
+						t.Fatalf("round %d, message %d of %d, %d bytes: got %x, want %x", round, i, n, len(m.data), m.out, want)
 					}
 				}
 			}

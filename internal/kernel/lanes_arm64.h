@@ -20,12 +20,17 @@
 #define LANE1 R20
 #define LANE2 R21
 #define LANE3 R22
+#define BUDGET R23	// the steps the call may still run
 
 // LANE_ENTER, once LS, JOBS and NJOBS hold the arguments, sets up the lane
-// addresses; no job is taken yet, no lane is busy.
+// addresses and the steps the call may run (ls.MaxSteps; 0: no limit); no
+// job is taken yet, no lane is busy.
 #define LANE_ENTER \
 	MOVD	ZR, NEXT \
 	MOVD	ZR, BUSY \
+	MOVD	LS_MAX(LS), BUDGET \
+	CMP	$0, BUDGET \
+	CSINV	NE, BUDGET, ZR, BUDGET \
 	ADD	$(LS_LANES+0*LANE_SIZE), LS, LANE0 \
 	ADD	$(LS_LANES+1*LANE_SIZE), LS, LANE1 \
 	ADD	$(LS_LANES+2*LANE_SIZE), LS, LANE2 \
@@ -58,6 +63,12 @@
 	MOVD	LANE_N(RL), RT0 \
 	CMP	RT0, STEPS \
 	CSEL	HI, RT0, STEPS, STEPS
+// SEG_LIMIT cuts the segment to the steps the call may still run, and
+// counts them off.
+#define SEG_LIMIT \
+	CMP	BUDGET, STEPS \
+	CSEL	HI, BUDGET, STEPS, STEPS \
+	SUB	STEPS, BUDGET
 #define SEG_TAKE(RL) \
 	MOVD	LANE_N(RL), RT0 \
 	SUB	STEPS, RT0 \
@@ -71,9 +82,10 @@
 next:
 
 // LANE_LOOP goes back to loop while at least ls.minActive lanes, and at
-// least one, are busy; else on to ret.
+// least one, are busy, and the call may run more steps; else on to ret.
 #define LANE_LOOP(loop, ret) \
 	CBZ	BUSY, ret \
+	CBZ	BUDGET, ret \
 	MOVD	LS_MIN(LS), RT0 \
 	CMP	RT0, BUSY \
 	BHS	loop \

@@ -14,4 +14,5 @@
 #define LANE_JOB 56	// Lane.Job
 #define LANE_SIZE 64	// sizeof(Lane)
 #define LS_MIN 0	// LaneSet.MinActive
+#define LS_MAX 24	// LaneSet.MaxSteps
 #define LS_LANES 64	// LaneSet.Lanes

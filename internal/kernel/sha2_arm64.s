@@ -106,6 +106,7 @@ seg:
 	// A segment: as many steps as the stream nearest the end of its run
 	// has blocks left (lanes_arm64.h).
 	SEG_FIRST(LANE0)
+	SEG_LIMIT
 	SEG_TAKE(LANE0)
 
 loop:
@@ -174,6 +175,7 @@ seg:
 	// has blocks left (lanes_arm64.h).
 	SEG_FIRST(LANE0)
 	SEG_MIN(LANE1)
+	SEG_LIMIT
 	SEG_TAKE(LANE0)
 	SEG_TAKE(LANE1)
 
@@ -262,6 +264,7 @@ seg:
 	SEG_FIRST(LANE0)
 	SEG_MIN(LANE1)
 	SEG_MIN(LANE2)
+	SEG_LIMIT
 	SEG_TAKE(LANE0)
 	SEG_TAKE(LANE1)
 	SEG_TAKE(LANE2)
@@ -364,6 +367,7 @@ seg:
 	SEG_MIN(LANE1)
 	SEG_MIN(LANE2)
 	SEG_MIN(LANE3)
+	SEG_LIMIT
 	SEG_TAKE(LANE0)
 	SEG_TAKE(LANE1)
 	SEG_TAKE(LANE2)

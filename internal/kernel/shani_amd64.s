@@ -92,7 +92,7 @@ DATA shaniPad64WK<>+248(SB)/8, $0x4c191d76a4954b68
 GLOBL shaniPad64WK<>(SB), RODATA|NOPTR, $256
 
 // func shaniX1(ls *LaneSet, jobs []Job)
-// Requires: AVX, MMX+, SHA, SSE2, SSE4.1, SSSE3
+// Requires: AVX, CMOV, MMX+, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1(SB), NOSPLIT, $0-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
@@ -103,11 +103,17 @@ TEXT ·shaniX1(SB), NOSPLIT, $0-32
 	VZEROUPPER
 
 shaniX1_init:
-	MOVOU   shaniFlip<>+0(SB), X15
-	MOVQ    $0x00000000, 120(DI)
-	MOVQ    jobs_len+16(FP), DX
-	SHLQ    $0x06, DX
-	ADDQ    SI, DX
+	MOVOU shaniFlip<>+0(SB), X15
+	MOVQ  $0x00000000, 120(DI)
+	MOVQ  jobs_len+16(FP), DX
+	SHLQ  $0x06, DX
+	ADDQ  SI, DX
+
+	// The steps the call may still run: ls.MaxSteps (0: no limit).
+	MOVQ    24(DI), CX
+	MOVQ    $0x4000000000000000, AX
+	TESTQ   CX, CX
+	CMOVQEQ AX, CX
 	PCALIGN $0x40
 
 shaniX1_job:
@@ -133,6 +139,10 @@ shaniX1_run:
 	PCALIGN $0x40
 
 shaniX1_block:
+	TESTQ CX, CX
+	JEQ   shaniX1_stop
+	DECQ  CX
+
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
 	// at 1.2 GB/s on the hardware prefetchers alone, 2.0 with this (bench/HISTORY.md,
 	// "Round by round", one long message). A prefetch never faults, so it may
@@ -322,6 +332,30 @@ shaniX1_digest:
 	JMP     shaniX1_job
 
 shaniX1_done:
+	RET
+
+shaniX1_stop:
+	// MaxSteps run: the stream is busy, before a block of its run. Write
+	// back its state, the blocks left in the run, the run and the job.
+	PSHUFD  $0x1b, X1, X13
+	PSHUFD  $0xb1, X2, X14
+	MOVO    X13, X0
+	PBLENDW $0xf0, X14, X13
+	PALIGNR $0x08, X0, X14
+	MOVOU   X13, 64(DI)
+	MOVOU   X14, 80(DI)
+	MOVQ    R13, 104(DI)
+	MOVQ    R9, AX
+	SUBQ    SI, AX
+	SUBQ    $0x08, AX
+	SHRQ    $0x04, AX
+	MOVQ    AX, 112(DI)
+	MOVQ    SI, AX
+	MOVQ    jobs_base+8(FP), R13
+	SUBQ    R13, AX
+	SHRQ    $0x06, AX
+	INCQ    AX
+	MOVQ    AX, 120(DI)
 	RET
 
 // func shaniX1Job(j *Job)
@@ -554,7 +588,7 @@ shaniX1Job_done:
 
 // func shaniX2(ls *LaneSet, jobs []Job)
 // Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX2(SB), NOSPLIT, $336-32
+TEXT ·shaniX2(SB), NOSPLIT, $344-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 15(SP), R14
@@ -567,6 +601,13 @@ TEXT ·shaniX2(SB), NOSPLIT, $336-32
 
 shaniX2_init:
 	MOVOU shaniFlip<>+0(SB), X15
+
+	// The call runs at most ls.MaxSteps steps (0: no limit).
+	MOVQ    24(DI), AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 336(SP)
 
 	// Every stream starts idle at the end of a run: the segment's end below
 	// hands each one a job.
@@ -588,6 +629,9 @@ shaniX2_loop:
 	MOVQ    168(DI), AX
 	CMPQ    AX, DX
 	CMOVQCS AX, DX
+	CMPQ    DX, 336(SP)
+	CMOVQHI 336(SP), DX
+	SUBQ    DX, 336(SP)
 	SUBQ    DX, 104(DI)
 	SUBQ    DX, 168(DI)
 
@@ -1042,8 +1086,11 @@ shaniX2_next0:
 
 shaniX2_next1:
 	CMPQ BX, (DI)
-	JAE  shaniX2_loop
+	JB   shaniX2_return
+	CMPQ 336(SP), $0x00
+	JNE  shaniX2_loop
 
+shaniX2_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
@@ -1210,7 +1257,7 @@ shaniX2_idle1:
 
 // func shaniX3(ls *LaneSet, jobs []Job)
 // Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX3(SB), NOSPLIT, $496-32
+TEXT ·shaniX3(SB), NOSPLIT, $504-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 15(SP), R14
@@ -1223,6 +1270,13 @@ TEXT ·shaniX3(SB), NOSPLIT, $496-32
 
 shaniX3_init:
 	MOVOU shaniFlip<>+0(SB), X15
+
+	// The call runs at most ls.MaxSteps steps (0: no limit).
+	MOVQ    24(DI), AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 496(SP)
 
 	// Every stream starts idle at the end of a run: the segment's end below
 	// hands each one a job.
@@ -1249,6 +1303,9 @@ shaniX3_loop:
 	MOVQ    232(DI), AX
 	CMPQ    AX, DX
 	CMOVQCS AX, DX
+	CMPQ    DX, 496(SP)
+	CMOVQHI 496(SP), DX
+	SUBQ    DX, 496(SP)
 	SUBQ    DX, 104(DI)
 	SUBQ    DX, 168(DI)
 	SUBQ    DX, 232(DI)
@@ -2019,8 +2076,11 @@ shaniX3_next1:
 
 shaniX3_next2:
 	CMPQ BX, (DI)
-	JAE  shaniX3_loop
+	JB   shaniX3_return
+	CMPQ 496(SP), $0x00
+	JNE  shaniX3_loop
 
+shaniX3_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
@@ -2267,7 +2327,7 @@ shaniX3_idle2:
 
 // func shaniX4(ls *LaneSet, jobs []Job)
 // Requires: AVX, CMOV, SHA, SSE2, SSE4.1, SSSE3
-TEXT ·shaniX4(SB), NOSPLIT, $656-32
+TEXT ·shaniX4(SB), NOSPLIT, $664-32
 	MOVQ ls+0(FP), DI
 	MOVQ jobs_base+8(FP), SI
 	LEAQ 15(SP), R14
@@ -2280,6 +2340,13 @@ TEXT ·shaniX4(SB), NOSPLIT, $656-32
 
 shaniX4_init:
 	MOVOU shaniFlip<>+0(SB), X15
+
+	// The call runs at most ls.MaxSteps steps (0: no limit).
+	MOVQ    24(DI), AX
+	MOVQ    $0x4000000000000000, R13
+	TESTQ   AX, AX
+	CMOVQEQ R13, AX
+	MOVQ    AX, 656(SP)
 
 	// Every stream starts idle at the end of a run: the segment's end below
 	// hands each one a job.
@@ -2311,6 +2378,9 @@ shaniX4_loop:
 	MOVQ    296(DI), AX
 	CMPQ    AX, DX
 	CMOVQCS AX, DX
+	CMPQ    DX, 656(SP)
+	CMOVQHI 656(SP), DX
+	SUBQ    DX, 656(SP)
 	SUBQ    DX, 104(DI)
 	SUBQ    DX, 168(DI)
 	SUBQ    DX, 232(DI)
@@ -3317,8 +3387,11 @@ shaniX4_next2:
 
 shaniX4_next3:
 	CMPQ BX, (DI)
-	JAE  shaniX4_loop
+	JB   shaniX4_return
+	CMPQ 656(SP), $0x00
+	JNE  shaniX4_loop
 
+shaniX4_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
 	CMPQ    120(DI), $0x00
