@@ -9,11 +9,11 @@ import (
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-// Long messages are hashed a part at a time, so that no kernel call runs
-// unbounded work (internal/sched's TestBoundedCalls checks the bound): in
-// the job queue a first part of the plan's FirstBlocks, then parts of
-// PartBlocks; a single message parts of OneBlocks. TestParts checks the
-// digests around part boundaries.
+// Long messages are hashed a part at a time, and every kernel call stops
+// after the steps its kernel runs in the time bound (internal/sched's
+// TestBoundedCalls checks the bound): in the job queue parts of the plan's
+// PartBlocks, a window's call at most WindowBlocks steps; a single message
+// parts of OneBlocks. TestParts checks the digests around those boundaries.
 
 // TestParts checks messages, prefixes and chunks around the part boundaries,
 // on every plan: alone, with short messages among them, and more of them than
@@ -26,13 +26,13 @@ func TestParts(t *testing.T) {
 		// the single-message path.
 		var lens []int
 		for _, k := range []int{1, 2, 3} {
-			for _, end := range []int{pl.FirstBlocks + (k-1)*pl.PartBlocks, k * pl.OneBlocks} {
+			for _, end := range []int{k * pl.PartBlocks, k * pl.WindowBlocks, k * pl.OneBlocks} {
 				for d := -65; d <= 65; d += 13 {
 					lens = append(lens, end*BlockSize+d)
 				}
 			}
 		}
-		for _, pn := range []int{0, 1, 63, 64, 100, pl.OneBlocks*BlockSize + 5, pl.FirstBlocks*BlockSize + 5} {
+		for _, pn := range []int{0, 1, 63, 64, 100, pl.OneBlocks*BlockSize + 5, pl.PartBlocks*BlockSize + 5} {
 			prefix := pattern(pn, pn)
 			var msgs [][]byte
 			for _, n := range lens {

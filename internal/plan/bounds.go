@@ -10,9 +10,12 @@ import "github.com/sha256x/sha256x/internal/kernel"
 // slow kernel (AVX2 lanes without SHA-NI, NEON on a small core) hashes less
 // a call than a fast one. The scheduler reads the limits derived here:
 //
-//   - a plan's parts (Plan.FirstBlocks, PartBlocks, OneBlocks): the blocks
-//     of one message that one job hashes, and how many blocks a window of
-//     jobs holds before it runs (FirstBlocks a lane);
+//   - CallSteps: the most steps (blocks a lane) one call of a job-queue
+//     kernel runs (kernel.LaneSet.MaxSteps): the kernel returns then with
+//     its busy lanes written back, and the scheduler calls again on what
+//     it left, so that the call is bounded whatever its jobs hold;
+//   - a plan's OneBlocks: the blocks of one message a call of the single
+//     message's kernel hashes (its entry for one job has no MaxSteps);
 //   - PairsMax: the messages of one pairs kernel call;
 //   - ChainSteps: the steps of one chain kernel call.
 //
@@ -138,10 +141,16 @@ func CallSteps(id kernel.ID) int {
 	return max(b/kernel.Lookup(id).Width, 1)
 }
 
-// pairsMax and chainSteps are PairsMax and ChainSteps by kernel ID.
-var pairsMax, chainSteps = func() (p, c [256]int) {
+// MaxSteps returns CallSteps(id) from a table, for the scheduler's every
+// call (kernel.LaneSet.MaxSteps).
+func MaxSteps(id kernel.ID) uintptr { return maxSteps[id] }
+
+// pairsMax, chainSteps and maxSteps are PairsMax, ChainSteps and MaxSteps
+// by kernel ID.
+var pairsMax, chainSteps, maxSteps = func() (p, c [256]int, m [256]uintptr) {
 	for _, id := range kernel.IDs() {
 		w := kernel.Lookup(id).Width
+		m[id] = uintptr(CallSteps(id))
 		p[id], c[id] = maxPairs, max(maxChainCall/w, 1)
 		if b := CallBlocks(id); b > 0 {
 			// A message of a pairs call is at most three blocks (a pair
@@ -150,7 +159,7 @@ var pairsMax, chainSteps = func() (p, c [256]int) {
 			c[id] = max(min(c[id], b/w), 1)
 		}
 	}
-	return p, c
+	return p, c, m
 }()
 
 // PairsMax returns the most messages one call of kernel id's pairs kernel
@@ -161,107 +170,24 @@ func PairsMax(id kernel.ID) int { return pairsMax[id] }
 // may run: each of its lanes a block a step.
 func ChainSteps(id kernel.ID) uint64 { return uint64(chainSteps[id]) }
 
-// bound derives the plan's parts from its stages' kernels, so that no call
-// of the job queue runs more than its kernel's CallSteps. A kernel's lanes
-// take the queue's jobs in order, each lane the next job as it frees, and the
-// call returns once the queue is empty and fewer than MinActive lanes are
-// busy: a call of m = MinActive on w lanes over a total of T blocks, its
-// longest job J, runs at most min(ceil(T/m), ceil(T/w) + J) steps, every
-// step hashing a block on each of at least m busy lanes, and the last job
-// starting once the others have spread over the lanes (callSteps). So:
-//
-//   - a window of the first pass (every message's first part) runs on the
-//     first stage once its jobs, carried lanes included, hold
-//     Width*FirstBlocks blocks: with the last job added, or the lanes
-//     carried under MinActive and one job more, T <= max(W*F+F+3, W*(F+3)),
-//     J <= F+3, a job being at most a part and a staged head and tail;
-//   - the later parts of a message go a group of the first stage's lanes at
-//     a time: at most PartBlocks+3 steps;
-//   - a later stage i takes at most N busy lanes of the stages before it
-//     (N the least MinActive-1 of them, an odd stage passing on the even
-//     counts it skips): T <= N*(P+3), J <= P+3;
-//   - a single message runs OneBlocks+3 blocks a call on the One stage.
+// bound sets the plan's parts. A job of the queue hashes at most maxPart
+// blocks of one message (a message's later parts go round by round,
+// hashParts), and a window of jobs runs once it holds a call's steps a lane
+// of the first stage: each call is bounded by CallSteps alone. A single
+// message runs OneBlocks+3 blocks a call on the One stage, whose entry for
+// one job has no bound of its own.
 func (pl *Plan) bound() {
-	pl.FirstBlocks, pl.PartBlocks, pl.OneBlocks = maxPart, maxPart, maxPart
+	pl.PartBlocks, pl.WindowBlocks, pl.OneBlocks = maxPart, maxPart, maxPart
 	if len(pl.One) > 0 {
 		if s := CallSteps(pl.One[len(pl.One)-1].K); s > 0 {
 			pl.OneBlocks = clampPart(s - 3)
 		}
 	}
-	if len(pl.Stages) == 0 {
-		return
-	}
-	p := maxPart
-	n := 1 << 30 // jobs a stage may take: any, at the first
-	for i, st := range pl.Stages {
-		s := CallSteps(st.K)
-		switch {
-		case s == 0:
-		case i == 0:
-			p = min(p, s-3)
-		default:
-			for p > 1 && laterSteps(n, st.Width, pl.minActive(i), p) > s {
-				p--
-			}
-		}
-		if st.Odd {
-			// An odd stage passes on an even count whole, and what it
-			// hands over or, below MinActive, skips.
-			n = max(n&^1, min(n, st.MinActive-1))
-		} else {
-			n = min(n, st.MinActive-1)
-		}
-		n = max(n, 1)
-	}
-	pl.PartBlocks = clampPart(p)
-	first := pl.PartBlocks
-	if s := CallSteps(pl.Stages[0].K); s > 0 {
-		w := pl.Stages[0].Width
-		for first > 1 && firstSteps(w, pl.minActive(0), first) > s {
-			first--
+	if len(pl.Stages) > 0 {
+		if s := CallSteps(pl.Stages[0].K); s > 0 {
+			pl.WindowBlocks = clampPart(s)
 		}
 	}
-	pl.FirstBlocks = first
-}
-
-// minActive is the MinActive stage i's calls run with: its own, or 1 for the
-// last stage, which runs to the end.
-func (pl *Plan) minActive(i int) int {
-	if i == len(pl.Stages)-1 {
-		return 1
-	}
-	return pl.Stages[i].MinActive
-}
-
-// laterSteps bounds the steps of a call of a later stage of w lanes,
-// MinActive m, that takes at most n jobs of at most p+3 blocks.
-func laterSteps(n, w, m, p int) int {
-	return callSteps(w, m, n*(p+3), p+3, n)
-}
-
-// firstSteps bounds the steps of a first-pass window's call on w lanes,
-// MinActive m, with parts of f blocks (see bound): a window holds any
-// number of jobs.
-func firstSteps(w, m, f int) int {
-	return callSteps(w, m, max(w*f+f+3, w*(f+3)), f+3, 0)
-}
-
-// callSteps bounds the steps of a call on w lanes, MinActive m, of n jobs
-// (0: any number) of t blocks in all, none longer than j. Each step hashes
-// a block on each of at least m busy lanes: ceil(t/m). No more jobs than
-// lanes: each its own lane, j. Else the lanes take the jobs in order as
-// they free: the job that ends last starts once the blocks of the jobs
-// before it are spread over the lanes, ceil((t-j)/w) + j. (Whether t
-// exceeds w*j does not tell which: sixteen jobs of j/2 and one of j, on
-// sixteen lanes, take 3j/2 steps.) TestCallSteps checks it against the
-// kernel contract run step by step.
-func callSteps(w, m, t, j, n int) int {
-	m = min(max(m, 1), w)
-	list := j
-	if n == 0 || n > w {
-		list = (max(t-j, 0)+w-1)/w + j
-	}
-	return min((t+m-1)/m, list)
 }
 
 func clampPart(p int) int { return min(max(p, 1), maxPart) }

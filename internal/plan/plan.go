@@ -49,10 +49,11 @@ type Plan struct {
 	Small4     bool         // one pairs kernel takes four pairs whole (Adjacent, Double), and no partial group of lanes: Small[4]
 	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
 	Chain      ChainPlan    // the chain kernels that follow the plan
-	// The blocks of one message a job hashes, so that every kernel call is
-	// bounded by time (bounds.go): its first part in the job queue (and a
-	// window's blocks a lane), its later parts, and its parts on One.
-	FirstBlocks, PartBlocks, OneBlocks int
+	// PartBlocks is the most blocks of one message a job of the queue
+	// hashes; WindowBlocks the blocks a lane of the first stage a window of
+	// jobs holds before it runs: a call's worth (bounds.go). OneBlocks is
+	// the blocks of one message a call on One hashes, bounded by time.
+	PartBlocks, WindowBlocks, OneBlocks int
 }
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest

@@ -101,17 +101,43 @@ func (sc *scratch) setPadBlock(bits uint64) {
 	sc.ls.PadBlockWK = uintptr(unsafe.Pointer(&sc.padWK))
 }
 
-// run calls the stage's kernel. Kernels are called directly, never through a
-// func value, so that the compiler can see the caller's slices do not escape.
-func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) {
+// run calls the stage's kernel, at most plan.CallSteps steps (Go cannot
+// preempt assembly: every call is bounded by time, internal/plan's
+// bounds.go). It reports whether the call ended as the kernel contract
+// ends a call whose steps do not run out (no job left and fewer than
+// ls.MinActive lanes busy), else the caller calls again on what it left;
+// and how many of the jobs it took. Kernels
+// are called directly, never through a func value, so that the compiler
+// can see the caller's slices do not escape.
+func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) (ended bool, taken int) {
 	var t0 int64
 	if instrumented {
 		t0 = callStart()
 	}
+	ls.MaxSteps = plan.MaxSteps(st.K)
 	kernel.Hash(st.K, st.Width, ls, jobs)
 	if instrumented {
 		noteJobs(st.K, st.Width, int(ls.MinActive), ls, jobs, t0)
 	}
+	busy, taken := left(ls, st.Width, len(jobs))
+	return taken == len(jobs) && busy < int(ls.MinActive), taken
+}
+
+// left returns the lanes a call of width lanes left busy, and the jobs of
+// its queue of n it took: all of them unless every lane is busy, when the
+// lane that took the last one taken is still on it.
+func left(ls *kernel.LaneSet, width, n int) (busy, taken int) {
+	last := 0
+	for i := range width {
+		if j := int(ls.Lanes[i].Job); j != 0 {
+			busy++
+			last = max(last, j)
+		}
+	}
+	if busy < width {
+		return busy, n
+	}
+	return busy, last
 }
 
 // A batch is the state of one call.
@@ -123,24 +149,23 @@ type batch struct {
 	pre    []byte     // the prefix's bytes after its last whole block
 	bits   uint64     // 8 * len(prefix)
 	padSet bool       // sc.padBlock is this batch's: its jobs may point at it
-	// Go cannot preempt assembly, so every kernel call is bounded work,
-	// sized by time (internal/plan's bounds.go): a message with more whole
-	// blocks than first is hashed a part at a time, its state carried
-	// between parts, first blocks then part blocks each; a window runs once
-	// its jobs hold first blocks a lane of the first stage.
-	first, part int
+	// A message with more whole blocks than first is hashed a part at a
+	// time, its state carried between parts, first blocks then part blocks
+	// each, so that a call's jobs stay within a window; a window runs once
+	// its jobs hold window blocks a lane of the first stage.
+	first, part, window int
 }
 
 // limit is how many blocks a window's jobs, carried lanes included, may
 // hold before it is flushed.
-func (b *batch) limit() int { return b.stages[0].Width * b.first }
+func (b *batch) limit() int { return b.stages[0].Width * b.window }
 
 // withParts sets the parts of b from plan pl, for its stages or, if one,
 // for its single-message stage.
 func (b *batch) withParts(pl *plan.Plan, one bool) {
-	b.first, b.part = pl.FirstBlocks, pl.PartBlocks
+	b.first, b.part, b.window = pl.PartBlocks, pl.PartBlocks, pl.WindowBlocks
 	if one {
-		b.first, b.part = pl.OneBlocks, pl.OneBlocks
+		b.first, b.part, b.window = pl.OneBlocks, pl.OneBlocks, pl.OneBlocks
 	}
 }
 
@@ -227,11 +252,10 @@ type jobArray interface {
 func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 	var jobs W
 	n, nb := 0, 0
-	nc := 0 // jobs carried into this window: it runs only once it has more
 	limit := b.limit()
 	if f.part > 0 {
 		// A stream's later parts, at most one a lane of the first stage:
-		// one call, however many blocks.
+		// one window, however many blocks.
 		limit = int(^uint(0) >> 1)
 	}
 	var off, size int
@@ -271,12 +295,19 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 					continue
 				}
 			}
-			if n == len(jobs) || nb >= limit && n > nc {
+			// A window runs once it is full, or holds limit blocks and a
+			// job for every lane; again while what its call left does
+			// (the lanes' steps ran out). So every call either has no
+			// more jobs than lanes, or its lanes take every job within
+			// its steps: until the last is taken every lane is busy, and
+			// the jobs before it hold less than limit, a call's steps a
+			// lane. No call leaves a job it did not take.
+			for n == len(jobs) || nb >= limit && n >= b.stages[0].Width {
 				carried, c, cb := b.flush(unsafe.Slice(&jobs[0], n))
 				for k := range c {
 					jobs[k] = carried[k]
 				}
-				n, nb, nc = c, cb, c
+				n, nb = c, cb
 			}
 			s := &b.sc.slots[b.half][n]
 			switch f.kind {
@@ -438,17 +469,34 @@ func overlaps(lo, hi uintptr, b []byte) bool {
 }
 
 // flush runs a full window on the plan's first kernel, which returns as soon
-// as no job is left and a lane idles, and returns the busy lanes as jobs that
-// open the next window, and the blocks they hold.
+// as no job is left and a lane idles, or once its steps run out, and returns
+// the busy lanes as jobs that open the next window, and the blocks they
+// hold. A window's call takes every job (queueIn).
 func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int, int) {
 	st := b.stages[0]
 	b.sc.ls.MinActive = uintptr(st.Width)
-	run(st, &b.sc.ls, jobs)
+	if _, taken := run(st, &b.sc.ls, jobs); taken < len(jobs) {
+		panic("sha256x: internal error: a window's call left jobs it did not take")
+	}
 	return b.carry(jobs, st.Width)
 }
 
+// untaken returns job j, number k of the queue of the last kernel call,
+// which did not take it, as job number m of the next queue: its staged
+// blocks moved, as carry moves the busy lanes', to slot m of the other half.
+// The caller stores it in its own array of jobs: a store through a slice
+// would send the array, and the caller's slices, to the heap.
+func (b *batch) untaken(j kernel.Job, k, m int) kernel.Job {
+	src, dst := &b.sc.slots[b.half^1][k], &b.sc.slots[b.half][m]
+	*dst = *src
+	return restaged(j, src, dst)
+}
+
 // finish runs the last jobs through the plan's kernels, each stage handing
-// its last busy lanes to the next.
+// its last busy lanes to the next; a stage whose call runs out of steps is
+// called again on what it left, its busy lanes then the jobs it did not
+// take (at most maxLanes: the first stage takes every job, queueIn, and a
+// later one is handed fewer than the lanes before it).
 func (b *batch) finish(jobs []kernel.Job) {
 	var carried [maxLanes]kernel.Job
 	for i, st := range b.stages {
@@ -467,7 +515,19 @@ func (b *batch) finish(jobs []kernel.Job) {
 		if !last {
 			b.sc.ls.MinActive = uintptr(st.MinActive)
 		}
-		run(st, &b.sc.ls, jobs)
+		for {
+			ended, taken := run(st, &b.sc.ls, jobs)
+			if ended {
+				break
+			}
+			c, nc, _ := b.carry(jobs, st.Width)
+			for k := taken; k < len(jobs); k++ {
+				c[nc] = b.untaken(jobs[k], k, nc)
+				nc++
+			}
+			carried = c
+			jobs = carried[:nc]
+		}
 		if last {
 			return
 		}
@@ -478,6 +538,27 @@ func (b *batch) finish(jobs []kernel.Job) {
 		carried = c
 		jobs = carried[:nc]
 	}
+}
+
+// restaged returns job j with its state and runs that lie in slot src
+// pointed at slot dst, its copy. By value: a store through a pointer would
+// send the batch, and the caller's slices it points at, to the heap.
+func restaged(j kernel.Job, src, dst *slot) kernel.Job {
+	if j.Init == &src.h {
+		j.Init = &dst.h
+	}
+	for s, r := range j.Runs {
+		if off := uintptr(unsafe.Pointer(r.P)) - uintptr(unsafe.Pointer(src)); r.N != 0 && off < unsafe.Sizeof(*src) {
+			r.P = (*byte)(unsafe.Add(unsafe.Pointer(dst), off))
+			j.Runs[s] = r
+		}
+	}
+	return j
+}
+
+// jobBlocksOf is the blocks of job j.
+func jobBlocksOf(j *kernel.Job) int {
+	return int(j.Runs[0].N + j.Runs[1].N + j.Runs[2].N)
 }
 
 // carry returns the busy lanes of the last kernel call as jobs, moving their

@@ -104,7 +104,11 @@ func noteJobs(k kernel.ID, width, minActive int, ls *kernel.LaneSet, jobs []kern
 	for i := range jobs {
 		total += jobBlocks(&jobs[i], 0)
 	}
-	steps, left := simulate(width, minActive, jobs)
+	maxSteps := 0
+	if ls != nil {
+		maxSteps = int(ls.MaxSteps)
+	}
+	steps, left := simulate(width, minActive, maxSteps, jobs)
 	if ls != nil && k != kernel.Stdlib {
 		Calls.check(k, width, ls, jobs, left)
 	}
@@ -127,9 +131,13 @@ type laneLeft struct{ job, blocks int }
 // simulate runs a kernel call's queue as the kernel contract says (and
 // runGeneric does): the lanes take the jobs in order, each lane the next job
 // as it frees (lower lanes first), every busy lane a block a step, until no
-// job is left and fewer than minActive lanes are busy. It returns the steps
-// run and the lanes busy at the end.
-func simulate(width, minActive int, jobs []kernel.Job) (steps int, left []laneLeft) {
+// job is left and fewer than minActive lanes are busy, or maxSteps steps
+// are run (if not 0). It returns the steps run and the lanes busy at the
+// end.
+func simulate(width, minActive, maxSteps int, jobs []kernel.Job) (steps int, left []laneLeft) {
+	if maxSteps == 0 {
+		maxSteps = 1 << 62
+	}
 	var job, rem [kernel.MaxLanes]int
 	next, busy := 0, 0
 	start := func(i int) {
@@ -146,10 +154,10 @@ func simulate(width, minActive int, jobs []kernel.Job) (steps int, left []laneLe
 	for i := range width {
 		start(i)
 	}
-	for busy >= minActive && busy > 0 {
-		d := 0
+	for busy >= minActive && busy > 0 && steps < maxSteps {
+		d := maxSteps - steps
 		for i := range width {
-			if job[i] != 0 && (d == 0 || rem[i] < d) {
+			if job[i] != 0 && rem[i] < d {
 				d = rem[i]
 			}
 		}

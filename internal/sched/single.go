@@ -2,6 +2,7 @@ package sched
 
 import (
 	"crypto/sha256"
+	"unsafe"
 
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
@@ -117,5 +118,43 @@ func runOne(stages []plan.Stage, j *[1]kernel.Job) {
 	}
 	var ls kernel.LaneSet
 	ls.MinActive = 1
-	run(st, &ls, j[:])
+	if ended, _ := run(st, &ls, j[:]); ended {
+		return
+	}
+	// Out of steps: the job goes on from where its lane stands, in a queue
+	// of this function's (a pointer to h stored through j would send the
+	// caller's buffers to the heap).
+	var h [8]uint32
+	var jobs [1]kernel.Job
+	from := &j[0]
+	for {
+		for i := range st.Width {
+			if l := &ls.Lanes[i]; l.Job != 0 {
+				h = l.H
+				jobs[0] = rest(from, l, &h)
+				break
+			}
+		}
+		if ended, _ := run(st, &ls, jobs[:]); ended {
+			return
+		}
+		from = &jobs[0]
+	}
+}
+
+// rest is the job that finishes job j from where lane l stands, its state
+// at h (a copy of l.H).
+func rest(j *kernel.Job, l *kernel.Lane, h *[8]uint32) kernel.Job {
+	r := kernel.Job{Init: h, Out: j.Out}
+	k := 0
+	for s := l.Seg; s < uintptr(len(j.Runs)) && j.Runs[s].N != 0; s++ {
+		run := j.Runs[s]
+		if s == l.Seg {
+			run.P = (*byte)(unsafe.Add(unsafe.Pointer(run.P), (run.N-l.N)*BlockSize))
+			run.N = l.N
+		}
+		r.Runs[k] = run
+		k++
+	}
+	return r
 }
