@@ -6,7 +6,7 @@
 // Each kernel follows the model in internal/kernel/generic.go (runGeneric):
 // lanes take jobs from the queue in order, refill as jobs end, and the
 // kernel returns once no job is left and fewer than ls.MinActive lanes are
-// busy.
+// busy, or once it has run ls.MaxSteps steps.
 //
 // Usage: go run ./shani -pkg kernel -out FILE.s.tmp -stubs FILE.go.tmp
 package main

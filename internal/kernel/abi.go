@@ -5,8 +5,9 @@
 //
 // A kernel runs the jobs of its queue, each taken by a lane (a SIMD lane,
 // or an interleaved SHA-NI / ARMv8 SHA2 stream) in order, until no job is
-// left and fewer than ls.MinActive lanes are busy, and writes each busy lane
-// back to ls; runGeneric is the model every assembly kernel follows. Pairs
+// left and fewer than ls.MinActive lanes are busy, or until it has run
+// ls.MaxSteps steps, and writes each busy lane back to ls; runGeneric is
+// the model every assembly kernel follows. Pairs
 // kernels hash 64-byte messages (Merkle pairs) or staged Merkle nodes with
 // no queue; chain kernels advance hash chains. Kernels say what they are
 // (Lookup); they never decide which messages go where: that is the

@@ -556,11 +556,6 @@ func restaged(j kernel.Job, src, dst *slot) kernel.Job {
 	return j
 }
 
-// jobBlocksOf is the blocks of job j.
-func jobBlocksOf(j *kernel.Job) int {
-	return int(j.Runs[0].N + j.Runs[1].N + j.Runs[2].N)
-}
-
 // carry returns the busy lanes of the last kernel call as jobs, moving their
 // staged blocks to the other half of the scratch area, where they are the
 // first slots, and the blocks the jobs hold.

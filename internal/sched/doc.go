@@ -44,18 +44,23 @@
 // are fed in arrival order.
 //
 // Bounded work: Go cannot preempt assembly, so no kernel call may run
-// unbounded work; each is sized by time, the work its kernel does in
+// unbounded work; each is bounded by time, the work its kernel does in
 // plan.CallTimeMicros at the slowest speed known for it (internal/plan's
-// bounds.go). A message with more than the plan's FirstBlocks whole blocks
-// is hashed a part at a time: the batch's first pass takes every message's
-// first part, then the longer messages go on in rounds, a part of at most
-// PartBlocks (the parts of a message even in size) of up to a lane's worth
-// of messages a round, their states waiting in out between parts.
-// A window also closes once its jobs, carried lanes included, hold
-// FirstBlocks blocks a lane of the first kernel. Single messages (Sum256,
-// Stream.Write) loop over parts of OneBlocks on the stack; the pairs and
-// chain kernels take plan.PairsMax messages and plan.ChainSteps steps a
-// call.
+// bounds.go). A job-queue kernel returns after at most plan.MaxSteps steps
+// (kernel.LaneSet.MaxSteps), its busy lanes written back; the scheduler
+// calls again on what it left, the busy lanes carried as jobs (carry) and,
+// in finish, the jobs not taken after them (untaken). A window runs once
+// its jobs hold WindowBlocks blocks a lane of the first kernel (a call's
+// steps) and a job for every lane, and again while what its call left
+// does, so that a window's call takes every job within its steps and
+// leaves only busy lanes. A message of more than the plan's PartBlocks
+// whole blocks (1024) is hashed a part at a time: the batch's first pass
+// takes every message's first part, then the longer messages go on in
+// rounds, a part of up to a lane's worth of messages a round, their states
+// waiting in out between parts. Single messages (Sum256, Stream.Write) loop
+// over parts of OneBlocks on the stack (the single-job entries have no
+// MaxSteps); the pairs and chain kernels take plan.PairsMax messages and
+// plan.ChainSteps steps a call.
 //
 // Around the queue: one message, or a few short ones, go one after another
 // on the plan's single-message path (the queue's fixed cost would not be
