@@ -149,6 +149,12 @@ func (pl *Plan) derive() {
 			panic("sha256x: internal error: plan " + pl.Name + ": a stage of a kernel with pairs kernels only")
 		}
 	}
+	// The scheduler's finish holds what a later stage's call leaves in room
+	// for maxLanes jobs: the first stage, which takes a window's jobs, is
+	// never skipped for an even count.
+	if len(pl.Stages) > 0 && pl.Stages[0].Odd {
+		panic("sha256x: internal error: plan " + pl.Name + ": an odd first stage")
+	}
 	if w := pl.PairsWide; w.Width != 0 && (!kernel.HasPairs(w.K) || w.Width != kernel.Lookup(w.K).Width ||
 		w.Width&(w.Width-1) != 0 || w.Width > MaxPairsWidth || n == 0 || w.Width <= pl.Pairs[0].Width) {
 		panic("sha256x: internal error: plan " + pl.Name + ": PairsWide that is not wider lanes before its pairs stages")
