@@ -149,11 +149,10 @@ type batch struct {
 	pre    []byte     // the prefix's bytes after its last whole block
 	bits   uint64     // 8 * len(prefix)
 	padSet bool       // sc.padBlock is this batch's: its jobs may point at it
-	// A message with more whole blocks than first is hashed a part at a
-	// time, its state carried between parts, first blocks then part blocks
-	// each, so that a call's jobs stay within a window; a window runs once
+	// A message with more whole blocks than part is hashed a part at a
+	// time, its state carried between parts (hashParts); a window runs once
 	// its jobs hold window blocks a lane of the first stage.
-	first, part, window int
+	part, window int
 }
 
 // limit is how many blocks a window's jobs, carried lanes included, may
@@ -163,19 +162,16 @@ func (b *batch) limit() int { return b.stages[0].Width * b.window }
 // withParts sets the parts of b from plan pl, for its stages or, if one,
 // for its single-message stage.
 func (b *batch) withParts(pl *plan.Plan, one bool) {
-	b.first, b.part, b.window = pl.PartBlocks, pl.PartBlocks, pl.WindowBlocks
+	b.part, b.window = pl.PartBlocks, pl.WindowBlocks
 	if one {
-		b.first, b.part, b.window = pl.OneBlocks, pl.OneBlocks, pl.OneBlocks
+		b.part, b.window = pl.OneBlocks, pl.OneBlocks
 	}
 }
 
 // span returns where part number part of a message's whole blocks starts,
 // in blocks, and how many it has at most.
 func (b *batch) span(part int) (skip, n int) {
-	if part == 0 {
-		return 0, b.first
-	}
-	return b.first + (part-1)*b.part, b.part
+	return part * b.part, b.part
 }
 
 // spanOf is span for a message of whole blocks: its parts after the first
@@ -183,13 +179,13 @@ func (b *batch) span(part int) (skip, n int) {
 // equally long messages' parts ends in every lane at once rather than with
 // a short last part.
 func (b *batch) spanOf(whole, part int) (skip, n int) {
-	if part == 0 || whole <= b.first {
-		return 0, b.first
+	if part == 0 || whole <= b.part {
+		return 0, b.part
 	}
-	rest := whole - b.first
+	rest := whole - b.part
 	q := (rest + b.part - 1) / b.part // the parts after the first
 	n = (rest + q - 1) / q
-	return b.first + (part-1)*n, n
+	return b.part + (part-1)*n, n
 }
 
 // A feed is what a batch's jobs are made from, a job an item: items
@@ -341,18 +337,14 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 	return more
 }
 
-// parts is how many parts prefix || msg is hashed in: the first of
-// b.first of its whole blocks after the block it shares with the prefix,
-// then one per b.part.
+// parts is how many parts prefix || msg is hashed in: one per b.part of
+// its whole blocks after the block it shares with the prefix.
 func (b *batch) parts(msg []byte) int {
 	whole := (len(b.pre) + len(msg)) / BlockSize
 	if len(b.pre) > 0 && whole > 0 {
 		whole-- // the staged head
 	}
-	if whole <= b.first {
-		return 1
-	}
-	return 1 + (whole-b.first+b.part-1)/b.part
+	return max((whole+b.part-1)/b.part, 1)
 }
 
 // stagePart stages the blocks of one part of prefix || msg in blk and

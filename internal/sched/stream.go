@@ -198,7 +198,7 @@ func (b *batch) writeAll(ss []*Stream, chunks [][]byte) {
 	g := 0
 	for i := 0; i <= len(chunks); i++ {
 		if i < len(chunks) {
-			if len(chunks[i]) > b.first*BlockSize {
+			if len(chunks[i]) > b.part*BlockSize {
 				group[g] = i
 				g++
 			}
