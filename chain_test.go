@@ -139,6 +139,9 @@ func TestChainsRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
 		for n := 1; n <= 70; n++ {
+			if testing.Short() && n > 20 && n%16 > 1 && n%16 != 15 && n != 70 {
+				continue // emulated runs: up to 20, and around each 16 lanes
+			}
 			counts := make([]uint64, n)
 			for i := range counts {
 				counts[i] = uint64(r.IntN(401))

@@ -153,8 +153,12 @@ func TestBatchSizes(t *testing.T) {
 func TestRagged(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	sizes := []int{0, 1, 32, 55, 56, 64, 100, 1000, 4096, 65536}
+	rounds := 12
+	if testing.Short() {
+		rounds = 6 // emulated runs: each kind of round, with and without a prefix
+	}
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
-		for round := 0; round < 12; round++ {
+		for round := 0; round < rounds; round++ {
 			// Up to 300 of up to 100 KB, up to 700 shorter ones: past
 			// both windows' sizes.
 			msgs := make([][]byte, r.IntN(300)+(round%3+1)/2*r.IntN(400))

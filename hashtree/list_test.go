@@ -190,7 +190,10 @@ func TestListAllocs(t *testing.T) {
 		t.Skip("the race detector allocates")
 	}
 	r := rand.New(rand.NewPCG(3, 4))
-	const n = 5000
+	n := 5000
+	if testing.Short() {
+		n = 1000 // emulated runs: fewer slots until every page is owned
+	}
 	vals := NewContainerList(8, randChunks(r, 8*n), 1<<40)
 	bals := NewBasicList(make([]uint64, n), 1<<40)
 	slot := func() {
@@ -295,12 +298,13 @@ func TestCopiesApart(t *testing.T) {
 		bv   []uint64
 		fv   [][32]byte
 	}
+	rounds := 40
 	if testing.Short() {
-		n = 5000
+		n, rounds = 5000, 20 // emulated runs: two epochs, up to six copies
 	}
 	bv, fv := make([]uint64, n), randChunks(r, k*nv)
 	ss := []*state{{NewBasicList(bv, 1<<40), NewContainerList(k, fv, 1<<40), bv, fv}}
-	for round := range 40 {
+	for round := range rounds {
 		s := ss[r.IntN(len(ss))]
 		switch {
 		case round%9 == 8: // an epoch
