@@ -297,7 +297,12 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 			// more jobs than lanes, or its lanes take every job within
 			// its steps: until the last is taken every lane is busy, and
 			// the jobs before it hold less than limit, a call's steps a
-			// lane. No call leaves a job it did not take.
+			// lane. No call leaves a job it did not take. A carried job
+			// counts at most a call's steps (carry): it can keep its
+			// lane no longer than that in one call, so that the long
+			// jobs a call left do not run the next one with a few short
+			// jobs beside them, a call for each few (mixed: 30 calls
+			// -> 16, BENCHMARKS.md "Kernel calls bounded by time").
 			for n == len(jobs) || nb >= limit && n >= b.stages[0].Width {
 				carried, c, cb := b.flush(unsafe.Slice(&jobs[0], n))
 				for k := range c {
@@ -550,8 +555,9 @@ func restaged(j kernel.Job, src, dst *slot) kernel.Job {
 
 // carry returns the busy lanes of the last kernel call as jobs, moving their
 // staged blocks to the other half of the scratch area, where they are the
-// first slots, and the blocks the jobs hold.
-func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c, blocks int) {
+// first slots, and the blocks the jobs hold, each job's at most b.window
+// (the steps of a call: what it can take of a lane in the next).
+func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c, total int) {
 	from, to := &b.sc.slots[b.half], &b.sc.slots[b.half^1]
 	b.half ^= 1
 	for i := range width {
@@ -565,7 +571,7 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 		dst.h = l.H
 		// Assigned whole, never through a pointer: see HashMany.
 		j := kernel.Job{Init: &dst.h, Out: old.Out}
-		k := 0
+		k, blocks := 0, 0
 		for s := l.Seg; s < uintptr(len(old.Runs)) && old.Runs[s].N != 0; s++ {
 			r := old.Runs[s]
 			if s == l.Seg {
@@ -582,8 +588,9 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 		}
 		carried[c] = j
 		c++
+		total += min(blocks, b.window)
 	}
-	return carried, c, blocks
+	return carried, c, total
 }
 
 // hashParts hashes the parts after the first of every message longer than

@@ -102,3 +102,41 @@ func TestBoundedCalls(t *testing.T) {
 		})
 	}
 }
+
+// TestFewCalls: long jobs that a call leaves busy, carried into the next
+// with short ones queued behind them, run in calls of the full steps, not a
+// call for each few short jobs (a call's carried long jobs counted as holding
+// the whole limit of a window: avx512's 24 calls where 14 would do). A batch
+// of the mixed shape's kind, on every plan whose first stage has lanes:
+// about as many calls as its first stage's steps need.
+func TestFewCalls(t *testing.T) {
+	buf := pattern(1<<16+64, 9)
+	var msgs [][]byte
+	for i := range 300 {
+		n := []int{1 << 16, 4096, 1000}[i%3]
+		if i%3 == 0 && i >= 3*43 {
+			n = 100
+		}
+		msgs = append(msgs, buf[i%64:][:n])
+	}
+	out := make([][Size]byte, len(msgs))
+	for _, p := range plantest.All() {
+		if p.Plan.Stdlib || len(p.Plan.Stages) == 0 || p.Plan.Stages[0].Width == 1 || plan.CallSteps(p.Plan.Stages[0].K) == 0 {
+			continue // crypto/sha256's calls, Go's (the runtime preempts them), or one message at a time
+		}
+		st := p.Plan.Stages[0]
+		bound := plan.CallSteps(st.K)
+		Calls.Reset()
+		HashMany(p.Plan, out, nil, msgs)
+		calls, steps := 0, 0
+		for _, c := range Calls.All {
+			if c.K == st.K {
+				calls++
+				steps += c.Steps
+			}
+		}
+		if least := (steps + bound - 1) / bound; calls > least+least/3+2 {
+			t.Errorf("%s: %d calls of %s-%s for %d steps, %d at most %d steps a call", p.Name, calls, kernel.Lookup(st.K).Family, kernel.Lookup(st.K).Variant, steps, least, bound)
+		}
+	}
+}
