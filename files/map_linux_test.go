@@ -68,6 +68,9 @@ func TestMapChanges(t *testing.T) {
 	}
 	for _, c := range changes {
 		for _, m := range []struct{ name, mmap string }{{"mapped", "on"}, {"trial", ""}} {
+			if m.mmap == "" && os.Getenv("SHA256X_TEST_QEMU") != "" {
+				continue // emulated (.ci/cross): the faults on each architecture; the trial is the same Go everywhere
+			}
 			for _, pre := range [][]byte{nil, []byte("leaf:")} {
 				t.Run(m.name+"/"+c.name, func(t *testing.T) {
 					t.Setenv("SHA256X_MMAP", m.mmap)
