@@ -155,8 +155,8 @@ type batch struct {
 	part, window int
 }
 
-// limit is how many blocks a window's jobs, carried lanes included, may
-// hold before it is flushed.
+// limit is how many blocks a window's jobs, carried lanes included (each
+// at most b.window), may hold before it is flushed.
 func (b *batch) limit() int { return b.stages[0].Width * b.window }
 
 // withParts sets the parts of b from plan pl, for its stages or, if one,
