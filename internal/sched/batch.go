@@ -300,9 +300,9 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 			// lane. No call leaves a job it did not take. A carried job
 			// counts at most a call's steps (carry): it can keep its
 			// lane no longer than that in one call, so that the long
-			// jobs a call left do not run the next one with a few short
-			// jobs beside them, a call for each few (mixed: 30 calls
-			// -> 16, BENCHMARKS.md "Kernel calls bounded by time").
+			// jobs a call left run the next one with enough short jobs
+			// beside them for all its steps, not a call for each few
+			// (BENCHMARKS.md, "Kernel calls bounded by time").
 			for n == len(jobs) || nb >= limit && n >= b.stages[0].Width {
 				carried, c, cb := b.flush(unsafe.Slice(&jobs[0], n))
 				for k := range c {

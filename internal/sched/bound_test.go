@@ -105,10 +105,9 @@ func TestBoundedCalls(t *testing.T) {
 
 // TestFewCalls: long jobs that a call leaves busy, carried into the next
 // with short ones queued behind them, run in calls of the full steps, not a
-// call for each few short jobs (a call's carried long jobs counted as holding
-// the whole limit of a window: avx512's 24 calls where 14 would do). A batch
-// of the mixed shape's kind, on every plan whose first stage has lanes:
-// about as many calls as its first stage's steps need.
+// call for each few short jobs (carry counts a carried job at most a call's
+// steps). A batch of the mixed shape's kind, on every plan whose first stage
+// has lanes: about as many calls as its first stage's steps need.
 func TestFewCalls(t *testing.T) {
 	buf := pattern(1<<16+64, 9)
 	var msgs [][]byte

@@ -53,8 +53,9 @@
 // its jobs hold WindowBlocks blocks a lane of the first kernel (a call's
 // steps; a carried job counts at most that many) and a job for every lane,
 // and again while what its call left does, so that a window's call takes
-// every job within its steps and leaves only busy lanes. A message of more than the plan's PartBlocks
-// whole blocks (1024) is hashed a part at a time: the batch's first pass
+// every job within its steps and leaves only busy lanes. A message of more
+// than the plan's PartBlocks whole blocks (1024) is hashed a part at a
+// time: the batch's first pass
 // takes every message's first part, then the longer messages go on in
 // rounds, a part of up to a lane's worth of messages a round, their states
 // waiting in out between parts. Single messages (Sum256, Stream.Write) loop
