@@ -1,8 +1,8 @@
 // Package nmt is Celestia's namespaced Merkle tree (NMT), as its
 // specification (celestiaorg/nmt, docs/spec/nmt.md) defines it, with the
 // hashing done by sha256x in batches: a tree's leaves in one batched call
-// and each level above in one more, and a whole data square's row and
-// column trees (Square) level by level across all of them at once.
+// and each level above in calls of up to 512 pairs, and a whole data
+// square's row and column trees (Square) level by level across all of them.
 //
 // A leaf is namespaced data, ns || message, its namespace the first
 // NamespaceSize bytes. A node is minNs || maxNs || digest: a leaf's
@@ -27,6 +27,7 @@ package nmt
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"sort"
 	"strconv"
@@ -166,6 +167,10 @@ func (h Hasher) HashNode(dst, left, right []byte) ([]byte, error) {
 // may be left).
 func (h Hasher) join(dst, left, right []byte, d *[sha256x.Size]byte) {
 	ns := h.NamespaceSize
+	if ns == CelestiaNamespaceSize {
+		joinCelestia((*[celestiaNode]byte)(dst), (*[2 * cns]byte)(left[:2*cns]), (*[2 * cns]byte)(right[:2*cns]), d, h.IgnoreMaxNamespace)
+		return
+	}
 	copy(dst[:ns], left[:ns])
 	if h.IgnoreMaxNamespace && isMax(right[:ns]) {
 		copy(dst[ns:2*ns], left[ns:2*ns])
@@ -175,10 +180,46 @@ func (h Hasher) join(dst, left, right []byte, d *[sha256x.Size]byte) {
 	copy(dst[2*ns:], d[:])
 }
 
-// scratch is the memory of a batched level: its messages and digests.
+// leafNode writes the node of a leaf of namespace ns, of digest d, to dst.
+func (h Hasher) leafNode(dst, ns []byte, d *[sha256x.Size]byte) {
+	if len(ns) == cns {
+		n, s := (*[celestiaNode]byte)(dst), [cns]byte(ns)
+		*(*[cns]byte)(n[:cns]), *(*[cns]byte)(n[cns : 2*cns]), *(*[sha256x.Size]byte)(n[2*cns:]) = s, s, *d
+		return
+	}
+	copy(dst, ns)
+	copy(dst[len(ns):], ns)
+	copy(dst[2*len(ns):], d[:])
+}
+
+// The nodes of Celestia's namespaces are joined by moves of fixed sizes
+// that the compiler makes inline, not by three calls of memmove and one
+// of memequal a node (BENCHMARKS.md, "Celestia's data squares").
+const (
+	cns          = CelestiaNamespaceSize
+	celestiaNode = 2*cns + sha256x.Size
+)
+
+func joinCelestia(dst *[celestiaNode]byte, left, right *[2 * cns]byte, d *[sha256x.Size]byte, ignoreMax bool) {
+	lo, hi := [cns]byte(left[:cns]), [cns]byte(right[cns:])
+	if ignoreMax && isMaxCelestia((*[cns]byte)(right[:cns])) {
+		hi = [cns]byte(left[cns:])
+	}
+	*(*[cns]byte)(dst[:cns]), *(*[cns]byte)(dst[cns : 2*cns]), *(*[sha256x.Size]byte)(dst[2*cns:]) = lo, hi, *d
+}
+
+// isMaxCelestia reports whether ns is the largest namespace, in four loads.
+func isMaxCelestia(ns *[cns]byte) bool {
+	return binary.LittleEndian.Uint64(ns[0:])&binary.LittleEndian.Uint64(ns[8:])&
+		binary.LittleEndian.Uint64(ns[16:])&binary.LittleEndian.Uint64(ns[21:]) == ^uint64(0)
+}
+
+// scratch is the memory of a batched level: its messages and digests,
+// and the messages of a level laid across (levelAcross) gathered.
 type scratch struct {
-	msgs [][]byte
-	out  [][sha256x.Size]byte
+	msgs   [][]byte
+	out    [][sha256x.Size]byte
+	gather []byte
 }
 
 func (sc *scratch) digests(n int) [][sha256x.Size]byte {
@@ -188,43 +229,93 @@ func (sc *scratch) digests(n int) [][sha256x.Size]byte {
 	return sc.out[:n]
 }
 
+// levelChunk is the most pairs a level hashes in one batched call, so that
+// the joins after it read messages the call has just read, still in the
+// core's cache (512 of Celestia's 180-byte messages: 92 KB), not a whole
+// level's back from memory (BENCHMARKS.md, "Celestia's data squares").
+const levelChunk = 512
+
 // level hashes the next level of trees trees from src into dst (which may
 // be src): tree t's m nodes at src[t*stride:], node i at
-// src[t*stride+i*nl:], its new level at the same places in dst. Every
-// pair of every tree is one message of one batched call; a lone last node
+// src[t*stride+i*nl:], its new level at the same places in dst. The pairs
+// of every tree are hashed in batched calls of levelChunk; a lone last node
 // is promoted. It returns the number of nodes each tree's new level has.
+//
+// In place, each node is written over one already read: node i of tree t
+// after the pairs before it, whose nodes 2i' and 2i'+1 lie at or past i.
 func (h Hasher) level(sc *scratch, dst, src []byte, trees, m, stride int) int {
 	nl := h.NodeSize()
 	pairs := m / 2
-	sc.msgs = sc.msgs[:0]
-	for t := range trees {
-		b := src[t*stride:]
-		for i := range pairs {
-			sc.msgs = append(sc.msgs, b[2*i*nl:(2*i+2)*nl])
+	for t, i := 0, 0; pairs > 0 && t < trees; {
+		t0, i0 := t, i
+		sc.msgs = sc.msgs[:0]
+		for len(sc.msgs) < levelChunk && t < trees {
+			sc.msgs = append(sc.msgs, src[t*stride+2*i*nl:][:2*nl])
+			if i++; i == pairs {
+				t, i = t+1, 0
+			}
+		}
+		out := sc.digests(len(sc.msgs))
+		sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
+		t, i = t0, i0
+		for k, msg := range sc.msgs {
+			h.join(dst[t*stride+i*nl:][:nl], msg[:nl], msg[nl:], &out[k])
+			if i++; i == pairs {
+				t, i = t+1, 0
+			}
 		}
 	}
-	out := sc.digests(len(sc.msgs))
-	sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
-	k := 0
-	for t := range trees {
-		b, d := src[t*stride:], dst[t*stride:]
-		// In place, node i is written over node i (i = 0) or nodes
-		// already read: in increasing order.
-		for i := range pairs {
-			h.join(d[i*nl:(i+1)*nl], b[2*i*nl:], b[(2*i+1)*nl:], &out[k])
-			k++
+	if m%2 == 1 {
+		for t := range trees {
+			copy(dst[t*stride+pairs*nl:][:nl], src[t*stride+(m-1)*nl:][:nl])
 		}
-		if m%2 == 1 {
-			copy(d[pairs*nl:(pairs+1)*nl], b[(m-1)*nl:m*nl])
+	}
+	return (m + 1) / 2
+}
+
+// levelAcross is level for trees laid across one another: node i of tree
+// t at src[i*stride+t*nl] (a data square's columns in its rows' layout).
+// A pair's nodes lie apart, so each chunk's messages are gathered first,
+// the two rows they come from read in order.
+func (h Hasher) levelAcross(sc *scratch, dst, src []byte, trees, m, stride int) int {
+	nl := h.NodeSize()
+	pairs := m / 2
+	if cap(sc.gather) < levelChunk*2*nl {
+		sc.gather = make([]byte, levelChunk*2*nl)
+	}
+	for t, i := 0, 0; i < pairs; {
+		t0, i0 := t, i
+		sc.msgs = sc.msgs[:0]
+		g := sc.gather[:0]
+		for len(sc.msgs) < levelChunk && i < pairs {
+			n := len(g)
+			g = append(g, src[2*i*stride+t*nl:][:nl]...)
+			g = append(g, src[(2*i+1)*stride+t*nl:][:nl]...)
+			sc.msgs = append(sc.msgs, g[n:])
+			if t++; t == trees {
+				t, i = 0, i+1
+			}
 		}
+		out := sc.digests(len(sc.msgs))
+		sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
+		t, i = t0, i0
+		for k, msg := range sc.msgs {
+			h.join(dst[i*stride+t*nl:][:nl], msg[:nl], msg[nl:], &out[k])
+			if t++; t == trees {
+				t, i = 0, i+1
+			}
+		}
+	}
+	if m%2 == 1 {
+		copy(dst[pairs*stride:][:trees*nl], src[(m-1)*stride:][:trees*nl])
 	}
 	return (m + 1) / 2
 }
 
 // A Tree is a namespaced Merkle tree that leaves are pushed to, in
 // namespace order. Its root and proofs are computed when asked for, the
-// leaves in one batched call and each level in one more. The zero Tree is
-// not usable: make one with New.
+// leaves in one batched call and each level in calls of up to 512 pairs
+// (levelChunk). The zero Tree is not usable: make one with New.
 type Tree struct {
 	h      Hasher
 	leaves [][]byte
@@ -286,10 +377,7 @@ func (t *Tree) build() {
 	out := t.sc.digests(n)
 	sha256x.HashManyPrefixed(out, leafPrefix, t.leaves)
 	for i, leaf := range t.leaves {
-		o := lv[i*nl : (i+1)*nl]
-		copy(o, leaf[:ns])
-		copy(o[ns:], leaf[:ns])
-		copy(o[2*ns:], out[i][:])
+		t.h.leafNode(lv[i*nl:(i+1)*nl], leaf[:ns], &out[i])
 	}
 	for l, m := 0, n; m > 1; l++ {
 		next := t.levelBuf(l+1, (m+1)/2*nl)

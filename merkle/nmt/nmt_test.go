@@ -75,9 +75,15 @@ var hashers = []Hasher{{NamespaceSize: 1, IgnoreMaxNamespace: true}, {NamespaceS
 
 func TestRoots(t *testing.T) {
 	r := rand.New(rand.NewPCG(29, 1))
+	// Up to 69 leaves, and trees whose lower levels take more than one
+	// batched call of levelChunk pairs, with a lone node or not.
+	sizes := []int{2 * levelChunk, 2*levelChunk + 1, 4*levelChunk + 1, 6*levelChunk - 71}
+	for n := range 70 {
+		sizes = append(sizes, n)
+	}
 	for _, h := range hashers {
 		tr := New(h)
-		for n := range 70 {
+		for _, n := range sizes {
 			leaves := randLeaves(r, h, n)
 			tr.Reset()
 			for _, l := range leaves {

@@ -10,18 +10,24 @@ import (
 
 // A Square computes the row and column roots of Celestia's extended data
 // squares: 2w namespaced trees of w leaves each for a square w shares
-// wide. Every level of every tree is hashed in one batched call across
-// all of them: the leaves (each share once, as a share's leaf is the same
-// in its row and its column), then each level of inner nodes. A Square
-// keeps its memory between calls (about 2 w^2 NodeSize bytes): in steady
-// state it allocates nothing. It is not safe for concurrent use.
+// wide. The leaves are hashed once each (a share's leaf is the same in its
+// row and its column), a few rows at a time; then each level of the
+// columns, and each level of the rows, in batched calls across all the
+// trees. A Square keeps its memory between calls (about 1.5 w^2 NodeSize
+// bytes): in steady state it allocates nothing. It is not safe for
+// concurrent use.
 type Square struct {
-	h      Hasher
-	sc     scratch
-	nodes  []byte // 2w trees of w nodes: the rows, then the columns
-	gather []byte // a few rows' leaf messages, 0x00 || ns || share
-	msgs   [][]byte
-	parity []byte // the largest namespace: the parity shares'
+	h  Hasher
+	sc scratch
+	// nodes is the leaves, row by row (node j of row i at i*w+j), then the
+	// rows' levels in place; cols the columns' levels from the first up,
+	// laid out as the leaves are (node i of column j at i*w+j), so that
+	// the columns are never copied out of the rows (BENCHMARKS.md,
+	// "Celestia's data squares").
+	nodes, cols []byte
+	gather      []byte // a few rows' leaf messages, 0x00 || ns || share
+	msgs        [][]byte
+	parity      []byte // the largest namespace: the parity shares'
 }
 
 // gatherShares is about how many shares Roots gathers and hashes at once:
@@ -68,17 +74,40 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 	}
 
 	stride := w * nl
-	if need := 2 * w * stride; cap(s.nodes) < need {
-		s.nodes = make([]byte, need)
+	if cap(s.nodes) < w*stride {
+		s.nodes = make([]byte, w*stride)
 	}
-	s.nodes = s.nodes[:2*w*stride]
-	// The leaves, a few rows at a time: each share's message 0x00 || ns ||
-	// share gathered into a buffer that stays in the cache, hashed there,
-	// and its node written to its row and its column at once. Hashed where
-	// they lie, shares each of their own allocation and out of the cache
-	// stalled the staging of every message on a miss, one at a time; the
-	// gathering copy misses many lines at once (256 x 256 shares: 37 ms
-	// of CPU before, 28.5 after, on Zen 4).
+	if cap(s.cols) < k*stride {
+		s.cols = make([]byte, k*stride)
+	}
+	s.nodes, s.cols = s.nodes[:w*stride], s.cols[:k*stride]
+	s.leaves(shares, w)
+	// The columns' first level from the leaves, before the rows' levels
+	// overwrite them; the columns' later levels and the rows' in place.
+	m := h.levelAcross(&s.sc, s.cols, s.nodes, w, w, stride)
+	for m > 1 {
+		m = h.levelAcross(&s.sc, s.cols, s.cols, w, m, stride)
+	}
+	for m := w; m > 1; {
+		m = h.level(&s.sc, s.nodes, s.nodes, w, m, stride)
+	}
+	for t := range w {
+		dst = append(dst, s.nodes[t*stride:t*stride+nl]...)
+	}
+	return append(dst, s.cols[:w*nl]...), nil
+}
+
+// leaves hashes the leaves of a square w shares wide into s.nodes, a few
+// rows at a time: each share's message 0x00 || ns || share gathered into
+// a buffer that stays in the cache, hashed there, and its node written to
+// its place in its row. Hashed where they lie, shares each of their own
+// allocation and out of the cache stalled the staging of every message on
+// a miss, one at a time; the gathering copy misses many lines at once (256
+// x 256 shares: 37 ms of CPU before, 28.5 after, on Zen 4).
+func (s *Square) leaves(shares [][]byte, w int) {
+	h := s.h
+	ns, nl, k := h.NamespaceSize, h.NodeSize(), w/2
+	stride := w * nl
 	rows := max(1, gatherShares/w)
 	for r0 := 0; r0 < w; r0 += rows {
 		r1 := min(r0+rows, w)
@@ -111,18 +140,7 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 		sha256x.HashMany(out, s.msgs)
 		for t, m := range s.msgs {
 			i, j := r0+t/w, t%w
-			r := s.nodes[i*stride+j*nl:][:nl]
-			copy(r[:ns], m[1:1+ns])
-			copy(r[ns:2*ns], m[1:1+ns])
-			copy(r[2*ns:], out[t][:])
-			copy(s.nodes[(w+j)*stride+i*nl:][:nl], r)
+			h.leafNode(s.nodes[i*stride+j*nl:][:nl], m[1:1+ns], &out[t])
 		}
 	}
-	for m := w; m > 1; {
-		m = h.level(&s.sc, s.nodes, s.nodes, 2*w, m, stride)
-	}
-	for t := range 2 * w {
-		dst = append(dst, s.nodes[t*stride:t*stride+nl]...)
-	}
-	return dst, nil
 }
