@@ -33,7 +33,8 @@ func main() {
 	}
 }
 
-// A line is one must-show's standing.
+// A line is one must-show's standing; one with no bar that is met is a
+// figure to read beside them, judged neither way.
 type line struct {
 	what, figure, bar string
 	met               bool
@@ -41,7 +42,10 @@ type line struct {
 
 func (l line) String() string {
 	v := "met"
-	if !l.met {
+	switch {
+	case l.bar == "" && l.met:
+		v = ""
+	case !l.met:
 		v = "NOT MET"
 	}
 	return fmt.Sprintf("  %-52s %-34s %-12s %s", l.what, l.figure, l.bar, v)
@@ -276,7 +280,7 @@ func pct(v []float64) string {
 
 // pauseRE matches a run of the pause probe: its worst GC stop and its
 // worst oversleep (how late a sleeping goroutine woke).
-var pauseRE = regexp.MustCompile(`^(\s*)(.+?)\s+run (\d+): worst GC stop (\S+) \(.*\), worst oversleep (\S+)$`)
+var pauseRE = regexp.MustCompile(`^(\s*)(.+?)\s+run (\d+): worst GC stop (\S+) \((\d+) of (\d+) stops long.*\), worst oversleep (\S+)$`)
 
 // pauses: for each entry point, the runs whose worst GC stop passed 1 ms
 // no more than crypto/sha256's in the same runs plus one, and no run whose
@@ -284,6 +288,13 @@ var pauseRE = regexp.MustCompile(`^(\s*)(.+?)\s+run (\d+): worst GC stop (\S+) \
 func pauses(text string) ([]line, error) {
 	type tally struct{ runs, slow, cslow, stalls int }
 	t := map[string]*tally{}
+	// Every entry point's runs together: the per-entry counts of runs over
+	// 1 ms are a few draws each of the host's stalls; pooled, the two
+	// sides' counts and their long stops say more.
+	var all struct {
+		tally
+		long, stops, clong, cstops int
+	}
 	var order []string
 	var entry string
 	var stop, sleep time.Duration
@@ -293,17 +304,21 @@ func pauses(text string) ([]line, error) {
 			continue
 		}
 		s, err1 := time.ParseDuration(r[4])
-		o, err2 := time.ParseDuration(r[5])
+		o, err2 := time.ParseDuration(r[7])
+		long, _ := strconv.Atoi(r[5])
+		stops, _ := strconv.Atoi(r[6])
 		if err1 != nil || err2 != nil {
 			return nil, fmt.Errorf("line %q: %v %v", l, err1, err2)
 		}
 		if r[1] == "" { // sha256x's run; crypto/sha256's follows, indented
 			entry, stop, sleep = strings.TrimSpace(r[2]), s, o
+			all.long, all.stops = all.long+long, all.stops+stops
 			continue
 		}
 		if entry == "" {
 			continue
 		}
+		all.clong, all.cstops = all.clong+long, all.cstops+stops
 		if t[entry] == nil {
 			t[entry] = &tally{}
 			order = append(order, entry)
@@ -325,6 +340,12 @@ func pauses(text string) ([]line, error) {
 		return nil, fmt.Errorf("no runs")
 	}
 	var ls []line
+	for _, e := range t {
+		all.runs, all.slow, all.cslow = all.runs+e.runs, all.slow+e.slow, all.cslow+e.cslow
+	}
+	ls = append(ls,
+		line{"(pooled) runs with a stop > 1 ms", fmt.Sprintf("%d against crypto's %d (%d runs)", all.slow, all.cslow, all.runs), "", true},
+		line{"(pooled) GC stops long", fmt.Sprintf("%d of %d against crypto's %d of %d", all.long, all.stops, all.clong, all.cstops), "", true})
 	for _, name := range order {
 		e := t[name]
 		ls = append(ls,

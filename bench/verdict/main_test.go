@@ -24,6 +24,8 @@ func TestReport(t *testing.T) {
 		"shape=mixed +1.4% (+2.0, +1.4, +0.8)",
 		"(noise) abrr: a row's processes apart, median        0.5%",
 		"HashMany 1 x 512 MiB: runs with a stop > 1 ms", "2 against crypto's 0 (10 runs)",
+		"(pooled) runs with a stop > 1 ms", "9 against crypto's 8 (70 runs)",
+		"(pooled) GC stops long", "2 of 22368 against crypto's 3 of 30260",
 		"time / default's", "1.007",
 		"k = 512: Prysm's port / sha256x", "10.51x",
 		"slot: fastssz / sha256x", "1306x",
