@@ -736,8 +736,7 @@ func transposeInOrder(v isa, regs, others []VecPhysical) {
 		t.op(t.x.reg, t.y.reg, t.reg)
 		t.done = true
 	}
-	Comment("Transpose 16x16 word by word (transposeInOrder); byte-swap each word",
-		"into its place in the ring.")
+	Comment("Transpose 16x16 (transposeInOrder), byte-swapped into the ring.")
 	for t := 0; t < n; t++ {
 		emit(src[t], t, ring[t])
 		v.bswap(ring[t])
@@ -1110,8 +1109,7 @@ func compressW(ws []isa, lbl func(string) string, roll bool) {
 			})
 		}
 	}
-	Comment("Rounds 16-63: each computes the next schedule word W[i] into",
-		"W[i-16]'s place.")
+	Comment("Rounds 16-63, each computing W[i] into W[i-16]'s place.")
 	if !roll {
 		for g := 1; g < 4; g++ {
 			ADDQ(U32(16*v.kStride()), kp)

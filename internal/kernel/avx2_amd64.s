@@ -1751,8 +1751,7 @@ avx2X8_full:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 
@@ -3657,8 +3656,7 @@ avx2X8Pairs_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 
@@ -6110,8 +6108,7 @@ avx2X8Slices_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 
@@ -8547,8 +8544,7 @@ avx2X8Double_loop:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 
@@ -10730,8 +10726,7 @@ avx2X8Double_padrounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 
@@ -12618,8 +12613,7 @@ avx2X8Staged_block:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000200, R8
 	PCALIGN $0x40
 

@@ -682,8 +682,7 @@ avx512X16_full:
 	MOVQ      1056(DI), AX
 	VMOVDQU32 (AX)(CX*1), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -1085,8 +1084,7 @@ avx512X16_full:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -2352,8 +2350,7 @@ avx512X16Lat2_full:
 	MOVQ      1056(DI), AX
 	VMOVDQU32 (AX)(CX*1), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -2831,8 +2828,7 @@ avx512X16Lat2_full:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -3618,8 +3614,7 @@ avx512X16Pairs_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -4021,8 +4016,7 @@ avx512X16Pairs_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -5169,8 +5163,7 @@ avx512X16Slices_loop:
 	MOVQ      360(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -5572,8 +5565,7 @@ avx512X16Slices_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -6704,8 +6696,7 @@ avx512X16Double_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -7107,8 +7098,7 @@ avx512X16Double_loop:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -8264,8 +8254,7 @@ avx512X16Double_padrounds:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -9120,8 +9109,7 @@ avx512X16Staged_block:
 	ADDQ      BX, AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -9523,8 +9511,7 @@ avx512X16Staged_block:
 	VPTERNLOGD  $0xe8, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -10367,8 +10354,7 @@ avx512X16Lat2Pairs_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -10846,8 +10832,7 @@ avx512X16Lat2Pairs_loop:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -12058,8 +12043,7 @@ avx512X16Lat2Slices_loop:
 	MOVQ      360(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -12537,8 +12521,7 @@ avx512X16Lat2Slices_loop:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -13733,8 +13716,7 @@ avx512X16Lat2Double_loop:
 	VMOVDQU32 896(SI), Z14
 	VMOVDQU32 960(SI), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -14212,8 +14194,7 @@ avx512X16Lat2Double_loop:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -15509,8 +15490,7 @@ avx512X16Lat2Double_padrounds:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -16397,8 +16377,7 @@ avx512X16Lat2Staged_block:
 	ADDQ      BX, AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29
@@ -16876,8 +16855,7 @@ avx512X16Lat2Staged_block:
 	VPTERNLOGD  $0x96, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
-	// Rounds 16-63: each computes the next schedule word W[i] into
-	// W[i-16]'s place.
+	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
 	ADDQ    $0x00000040, R8
 	PCALIGN $0x40
 
@@ -20435,8 +20413,7 @@ TEXT ·avx512X16LoadW(SB), $576-16
 	MOVQ      120(SI), AX
 	VMOVDQU32 (AX), Z15
 
-	// Transpose 16x16 word by word (transposeInOrder); byte-swap each word
-	// into its place in the ring.
+	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
 	VPUNPCKLDQ  Z1, Z0, Z31
 	VPUNPCKLDQ  Z3, Z2, Z30
 	VPUNPCKLQDQ Z30, Z31, Z29

@@ -149,8 +149,7 @@ shaniX1_block:
 	// run past the message.
 	PREFETCHT0 1024(R8)
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -401,8 +400,7 @@ shaniX1Job_block:
 	// run past the message.
 	PREFETCHT0 1024(R8)
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -755,8 +753,7 @@ shaniX2_loop:
 	PCALIGN $0x40
 
 shaniX2_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -1468,8 +1465,7 @@ shaniX3_loop:
 	PCALIGN $0x40
 
 shaniX3_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -2582,8 +2578,7 @@ shaniX4_loop:
 	PCALIGN $0x40
 
 shaniX4_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -3740,8 +3735,7 @@ shaniX1Pairs_loop:
 	JEQ   shaniX1Pairs_done
 	LEAQ  (SI), R8
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
 
@@ -4010,8 +4004,7 @@ shaniX1Slices_loop:
 	JEQ   shaniX1Slices_done
 	MOVQ  (SI), R8
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
 
@@ -4289,8 +4282,7 @@ shaniX1Double_loop:
 	JEQ   shaniX1Double_done
 	LEAQ  (SI), R8
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
 
@@ -4536,8 +4528,7 @@ shaniX1Double_loop:
 	MOVOU   shaniIV<>+0(SB), X1
 	MOVOU   shaniIV<>+16(SB), X2
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  16(R8), X4
@@ -4734,15 +4725,13 @@ shaniX2Pairs_loop:
 	LEAQ  (SI), R8
 	LEAQ  64(SI), R9
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5205,15 +5194,13 @@ shaniX2Slices_loop:
 	MOVQ  (SI), R8
 	MOVQ  24(SI), R9
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -5687,15 +5674,13 @@ shaniX2Double_loop:
 	LEAQ  (SI), R8
 	LEAQ  64(SI), R9
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6137,8 +6122,7 @@ shaniX2Double_loop:
 	MOVOU   shaniIV<>+0(SB), X7
 	MOVOU   shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -6498,8 +6482,7 @@ shaniX3Pairs_loop:
 	LEAQ  64(SI), R9
 	LEAQ  128(SI), R10
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -6507,8 +6490,7 @@ shaniX3Pairs_loop:
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -7290,8 +7272,7 @@ shaniX3Slices_loop:
 	MOVQ  24(SI), R9
 	MOVQ  48(SI), R10
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -7299,8 +7280,7 @@ shaniX3Slices_loop:
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -8092,8 +8072,7 @@ shaniX3Double_loop:
 	LEAQ  64(SI), R9
 	LEAQ  128(SI), R10
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -8101,8 +8080,7 @@ shaniX3Double_loop:
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -8862,8 +8840,7 @@ shaniX3Double_loop:
 	MOVOU   shaniIV<>+0(SB), X5
 	MOVOU   shaniIV<>+16(SB), X6
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -9503,8 +9480,7 @@ shaniX4Pairs_loop:
 	LEAQ  128(SI), R10
 	LEAQ  192(SI), R11
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -9514,8 +9490,7 @@ shaniX4Pairs_loop:
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -10533,8 +10508,7 @@ shaniX4Slices_loop:
 	MOVQ  48(SI), R10
 	MOVQ  72(SI), R11
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -10544,8 +10518,7 @@ shaniX4Slices_loop:
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -11575,8 +11548,7 @@ shaniX4Double_loop:
 	LEAQ  128(SI), R10
 	LEAQ  192(SI), R11
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -11586,8 +11558,7 @@ shaniX4Double_loop:
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -12585,8 +12556,7 @@ shaniX4Double_loop:
 	MOVOU   shaniIV<>+0(SB), X7
 	MOVOU   shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -13428,8 +13398,7 @@ shaniX1Staged_loop:
 	PCALIGN $0x40
 
 shaniX1Staged_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, X7
 	MOVO   X2, X8
 	MOVOU  (R8), X3
@@ -13633,8 +13602,7 @@ shaniX1Staged65_loop:
 	JEQ   shaniX1Staged65_done
 	LEAQ  (SI), R8
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIVK01<>+0(SB), X1
 	MOVOU shaniIVK01<>+16(SB), X2
 
@@ -13921,8 +13889,7 @@ shaniX2Staged_loop:
 	PCALIGN $0x40
 
 shaniX2Staged_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X7, 224(R14)
@@ -14289,15 +14256,13 @@ shaniX2Staged65_loop:
 	LEAQ  (SI), R8
 	LEAQ  128(SI), R9
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X3
 	PSHUFB X15, X3
 	MOVOU  (R9), X9
@@ -14815,8 +14780,7 @@ shaniX3Staged_loop:
 	PCALIGN $0x40
 
 shaniX3Staged_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -15469,8 +15433,7 @@ shaniX3Staged65_loop:
 	LEAQ  128(SI), R9
 	LEAQ  256(SI), R10
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -15478,8 +15441,7 @@ shaniX3Staged65_loop:
 	MOVOU shaniIV<>+0(SB), X5
 	MOVOU shaniIV<>+16(SB), X6
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
@@ -16350,8 +16312,7 @@ shaniX4Staged_loop:
 	PCALIGN $0x40
 
 shaniX4Staged_block:
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVO   X1, 64(R14)
 	MOVO   X2, 80(R14)
 	MOVO   X3, 224(R14)
@@ -17207,8 +17168,7 @@ shaniX4Staged65_loop:
 	LEAQ  256(SI), R10
 	LEAQ  384(SI), R11
 
-	// Each stream starts at the IV (one stream: at ivK01, see compressInline),
-	// on its message's first block.
+	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
 	MOVOU shaniIV<>+0(SB), X1
 	MOVOU shaniIV<>+16(SB), X2
 	MOVOU shaniIV<>+0(SB), X3
@@ -17218,8 +17178,7 @@ shaniX4Staged65_loop:
 	MOVOU shaniIV<>+0(SB), X7
 	MOVOU shaniIV<>+16(SB), X8
 
-	// Save each stream's state for the final addition; load the first three
-	// message groups, each scheduled three groups ahead of its rounds (_asm/shani).
+	// Save the states; load message groups 0-2, three ahead (_asm/shani).
 	MOVOU  (R8), X9
 	PSHUFB X15, X9
 	MOVO   X9, (R14)
