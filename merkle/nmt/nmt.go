@@ -214,10 +214,12 @@ func isMaxCelestia(ns *[cns]byte) bool {
 		binary.LittleEndian.Uint64(ns[16:])&binary.LittleEndian.Uint64(ns[21:]) == ^uint64(0)
 }
 
-// scratch is the memory of a batched level: its messages and digests,
-// and the messages of a level laid across (levelAcross) gathered.
+// scratch is the memory of a batched level: its messages (each two
+// nodes), where each one's parent goes, the digests, and the messages of
+// a level laid across (levelAcross) gathered.
 type scratch struct {
 	msgs   [][]byte
+	at     []int
 	out    [][sha256x.Size]byte
 	gather []byte
 }
@@ -235,6 +237,26 @@ func (sc *scratch) digests(n int) [][sha256x.Size]byte {
 // level's back from memory (BENCHMARKS.md, "Celestia's data squares").
 const levelChunk = 512
 
+// add adds a message, two nodes, whose parent goes to dst[at:]; with
+// levelChunk of them, it hashes them and writes their parents.
+func (h Hasher) add(sc *scratch, dst, msg []byte, at int) {
+	sc.msgs, sc.at = append(sc.msgs, msg), append(sc.at, at)
+	if len(sc.msgs) == levelChunk {
+		h.joins(sc, dst)
+	}
+}
+
+// joins hashes the messages added and writes their parents.
+func (h Hasher) joins(sc *scratch, dst []byte) {
+	nl := h.NodeSize()
+	out := sc.digests(len(sc.msgs))
+	sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
+	for k, msg := range sc.msgs {
+		h.join(dst[sc.at[k]:][:nl], msg[:nl], msg[nl:], &out[k])
+	}
+	sc.msgs, sc.at = sc.msgs[:0], sc.at[:0]
+}
+
 // level hashes the next level of trees trees from src into dst (which may
 // be src): tree t's m nodes at src[t*stride:], node i at
 // src[t*stride+i*nl:], its new level at the same places in dst. The pairs
@@ -246,25 +268,12 @@ const levelChunk = 512
 func (h Hasher) level(sc *scratch, dst, src []byte, trees, m, stride int) int {
 	nl := h.NodeSize()
 	pairs := m / 2
-	for t, i := 0, 0; pairs > 0 && t < trees; {
-		t0, i0 := t, i
-		sc.msgs = sc.msgs[:0]
-		for len(sc.msgs) < levelChunk && t < trees {
-			sc.msgs = append(sc.msgs, src[t*stride+2*i*nl:][:2*nl])
-			if i++; i == pairs {
-				t, i = t+1, 0
-			}
-		}
-		out := sc.digests(len(sc.msgs))
-		sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
-		t, i = t0, i0
-		for k, msg := range sc.msgs {
-			h.join(dst[t*stride+i*nl:][:nl], msg[:nl], msg[nl:], &out[k])
-			if i++; i == pairs {
-				t, i = t+1, 0
-			}
+	for t := range trees {
+		for i := range pairs {
+			h.add(sc, dst, src[t*stride+2*i*nl:][:2*nl], t*stride+i*nl)
 		}
 	}
+	h.joins(sc, dst)
 	if m%2 == 1 {
 		for t := range trees {
 			copy(dst[t*stride+pairs*nl:][:nl], src[t*stride+(m-1)*nl:][:nl])
@@ -275,37 +284,23 @@ func (h Hasher) level(sc *scratch, dst, src []byte, trees, m, stride int) int {
 
 // levelAcross is level for trees laid across one another: node i of tree
 // t at src[i*stride+t*nl] (a data square's columns in its rows' layout).
-// A pair's nodes lie apart, so each chunk's messages are gathered first,
-// the two rows they come from read in order.
+// A pair's nodes lie apart, so each message is gathered, the two rows a
+// pair of rows' messages come from read in order.
 func (h Hasher) levelAcross(sc *scratch, dst, src []byte, trees, m, stride int) int {
 	nl := h.NodeSize()
 	pairs := m / 2
 	if cap(sc.gather) < levelChunk*2*nl {
 		sc.gather = make([]byte, levelChunk*2*nl)
 	}
-	for t, i := 0, 0; i < pairs; {
-		t0, i0 := t, i
-		sc.msgs = sc.msgs[:0]
-		g := sc.gather[:0]
-		for len(sc.msgs) < levelChunk && i < pairs {
-			n := len(g)
-			g = append(g, src[2*i*stride+t*nl:][:nl]...)
+	for i := range pairs {
+		for t := range trees {
+			n := len(sc.msgs) * 2 * nl // the gathered messages are the ones added
+			g := append(sc.gather[n:n], src[2*i*stride+t*nl:][:nl]...)
 			g = append(g, src[(2*i+1)*stride+t*nl:][:nl]...)
-			sc.msgs = append(sc.msgs, g[n:])
-			if t++; t == trees {
-				t, i = 0, i+1
-			}
-		}
-		out := sc.digests(len(sc.msgs))
-		sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
-		t, i = t0, i0
-		for k, msg := range sc.msgs {
-			h.join(dst[i*stride+t*nl:][:nl], msg[:nl], msg[nl:], &out[k])
-			if t++; t == trees {
-				t, i = 0, i+1
-			}
+			h.add(sc, dst, g, i*stride+t*nl)
 		}
 	}
+	h.joins(sc, dst)
 	if m%2 == 1 {
 		copy(dst[pairs*stride:][:trees*nl], src[(m-1)*stride:][:trees*nl])
 	}
@@ -314,8 +309,8 @@ func (h Hasher) levelAcross(sc *scratch, dst, src []byte, trees, m, stride int) 
 
 // A Tree is a namespaced Merkle tree that leaves are pushed to, in
 // namespace order. Its root and proofs are computed when asked for, the
-// leaves in one batched call and each level in calls of up to 512 pairs
-// (levelChunk). The zero Tree is not usable: make one with New.
+// leaves in one batched call and each level in calls of up to 512 pairs.
+// The zero Tree is not usable: make one with New.
 type Tree struct {
 	h      Hasher
 	leaves [][]byte
