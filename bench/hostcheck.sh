@@ -7,10 +7,11 @@
 # pause probe (`sha256x bench -pauses -rounds 10`); every kernel call's time
 # (calltime.sh); the public API against OLD, row by row (abrr.sh OLD 5 64);
 # `sum -j 1000000 -r /usr/lib` against the default (jcap.sh 5); the trees
-# that change (mutable.sh 3). OLD defaults to 0edbfb5, issue 38's starting
-# point. Last, each must-show those files measure, met or not
-# (bench/verdict), into DIR/verdict.txt and on standard output. About 5.5
-# minutes on Zen 4.
+# that change (mutable.sh 3) and their writes asked for ahead against none
+# (writeahead.sh 8: what a route of this CPU should set). OLD defaults to
+# 0edbfb5, issue 38's starting point. Last, each must-show those files
+# measure, met or not (bench/verdict), into DIR/verdict.txt and on standard
+# output.
 set -euo pipefail
 dir=${1:?usage: bench/hostcheck.sh DIR [OLD]}
 old=${2:-0edbfb5}
@@ -37,5 +38,6 @@ run calltime.txt bash bench/calltime.sh
 run abrr.txt bash bench/abrr.sh "$old" 5 64
 run jcap.txt bash bench/jcap.sh 5
 run mutable.txt bash bench/mutable.sh 3
+run writeahead.txt bash bench/writeahead.sh 8
 (cd bench && go run ./verdict "$dir") | tee "$dir/verdict.txt"
 echo "results in $dir" >&2

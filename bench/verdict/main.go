@@ -71,6 +71,7 @@ func report(w io.Writer, dir string) error {
 		{"38", "pauses.txt", pauses},
 		{"38", "jcap.txt", jcap},
 		{"39", "mutable.txt", mutable},
+		{"39", "writeahead.txt", writeAhead},
 	} {
 		text, err := os.ReadFile(filepath.Join(dir, s.file))
 		if err != nil {
@@ -426,6 +427,47 @@ func mutable(text string) ([]line, error) {
 		ls = append(ls, line{what, s[8] + "x", "<= 1x", chained <= 1})
 	}
 	return ls, nil
+}
+
+// waRE matches a row of writeahead.sh's summary: B's time over A's, its
+// median and the rounds B was faster in.
+var waRE = regexp.MustCompile(`^BenchmarkMutable(List/k=(\d+)|Slot/impl=sha256x(-after-Copy)?)\S*\s+([0-9.]+)\s+(\d+ of \d+)`)
+
+// writeAhead: hashtree's writes asked for ahead (plan.WriteAhead) against
+// none, row by row, and whether they pay on this CPU as they did where a
+// route turns them on: k = 512 and 8,192 at most 0.97, no row past 1.03
+// (BENCHMARKS.md, "Writes asked for ahead"). A figure for a route's
+// choice, not a must-show.
+func writeAhead(text string) ([]line, error) {
+	var ls []line
+	pays, worst := 0, 0.0
+	for _, l := range strings.Split(text, "\n") {
+		r := waRE.FindStringSubmatch(l)
+		if r == nil {
+			continue
+		}
+		x, _ := strconv.ParseFloat(r[4], 64)
+		what := "the slot"
+		switch {
+		case r[2] != "":
+			what = "k = " + r[2]
+			if (r[2] == "512" || r[2] == "8192") && x <= 0.97 {
+				pays++
+			}
+		case r[3] != "":
+			what = "the slot after a Copy"
+		}
+		worst = max(worst, x)
+		ls = append(ls, line{"write-ahead over none, " + what, fmt.Sprintf("%.3f (faster in %s)", x, r[5]), "", true})
+	}
+	if len(ls) == 0 {
+		return nil, fmt.Errorf("no summary")
+	}
+	v := "none (keep 0)"
+	if pays == 2 && worst <= 1.03 {
+		v = "pays (16 a call, as on Zen 4 and the Xeon of model 207)"
+	}
+	return append(ls, line{"(decision) write-ahead on this CPU", v, "", true}), nil
 }
 
 func median(v []float64) float64 {

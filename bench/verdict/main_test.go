@@ -89,3 +89,29 @@ func TestMutableSummaries(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteAhead: writeahead.sh's summary read row by row, and the
+// decision it supports (the Xeon of model 207, 2026-12-06: 16 pays).
+func TestWriteAhead(t *testing.T) {
+	text, err := os.ReadFile("../data/xeon207-2026-12-06/writeahead.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := writeAhead(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.String() + "\n")
+	}
+	out := b.String()
+	for _, want := range []string{"k = 512", "0.928 (faster in 6 of 8)", "the slot after a Copy", "0.972 (faster in 5 of 8)", "pays (16 a call"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "NOT MET") {
+		t.Errorf("a figure judged as a must-show:\n%s", out)
+	}
+}
