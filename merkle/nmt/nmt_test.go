@@ -521,6 +521,10 @@ func TestAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(20, func() { dst, _ = sq.Roots(dst[:0], shares, 16) }); a != 0 {
 		t.Errorf("Square.Roots: %v allocations", a)
 	}
+	// The nodes it holds, as its doc says: 1.5 w^2 NodeSize bytes.
+	if held, want := cap(sq.nodes)+cap(sq.cols), 3*16*16*Celestia.NodeSize()/2; held != want {
+		t.Errorf("Square of width 16 holds %d bytes of nodes, want %d", held, want)
+	}
 	tr := New(Celestia)
 	leaves := randLeaves(r, Celestia, 100)
 	fill := func() {
