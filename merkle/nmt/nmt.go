@@ -216,12 +216,13 @@ func isMaxCelestia(ns *[cns]byte) bool {
 
 // scratch is the memory of a batched level: its messages (each two
 // nodes), where each one's parent goes, the digests, and the messages of
-// a level laid across (levelAcross) gathered.
+// a level laid across (addAcross) gathered.
 type scratch struct {
 	msgs   [][]byte
-	at     []int
+	to     [][]byte
 	out    [][sha256x.Size]byte
 	gather []byte
+	ng     int // the bytes of gather the messages added hold
 }
 
 func (sc *scratch) digests(n int) [][sha256x.Size]byte {
@@ -237,24 +238,24 @@ func (sc *scratch) digests(n int) [][sha256x.Size]byte {
 // level's back from memory (BENCHMARKS.md, "Celestia's data squares").
 const levelChunk = 512
 
-// add adds a message, two nodes, whose parent goes to dst[at:]; with
-// levelChunk of them, it hashes them and writes their parents.
-func (h Hasher) add(sc *scratch, dst, msg []byte, at int) {
-	sc.msgs, sc.at = append(sc.msgs, msg), append(sc.at, at)
+// add adds a message, two nodes, whose parent goes to to; with levelChunk
+// of them, it hashes them and writes their parents.
+func (h Hasher) add(sc *scratch, msg, to []byte) {
+	sc.msgs, sc.to = append(sc.msgs, msg), append(sc.to, to)
 	if len(sc.msgs) == levelChunk {
-		h.joins(sc, dst)
+		h.joins(sc)
 	}
 }
 
 // joins hashes the messages added and writes their parents.
-func (h Hasher) joins(sc *scratch, dst []byte) {
+func (h Hasher) joins(sc *scratch) {
 	nl := h.NodeSize()
 	out := sc.digests(len(sc.msgs))
 	sha256x.HashManyPrefixed(out, nodePrefix, sc.msgs)
 	for k, msg := range sc.msgs {
-		h.join(dst[sc.at[k]:][:nl], msg[:nl], msg[nl:], &out[k])
+		h.join(sc.to[k], msg[:nl], msg[nl:], &out[k])
 	}
-	sc.msgs, sc.at = sc.msgs[:0], sc.at[:0]
+	sc.msgs, sc.to, sc.ng = sc.msgs[:0], sc.to[:0], 0
 }
 
 // level hashes the next level of trees trees from src into dst (which may
@@ -262,47 +263,60 @@ func (h Hasher) joins(sc *scratch, dst []byte) {
 // src[t*stride+i*nl:], its new level at the same places in dst. The pairs
 // of every tree are hashed in batched calls of levelChunk; a lone last node
 // is promoted. It returns the number of nodes each tree's new level has.
-//
-// In place, each node is written over one already read: node i of tree t
-// after the pairs before it, whose nodes 2i' and 2i'+1 lie at or past i.
 func (h Hasher) level(sc *scratch, dst, src []byte, trees, m, stride int) int {
+	h.addLevel(sc, dst, src, trees, m, stride)
+	h.joins(sc)
+	return h.promote(dst, src, trees, m, stride)
+}
+
+// addLevel adds level's pairs. In place, each node is written over one
+// already read: node i of tree t after the pairs before it, whose nodes
+// 2i' and 2i'+1 lie at or past i.
+func (h Hasher) addLevel(sc *scratch, dst, src []byte, trees, m, stride int) {
 	nl := h.NodeSize()
-	pairs := m / 2
 	for t := range trees {
-		for i := range pairs {
-			h.add(sc, dst, src[t*stride+2*i*nl:][:2*nl], t*stride+i*nl)
+		for i := range m / 2 {
+			h.add(sc, src[t*stride+2*i*nl:][:2*nl], dst[t*stride+i*nl:][:nl])
 		}
 	}
-	h.joins(sc, dst)
-	if m%2 == 1 {
+}
+
+// promote copies each tree's lone last node, if m is odd, once its level's
+// pairs are hashed (in place, a pair may read where it goes), and returns
+// the number of nodes each tree's new level has.
+func (h Hasher) promote(dst, src []byte, trees, m, stride int) int {
+	if nl, p := h.NodeSize(), m/2; m%2 == 1 {
 		for t := range trees {
-			copy(dst[t*stride+pairs*nl:][:nl], src[t*stride+(m-1)*nl:][:nl])
+			copy(dst[t*stride+p*nl:][:nl], src[t*stride+(m-1)*nl:][:nl])
 		}
 	}
 	return (m + 1) / 2
 }
 
-// levelAcross is level for trees laid across one another: node i of tree
+// addAcross is addLevel for trees laid across one another: node i of tree
 // t at src[i*stride+t*nl] (a data square's columns in its rows' layout).
-// A pair's nodes lie apart, so each message is gathered, the two rows a
-// pair of rows' messages come from read in order.
-func (h Hasher) levelAcross(sc *scratch, dst, src []byte, trees, m, stride int) int {
+// A pair's nodes lie apart, so each message is gathered as it is added,
+// the two rows a pair of rows' messages come from read in order; promote
+// them with promoteAcross.
+func (h Hasher) addAcross(sc *scratch, dst, src []byte, trees, m, stride int) {
 	nl := h.NodeSize()
-	pairs := m / 2
 	if cap(sc.gather) < levelChunk*2*nl {
 		sc.gather = make([]byte, levelChunk*2*nl)
 	}
-	for i := range pairs {
+	for i := range m / 2 {
 		for t := range trees {
-			n := len(sc.msgs) * 2 * nl // the gathered messages are the ones added
-			g := append(sc.gather[n:n], src[2*i*stride+t*nl:][:nl]...)
+			g := append(sc.gather[sc.ng:sc.ng], src[2*i*stride+t*nl:][:nl]...)
 			g = append(g, src[(2*i+1)*stride+t*nl:][:nl]...)
-			h.add(sc, dst, g, i*stride+t*nl)
+			sc.ng += 2 * nl
+			h.add(sc, g, dst[i*stride+t*nl:][:nl])
 		}
 	}
-	h.joins(sc, dst)
-	if m%2 == 1 {
-		copy(dst[pairs*stride:][:trees*nl], src[(m-1)*stride:][:trees*nl])
+}
+
+// promoteAcross is promote for trees laid across one another.
+func (h Hasher) promoteAcross(dst, src []byte, trees, m, stride int) int {
+	if nl, p := h.NodeSize(), m/2; m%2 == 1 {
+		copy(dst[p*stride:][:trees*nl], src[(m-1)*stride:][:trees*nl])
 	}
 	return (m + 1) / 2
 }

@@ -82,14 +82,20 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 	}
 	s.nodes, s.cols = s.nodes[:w*stride], s.cols[:k*stride]
 	s.leaves(shares, w)
-	// The columns' first level from the leaves, before the rows' levels
-	// overwrite them; the columns' later levels and the rows' in place.
-	m := h.levelAcross(&s.sc, s.cols, s.nodes, w, w, stride)
-	for m > 1 {
-		m = h.levelAcross(&s.sc, s.cols, s.cols, w, m, stride)
-	}
+	// Each level of the columns and the rows in the same calls (a small
+	// square's levels in one): the columns' messages first, gathered as
+	// they are added, their first level from the leaves before the rows'
+	// first level overwrites them in place.
 	for m := w; m > 1; {
-		m = h.level(&s.sc, s.nodes, s.nodes, w, m, stride)
+		src := s.cols
+		if m == w {
+			src = s.nodes
+		}
+		h.addAcross(&s.sc, s.cols, src, w, m, stride)
+		h.addLevel(&s.sc, s.nodes, s.nodes, w, m, stride)
+		h.joins(&s.sc)
+		h.promoteAcross(s.cols, src, w, m, stride)
+		m = h.promote(s.nodes, s.nodes, w, m, stride)
 	}
 	for t := range w {
 		dst = append(dst, s.nodes[t*stride:t*stride+nl]...)
