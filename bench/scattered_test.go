@@ -31,13 +31,11 @@ func BenchmarkScattered(b *testing.B) {
 			n = batch
 		}
 		ms := make([][]byte, n)
-		perm := rand.New(rand.NewPCG(1, 2)).Perm(total)
 		for i := range ms {
-			k := i
-			if order == "random" {
-				k = perm[i]
-			}
-			ms[i] = buf[k*size : (k+1)*size]
+			ms[i] = buf[i*size : (i+1)*size]
+		}
+		if order == "random" {
+			rand.New(rand.NewPCG(1, 2)).Shuffle(n, func(i, j int) { ms[i], ms[j] = ms[j], ms[i] })
 		}
 		return ms
 	}
