@@ -566,7 +566,7 @@ func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) error {
 	}
 	var pair [2][Size]byte
 	k := 0
-	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, (m+1)/2 {
+	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, m-m/2 { // m-m/2: (m+1)/2 overflows at MaxInt
 		if i == m-1 && i%2 == 0 && s.Odd == Promote {
 			continue // promoted: no sibling at this level
 		}
@@ -594,7 +594,7 @@ func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) error {
 // index and size in s.
 func (s *Scheme) pathError(p Proof) error {
 	want := 0
-	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, (m+1)/2 {
+	for i, m := p.Index, p.Size; m > 1; i, m = i>>1, m-m/2 {
 		if i != m-1 || i%2 != 0 || s.Odd != Promote {
 			want++
 		}

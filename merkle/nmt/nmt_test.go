@@ -466,9 +466,9 @@ func TestSquare(t *testing.T) {
 	}
 	sq := NewSquare(Celestia)
 	shares := squareOf(r, Celestia, 4, 100)
-	for _, w := range []int{0, 3, -2} {
-		if _, err := sq.Roots(nil, shares, w); err == nil {
-			t.Errorf("width %d: no error", w)
+	for _, w := range []int{0, 3, -2, 1<<15 + 2} {
+		if _, err := sq.Roots(nil, shares, w); err == nil || !strings.Contains(err.Error(), "at most 32768") {
+			t.Errorf("width %d: %v, want the error that names the widths allowed", w, err)
 		}
 	}
 	if _, err := sq.Roots(nil, shares[:15], 4); err == nil {

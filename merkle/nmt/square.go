@@ -46,12 +46,14 @@ func NewSquare(h Hasher) *Square {
 // Celestia, a share of the original data (the first width/2 rows and
 // columns) is namespaced by its first NamespaceSize bytes, and every other
 // share (parity) by the largest namespace: a leaf is ns || share. It is an
-// error if width is not even and positive, len(shares) != width^2, an
+// error if width is not even, positive and at most 32768 (width^2 then
+// counts in an int on 32-bit platforms too; far wider than Celestia's
+// squares), len(shares) != width^2, an
 // original share is shorter than a namespace, or a row or column of the
 // original data is out of namespace order.
 func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 	if width <= 0 || width%2 != 0 || width > 1<<15 {
-		return dst, errors.New("nmt: a square " + strconv.Itoa(width) + " shares wide, not even and positive")
+		return dst, errors.New("nmt: a square " + strconv.Itoa(width) + " shares wide, not even, positive and at most 32768")
 	}
 	if len(shares) != width*width {
 		return dst, errors.New("nmt: " + strconv.Itoa(len(shares)) + " shares for a square " + strconv.Itoa(width) + " wide")
