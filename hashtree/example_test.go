@@ -5,6 +5,7 @@ package hashtree_test
 
 import (
 	"encoding/binary"
+	"errors"
 	"fmt"
 
 	"github.com/sha256x/sha256x/hashtree"
@@ -157,10 +158,10 @@ func ExampleConcatProofs() {
 	}
 	fmt.Println(p.Gindex, len(p.Branch), p.Verify(registry.Root()))
 	p.Leaf[0] ^= 1
-	fmt.Println(p.Verify(registry.Root()))
+	fmt.Println(errors.Is(p.Verify(registry.Root()), hashtree.ErrMismatch))
 	// Output:
 	// 17592186044442 44 <nil>
-	// proof does not match the root
+	// true
 }
 
 // A multiproof of two elements of a list, with the helper nodes the specs'

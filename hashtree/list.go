@@ -177,8 +177,14 @@ func (l *BasicList[T]) Copy() *BasicList[T] {
 func (l *BasicList[T]) Compact() { l.t.compact() }
 
 // Gindex returns the generalized index of the chunk that holds value i.
+// It panics unless that chunk is below 2^depth and the gindex fits in 64
+// bits.
 func (l *BasicList[T]) Gindex(i uint64) uint64 {
-	return gindexOf(i/uint64(32/sizeOf[T]()), l.t.depth, true)
+	c := i / uint64(32/sizeOf[T]())
+	if l.t.depth+1 > 63 || c>>l.t.depth != 0 {
+		panic(fmt.Sprintf("sha256x: hashtree: BasicList.Gindex(%d), in chunk %d, of a tree of depth %d", i, c, l.t.depth))
+	}
+	return gindexOf(c, l.t.depth, true)
 }
 
 // Node returns the node at generalized index g of the current tree.

@@ -85,9 +85,10 @@ func NewListTree(chunks [][sha256x.Size]byte, limit, length uint64) *Tree {
 func (t *Tree) Root() [sha256x.Size]byte { return t.root }
 
 // Gindex returns the generalized index of chunk i of the tree (the
-// element i of a list of containers). It panics unless i is within the
-// limit and the gindex fits in 64 bits (a tree of depth 63 or more, or 62 for
-// a list, has none).
+// element i of a list of containers). It panics unless i is below 2^depth
+// (the limit rounded up to a power of two: an index from the limit up to
+// there names a padding chunk) and the gindex fits in 64 bits (a tree of
+// depth 63 or more, or 62 for a list, has none).
 func (t *Tree) Gindex(i uint64) uint64 {
 	d := t.depth
 	if t.list {
@@ -192,14 +193,15 @@ func (p Proof) Root() ([sha256x.Size]byte, error) {
 }
 
 // Verify returns nil if p proves its leaf at its gindex under root, and an
-// error otherwise (ErrMismatch for a well-formed proof of another root).
+// error otherwise (wrapping ErrMismatch for a well-formed proof of another
+// root).
 func (p Proof) Verify(root [sha256x.Size]byte) error {
 	r, err := p.Root()
 	if err != nil {
 		return err
 	}
 	if r != root {
-		return ErrMismatch
+		return fmt.Errorf("%w: gindex %d leads to root %x, not %x", ErrMismatch, p.Gindex, r, root)
 	}
 	return nil
 }
@@ -395,15 +397,15 @@ func (m Multiproof) Root() ([sha256x.Size]byte, error) {
 }
 
 // Verify returns nil if m proves its leaves at their gindices under root,
-// and an error otherwise (ErrMismatch for a well-formed proof of another
-// root).
+// and an error otherwise (wrapping ErrMismatch for a well-formed proof of
+// another root).
 func (m Multiproof) Verify(root [sha256x.Size]byte) error {
 	r, err := m.Root()
 	if err != nil {
 		return err
 	}
 	if r != root {
-		return ErrMismatch
+		return fmt.Errorf("%w: the multiproof of %d leaves leads to root %x, not %x", ErrMismatch, len(m.Leaves), r, root)
 	}
 	return nil
 }

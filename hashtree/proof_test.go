@@ -2,9 +2,11 @@ package hashtree
 
 import (
 	"errors"
+	"fmt"
 	"math/bits"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 
 	"github.com/sha256x/sha256x/merkle"
@@ -94,8 +96,8 @@ func TestTree(t *testing.T) {
 					}
 					if len(p.Branch) > 0 {
 						p.Branch[len(p.Branch)-1][3] ^= 1
-						if err := p.Verify(ref[1]); !errors.Is(err, ErrMismatch) {
-							t.Fatalf("tampered proof of %d: %v", g, err)
+						if err := p.Verify(ref[1]); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), fmt.Sprintf("not %x", ref[1])) {
+							t.Fatalf("tampered proof of %d: %v (want ErrMismatch, naming the root)", g, err)
 						}
 						p.Branch = p.Branch[1:]
 						if err := p.Verify(ref[1]); !errors.Is(err, ErrMalformed) {
@@ -158,6 +160,11 @@ func TestMultiproofAncestor(t *testing.T) {
 	if err := m.Verify(tr.Root()); err != nil {
 		t.Fatal(err)
 	}
+	other := tr.Root()
+	other[0] ^= 1
+	if err := m.Verify(other); !errors.Is(err, ErrMismatch) || !strings.Contains(err.Error(), fmt.Sprintf("not %x", other)) {
+		t.Fatalf("another root: %v (want ErrMismatch, naming the root)", err)
+	}
 	m.Leaves[1][0] ^= 1 // the leaf at 4, below 2
 	if err := m.Verify(tr.Root()); !errors.Is(err, ErrMismatch) {
 		t.Fatalf("an inconsistent leaf below another: %v", err)
@@ -212,6 +219,16 @@ func TestConcatProofs(t *testing.T) {
 	mustPanic(t, "ConcatGindices overflow", func() { ConcatGindices(1<<62, 8) })
 	mustPanic(t, "NewTree over the limit", func() { NewTree(make([][32]byte, 5), 4) })
 	mustPanic(t, "Gindex past the limit", func() { NewTree(make([][32]byte, 2), 4).Gindex(4) })
+	func() {
+		defer func() {
+			// The value's index, not its chunk's: 8 of a list of uint64s
+			// whose limit 5 makes two chunks.
+			if r := fmt.Sprint(recover()); !strings.HasPrefix(r, "sha256x: hashtree: BasicList.Gindex(8)") {
+				t.Errorf("BasicList.Gindex past the limit: panic %q", r)
+			}
+		}()
+		NewBasicList(make([]uint64, 5), 5).Gindex(8)
+	}()
 	mustPanic(t, "NewListTree over the limit", func() { NewListTree(make([][32]byte, 3), 2, 3) })
 }
 
