@@ -11,6 +11,7 @@ import (
 	"unsafe"
 
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
 )
 
 func TestMain(m *testing.M) {
@@ -246,6 +247,131 @@ func TestStagedTemplates(t *testing.T) {
 				}
 			}
 			check(t, pl, j.Prefix, msgs, nil)
+		}
+	})
+}
+
+// TestStagedLayouts hashes, in one goroutine (one scratch area), staged
+// items of one length but of two layouts in turn, where the first slot of
+// the first has, among its own bytes, the second's prefix or infix: 65-byte
+// messages, the first starting 0x00, then 64-byte ones after the prefix
+// 0x00 (RFC 6962's leaves); digests hashed again (HashManyDouble), then
+// 31-byte messages after a 1-byte prefix; a join with a 1-byte infix, then
+// RFC 6962's. Every slot but the first must be laid out again.
+func TestStagedLayouts(t *testing.T) {
+	const n = 16
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		a := make([][]byte, n)
+		for i := range a {
+			a[i] = pattern(65, i)
+			a[i][0] = byte(i) // a[0][0] is the prefix below
+		}
+		b := make([][]byte, n)
+		for i := range b {
+			b[i] = pattern(64, 100+i)
+		}
+		check(t, pl, nil, a, nil)
+		check(t, pl, []byte{0}, b, nil)
+
+		// Digests hashed again: a first digest that starts with the prefix.
+		d := make([][]byte, n)
+		for k := 0; d[0] == nil; k++ {
+			if m := pattern(10, k); sha256.Sum256(m)[0] == 0 {
+				d[0] = m
+			}
+		}
+		for i := 1; i < n; i++ {
+			d[i] = pattern(10, 1000+i)
+		}
+		out := make([][Size]byte, n)
+		sched.HashManyDouble(pl, out, d)
+		for i := range b {
+			b[i] = b[i][:31]
+		}
+		check(t, pl, []byte{0}, b, nil)
+
+		// Joins of 65 bytes: an infix, then a prefix where the first
+		// level's first node has it.
+		nodes := make([][Size]byte, 2*n)
+		for i := range nodes {
+			copy(nodes[i][:], pattern(Size, i))
+			nodes[i][0] = byte(i + 1)
+		}
+		for _, j := range []Join{{Infix: []byte{7}}, {Prefix: []byte{1}}} {
+			hashLevel(pl, out, j, nodes)
+			for i := range out {
+				if w := joinWant(j, nodes[2*i], nodes[2*i+1]); out[i] != w {
+					t.Fatalf("join %+v, node %d: got %x, want %x", j, i, out[i], w)
+				}
+			}
+			for i := range nodes {
+				nodes[i][0] = 0x55
+			}
+		}
+	})
+}
+
+// TestCallSequences runs random calls one after another in one goroutine
+// (one scratch area, whose staged layouts and padding later calls reuse),
+// items of a few lengths around a block and bytes of three values, so that
+// what a call finds left by the one before often looks like its own.
+func TestCallSequences(t *testing.T) {
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		r := rand.New(rand.NewPCG(41, 42))
+		some := func(n int) []byte {
+			b := make([]byte, n)
+			for i := range b {
+				b[i] = byte(r.IntN(3))
+			}
+			return b
+		}
+		steps := 3000
+		if testing.Short() {
+			steps = 500
+		}
+		for step := range steps {
+			n := []int{1, 2, 3, 6, 7, 16, 17, 33, 65, 70}[r.IntN(10)]
+			switch r.IntN(4) {
+			case 0, 1: // messages of one length, now and then one shorter
+				prefix := some([]int{r.IntN(4), r.IntN(70)}[r.IntN(2)])
+				l := max([]int{31, 32, 33, 63, 64, 65, 66, 100}[r.IntN(8)]-len(prefix), 0)
+				msgs := make([][]byte, n)
+				for i := range msgs {
+					msgs[i] = some(l)
+				}
+				if r.IntN(3) == 0 {
+					msgs[r.IntN(n)] = some(max(0, l-r.IntN(3)))
+				}
+				check(t, pl, prefix, msgs, nil)
+			case 2:
+				msgs := make([][]byte, n)
+				out := make([][Size]byte, n)
+				for i := range msgs {
+					msgs[i] = some(r.IntN(70))
+				}
+				sched.HashManyDouble(pl, out, msgs)
+				for i, m := range msgs {
+					if d := sha256.Sum256(m); out[i] != sha256.Sum256(d[:]) {
+						t.Fatalf("step %d: SHA-256d of message %d of %d wrong", step, i, n)
+					}
+				}
+			case 3:
+				j := Join{Width: []int{0, 1, 20, 31, 32}[r.IntN(5)], Prefix: some(r.IntN(4)), Infix: some(r.IntN(3)), Double: r.IntN(4) == 0}
+				nodes := make([][Size]byte, 2*n)
+				out := make([][Size]byte, n)
+				for i := range nodes {
+					copy(nodes[i][:], some(Size))
+				}
+				hashLevel(pl, out, j, nodes)
+				for i := range out {
+					if out[i] != joinWant(j, nodes[2*i], nodes[2*i+1]) {
+						t.Fatalf("step %d: join %+v of %d pairs, node %d wrong", step, j, n, i)
+					}
+				}
+			}
+			if t.Failed() {
+				t.Fatalf("step %d", step)
+			}
 		}
 	})
 }

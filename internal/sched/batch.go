@@ -59,6 +59,11 @@ type scratch struct {
 type slots struct {
 	buf [levelChunk * 3 * BlockSize]byte
 	m   int // the length of the items, -1 if not laid out
+	// Where the template's bytes lie in each slot: the prefix, [0, pre),
+	// and the infix, [at, at+infix). Every other byte up to m is an item's
+	// own, which stage overwrites in every slot; the template's lie in every
+	// slot only as long as no layout since had an item's own bytes there.
+	pre, at, infix int
 }
 
 // pairPadBlock is the padding block of a 64-byte message (a Merkle pair),

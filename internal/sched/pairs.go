@@ -42,16 +42,23 @@ func (stg *staging) template() {
 	if stg.nodes != nil {
 		infix, at = stg.jn.Infix, len(pre)+stg.w
 	}
-	if t := sl.buf[:nb*BlockSize]; sl.m == m && string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
+	// The first slot's prefix and infix stand for every slot's only if the
+	// slots were laid out with them where they are now: an item's own bytes
+	// of another layout of the same length (a 65-byte message's first byte,
+	// where a 64-byte message after a 1-byte prefix has its prefix) differ
+	// from slot to slot.
+	if t := sl.buf[:nb*BlockSize]; sl.m == m && sl.pre == len(pre) && sl.at == at && sl.infix == len(infix) &&
+		string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
 		return
 	}
+	sl.m = -1 // until every slot is laid out: a fault reading pre panics
 	for j := range levelChunk {
 		t := sl.buf[j*nb*BlockSize:][:nb*BlockSize]
 		copy(t, pre)
 		copy(t[at:], infix)
 		padTail(t, t[:m], nil, 8*uint64(m))
 	}
-	sl.m = m
+	sl.m, sl.pre, sl.at, sl.infix = m, len(pre), at, len(infix)
 }
 
 // stage copies the own bytes of items i..i+k into the slots (laid out by
