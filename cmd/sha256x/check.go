@@ -26,8 +26,9 @@ type checkLine struct {
 type checkState struct {
 	misformatted, formatted int
 	unreadable, mismatched  int
-	compared                bool
-	bsdReversed             int // -1 unknown, 0 no, 1 yes: set by the first line
+	matched                 bool // a digest matched (sha256sum's matched_checksums)
+	bsdReversed             int  // -1 unknown, 0 no, 1 yes: set by the first line
+	stdin                   bool // the checksum file is standard input: a line naming "-" is improperly formatted
 }
 
 func checkFiles(opts sumOpts, eng *engine, out *output, stdin io.Reader) int {
@@ -55,7 +56,7 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 		defer f.Close()
 		r = f
 	}
-	st := checkState{bsdReversed: -1}
+	st := checkState{bsdReversed: -1, stdin: name == "-"}
 	br := bufio.NewReaderSize(r, 64<<10)
 	var lines []checkLine
 	var jobs []*job
@@ -109,11 +110,13 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 		if st.mismatched > 0 {
 			out.errorf("WARNING: %s did NOT match", plural(st.mismatched, "computed checksum", "computed checksums"))
 		}
+		// As sha256sum: under --status, and whenever no digest matched
+		// (a mismatch is not a verification).
+		if opts.ignoreMissing && !st.matched {
+			out.errorf("%s: no file was verified", quoteName(display))
+		}
 	}
-	if opts.ignoreMissing && !st.compared {
-		out.errorf("%s: no file was verified", quoteName(display))
-	}
-	return st.compared && st.mismatched == 0 && st.unreadable == 0 && (!opts.strict || st.misformatted == 0)
+	return st.matched && st.mismatched == 0 && st.unreadable == 0 && (!opts.strict || st.misformatted == 0)
 }
 
 func plural(n int, one, many string) string {
@@ -145,7 +148,6 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 		}
 		return
 	}
-	st.compared = true
 	if j.sum != l.want {
 		st.mismatched++
 		if !opts.status {
@@ -153,6 +155,7 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 		}
 		return
 	}
+	st.matched = true
 	if !opts.status && !opts.quiet {
 		out.out.WriteString(name + ": OK\n")
 	}
@@ -195,6 +198,9 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 			return "", want, false, false
 		}
 		digest = strings.TrimLeft(rest[1:], " \t")
+		if k := strings.IndexByte(digest, 0); k >= 0 {
+			digest = digest[:k] // sha256sum reads the digest as a C string
+		}
 	} else {
 		s := line[i:]
 		// The digest, a blank, and at least one more character.
@@ -202,6 +208,12 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 			return "", want, false, false
 		}
 		digest, s = s[:64], s[65:]
+		// The digest is checked before the line's form is taken as the
+		// file's, as sha256sum does: a line with a bad digest does not
+		// decide whether "HEX FILE" lines are allowed.
+		if _, err := hex.Decode(want[:], []byte(digest)); err != nil {
+			return "", want, false, false
+		}
 		if len(s) == 1 || (s[0] != ' ' && s[0] != '*') {
 			// "HEX FILE": allowed only if the first line was so.
 			if st.bsdReversed == 0 {
@@ -221,11 +233,16 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 		return "", want, false, false
 	}
 	if escaped {
+		// unescapeName refuses a NUL, as sha256sum's filename_unescape.
 		if file, ok = unescapeName(file); !ok {
 			return "", want, false, false
 		}
+	} else if k := strings.IndexByte(file, 0); k >= 0 {
+		file = file[:k] // sha256sum opens the name as a C string
 	}
-	if file == "" || strings.IndexByte(file, 0) >= 0 {
+	// An empty name (possible in BSD lines, "SHA256 () = HEX") is kept:
+	// sha256sum tries to open it and reports it unreadable.
+	if st.stdin && file == "-" {
 		return "", want, false, false
 	}
 	return file, want, true, false

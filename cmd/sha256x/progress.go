@@ -18,9 +18,13 @@ type progress struct {
 	mu    sync.Mutex
 	w     io.Writer
 	shown bool
-	quit  chan struct{}
-	done  sync.WaitGroup
-	once  sync.Once
+	// midLine: the last write to standard output (through stdout) did
+	// not end a line. The progress line is not drawn then: its \r would
+	// put it over that part of a line on a terminal both share.
+	midLine bool
+	quit    chan struct{}
+	done    sync.WaitGroup
+	once    sync.Once
 }
 
 // startProgress returns nil (no progress line) unless w is a terminal.
@@ -47,8 +51,10 @@ func startProgress(w io.Writer, eng *engine) *progress {
 			b, n := eng.bytes.Load(), eng.files.Load()
 			secs := time.Since(start).Seconds()
 			p.mu.Lock()
-			fmt.Fprintf(p.w, "\rsha256x: %d files, %.0f MiB, %.0f MiB/s\x1b[K", n, float64(b)/(1<<20), float64(b)/(1<<20)/secs)
-			p.shown = true
+			if !p.midLine {
+				fmt.Fprintf(p.w, "\rsha256x: %d files, %.0f MiB, %.0f MiB/s\x1b[K", n, float64(b)/(1<<20), float64(b)/(1<<20)/secs)
+				p.shown = true
+			}
 			p.mu.Unlock()
 			select {
 			case <-p.quit:
@@ -70,6 +76,32 @@ func (p *progress) write(w io.Writer, s string) {
 	defer p.mu.Unlock()
 	p.clearLocked()
 	io.WriteString(w, s)
+}
+
+// stdout returns w, standard output, written through p if it is a
+// terminal too: each write erases the progress line first, so that output
+// sharing its terminal does not land after it or under it.
+func (p *progress) stdout(w io.Writer) io.Writer {
+	if f, ok := w.(*os.File); p == nil || !ok || !term.IsTerminal(int(f.Fd())) {
+		return w
+	}
+	return progressOut{p, w}
+}
+
+type progressOut struct {
+	p *progress
+	w io.Writer
+}
+
+func (o progressOut) Write(b []byte) (int, error) {
+	o.p.mu.Lock()
+	defer o.p.mu.Unlock()
+	o.p.clearLocked()
+	n, err := o.w.Write(b)
+	if n > 0 {
+		o.p.midLine = b[n-1] != '\n'
+	}
+	return n, err
 }
 
 func (p *progress) clearLocked() {

@@ -32,6 +32,9 @@ func unescapeName(s string) (string, bool) {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		c := s[i]
+		if c == 0 {
+			return "", false // as sha256sum: a NUL in an escaped name
+		}
 		if c != '\\' {
 			b.WriteByte(c)
 			continue
@@ -98,7 +101,10 @@ func nextUnit(s string, i int) (size int, printable bool) {
 	if r == utf8.RuneError && n <= 1 {
 		return 1, false
 	}
-	return n, unicode.IsGraphic(r)
+	// glibc's iswprint, which coreutils asks, holds format characters
+	// (U+00AD, U+200B, U+FEFF, ...) and private use ones printable too;
+	// unicode.IsGraphic does not.
+	return n, unicode.IsGraphic(r) || unicode.In(r, unicode.Cf, unicode.Co)
 }
 
 func needsQuote(s string) bool {
@@ -131,6 +137,17 @@ func isPlain(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.IndexByte("%+,-./]_@", c) >= 0
 }
 
+// endsEscaped reports whether the last character of s is written escaped.
+func endsEscaped(s string) bool {
+	printable := true
+	for i := 0; i < len(s); {
+		var n int
+		n, printable = nextUnit(s, i)
+		i += n
+	}
+	return !printable
+}
+
 // shellQuote is gnulib's shell-escape-always style: s in single quotes,
 // a single quote as quote, backslash, quote, quote, and unprintable bytes
 // as $'\n' or $'\ooo' segments. It also
@@ -139,7 +156,11 @@ func isPlain(c byte) bool {
 func shellQuote(s string) (q string, allCompat, single bool) {
 	var b strings.Builder
 	b.WriteByte('\'')
-	pending := false // inside a $'...' segment
+	// inside a $'...' segment. gnulib quotes a name with a single quote
+	// twice, and its second pass starts with the state its first ended
+	// in: after a name that ends escaped, its first escape lacks the $'
+	// and its first plain character is preceded by ''.
+	pending := strings.IndexByte(s, '\'') >= 0 && endsEscaped(s)
 	allCompat = true
 	esc := func(e string) {
 		if !pending {

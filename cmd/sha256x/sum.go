@@ -98,14 +98,16 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			o.recursive = true
 		case "zero":
 			o.zero = true
+		// --warn, --quiet and --status each turn the other two off, as in
+		// sha256sum: the last of them given wins.
 		case "warn":
-			o.warn = true
+			o.warn, o.quiet, o.status = true, false, false
 		case "ignore-missing":
 			o.ignoreMissing = true
 		case "quiet":
-			o.quiet = true
+			o.warn, o.quiet, o.status = false, true, false
 		case "status":
-			o.status = true
+			o.warn, o.quiet, o.status = false, false, true
 		case "strict":
 			o.strict = true
 		case "jobs":
@@ -241,7 +243,6 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if done {
 		return status
 	}
-	out := &output{out: bufio.NewWriterSize(stdout, 64<<10), stderr: stderr}
 	eng := newEngine(nil, stdin)
 	eng.h.Workers = opts.jobs
 	if m := files.MaxWorkers(); opts.jobs > m {
@@ -249,8 +250,9 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		fmt.Fprintf(stderr, "sha256x: %d jobs capped at %d (%d per core)\n", opts.jobs, m, files.WorkersPerCore)
 	}
 	defer eng.close()
-	out.prog = startProgress(stderr, eng)
-	defer out.prog.stop()
+	prog := startProgress(stderr, eng)
+	defer prog.stop()
+	out := &output{out: bufio.NewWriterSize(prog.stdout(stdout), 64<<10), stderr: stderr, prog: prog}
 	if opts.check {
 		status = checkFiles(opts, eng, out, stdin)
 	} else {

@@ -155,6 +155,7 @@ func TestSum(t *testing.T) {
 	// Errors amid files: reported in order, the rest still hashed.
 	compare(t, stdin, "d0", "big/a", "missing", "new\nmissing", "it's missing", "dangling", "d1/f001", "ünï missing", "bad\xffmissing")
 	compare(t, stdin, "-q")
+	compare(t, stdin, "zw\u200bsp", "bom\ufeff", "pua\ue000", "\x7f$#'\x01", "nx/}?'\xc3", "it's\n")
 	compare(t, stdin, "--quiet", "big/a")
 	compare(t, stdin, "--bogus")
 }
@@ -235,6 +236,26 @@ func TestCheck(t *testing.T) {
 	compare(t, []byte(strings.Repeat("0", 64)+"  missing\n"), "-c", "--ignore-missing")
 	compare(t, nil, "-c", "--tag", "SUMS")
 	compare(t, nil, "--status", "SUMS")
+	// --warn, --quiet and --status: the last given wins, as in sha256sum.
+	for _, opts := range [][]string{
+		{"-c", "--quiet", "-w"}, {"-c", "-w", "--quiet"}, {"-c", "--status", "-w"},
+		{"-c", "-w", "--status"}, {"-c", "--status", "--quiet"}, {"-c", "--quiet", "--status"},
+		{"-c", "--ignore-missing", "--status"},
+	} {
+		compare(t, nil, append(opts, "SUMS", "BAD")...)
+	}
+	compare(t, nil, "--status", "-w", "SUMS")
+	compare(t, nil, "--status", "--quiet", "SUMS")
+	// --ignore-missing: a mismatch verifies no file.
+	write("MISMATCH", strings.Repeat("0", 64)+"  "+names[0]+"\n"+strings.Repeat("0", 64)+"  missing\n")
+	compare(t, nil, "-c", "--ignore-missing", "MISMATCH")
+	// A line with a bad digest does not decide whether "HEX FILE" lines
+	// are allowed; a "-" line read from standard input is misformatted;
+	// a BSD line may name "".
+	write("ODD", strings.Repeat("g", 64)+"  x\n"+sums[:64]+" "+names[0]+"\n"+
+		"SHA256 () = "+strings.Repeat("0", 64)+"\n")
+	compare(t, nil, "-c", "-w", "ODD")
+	compare(t, []byte(sums[:64]+"  -\n"+sums), "-c")
 }
 
 // TestEngine hashes many files of all kinds at once and checks each digest
@@ -284,7 +305,18 @@ func TestQuoteName(t *testing.T) {
 		"x\n":   `'x'$'\n'`,
 		"it's":  `"it's"`,
 		"it's!": `'it'\''s!'`,
+		// Printable to glibc's iswprint: a format character, private use.
+		"x\u200b": "x\u200b",
+		"x\ufeff": "x\ufeff",
+		"x\ue000": "x\ue000",
+		"x\u2028": `'x'$'\342\200\250'`,
+		// gnulib's second pass over a name with a single quote, begun as
+		// its first ended: after a last character escaped.
+		"\x7f$#'\x01": `'\177''$#'\'''$'\001'`,
+		"nx/}?'\xc3":  `'''nx/}?'\'''$'\303'`,
+		"it's\n":      `'''it'\''s'$'\n'`,
 	} {
+		utf8Locale = true
 		if got := quoteName(in); got != want {
 			t.Errorf("quoteName(%q) = %s, want %s", in, got, want)
 		}
@@ -456,5 +488,22 @@ func TestSumVersion(t *testing.T) {
 				t.Errorf("sha256sum %q: %v, where sum prints its version", args, err)
 			}
 		}
+	}
+}
+
+// TestProgressOut: standard output sharing the progress line's terminal
+// erases the line before each write, and a write that ends mid-line keeps
+// the line from being drawn over it until one ends the line.
+func TestProgressOut(t *testing.T) {
+	var term, out bytes.Buffer
+	p := &progress{w: &term, shown: true}
+	o := progressOut{p, &out}
+	o.Write([]byte("abc  x\ndef"))
+	if term.String() != "\r\x1b[K" || p.shown || !p.midLine {
+		t.Fatalf("after a write ending mid-line: terminal %q, shown %v, midLine %v", term.String(), p.shown, p.midLine)
+	}
+	o.Write([]byte("  y\n"))
+	if p.midLine || out.String() != "abc  x\ndef  y\n" {
+		t.Fatalf("after a write ending a line: midLine %v, output %q", p.midLine, out.String())
 	}
 }
