@@ -351,7 +351,7 @@ TEXT ·avx2X8(SB), $856-32
 
 	// The call ends at off = 64 * ls.MaxSteps (MaxSteps 0: no end).
 	MOVQ    24(DI), AX
-	SHLQ    $0x06, AX
+	SHLQ    $6, AX
 	MOVQ    $0x4000000000000000, R13
 	TESTQ   AX, AX
 	CMOVQEQ R13, AX
@@ -362,21 +362,21 @@ TEXT ·avx2X8(SB), $856-32
 	// when off reaches the lane's end in the frame (lane.n is written back
 	// at return). Every lane starts idle at the end of its run: the advance
 	// below hands each one a job.
-	MOVQ    $0x00000000, 800(R14)
+	MOVQ    $0, 800(R14)
 	XORQ    BX, BX
 	XORQ    CX, CX
 	VPXOR   Y0, Y0, Y0
 	VMOVDQU Y0, 768(R14)
-	MOVQ    $0x00000000, 120(DI)
-	MOVQ    $0x00000000, 184(DI)
-	MOVQ    $0x00000000, 248(DI)
-	MOVQ    $0x00000000, 312(DI)
-	MOVQ    $0x00000000, 376(DI)
-	MOVQ    $0x00000000, 440(DI)
-	MOVQ    $0x00000000, 504(DI)
-	MOVQ    $0x00000000, 568(DI)
+	MOVQ    $0, 120(DI)
+	MOVQ    $0, 184(DI)
+	MOVQ    $0, 248(DI)
+	MOVQ    $0, 312(DI)
+	MOVQ    $0, 376(DI)
+	MOVQ    $0, 440(DI)
+	MOVQ    $0, 504(DI)
+	MOVQ    $0, 568(DI)
 	JMP     avx2X8_advance
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8_segment:
 	// A segment: the steps until off reaches left, the end of the
@@ -389,7 +389,7 @@ avx2X8_segment:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok0
-	CMPQ 120(DI), $0x00
+	CMPQ 120(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok0:
@@ -397,7 +397,7 @@ avx2X8_padok0:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok1
-	CMPQ 184(DI), $0x00
+	CMPQ 184(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok1:
@@ -405,7 +405,7 @@ avx2X8_padok1:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok2
-	CMPQ 248(DI), $0x00
+	CMPQ 248(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok2:
@@ -413,7 +413,7 @@ avx2X8_padok2:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok3
-	CMPQ 312(DI), $0x00
+	CMPQ 312(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok3:
@@ -421,7 +421,7 @@ avx2X8_padok3:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok4
-	CMPQ 376(DI), $0x00
+	CMPQ 376(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok4:
@@ -429,7 +429,7 @@ avx2X8_padok4:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok5
-	CMPQ 440(DI), $0x00
+	CMPQ 440(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok5:
@@ -437,7 +437,7 @@ avx2X8_padok5:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok6
-	CMPQ 504(DI), $0x00
+	CMPQ 504(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok6:
@@ -445,7 +445,7 @@ avx2X8_padok6:
 	ADDQ CX, AX
 	CMPQ AX, R13
 	JEQ  avx2X8_padok7
-	CMPQ 568(DI), $0x00
+	CMPQ 568(DI), $0
 	JNE  avx2X8_full
 
 avx2X8_padok7:
@@ -464,7 +464,7 @@ avx2X8_padok7:
 
 	// Rounds 0-63 of the padding block, W+K from ls.padWK.
 	LEAQ    256(R8), AX
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -474,29 +474,29 @@ avx2X8_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -509,29 +509,29 @@ avx2X8_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -544,29 +544,29 @@ avx2X8_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -579,29 +579,29 @@ avx2X8_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -614,29 +614,29 @@ avx2X8_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -649,29 +649,29 @@ avx2X8_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -684,29 +684,29 @@ avx2X8_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -719,29 +719,29 @@ avx2X8_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
@@ -754,29 +754,29 @@ avx2X8_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -789,29 +789,29 @@ avx2X8_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -824,29 +824,29 @@ avx2X8_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -859,29 +859,29 @@ avx2X8_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -894,29 +894,29 @@ avx2X8_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -929,29 +929,29 @@ avx2X8_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -964,29 +964,29 @@ avx2X8_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -999,40 +999,40 @@ avx2X8_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
 	VPAND        Y14, Y15, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	ADDQ         $0x40, R8
+	ADDQ         $64, R8
 	CMPQ         R8, AX
 	JNE          avx2X8_padrounds
 	JMP          avx2X8_sum
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8_full:
 	// Load each lane's block, transpose to one vector per message word,
@@ -1072,14 +1072,14 @@ avx2X8_full:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -1134,14 +1134,14 @@ avx2X8_full:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -1181,29 +1181,29 @@ avx2X8_full:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -1217,29 +1217,29 @@ avx2X8_full:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -1253,29 +1253,29 @@ avx2X8_full:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -1289,29 +1289,29 @@ avx2X8_full:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -1325,29 +1325,29 @@ avx2X8_full:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -1361,29 +1361,29 @@ avx2X8_full:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -1397,29 +1397,29 @@ avx2X8_full:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -1433,29 +1433,29 @@ avx2X8_full:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -1469,29 +1469,29 @@ avx2X8_full:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -1505,29 +1505,29 @@ avx2X8_full:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -1541,29 +1541,29 @@ avx2X8_full:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -1577,29 +1577,29 @@ avx2X8_full:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -1613,29 +1613,29 @@ avx2X8_full:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -1649,29 +1649,29 @@ avx2X8_full:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -1685,29 +1685,29 @@ avx2X8_full:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -1721,29 +1721,29 @@ avx2X8_full:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -1752,32 +1752,32 @@ avx2X8_full:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8_rounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -1787,29 +1787,29 @@ avx2X8_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -1817,27 +1817,27 @@ avx2X8_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -1847,29 +1847,29 @@ avx2X8_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -1877,27 +1877,27 @@ avx2X8_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -1907,29 +1907,29 @@ avx2X8_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -1937,27 +1937,27 @@ avx2X8_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -1967,29 +1967,29 @@ avx2X8_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -1997,27 +1997,27 @@ avx2X8_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -2027,29 +2027,29 @@ avx2X8_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -2057,27 +2057,27 @@ avx2X8_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -2087,29 +2087,29 @@ avx2X8_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -2117,27 +2117,27 @@ avx2X8_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -2147,29 +2147,29 @@ avx2X8_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -2177,27 +2177,27 @@ avx2X8_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -2207,29 +2207,29 @@ avx2X8_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -2237,27 +2237,27 @@ avx2X8_rounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -2267,29 +2267,29 @@ avx2X8_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -2297,27 +2297,27 @@ avx2X8_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -2327,29 +2327,29 @@ avx2X8_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -2357,27 +2357,27 @@ avx2X8_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -2387,29 +2387,29 @@ avx2X8_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -2417,27 +2417,27 @@ avx2X8_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -2447,29 +2447,29 @@ avx2X8_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -2477,27 +2477,27 @@ avx2X8_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -2507,29 +2507,29 @@ avx2X8_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -2537,27 +2537,27 @@ avx2X8_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -2567,29 +2567,29 @@ avx2X8_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -2597,27 +2597,27 @@ avx2X8_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -2627,29 +2627,29 @@ avx2X8_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -2657,27 +2657,27 @@ avx2X8_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -2687,36 +2687,36 @@ avx2X8_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8_rounds
@@ -2741,7 +2741,7 @@ avx2X8_sum:
 	VMOVDQU Y7, 224(R14)
 
 	// Next step of the segment: no lane's run ends before it.
-	ADDQ $0x40, CX
+	ADDQ $64, CX
 	CMPQ CX, R12
 	JNE  avx2X8_full
 
@@ -2760,7 +2760,7 @@ avx2X8_adv:
 	BSFL DX, R10
 	BTRL R10, DX
 	MOVQ R10, R9
-	SHLQ $0x06, R9
+	SHLQ $6, R9
 	LEAQ 64(DI)(R9*1), R9
 	JMP  avx2X8_end
 
@@ -2771,11 +2771,11 @@ avx2X8_advnext:
 	// The next segment ends where the first run left ends, or where the
 	// call ends: then return, as when fewer than ls.MinActive lanes are busy.
 	VMOVDQU      768(R14), Y0
-	VEXTRACTI128 $0x01, Y0, X1
+	VEXTRACTI128 $1, Y0, X1
 	VPMINUD      X1, X0, X0
-	VPSHUFD      $0x4e, X0, X1
+	VPSHUFD      $78, X0, X1
 	VPMINUD      X1, X0, X0
-	VPSHUFD      $0xb1, X0, X1
+	VPSHUFD      $177, X0, X1
 	VPMINUD      X1, X0, X0
 	VMOVD        X0, R12
 	CMPQ         R12, 816(R14)
@@ -2792,7 +2792,7 @@ avx2X8_return:
 	MOVQ R14, R11
 
 avx2X8_wb:
-	CMPQ 56(R9), $0x00
+	CMPQ 56(R9), $0
 	JEQ  avx2X8_wbnext
 	MOVL (R11), AX
 	MOVL AX, (R9)
@@ -2812,12 +2812,12 @@ avx2X8_wb:
 	MOVL AX, 28(R9)
 	MOVL 768(R11), AX
 	SUBQ CX, AX
-	SHRQ $0x06, AX
+	SHRQ $6, AX
 	MOVQ AX, 40(R9)
 
 avx2X8_wbnext:
-	ADDQ $0x40, R9
-	ADDQ $0x04, R11
+	ADDQ $64, R9
+	ADDQ $4, R11
 	LEAQ 32(R14), AX
 	CMPQ R11, AX
 	JNE  avx2X8_wb
@@ -2830,23 +2830,23 @@ avx2X8_end:
 	TESTQ AX, AX
 	JEQ   avx2X8_take
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  48(R9), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   avx2X8_done
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   avx2X8_done
 	MOVQ  R13, 48(R9)
 	MOVQ  8(AX), R13
 	SUBQ  CX, R13
 	MOVQ  R13, 32(R9)
 	MOVQ  16(AX), R13
-	SHLQ  $0x06, R13
+	SHLQ  $6, R13
 	ADDQ  CX, R13
 	MOVL  R13, 768(R14)(R10*4)
 	JMP   avx2X8_advnext
@@ -2888,18 +2888,18 @@ avx2X8_take:
 	CMPQ R13, 808(R14)
 	JAE  avx2X8_idle
 	MOVQ R13, R12
-	SHLQ $0x06, R12
+	SHLQ $6, R12
 	ADDQ SI, R12
 	INCQ R13
 	MOVQ R13, 800(R14)
 	INCQ BX
 	MOVQ R13, 56(R9)
-	MOVQ $0x00000000, 48(R9)
+	MOVQ $0, 48(R9)
 	MOVQ 8(R12), R13
 	SUBQ CX, R13
 	MOVQ R13, 32(R9)
 	MOVQ 16(R12), R13
-	SHLQ $0x06, R13
+	SHLQ $6, R13
 	ADDQ CX, R13
 	MOVL R13, 768(R14)(R10*4)
 	MOVQ (R12), AX
@@ -2925,7 +2925,7 @@ avx2X8_take:
 avx2X8_idle:
 	// No job left: the lane idles, hashing the zero blocks, and comes
 	// back here once it has stepped through them.
-	MOVQ $0x00000000, 56(R9)
+	MOVQ $0, 56(R9)
 	LEAQ avx2Zero<>+0(SB), R13
 	SUBQ CX, R13
 	MOVQ R13, 32(R9)
@@ -2951,7 +2951,7 @@ TEXT ·avx2X8Pairs(SB), $800-24
 	MOVQ    n+16(FP), DX
 	LEAQ    31(SP), R14
 	ANDQ    $-32, R14
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Pairs_loop:
 	TESTQ DX, DX
@@ -2985,14 +2985,14 @@ avx2X8Pairs_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -3039,14 +3039,14 @@ avx2X8Pairs_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -3086,29 +3086,29 @@ avx2X8Pairs_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -3122,29 +3122,29 @@ avx2X8Pairs_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -3158,29 +3158,29 @@ avx2X8Pairs_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -3194,29 +3194,29 @@ avx2X8Pairs_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -3230,29 +3230,29 @@ avx2X8Pairs_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -3266,29 +3266,29 @@ avx2X8Pairs_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -3302,29 +3302,29 @@ avx2X8Pairs_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -3338,29 +3338,29 @@ avx2X8Pairs_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -3374,29 +3374,29 @@ avx2X8Pairs_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -3410,29 +3410,29 @@ avx2X8Pairs_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -3446,29 +3446,29 @@ avx2X8Pairs_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -3482,29 +3482,29 @@ avx2X8Pairs_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -3518,29 +3518,29 @@ avx2X8Pairs_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -3554,29 +3554,29 @@ avx2X8Pairs_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -3590,29 +3590,29 @@ avx2X8Pairs_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -3626,29 +3626,29 @@ avx2X8Pairs_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -3657,32 +3657,32 @@ avx2X8Pairs_loop:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8Pairs_rounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -3692,29 +3692,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -3722,27 +3722,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -3752,29 +3752,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -3782,27 +3782,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -3812,29 +3812,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -3842,27 +3842,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -3872,29 +3872,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -3902,27 +3902,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -3932,29 +3932,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -3962,27 +3962,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -3992,29 +3992,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -4022,27 +4022,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -4052,29 +4052,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -4082,27 +4082,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -4112,29 +4112,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -4142,27 +4142,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -4172,29 +4172,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -4202,27 +4202,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -4232,29 +4232,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -4262,27 +4262,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -4292,29 +4292,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -4322,27 +4322,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -4352,29 +4352,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -4382,27 +4382,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -4412,29 +4412,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -4442,27 +4442,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -4472,29 +4472,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -4502,27 +4502,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -4532,29 +4532,29 @@ avx2X8Pairs_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -4562,27 +4562,27 @@ avx2X8Pairs_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -4592,36 +4592,36 @@ avx2X8Pairs_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8Pairs_rounds
@@ -4647,7 +4647,7 @@ avx2X8Pairs_rounds:
 	// Rounds 0-63 of the padding block, W+K constant.
 	LEAQ    avx2Pad64WK<>+0(SB), R8
 	LEAQ    256(R8), AX
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Pairs_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -4657,29 +4657,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -4692,29 +4692,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -4727,29 +4727,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -4762,29 +4762,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -4797,29 +4797,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -4832,29 +4832,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -4867,29 +4867,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -4902,29 +4902,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
@@ -4937,29 +4937,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -4972,29 +4972,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -5007,29 +5007,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -5042,29 +5042,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -5077,29 +5077,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -5112,29 +5112,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -5147,29 +5147,29 @@ avx2X8Pairs_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -5182,36 +5182,36 @@ avx2X8Pairs_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
 	VPAND        Y14, Y15, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	ADDQ         $0x40, R8
+	ADDQ         $64, R8
 	CMPQ         R8, AX
 	JNE          avx2X8Pairs_padrounds
 	VPADDD       (R14), Y0, Y0
@@ -5370,9 +5370,9 @@ avx2X8Pairs_padrounds:
 	MOVL    AX, 252(DI)
 
 	// Next messages.
-	ADDQ $0x00000200, SI
-	ADDQ $0x00000100, DI
-	SUBQ $0x08, DX
+	ADDQ $512, SI
+	ADDQ $256, DI
+	SUBQ $8, DX
 	JMP  avx2X8Pairs_loop
 
 avx2X8Pairs_done:
@@ -5387,7 +5387,7 @@ TEXT ·avx2X8Slices(SB), $800-24
 	MOVQ    n+16(FP), DX
 	LEAQ    31(SP), R14
 	ANDQ    $-32, R14
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Slices_loop:
 	TESTQ DX, DX
@@ -5429,14 +5429,14 @@ avx2X8Slices_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -5491,14 +5491,14 @@ avx2X8Slices_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -5538,29 +5538,29 @@ avx2X8Slices_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -5574,29 +5574,29 @@ avx2X8Slices_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -5610,29 +5610,29 @@ avx2X8Slices_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -5646,29 +5646,29 @@ avx2X8Slices_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -5682,29 +5682,29 @@ avx2X8Slices_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -5718,29 +5718,29 @@ avx2X8Slices_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -5754,29 +5754,29 @@ avx2X8Slices_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -5790,29 +5790,29 @@ avx2X8Slices_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -5826,29 +5826,29 @@ avx2X8Slices_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -5862,29 +5862,29 @@ avx2X8Slices_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -5898,29 +5898,29 @@ avx2X8Slices_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -5934,29 +5934,29 @@ avx2X8Slices_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -5970,29 +5970,29 @@ avx2X8Slices_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -6006,29 +6006,29 @@ avx2X8Slices_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -6042,29 +6042,29 @@ avx2X8Slices_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -6078,29 +6078,29 @@ avx2X8Slices_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -6109,32 +6109,32 @@ avx2X8Slices_loop:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8Slices_rounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -6144,29 +6144,29 @@ avx2X8Slices_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -6174,27 +6174,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -6204,29 +6204,29 @@ avx2X8Slices_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -6234,27 +6234,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -6264,29 +6264,29 @@ avx2X8Slices_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -6294,27 +6294,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -6324,29 +6324,29 @@ avx2X8Slices_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -6354,27 +6354,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -6384,29 +6384,29 @@ avx2X8Slices_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -6414,27 +6414,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -6444,29 +6444,29 @@ avx2X8Slices_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -6474,27 +6474,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -6504,29 +6504,29 @@ avx2X8Slices_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -6534,27 +6534,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -6564,29 +6564,29 @@ avx2X8Slices_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -6594,27 +6594,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -6624,29 +6624,29 @@ avx2X8Slices_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -6654,27 +6654,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -6684,29 +6684,29 @@ avx2X8Slices_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -6714,27 +6714,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -6744,29 +6744,29 @@ avx2X8Slices_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -6774,27 +6774,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -6804,29 +6804,29 @@ avx2X8Slices_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -6834,27 +6834,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -6864,29 +6864,29 @@ avx2X8Slices_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -6894,27 +6894,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -6924,29 +6924,29 @@ avx2X8Slices_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -6954,27 +6954,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -6984,29 +6984,29 @@ avx2X8Slices_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -7014,27 +7014,27 @@ avx2X8Slices_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -7044,36 +7044,36 @@ avx2X8Slices_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8Slices_rounds
@@ -7099,7 +7099,7 @@ avx2X8Slices_rounds:
 	// Rounds 0-63 of the padding block, W+K constant.
 	LEAQ    avx2Pad64WK<>+0(SB), R8
 	LEAQ    256(R8), AX
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Slices_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -7109,29 +7109,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -7144,29 +7144,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -7179,29 +7179,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -7214,29 +7214,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -7249,29 +7249,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -7284,29 +7284,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -7319,29 +7319,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -7354,29 +7354,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
@@ -7389,29 +7389,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -7424,29 +7424,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -7459,29 +7459,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -7494,29 +7494,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -7529,29 +7529,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -7564,29 +7564,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -7599,29 +7599,29 @@ avx2X8Slices_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -7634,36 +7634,36 @@ avx2X8Slices_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
 	VPAND        Y14, Y15, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	ADDQ         $0x40, R8
+	ADDQ         $64, R8
 	CMPQ         R8, AX
 	JNE          avx2X8Slices_padrounds
 	VPADDD       (R14), Y0, Y0
@@ -7822,9 +7822,9 @@ avx2X8Slices_padrounds:
 	MOVL    AX, 252(DI)
 
 	// Next messages.
-	ADDQ $0x000000c0, SI
-	ADDQ $0x00000100, DI
-	SUBQ $0x08, DX
+	ADDQ $192, SI
+	ADDQ $256, DI
+	SUBQ $8, DX
 	JMP  avx2X8Slices_loop
 
 avx2X8Slices_done:
@@ -7839,7 +7839,7 @@ TEXT ·avx2X8Double(SB), $800-24
 	MOVQ    n+16(FP), DX
 	LEAQ    31(SP), R14
 	ANDQ    $-32, R14
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Double_loop:
 	TESTQ DX, DX
@@ -7873,14 +7873,14 @@ avx2X8Double_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -7927,14 +7927,14 @@ avx2X8Double_loop:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -7974,29 +7974,29 @@ avx2X8Double_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -8010,29 +8010,29 @@ avx2X8Double_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -8046,29 +8046,29 @@ avx2X8Double_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -8082,29 +8082,29 @@ avx2X8Double_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -8118,29 +8118,29 @@ avx2X8Double_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -8154,29 +8154,29 @@ avx2X8Double_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -8190,29 +8190,29 @@ avx2X8Double_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -8226,29 +8226,29 @@ avx2X8Double_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -8262,29 +8262,29 @@ avx2X8Double_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -8298,29 +8298,29 @@ avx2X8Double_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -8334,29 +8334,29 @@ avx2X8Double_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -8370,29 +8370,29 @@ avx2X8Double_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -8406,29 +8406,29 @@ avx2X8Double_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -8442,29 +8442,29 @@ avx2X8Double_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -8478,29 +8478,29 @@ avx2X8Double_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -8514,29 +8514,29 @@ avx2X8Double_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -8545,32 +8545,32 @@ avx2X8Double_loop:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8Double_rounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -8580,29 +8580,29 @@ avx2X8Double_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -8610,27 +8610,27 @@ avx2X8Double_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -8640,29 +8640,29 @@ avx2X8Double_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -8670,27 +8670,27 @@ avx2X8Double_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -8700,29 +8700,29 @@ avx2X8Double_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -8730,27 +8730,27 @@ avx2X8Double_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -8760,29 +8760,29 @@ avx2X8Double_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -8790,27 +8790,27 @@ avx2X8Double_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -8820,29 +8820,29 @@ avx2X8Double_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -8850,27 +8850,27 @@ avx2X8Double_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -8880,29 +8880,29 @@ avx2X8Double_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -8910,27 +8910,27 @@ avx2X8Double_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -8940,29 +8940,29 @@ avx2X8Double_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -8970,27 +8970,27 @@ avx2X8Double_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -9000,29 +9000,29 @@ avx2X8Double_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -9030,27 +9030,27 @@ avx2X8Double_rounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -9060,29 +9060,29 @@ avx2X8Double_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -9090,27 +9090,27 @@ avx2X8Double_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -9120,29 +9120,29 @@ avx2X8Double_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -9150,27 +9150,27 @@ avx2X8Double_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -9180,29 +9180,29 @@ avx2X8Double_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -9210,27 +9210,27 @@ avx2X8Double_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -9240,29 +9240,29 @@ avx2X8Double_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -9270,27 +9270,27 @@ avx2X8Double_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -9300,29 +9300,29 @@ avx2X8Double_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -9330,27 +9330,27 @@ avx2X8Double_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -9360,29 +9360,29 @@ avx2X8Double_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -9390,27 +9390,27 @@ avx2X8Double_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -9420,29 +9420,29 @@ avx2X8Double_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -9450,27 +9450,27 @@ avx2X8Double_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -9480,36 +9480,36 @@ avx2X8Double_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8Double_rounds
@@ -9535,7 +9535,7 @@ avx2X8Double_rounds:
 	// Rounds 0-63 of the padding block, W+K constant.
 	LEAQ    avx2Pad64WK<>+0(SB), R8
 	LEAQ    256(R8), AX
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Double_padrounds:
 	VPXOR        Y2, Y1, Y15
@@ -9545,29 +9545,29 @@ avx2X8Double_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -9580,29 +9580,29 @@ avx2X8Double_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -9615,29 +9615,29 @@ avx2X8Double_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -9650,29 +9650,29 @@ avx2X8Double_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -9685,29 +9685,29 @@ avx2X8Double_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -9720,29 +9720,29 @@ avx2X8Double_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -9755,29 +9755,29 @@ avx2X8Double_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -9790,29 +9790,29 @@ avx2X8Double_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
@@ -9825,29 +9825,29 @@ avx2X8Double_padrounds:
 	VPAND        Y4, Y9, Y9
 	VPXOR        Y6, Y9, Y9
 	VPADDD       Y9, Y7, Y7
-	VPSRLD       $0x06, Y4, Y9
-	VPSLLD       $0x1a, Y4, Y10
+	VPSRLD       $6, Y4, Y9
+	VPSLLD       $26, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y4, Y10
+	VPSRLD       $11, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y4, Y10
+	VPSLLD       $21, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y4, Y10
+	VPSRLD       $25, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y4, Y10
+	VPSLLD       $7, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPADDD       Y7, Y3, Y3
-	VPSRLD       $0x02, Y0, Y9
-	VPSLLD       $0x1e, Y0, Y10
+	VPSRLD       $2, Y0, Y9
+	VPSLLD       $30, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y0, Y10
+	VPSRLD       $13, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y0, Y10
+	VPSLLD       $19, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y0, Y10
+	VPSRLD       $22, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y0, Y10
+	VPSLLD       $10, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y7, Y7
 	VPXOR        Y1, Y0, Y14
@@ -9860,29 +9860,29 @@ avx2X8Double_padrounds:
 	VPAND        Y3, Y9, Y9
 	VPXOR        Y5, Y9, Y9
 	VPADDD       Y9, Y6, Y6
-	VPSRLD       $0x06, Y3, Y9
-	VPSLLD       $0x1a, Y3, Y10
+	VPSRLD       $6, Y3, Y9
+	VPSLLD       $26, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y3, Y10
+	VPSRLD       $11, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y3, Y10
+	VPSLLD       $21, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y3, Y10
+	VPSRLD       $25, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y3, Y10
+	VPSLLD       $7, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPADDD       Y6, Y2, Y2
-	VPSRLD       $0x02, Y7, Y9
-	VPSLLD       $0x1e, Y7, Y10
+	VPSRLD       $2, Y7, Y9
+	VPSLLD       $30, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y7, Y10
+	VPSRLD       $13, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y7, Y10
+	VPSLLD       $19, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y7, Y10
+	VPSRLD       $22, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y7, Y10
+	VPSLLD       $10, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y6, Y6
 	VPXOR        Y0, Y7, Y15
@@ -9895,29 +9895,29 @@ avx2X8Double_padrounds:
 	VPAND        Y2, Y9, Y9
 	VPXOR        Y4, Y9, Y9
 	VPADDD       Y9, Y5, Y5
-	VPSRLD       $0x06, Y2, Y9
-	VPSLLD       $0x1a, Y2, Y10
+	VPSRLD       $6, Y2, Y9
+	VPSLLD       $26, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y2, Y10
+	VPSRLD       $11, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y2, Y10
+	VPSLLD       $21, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y2, Y10
+	VPSRLD       $25, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y2, Y10
+	VPSLLD       $7, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPADDD       Y5, Y1, Y1
-	VPSRLD       $0x02, Y6, Y9
-	VPSLLD       $0x1e, Y6, Y10
+	VPSRLD       $2, Y6, Y9
+	VPSLLD       $30, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y6, Y10
+	VPSRLD       $13, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y6, Y10
+	VPSLLD       $19, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y6, Y10
+	VPSRLD       $22, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y6, Y10
+	VPSLLD       $10, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y5, Y5
 	VPXOR        Y7, Y6, Y14
@@ -9930,29 +9930,29 @@ avx2X8Double_padrounds:
 	VPAND        Y1, Y9, Y9
 	VPXOR        Y3, Y9, Y9
 	VPADDD       Y9, Y4, Y4
-	VPSRLD       $0x06, Y1, Y9
-	VPSLLD       $0x1a, Y1, Y10
+	VPSRLD       $6, Y1, Y9
+	VPSLLD       $26, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y1, Y10
+	VPSRLD       $11, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y1, Y10
+	VPSLLD       $21, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y1, Y10
+	VPSRLD       $25, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y1, Y10
+	VPSLLD       $7, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPADDD       Y4, Y0, Y0
-	VPSRLD       $0x02, Y5, Y9
-	VPSLLD       $0x1e, Y5, Y10
+	VPSRLD       $2, Y5, Y9
+	VPSLLD       $30, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y5, Y10
+	VPSRLD       $13, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y5, Y10
+	VPSLLD       $19, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y5, Y10
+	VPSRLD       $22, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y5, Y10
+	VPSLLD       $10, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y4, Y4
 	VPXOR        Y6, Y5, Y15
@@ -9965,29 +9965,29 @@ avx2X8Double_padrounds:
 	VPAND        Y0, Y9, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y3, Y3
-	VPSRLD       $0x06, Y0, Y9
-	VPSLLD       $0x1a, Y0, Y10
+	VPSRLD       $6, Y0, Y9
+	VPSLLD       $26, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y0, Y10
+	VPSRLD       $11, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y0, Y10
+	VPSLLD       $21, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y0, Y10
+	VPSRLD       $25, Y0, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y0, Y10
+	VPSLLD       $7, Y0, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPADDD       Y3, Y7, Y7
-	VPSRLD       $0x02, Y4, Y9
-	VPSLLD       $0x1e, Y4, Y10
+	VPSRLD       $2, Y4, Y9
+	VPSLLD       $30, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y4, Y10
+	VPSRLD       $13, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y4, Y10
+	VPSLLD       $19, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y4, Y10
+	VPSRLD       $22, Y4, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y4, Y10
+	VPSLLD       $10, Y4, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y3, Y3
 	VPXOR        Y5, Y4, Y14
@@ -10000,29 +10000,29 @@ avx2X8Double_padrounds:
 	VPAND        Y7, Y9, Y9
 	VPXOR        Y1, Y9, Y9
 	VPADDD       Y9, Y2, Y2
-	VPSRLD       $0x06, Y7, Y9
-	VPSLLD       $0x1a, Y7, Y10
+	VPSRLD       $6, Y7, Y9
+	VPSLLD       $26, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y7, Y10
+	VPSRLD       $11, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y7, Y10
+	VPSLLD       $21, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y7, Y10
+	VPSRLD       $25, Y7, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y7, Y10
+	VPSLLD       $7, Y7, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPADDD       Y2, Y6, Y6
-	VPSRLD       $0x02, Y3, Y9
-	VPSLLD       $0x1e, Y3, Y10
+	VPSRLD       $2, Y3, Y9
+	VPSLLD       $30, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y3, Y10
+	VPSRLD       $13, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y3, Y10
+	VPSLLD       $19, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y3, Y10
+	VPSRLD       $22, Y3, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y3, Y10
+	VPSLLD       $10, Y3, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y2, Y2
 	VPXOR        Y4, Y3, Y15
@@ -10035,29 +10035,29 @@ avx2X8Double_padrounds:
 	VPAND        Y6, Y9, Y9
 	VPXOR        Y0, Y9, Y9
 	VPADDD       Y9, Y1, Y1
-	VPSRLD       $0x06, Y6, Y9
-	VPSLLD       $0x1a, Y6, Y10
+	VPSRLD       $6, Y6, Y9
+	VPSLLD       $26, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y6, Y10
+	VPSRLD       $11, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y6, Y10
+	VPSLLD       $21, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y6, Y10
+	VPSRLD       $25, Y6, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y6, Y10
+	VPSLLD       $7, Y6, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPADDD       Y1, Y5, Y5
-	VPSRLD       $0x02, Y2, Y9
-	VPSLLD       $0x1e, Y2, Y10
+	VPSRLD       $2, Y2, Y9
+	VPSLLD       $30, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y2, Y10
+	VPSRLD       $13, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y2, Y10
+	VPSLLD       $19, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y2, Y10
+	VPSRLD       $22, Y2, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y2, Y10
+	VPSLLD       $10, Y2, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y1, Y1
 	VPXOR        Y3, Y2, Y14
@@ -10070,36 +10070,36 @@ avx2X8Double_padrounds:
 	VPAND        Y5, Y9, Y9
 	VPXOR        Y7, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	VPSRLD       $0x06, Y5, Y9
-	VPSLLD       $0x1a, Y5, Y10
+	VPSRLD       $6, Y5, Y9
+	VPSLLD       $26, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0b, Y5, Y10
+	VPSRLD       $11, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x15, Y5, Y10
+	VPSLLD       $21, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x19, Y5, Y10
+	VPSRLD       $25, Y5, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x07, Y5, Y10
+	VPSLLD       $7, Y5, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPADDD       Y0, Y4, Y4
-	VPSRLD       $0x02, Y1, Y9
-	VPSLLD       $0x1e, Y1, Y10
+	VPSRLD       $2, Y1, Y9
+	VPSLLD       $30, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x0d, Y1, Y10
+	VPSRLD       $13, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x13, Y1, Y10
+	VPSLLD       $19, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSRLD       $0x16, Y1, Y10
+	VPSRLD       $22, Y1, Y10
 	VPXOR        Y10, Y9, Y9
-	VPSLLD       $0x0a, Y1, Y10
+	VPSLLD       $10, Y1, Y10
 	VPXOR        Y10, Y9, Y9
 	VPADDD       Y9, Y0, Y0
 	VPXOR        Y2, Y1, Y15
 	VPAND        Y14, Y15, Y9
 	VPXOR        Y2, Y9, Y9
 	VPADDD       Y9, Y0, Y0
-	ADDQ         $0x40, R8
+	ADDQ         $64, R8
 	CMPQ         R8, AX
 	JNE          avx2X8Double_padrounds
 	VPADDD       (R14), Y0, Y0
@@ -10156,29 +10156,29 @@ avx2X8Double_padrounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -10192,29 +10192,29 @@ avx2X8Double_padrounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -10228,29 +10228,29 @@ avx2X8Double_padrounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -10264,29 +10264,29 @@ avx2X8Double_padrounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -10300,29 +10300,29 @@ avx2X8Double_padrounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -10336,29 +10336,29 @@ avx2X8Double_padrounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -10372,29 +10372,29 @@ avx2X8Double_padrounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -10408,29 +10408,29 @@ avx2X8Double_padrounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -10444,29 +10444,29 @@ avx2X8Double_padrounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -10480,29 +10480,29 @@ avx2X8Double_padrounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -10516,29 +10516,29 @@ avx2X8Double_padrounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -10552,29 +10552,29 @@ avx2X8Double_padrounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -10588,29 +10588,29 @@ avx2X8Double_padrounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -10624,29 +10624,29 @@ avx2X8Double_padrounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -10660,29 +10660,29 @@ avx2X8Double_padrounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -10696,29 +10696,29 @@ avx2X8Double_padrounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -10727,32 +10727,32 @@ avx2X8Double_padrounds:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8Double_drounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -10762,29 +10762,29 @@ avx2X8Double_drounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -10792,27 +10792,27 @@ avx2X8Double_drounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -10822,29 +10822,29 @@ avx2X8Double_drounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -10852,27 +10852,27 @@ avx2X8Double_drounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -10882,29 +10882,29 @@ avx2X8Double_drounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -10912,27 +10912,27 @@ avx2X8Double_drounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -10942,29 +10942,29 @@ avx2X8Double_drounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -10972,27 +10972,27 @@ avx2X8Double_drounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -11002,29 +11002,29 @@ avx2X8Double_drounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -11032,27 +11032,27 @@ avx2X8Double_drounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -11062,29 +11062,29 @@ avx2X8Double_drounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -11092,27 +11092,27 @@ avx2X8Double_drounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -11122,29 +11122,29 @@ avx2X8Double_drounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -11152,27 +11152,27 @@ avx2X8Double_drounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -11182,29 +11182,29 @@ avx2X8Double_drounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -11212,27 +11212,27 @@ avx2X8Double_drounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -11242,29 +11242,29 @@ avx2X8Double_drounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -11272,27 +11272,27 @@ avx2X8Double_drounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -11302,29 +11302,29 @@ avx2X8Double_drounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -11332,27 +11332,27 @@ avx2X8Double_drounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -11362,29 +11362,29 @@ avx2X8Double_drounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -11392,27 +11392,27 @@ avx2X8Double_drounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -11422,29 +11422,29 @@ avx2X8Double_drounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -11452,27 +11452,27 @@ avx2X8Double_drounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -11482,29 +11482,29 @@ avx2X8Double_drounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -11512,27 +11512,27 @@ avx2X8Double_drounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -11542,29 +11542,29 @@ avx2X8Double_drounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -11572,27 +11572,27 @@ avx2X8Double_drounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -11602,29 +11602,29 @@ avx2X8Double_drounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -11632,27 +11632,27 @@ avx2X8Double_drounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -11662,36 +11662,36 @@ avx2X8Double_drounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8Double_drounds
@@ -11851,9 +11851,9 @@ avx2X8Double_drounds:
 	MOVL    AX, 252(DI)
 
 	// Next messages.
-	ADDQ $0x00000200, SI
-	ADDQ $0x00000100, DI
-	SUBQ $0x08, DX
+	ADDQ $512, SI
+	ADDQ $256, DI
+	SUBQ $8, DX
 	JMP  avx2X8Double_loop
 
 avx2X8Double_done:
@@ -11867,10 +11867,10 @@ TEXT ·avx2X8Staged(SB), $800-32
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    nb+24(FP), BX
-	SHLQ    $0x06, BX
+	SHLQ    $6, BX
 	LEAQ    31(SP), R14
 	ANDQ    $-32, R14
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Staged_loop:
 	TESTQ DX, DX
@@ -11895,7 +11895,7 @@ avx2X8Staged_loop:
 	VMOVDQU avx2IV<>+224(SB), Y0
 	VMOVDQU Y0, 224(R14)
 	XORQ    CX, CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Staged_block:
 	// Load 8 blocks, transpose to one vector per message word, byte-swap.
@@ -11934,14 +11934,14 @@ avx2X8Staged_block:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -11996,14 +11996,14 @@ avx2X8Staged_block:
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -12043,29 +12043,29 @@ avx2X8Staged_block:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -12079,29 +12079,29 @@ avx2X8Staged_block:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -12115,29 +12115,29 @@ avx2X8Staged_block:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -12151,29 +12151,29 @@ avx2X8Staged_block:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -12187,29 +12187,29 @@ avx2X8Staged_block:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -12223,29 +12223,29 @@ avx2X8Staged_block:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -12259,29 +12259,29 @@ avx2X8Staged_block:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -12295,29 +12295,29 @@ avx2X8Staged_block:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -12331,29 +12331,29 @@ avx2X8Staged_block:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -12367,29 +12367,29 @@ avx2X8Staged_block:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -12403,29 +12403,29 @@ avx2X8Staged_block:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -12439,29 +12439,29 @@ avx2X8Staged_block:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -12475,29 +12475,29 @@ avx2X8Staged_block:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -12511,29 +12511,29 @@ avx2X8Staged_block:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -12547,29 +12547,29 @@ avx2X8Staged_block:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -12583,29 +12583,29 @@ avx2X8Staged_block:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -12614,32 +12614,32 @@ avx2X8Staged_block:
 	VPADDD  Y9, Y0, Y0
 
 	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
-	ADDQ    $0x00000200, R8
-	PCALIGN $0x40
+	ADDQ    $512, R8
+	PCALIGN $64
 
 avx2X8Staged_rounds:
 	VMOVDQU 288(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 256(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  544(R14), Y8, Y8
 	VMOVDQU 704(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 256(R14)
@@ -12649,29 +12649,29 @@ avx2X8Staged_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -12679,27 +12679,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 320(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 288(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  576(R14), Y8, Y8
 	VMOVDQU 736(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 288(R14)
@@ -12709,29 +12709,29 @@ avx2X8Staged_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -12739,27 +12739,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 352(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 320(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  608(R14), Y8, Y8
 	VMOVDQU 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 320(R14)
@@ -12769,29 +12769,29 @@ avx2X8Staged_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -12799,27 +12799,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 384(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 352(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  640(R14), Y8, Y8
 	VMOVDQU 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 352(R14)
@@ -12829,29 +12829,29 @@ avx2X8Staged_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -12859,27 +12859,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 416(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 384(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  672(R14), Y8, Y8
 	VMOVDQU 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 384(R14)
@@ -12889,29 +12889,29 @@ avx2X8Staged_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -12919,27 +12919,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 448(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 416(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  704(R14), Y8, Y8
 	VMOVDQU 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 416(R14)
@@ -12949,29 +12949,29 @@ avx2X8Staged_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -12979,27 +12979,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 480(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 448(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  736(R14), Y8, Y8
 	VMOVDQU 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 448(R14)
@@ -13009,29 +13009,29 @@ avx2X8Staged_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -13039,27 +13039,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 512(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 480(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  256(R14), Y8, Y8
 	VMOVDQU 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 480(R14)
@@ -13069,29 +13069,29 @@ avx2X8Staged_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -13099,27 +13099,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VMOVDQU 544(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 512(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  288(R14), Y8, Y8
 	VMOVDQU 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 512(R14)
@@ -13129,29 +13129,29 @@ avx2X8Staged_rounds:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -13159,27 +13159,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VMOVDQU 576(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 544(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  320(R14), Y8, Y8
 	VMOVDQU 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 544(R14)
@@ -13189,29 +13189,29 @@ avx2X8Staged_rounds:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -13219,27 +13219,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VMOVDQU 608(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 576(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  352(R14), Y8, Y8
 	VMOVDQU 512(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 576(R14)
@@ -13249,29 +13249,29 @@ avx2X8Staged_rounds:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -13279,27 +13279,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VMOVDQU 640(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 608(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  384(R14), Y8, Y8
 	VMOVDQU 544(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 608(R14)
@@ -13309,29 +13309,29 @@ avx2X8Staged_rounds:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -13339,27 +13339,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VMOVDQU 672(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 640(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  416(R14), Y8, Y8
 	VMOVDQU 576(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 640(R14)
@@ -13369,29 +13369,29 @@ avx2X8Staged_rounds:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -13399,27 +13399,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VMOVDQU 704(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 672(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  448(R14), Y8, Y8
 	VMOVDQU 608(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 672(R14)
@@ -13429,29 +13429,29 @@ avx2X8Staged_rounds:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -13459,27 +13459,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VMOVDQU 736(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 704(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  480(R14), Y8, Y8
 	VMOVDQU 640(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 704(R14)
@@ -13489,29 +13489,29 @@ avx2X8Staged_rounds:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -13519,27 +13519,27 @@ avx2X8Staged_rounds:
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VMOVDQU 256(R14), Y8
-	VPSRLD  $0x03, Y8, Y9
-	VPSRLD  $0x07, Y8, Y10
+	VPSRLD  $3, Y8, Y9
+	VPSRLD  $7, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x19, Y8, Y10
+	VPSLLD  $25, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x12, Y8, Y10
+	VPSRLD  $18, Y8, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0e, Y8, Y10
+	VPSLLD  $14, Y8, Y10
 	VPXOR   Y10, Y9, Y9
 	VMOVDQU 736(R14), Y8
 	VPADDD  Y9, Y8, Y8
 	VPADDD  512(R14), Y8, Y8
 	VMOVDQU 672(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQU Y8, 736(R14)
@@ -13549,36 +13549,36 @@ avx2X8Staged_rounds:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
 	VPAND   Y14, Y15, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	ADDQ    $0x00000200, R8
+	ADDQ    $512, R8
 	LEAQ    avx2K<>+2048(SB), AX
 	CMPQ    R8, AX
 	JNE     avx2X8Staged_rounds
@@ -13600,7 +13600,7 @@ avx2X8Staged_rounds:
 	VMOVDQU Y6, 192(R14)
 	VPADDD  224(R14), Y7, Y7
 	VMOVDQU Y7, 224(R14)
-	ADDQ    $0x40, CX
+	ADDQ    $64, CX
 	CMPQ    CX, BX
 	JNE     avx2X8Staged_block
 
@@ -13759,8 +13759,8 @@ avx2X8Staged_rounds:
 	ADDQ BX, SI
 	ADDQ BX, SI
 	ADDQ BX, SI
-	ADDQ $0x00000100, DI
-	SUBQ $0x08, DX
+	ADDQ $256, DI
+	SUBQ $8, DX
 	JMP  avx2X8Staged_loop
 
 avx2X8Staged_done:
@@ -13810,14 +13810,14 @@ TEXT ·avx2X8LoadW(SB), $800-16
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8
@@ -13872,14 +13872,14 @@ TEXT ·avx2X8LoadW(SB), $800-16
 	VPUNPCKHQDQ Y14, Y12, Y5
 	VPUNPCKLQDQ Y15, Y13, Y6
 	VPUNPCKHQDQ Y15, Y13, Y7
-	VPERM2I128  $0x20, Y4, Y0, Y8
-	VPERM2I128  $0x31, Y4, Y0, Y12
-	VPERM2I128  $0x20, Y5, Y1, Y9
-	VPERM2I128  $0x31, Y5, Y1, Y13
-	VPERM2I128  $0x20, Y6, Y2, Y10
-	VPERM2I128  $0x31, Y6, Y2, Y14
-	VPERM2I128  $0x20, Y7, Y3, Y11
-	VPERM2I128  $0x31, Y7, Y3, Y15
+	VPERM2I128  $32, Y4, Y0, Y8
+	VPERM2I128  $49, Y4, Y0, Y12
+	VPERM2I128  $32, Y5, Y1, Y9
+	VPERM2I128  $49, Y5, Y1, Y13
+	VPERM2I128  $32, Y6, Y2, Y10
+	VPERM2I128  $49, Y6, Y2, Y14
+	VPERM2I128  $32, Y7, Y3, Y11
+	VPERM2I128  $49, Y7, Y3, Y15
 
 	// Byte-swap to big-endian words; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB), Y8, Y8

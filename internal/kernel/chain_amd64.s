@@ -484,7 +484,7 @@ TEXT ·shaniX1Chain(SB), NOSPLIT, $0-16
 	MOVQ n+8(FP), SI
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Chain_init
 	VZEROUPPER
 
@@ -504,21 +504,21 @@ shaniX1Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X1
-	PSHUFD     $0x1b, X15, X2
-	PCALIGN    $0x40
+	PSHUFD     $27, X13, X1
+	PSHUFD     $27, X15, X2
+	PCALIGN    $64
 
 shaniX1Chain_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $0x1b, X1, X0
-	PSHUFD     $0x1b, X1, X13
+	PSHUFD     $27, X1, X0
+	PSHUFD     $27, X1, X13
 	MOVO       X13, X7
 	PADDD      chainShaniIVK<>+0(SB), X7
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X2, X14
 	MOVO       X14, X8
 	PADDD      chainShaniIVK<>+16(SB), X8
 	PADDD      chainShaniIVPQ<>+16(SB), X14
@@ -533,9 +533,9 @@ shaniX1Chain_loop:
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X8, X0
 	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $0x0e, X7, X0
+	PSHUFD      $14, X7, X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X8, X0
+	PSHUFD      $14, X8, X0
 	SHA256RNDS2 X0, X2, X1
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
@@ -554,157 +554,157 @@ shaniX1Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X4
 	SHA256MSG2  X3, X4
 	MOVO        X3, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X4
 
 	// Rounds 16-63.
 	MOVO        X3, X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        chainShaniPad<>+0(SB), X5
 	MOVO        X3, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X5
 	SHA256MSG2  X4, X5
 	MOVO        X4, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        chainShaniPad<>+16(SB), X6
 	SHA256MSG1  X3, X6
 	MOVO        X4, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X6
 	SHA256MSG2  X5, X6
 	MOVO        X5, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X3
 	SHA256MSG2  X6, X3
 	MOVO        X6, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X3
 	MOVO        X6, X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X4
 	SHA256MSG2  X3, X4
 	MOVO        X3, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X4
 	MOVO        X3, X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X5
 	SHA256MSG2  X4, X5
 	MOVO        X4, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X6
 	SHA256MSG2  X5, X6
 	MOVO        X5, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X3
 	SHA256MSG2  X6, X3
 	MOVO        X6, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X3
 	MOVO        X6, X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X4
 	SHA256MSG2  X3, X4
 	MOVO        X3, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X4
 	MOVO        X3, X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X5
 	SHA256MSG2  X4, X5
 	MOVO        X4, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X5
 	MOVO        X4, X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X6
 	SHA256MSG2  X5, X6
 	MOVO        X5, X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X6
 	MOVO        X5, X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	DECQ        SI
 	JNE         shaniX1Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $0x1b, X1, X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X1, X13
+	PSHUFD     $27, X2, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -725,7 +725,7 @@ TEXT ·shaniX2Chain(SB), NOSPLIT, $208-16
 	ANDQ $-16, R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Chain_init
 	VZEROUPPER
 
@@ -745,8 +745,8 @@ shaniX2Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X1
-	PSHUFD     $0x1b, X15, X2
+	PSHUFD     $27, X13, X1
+	PSHUFD     $27, X15, X2
 	MOVOU      32(DI), X13
 	MOVOU      48(DI), X14
 	MOVO       X13, X15
@@ -754,21 +754,21 @@ shaniX2Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X3
-	PSHUFD     $0x1b, X15, X4
-	PCALIGN    $0x40
+	PSHUFD     $27, X13, X3
+	PSHUFD     $27, X15, X4
+	PCALIGN    $64
 
 shaniX2Chain_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $0x1b, X1, X13
+	PSHUFD     $27, X1, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 64(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X2, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 80(R14)
@@ -781,12 +781,12 @@ shaniX2Chain_loop:
 	MOVO       X15, 16(R14)
 	MOVO       X11, X1
 	MOVO       X12, X2
-	PSHUFD     $0x1b, X3, X13
+	PSHUFD     $27, X3, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 160(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X4, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 176(R14)
@@ -809,13 +809,13 @@ shaniX2Chain_loop:
 	SHA256RNDS2 X0, X3, X4
 	MOVO        176(R14), X0
 	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $0x0e, 64(R14), X0
+	PSHUFD      $14, 64(R14), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, 80(R14), X0
+	PSHUFD      $14, 80(R14), X0
 	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $0x0e, 160(R14), X0
+	PSHUFD      $14, 160(R14), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, 176(R14), X0
+	PSHUFD      $14, 176(R14), X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
@@ -841,7 +841,7 @@ shaniX2Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
@@ -849,7 +849,7 @@ shaniX2Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
@@ -862,20 +862,20 @@ shaniX2Chain_loop:
 	SHA256RNDS2 X0, X4, X3
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 
@@ -883,309 +883,309 @@ shaniX2Chain_loop:
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	DECQ        SI
 	JNE         shaniX2Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $0x1b, X1, X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X1, X13
+	PSHUFD     $27, X2, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -1193,8 +1193,8 @@ shaniX2Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, (DI)
 	MOVOU      X15, 16(DI)
-	PSHUFD     $0x1b, X3, X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X3, X13
+	PSHUFD     $27, X4, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -1215,7 +1215,7 @@ TEXT ·shaniX3Chain(SB), NOSPLIT, $304-16
 	ANDQ $-16, R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Chain_init
 	VZEROUPPER
 
@@ -1235,8 +1235,8 @@ shaniX3Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X1
-	PSHUFD     $0x1b, X15, X2
+	PSHUFD     $27, X13, X1
+	PSHUFD     $27, X15, X2
 	MOVOU      32(DI), X13
 	MOVOU      48(DI), X14
 	MOVO       X13, X15
@@ -1244,8 +1244,8 @@ shaniX3Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X3
-	PSHUFD     $0x1b, X15, X4
+	PSHUFD     $27, X13, X3
+	PSHUFD     $27, X15, X4
 	MOVOU      64(DI), X13
 	MOVOU      80(DI), X14
 	MOVO       X13, X15
@@ -1253,21 +1253,21 @@ shaniX3Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X5
-	PSHUFD     $0x1b, X15, X6
-	PCALIGN    $0x40
+	PSHUFD     $27, X13, X5
+	PSHUFD     $27, X15, X6
+	PCALIGN    $64
 
 shaniX3Chain_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $0x1b, X1, X13
+	PSHUFD     $27, X1, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 64(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X2, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 80(R14)
@@ -1280,12 +1280,12 @@ shaniX3Chain_loop:
 	MOVO       X15, 16(R14)
 	MOVO       X11, X1
 	MOVO       X12, X2
-	PSHUFD     $0x1b, X3, X13
+	PSHUFD     $27, X3, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 160(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X4, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 176(R14)
@@ -1298,12 +1298,12 @@ shaniX3Chain_loop:
 	MOVO       X15, 112(R14)
 	MOVO       X11, X3
 	MOVO       X12, X4
-	PSHUFD     $0x1b, X5, X13
+	PSHUFD     $27, X5, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 256(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X6, X14
+	PSHUFD     $27, X6, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 272(R14)
@@ -1330,17 +1330,17 @@ shaniX3Chain_loop:
 	SHA256RNDS2 X0, X5, X6
 	MOVO        272(R14), X0
 	SHA256RNDS2 X0, X6, X5
-	PSHUFD      $0x0e, 64(R14), X0
+	PSHUFD      $14, 64(R14), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, 80(R14), X0
+	PSHUFD      $14, 80(R14), X0
 	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $0x0e, 160(R14), X0
+	PSHUFD      $14, 160(R14), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, 176(R14), X0
+	PSHUFD      $14, 176(R14), X0
 	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $0x0e, 256(R14), X0
+	PSHUFD      $14, 256(R14), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, 272(R14), X0
+	PSHUFD      $14, 272(R14), X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
@@ -1374,7 +1374,7 @@ shaniX3Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
@@ -1382,7 +1382,7 @@ shaniX3Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
@@ -1390,7 +1390,7 @@ shaniX3Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
@@ -1407,29 +1407,29 @@ shaniX3Chain_loop:
 	SHA256RNDS2 X0, X6, X5
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 
@@ -1437,459 +1437,459 @@ shaniX3Chain_loop:
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        224(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
 	MOVO        240(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
 	MOVO        240(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        224(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
 	MOVO        240(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
 	MOVO        240(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	DECQ        SI
 	JNE         shaniX3Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $0x1b, X1, X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X1, X13
+	PSHUFD     $27, X2, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -1897,8 +1897,8 @@ shaniX3Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, (DI)
 	MOVOU      X15, 16(DI)
-	PSHUFD     $0x1b, X3, X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X3, X13
+	PSHUFD     $27, X4, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -1906,8 +1906,8 @@ shaniX3Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, 32(DI)
 	MOVOU      X15, 48(DI)
-	PSHUFD     $0x1b, X5, X13
-	PSHUFD     $0x1b, X6, X14
+	PSHUFD     $27, X5, X13
+	PSHUFD     $27, X6, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -1928,7 +1928,7 @@ TEXT ·shaniX4Chain(SB), NOSPLIT, $400-16
 	ANDQ $-16, R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Chain_init
 	VZEROUPPER
 
@@ -1948,8 +1948,8 @@ shaniX4Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X1
-	PSHUFD     $0x1b, X15, X2
+	PSHUFD     $27, X13, X1
+	PSHUFD     $27, X15, X2
 	MOVOU      32(DI), X13
 	MOVOU      48(DI), X14
 	MOVO       X13, X15
@@ -1957,8 +1957,8 @@ shaniX4Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X3
-	PSHUFD     $0x1b, X15, X4
+	PSHUFD     $27, X13, X3
+	PSHUFD     $27, X15, X4
 	MOVOU      64(DI), X13
 	MOVOU      80(DI), X14
 	MOVO       X13, X15
@@ -1966,8 +1966,8 @@ shaniX4Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X5
-	PSHUFD     $0x1b, X15, X6
+	PSHUFD     $27, X13, X5
+	PSHUFD     $27, X15, X6
 	MOVOU      96(DI), X13
 	MOVOU      112(DI), X14
 	MOVO       X13, X15
@@ -1975,21 +1975,21 @@ shaniX4Chain_init:
 	PUNPCKHQDQ X14, X15
 	PSUBL      chainShaniIVPQ<>+0(SB), X13
 	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $0x1b, X13, X7
-	PSHUFD     $0x1b, X15, X8
-	PCALIGN    $0x40
+	PSHUFD     $27, X13, X7
+	PSHUFD     $27, X15, X8
+	PCALIGN    $64
 
 shaniX4Chain_loop:
 	// The digest of the last step: its a, b, e, f and c, d, g, h plus the
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $0x1b, X1, X13
+	PSHUFD     $27, X1, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 64(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X2, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 80(R14)
@@ -2002,12 +2002,12 @@ shaniX4Chain_loop:
 	MOVO       X15, 16(R14)
 	MOVO       X11, X1
 	MOVO       X12, X2
-	PSHUFD     $0x1b, X3, X13
+	PSHUFD     $27, X3, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 160(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X4, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 176(R14)
@@ -2020,12 +2020,12 @@ shaniX4Chain_loop:
 	MOVO       X15, 112(R14)
 	MOVO       X11, X3
 	MOVO       X12, X4
-	PSHUFD     $0x1b, X5, X13
+	PSHUFD     $27, X5, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 256(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X6, X14
+	PSHUFD     $27, X6, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 272(R14)
@@ -2038,12 +2038,12 @@ shaniX4Chain_loop:
 	MOVO       X15, 208(R14)
 	MOVO       X11, X5
 	MOVO       X12, X6
-	PSHUFD     $0x1b, X7, X13
+	PSHUFD     $27, X7, X13
 	MOVO       X13, X15
 	PADDD      chainShaniIVK<>+0(SB), X15
 	MOVO       X15, 352(R14)
 	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $0x1b, X8, X14
+	PSHUFD     $27, X8, X14
 	MOVO       X14, X15
 	PADDD      chainShaniIVK<>+16(SB), X15
 	MOVO       X15, 368(R14)
@@ -2074,21 +2074,21 @@ shaniX4Chain_loop:
 	SHA256RNDS2 X0, X7, X8
 	MOVO        368(R14), X0
 	SHA256RNDS2 X0, X8, X7
-	PSHUFD      $0x0e, 64(R14), X0
+	PSHUFD      $14, 64(R14), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, 80(R14), X0
+	PSHUFD      $14, 80(R14), X0
 	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $0x0e, 160(R14), X0
+	PSHUFD      $14, 160(R14), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, 176(R14), X0
+	PSHUFD      $14, 176(R14), X0
 	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $0x0e, 256(R14), X0
+	PSHUFD      $14, 256(R14), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, 272(R14), X0
+	PSHUFD      $14, 272(R14), X0
 	SHA256RNDS2 X0, X6, X5
-	PSHUFD      $0x0e, 352(R14), X0
+	PSHUFD      $14, 352(R14), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, 368(R14), X0
+	PSHUFD      $14, 368(R14), X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
@@ -2130,7 +2130,7 @@ shaniX4Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
@@ -2138,7 +2138,7 @@ shaniX4Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
@@ -2146,7 +2146,7 @@ shaniX4Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
@@ -2154,7 +2154,7 @@ shaniX4Chain_loop:
 	PADDD       chainShaniW13<>+0(SB), X13
 	SHA256MSG2  288(R14), X13
 	MOVO        288(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVQ        chainShaniWK<>+32(SB), X0
@@ -2175,38 +2175,38 @@ shaniX4Chain_loop:
 	SHA256RNDS2 X0, X8, X7
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        chainShaniPad<>+0(SB), X13
 	MOVO        288(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
 	MOVO        304(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 
@@ -2214,609 +2214,609 @@ shaniX4Chain_loop:
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        288(R14), X0
 	PADDD       chainShaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        chainShaniPad<>+16(SB), X13
 	SHA256MSG1  288(R14), X13
 	MOVO        304(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
 	MOVO        320(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        304(R14), X0
 	PADDD       chainShaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        224(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
 	MOVO        240(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        288(R14), X13
 	SHA256MSG1  304(R14), X13
 	MOVO        320(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  336(R14), X13
 	MOVO        336(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 288(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        320(R14), X0
 	PADDD       chainShaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
 	MOVO        240(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        336(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  288(R14), X13
 	MOVO        288(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        336(R14), X0
 	PADDD       chainShaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        288(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
 	MOVO        304(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        288(R14), X0
 	PADDD       chainShaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        336(R14), X13
 	SHA256MSG1  288(R14), X13
 	MOVO        304(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
 	MOVO        320(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        304(R14), X0
 	PADDD       chainShaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        32(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  48(R14), X13
 	MOVO        48(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, (R14)
 	MOVO        96(R14), X13
 	SHA256MSG1  112(R14), X13
 	MOVO        128(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  144(R14), X13
 	MOVO        144(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 96(R14)
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        224(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  240(R14), X13
 	MOVO        240(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 192(R14)
 	MOVO        288(R14), X13
 	SHA256MSG1  304(R14), X13
 	MOVO        320(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  336(R14), X13
 	MOVO        336(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 288(R14)
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        320(R14), X0
 	PADDD       chainShaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        48(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  (R14), X13
 	MOVO        (R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 16(R14)
 	MOVO        112(R14), X13
 	SHA256MSG1  128(R14), X13
 	MOVO        144(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  96(R14), X13
 	MOVO        96(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 112(R14)
 	MOVO        208(R14), X13
 	SHA256MSG1  224(R14), X13
 	MOVO        240(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  192(R14), X13
 	MOVO        192(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 208(R14)
 	MOVO        304(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        336(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  288(R14), X13
 	MOVO        288(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 304(R14)
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        336(R14), X0
 	PADDD       chainShaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        (R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  16(R14), X13
 	MOVO        16(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 32(R14)
 	MOVO        128(R14), X13
 	SHA256MSG1  144(R14), X13
 	MOVO        96(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  112(R14), X13
 	MOVO        112(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 128(R14)
 	MOVO        224(R14), X13
 	SHA256MSG1  240(R14), X13
 	MOVO        192(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  208(R14), X13
 	MOVO        208(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 224(R14)
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        288(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  304(R14), X13
 	MOVO        304(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 320(R14)
 	MOVO        (R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        96(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        192(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        288(R14), X0
 	PADDD       chainShaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        16(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  32(R14), X13
 	MOVO        32(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 48(R14)
 	MOVO        144(R14), X13
 	SHA256MSG1  96(R14), X13
 	MOVO        112(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  128(R14), X13
 	MOVO        128(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 144(R14)
 	MOVO        240(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        208(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  224(R14), X13
 	MOVO        224(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 240(R14)
 	MOVO        336(R14), X13
 	SHA256MSG1  288(R14), X13
 	MOVO        304(R14), X14
-	PSRLDQ      $0x04, X14
+	PSRLDQ      $4, X14
 	PADDD       X14, X13
 	SHA256MSG2  320(R14), X13
 	MOVO        320(R14), X14
-	PSLLDQ      $0x0c, X14
+	PSLLDQ      $12, X14
 	PADDD       X14, X13
 	MOVO        X13, 336(R14)
 	MOVO        16(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        112(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        208(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        304(R14), X0
 	PADDD       chainShaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        128(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        224(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        320(R14), X0
 	PADDD       chainShaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        144(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        240(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        336(R14), X0
 	PADDD       chainShaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	DECQ        SI
 	JNE         shaniX4Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $0x1b, X1, X13
-	PSHUFD     $0x1b, X2, X14
+	PSHUFD     $27, X1, X13
+	PSHUFD     $27, X2, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -2824,8 +2824,8 @@ shaniX4Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, (DI)
 	MOVOU      X15, 16(DI)
-	PSHUFD     $0x1b, X3, X13
-	PSHUFD     $0x1b, X4, X14
+	PSHUFD     $27, X3, X13
+	PSHUFD     $27, X4, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -2833,8 +2833,8 @@ shaniX4Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, 32(DI)
 	MOVOU      X15, 48(DI)
-	PSHUFD     $0x1b, X5, X13
-	PSHUFD     $0x1b, X6, X14
+	PSHUFD     $27, X5, X13
+	PSHUFD     $27, X6, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -2842,8 +2842,8 @@ shaniX4Chain_loop:
 	PUNPCKHQDQ X14, X15
 	MOVOU      X13, 64(DI)
 	MOVOU      X15, 80(DI)
-	PSHUFD     $0x1b, X7, X13
-	PSHUFD     $0x1b, X8, X14
+	PSHUFD     $27, X7, X13
+	PSHUFD     $27, X8, X14
 	PADDD      chainShaniIVPQ<>+0(SB), X13
 	PADDD      chainShaniIVPQ<>+16(SB), X14
 	MOVO       X13, X15
@@ -2883,7 +2883,7 @@ TEXT ·avx2X8Chain(SB), $544-16
 	VMOVDQA Y8, 192(R14)
 	VMOVDQU 224(DI), Y8
 	VMOVDQA Y8, 224(R14)
-	PCALIGN $0x40
+	PCALIGN $64
 
 avx2X8Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
@@ -2907,29 +2907,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -2943,29 +2943,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -2979,29 +2979,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -3015,29 +3015,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -3051,29 +3051,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -3087,29 +3087,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -3123,29 +3123,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -3159,29 +3159,29 @@ avx2X8Chain_loop:
 	VPAND  Y4, Y9, Y9
 	VPXOR  Y6, Y9, Y9
 	VPADDD Y9, Y7, Y7
-	VPSRLD $0x06, Y4, Y9
-	VPSLLD $0x1a, Y4, Y10
+	VPSRLD $6, Y4, Y9
+	VPSLLD $26, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y4, Y10
+	VPSRLD $11, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y4, Y10
+	VPSLLD $21, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y4, Y10
+	VPSRLD $25, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y4, Y10
+	VPSLLD $7, Y4, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y7, Y7
 	VPADDD Y7, Y3, Y3
-	VPSRLD $0x02, Y0, Y9
-	VPSLLD $0x1e, Y0, Y10
+	VPSRLD $2, Y0, Y9
+	VPSLLD $30, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y0, Y10
+	VPSRLD $13, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y0, Y10
+	VPSLLD $19, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y0, Y10
+	VPSRLD $22, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y0, Y10
+	VPSLLD $10, Y0, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y7, Y7
 	VPXOR  Y1, Y0, Y14
@@ -3193,29 +3193,29 @@ avx2X8Chain_loop:
 	VPAND  Y3, Y9, Y9
 	VPXOR  Y5, Y9, Y9
 	VPADDD Y9, Y6, Y6
-	VPSRLD $0x06, Y3, Y9
-	VPSLLD $0x1a, Y3, Y10
+	VPSRLD $6, Y3, Y9
+	VPSLLD $26, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y3, Y10
+	VPSRLD $11, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y3, Y10
+	VPSLLD $21, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y3, Y10
+	VPSRLD $25, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y3, Y10
+	VPSLLD $7, Y3, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y6, Y6
 	VPADDD Y6, Y2, Y2
-	VPSRLD $0x02, Y7, Y9
-	VPSLLD $0x1e, Y7, Y10
+	VPSRLD $2, Y7, Y9
+	VPSLLD $30, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y7, Y10
+	VPSRLD $13, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y7, Y10
+	VPSLLD $19, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y7, Y10
+	VPSRLD $22, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y7, Y10
+	VPSLLD $10, Y7, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y6, Y6
 	VPXOR  Y0, Y7, Y15
@@ -3227,29 +3227,29 @@ avx2X8Chain_loop:
 	VPAND  Y2, Y9, Y9
 	VPXOR  Y4, Y9, Y9
 	VPADDD Y9, Y5, Y5
-	VPSRLD $0x06, Y2, Y9
-	VPSLLD $0x1a, Y2, Y10
+	VPSRLD $6, Y2, Y9
+	VPSLLD $26, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y2, Y10
+	VPSRLD $11, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y2, Y10
+	VPSLLD $21, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y2, Y10
+	VPSRLD $25, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y2, Y10
+	VPSLLD $7, Y2, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y5, Y5
 	VPADDD Y5, Y1, Y1
-	VPSRLD $0x02, Y6, Y9
-	VPSLLD $0x1e, Y6, Y10
+	VPSRLD $2, Y6, Y9
+	VPSLLD $30, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y6, Y10
+	VPSRLD $13, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y6, Y10
+	VPSLLD $19, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y6, Y10
+	VPSRLD $22, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y6, Y10
+	VPSLLD $10, Y6, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y5, Y5
 	VPXOR  Y7, Y6, Y14
@@ -3261,29 +3261,29 @@ avx2X8Chain_loop:
 	VPAND  Y1, Y9, Y9
 	VPXOR  Y3, Y9, Y9
 	VPADDD Y9, Y4, Y4
-	VPSRLD $0x06, Y1, Y9
-	VPSLLD $0x1a, Y1, Y10
+	VPSRLD $6, Y1, Y9
+	VPSLLD $26, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y1, Y10
+	VPSRLD $11, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y1, Y10
+	VPSLLD $21, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y1, Y10
+	VPSRLD $25, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y1, Y10
+	VPSLLD $7, Y1, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y4, Y4
 	VPADDD Y4, Y0, Y0
-	VPSRLD $0x02, Y5, Y9
-	VPSLLD $0x1e, Y5, Y10
+	VPSRLD $2, Y5, Y9
+	VPSLLD $30, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y5, Y10
+	VPSRLD $13, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y5, Y10
+	VPSLLD $19, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y5, Y10
+	VPSRLD $22, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y5, Y10
+	VPSLLD $10, Y5, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y4, Y4
 	VPXOR  Y6, Y5, Y15
@@ -3295,29 +3295,29 @@ avx2X8Chain_loop:
 	VPAND  Y0, Y9, Y9
 	VPXOR  Y2, Y9, Y9
 	VPADDD Y9, Y3, Y3
-	VPSRLD $0x06, Y0, Y9
-	VPSLLD $0x1a, Y0, Y10
+	VPSRLD $6, Y0, Y9
+	VPSLLD $26, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y0, Y10
+	VPSRLD $11, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y0, Y10
+	VPSLLD $21, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y0, Y10
+	VPSRLD $25, Y0, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y0, Y10
+	VPSLLD $7, Y0, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y3, Y3
 	VPADDD Y3, Y7, Y7
-	VPSRLD $0x02, Y4, Y9
-	VPSLLD $0x1e, Y4, Y10
+	VPSRLD $2, Y4, Y9
+	VPSLLD $30, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y4, Y10
+	VPSRLD $13, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y4, Y10
+	VPSLLD $19, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y4, Y10
+	VPSRLD $22, Y4, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y4, Y10
+	VPSLLD $10, Y4, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y3, Y3
 	VPXOR  Y5, Y4, Y14
@@ -3329,29 +3329,29 @@ avx2X8Chain_loop:
 	VPAND  Y7, Y9, Y9
 	VPXOR  Y1, Y9, Y9
 	VPADDD Y9, Y2, Y2
-	VPSRLD $0x06, Y7, Y9
-	VPSLLD $0x1a, Y7, Y10
+	VPSRLD $6, Y7, Y9
+	VPSLLD $26, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y7, Y10
+	VPSRLD $11, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y7, Y10
+	VPSLLD $21, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y7, Y10
+	VPSRLD $25, Y7, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y7, Y10
+	VPSLLD $7, Y7, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y2, Y2
 	VPADDD Y2, Y6, Y6
-	VPSRLD $0x02, Y3, Y9
-	VPSLLD $0x1e, Y3, Y10
+	VPSRLD $2, Y3, Y9
+	VPSLLD $30, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y3, Y10
+	VPSRLD $13, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y3, Y10
+	VPSLLD $19, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y3, Y10
+	VPSRLD $22, Y3, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y3, Y10
+	VPSLLD $10, Y3, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y2, Y2
 	VPXOR  Y4, Y3, Y15
@@ -3363,29 +3363,29 @@ avx2X8Chain_loop:
 	VPAND  Y6, Y9, Y9
 	VPXOR  Y0, Y9, Y9
 	VPADDD Y9, Y1, Y1
-	VPSRLD $0x06, Y6, Y9
-	VPSLLD $0x1a, Y6, Y10
+	VPSRLD $6, Y6, Y9
+	VPSLLD $26, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y6, Y10
+	VPSRLD $11, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y6, Y10
+	VPSLLD $21, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y6, Y10
+	VPSRLD $25, Y6, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y6, Y10
+	VPSLLD $7, Y6, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y1, Y1
 	VPADDD Y1, Y5, Y5
-	VPSRLD $0x02, Y2, Y9
-	VPSLLD $0x1e, Y2, Y10
+	VPSRLD $2, Y2, Y9
+	VPSLLD $30, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y2, Y10
+	VPSRLD $13, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y2, Y10
+	VPSLLD $19, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y2, Y10
+	VPSRLD $22, Y2, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y2, Y10
+	VPSLLD $10, Y2, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y1, Y1
 	VPXOR  Y3, Y2, Y14
@@ -3397,29 +3397,29 @@ avx2X8Chain_loop:
 	VPAND  Y5, Y9, Y9
 	VPXOR  Y7, Y9, Y9
 	VPADDD Y9, Y0, Y0
-	VPSRLD $0x06, Y5, Y9
-	VPSLLD $0x1a, Y5, Y10
+	VPSRLD $6, Y5, Y9
+	VPSLLD $26, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0b, Y5, Y10
+	VPSRLD $11, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x15, Y5, Y10
+	VPSLLD $21, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x19, Y5, Y10
+	VPSRLD $25, Y5, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x07, Y5, Y10
+	VPSLLD $7, Y5, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y0, Y0
 	VPADDD Y0, Y4, Y4
-	VPSRLD $0x02, Y1, Y9
-	VPSLLD $0x1e, Y1, Y10
+	VPSRLD $2, Y1, Y9
+	VPSLLD $30, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x0d, Y1, Y10
+	VPSRLD $13, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x13, Y1, Y10
+	VPSLLD $19, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSRLD $0x16, Y1, Y10
+	VPSRLD $22, Y1, Y10
 	VPXOR  Y10, Y9, Y9
-	VPSLLD $0x0a, Y1, Y10
+	VPSLLD $10, Y1, Y10
 	VPXOR  Y10, Y9, Y9
 	VPADDD Y9, Y0, Y0
 	VPXOR  Y2, Y1, Y15
@@ -3431,14 +3431,14 @@ avx2X8Chain_loop:
 	// that vary, the padding's share of the others added as one constant.
 	VMOVDQA (R14), Y9
 	VMOVDQA 32(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, (R14)
@@ -3448,29 +3448,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -3479,14 +3479,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y7, Y7
 	VMOVDQA 32(R14), Y9
 	VMOVDQA 64(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VPADDD  chainLaneCV<>+2656(SB), Y8, Y8
@@ -3497,29 +3497,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -3528,25 +3528,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y6, Y6
 	VMOVDQA 64(R14), Y9
 	VMOVDQA 96(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA (R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 64(R14)
@@ -3556,29 +3556,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -3587,25 +3587,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y5, Y5
 	VMOVDQA 96(R14), Y9
 	VMOVDQA 128(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA 32(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 96(R14)
@@ -3615,29 +3615,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -3646,25 +3646,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y4, Y4
 	VMOVDQA 128(R14), Y9
 	VMOVDQA 160(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA 64(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 128(R14)
@@ -3674,29 +3674,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -3705,25 +3705,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y3, Y3
 	VMOVDQA 160(R14), Y9
 	VMOVDQA 192(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA 96(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 160(R14)
@@ -3733,29 +3733,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -3764,25 +3764,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y2, Y2
 	VMOVDQA 192(R14), Y9
 	VMOVDQA 224(R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA 128(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VPADDD  chainLaneCV<>+2816(SB), Y8, Y8
@@ -3793,29 +3793,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -3826,14 +3826,14 @@ avx2X8Chain_loop:
 	VMOVDQA (R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 160(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VPADDD  chainLaneCV<>+2848(SB), Y8, Y8
@@ -3844,29 +3844,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -3875,14 +3875,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y0, Y0
 	VMOVDQA 32(R14), Y9
 	VMOVDQA 192(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VPADDD  chainLaneCV<>+2880(SB), Y8, Y8
@@ -3893,29 +3893,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -3924,14 +3924,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y7, Y7
 	VMOVDQA 64(R14), Y9
 	VMOVDQA 224(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, 288(R14)
@@ -3941,29 +3941,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -3972,14 +3972,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y6, Y6
 	VMOVDQA 96(R14), Y9
 	VMOVDQA 256(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, 320(R14)
@@ -3989,29 +3989,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -4020,14 +4020,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y5, Y5
 	VMOVDQA 128(R14), Y9
 	VMOVDQA 288(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, 352(R14)
@@ -4037,29 +4037,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -4068,14 +4068,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y4, Y4
 	VMOVDQA 160(R14), Y9
 	VMOVDQA 320(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, 384(R14)
@@ -4085,29 +4085,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -4116,14 +4116,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y3, Y3
 	VMOVDQA 192(R14), Y9
 	VMOVDQA 352(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA Y8, 416(R14)
@@ -4133,29 +4133,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -4164,14 +4164,14 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y2, Y2
 	VMOVDQA 224(R14), Y9
 	VMOVDQA 384(R14), Y10
-	VPSRLD  $0x0a, Y10, Y11
-	VPSRLD  $0x11, Y10, Y12
+	VPSRLD  $10, Y10, Y11
+	VPSRLD  $17, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0f, Y10, Y12
+	VPSLLD  $15, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x13, Y10, Y12
+	VPSRLD  $19, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0d, Y10, Y12
+	VPSLLD  $13, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VPADDD  chainLaneCV<>+3072(SB), Y8, Y8
@@ -4182,29 +4182,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -4213,25 +4213,25 @@ avx2X8Chain_loop:
 	VPADDD  Y9, Y1, Y1
 	VMOVDQA 256(R14), Y9
 	VMOVDQA (R14), Y10
-	VPSRLD  $0x03, Y10, Y11
-	VPSRLD  $0x07, Y10, Y12
+	VPSRLD  $3, Y10, Y11
+	VPSRLD  $7, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x19, Y10, Y12
+	VPSLLD  $25, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSRLD  $0x12, Y10, Y12
+	VPSRLD  $18, Y10, Y12
 	VPXOR   Y12, Y11, Y11
-	VPSLLD  $0x0e, Y10, Y12
+	VPSLLD  $14, Y10, Y12
 	VPXOR   Y12, Y11, Y11
 	VPADDD  Y11, Y9, Y8
 	VMOVDQA 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VPADDD  chainLaneCV<>+3104(SB), Y8, Y8
@@ -4242,29 +4242,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -4275,25 +4275,25 @@ avx2X8Chain_loop:
 	VMOVDQA 288(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 32(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, (R14)
@@ -4303,29 +4303,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -4336,25 +4336,25 @@ avx2X8Chain_loop:
 	VMOVDQA 320(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 64(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 32(R14)
@@ -4364,29 +4364,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -4397,25 +4397,25 @@ avx2X8Chain_loop:
 	VMOVDQA 352(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 96(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA (R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 64(R14)
@@ -4425,29 +4425,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -4458,25 +4458,25 @@ avx2X8Chain_loop:
 	VMOVDQA 384(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 128(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 32(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 96(R14)
@@ -4486,29 +4486,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -4519,25 +4519,25 @@ avx2X8Chain_loop:
 	VMOVDQA 416(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 160(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 64(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 128(R14)
@@ -4547,29 +4547,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -4580,25 +4580,25 @@ avx2X8Chain_loop:
 	VMOVDQA 448(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 192(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 96(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 160(R14)
@@ -4608,29 +4608,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -4641,25 +4641,25 @@ avx2X8Chain_loop:
 	VMOVDQA 480(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 224(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 128(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 192(R14)
@@ -4669,29 +4669,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -4702,25 +4702,25 @@ avx2X8Chain_loop:
 	VMOVDQA (R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 256(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 160(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 224(R14)
@@ -4730,29 +4730,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -4763,25 +4763,25 @@ avx2X8Chain_loop:
 	VMOVDQA 32(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 288(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 192(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 256(R14)
@@ -4791,29 +4791,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -4824,25 +4824,25 @@ avx2X8Chain_loop:
 	VMOVDQA 64(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 320(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 224(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 288(R14)
@@ -4852,29 +4852,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -4885,25 +4885,25 @@ avx2X8Chain_loop:
 	VMOVDQA 96(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 352(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 320(R14)
@@ -4913,29 +4913,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -4946,25 +4946,25 @@ avx2X8Chain_loop:
 	VMOVDQA 128(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 384(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 352(R14)
@@ -4974,29 +4974,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -5007,25 +5007,25 @@ avx2X8Chain_loop:
 	VMOVDQA 160(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 416(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 384(R14)
@@ -5035,29 +5035,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -5068,25 +5068,25 @@ avx2X8Chain_loop:
 	VMOVDQA 192(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 448(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 416(R14)
@@ -5096,29 +5096,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -5129,25 +5129,25 @@ avx2X8Chain_loop:
 	VMOVDQA 224(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 480(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 448(R14)
@@ -5157,29 +5157,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -5190,25 +5190,25 @@ avx2X8Chain_loop:
 	VMOVDQA 256(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA (R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 480(R14)
@@ -5218,29 +5218,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -5251,25 +5251,25 @@ avx2X8Chain_loop:
 	VMOVDQA 288(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 32(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 448(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, (R14)
@@ -5279,29 +5279,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -5312,25 +5312,25 @@ avx2X8Chain_loop:
 	VMOVDQA 320(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 64(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 480(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 32(R14)
@@ -5340,29 +5340,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -5373,25 +5373,25 @@ avx2X8Chain_loop:
 	VMOVDQA 352(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 96(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA (R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 64(R14)
@@ -5401,29 +5401,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -5434,25 +5434,25 @@ avx2X8Chain_loop:
 	VMOVDQA 384(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 128(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 32(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 96(R14)
@@ -5462,29 +5462,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -5495,25 +5495,25 @@ avx2X8Chain_loop:
 	VMOVDQA 416(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 160(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 64(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 128(R14)
@@ -5523,29 +5523,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -5556,25 +5556,25 @@ avx2X8Chain_loop:
 	VMOVDQA 448(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 192(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 96(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 160(R14)
@@ -5584,29 +5584,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -5617,25 +5617,25 @@ avx2X8Chain_loop:
 	VMOVDQA 480(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 224(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 128(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 192(R14)
@@ -5645,29 +5645,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -5678,25 +5678,25 @@ avx2X8Chain_loop:
 	VMOVDQA (R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 256(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 160(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 224(R14)
@@ -5706,29 +5706,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -5739,25 +5739,25 @@ avx2X8Chain_loop:
 	VMOVDQA 32(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 288(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 192(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 256(R14)
@@ -5767,29 +5767,29 @@ avx2X8Chain_loop:
 	VPAND   Y4, Y9, Y9
 	VPXOR   Y6, Y9, Y9
 	VPADDD  Y9, Y7, Y7
-	VPSRLD  $0x06, Y4, Y9
-	VPSLLD  $0x1a, Y4, Y10
+	VPSRLD  $6, Y4, Y9
+	VPSLLD  $26, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y4, Y10
+	VPSRLD  $11, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y4, Y10
+	VPSLLD  $21, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y4, Y10
+	VPSRLD  $25, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y4, Y10
+	VPSLLD  $7, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPADDD  Y7, Y3, Y3
-	VPSRLD  $0x02, Y0, Y9
-	VPSLLD  $0x1e, Y0, Y10
+	VPSRLD  $2, Y0, Y9
+	VPSLLD  $30, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y0, Y10
+	VPSRLD  $13, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y0, Y10
+	VPSLLD  $19, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y0, Y10
+	VPSRLD  $22, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y0, Y10
+	VPSLLD  $10, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y7, Y7
 	VPXOR   Y1, Y0, Y14
@@ -5800,25 +5800,25 @@ avx2X8Chain_loop:
 	VMOVDQA 64(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 320(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 224(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 288(R14)
@@ -5828,29 +5828,29 @@ avx2X8Chain_loop:
 	VPAND   Y3, Y9, Y9
 	VPXOR   Y5, Y9, Y9
 	VPADDD  Y9, Y6, Y6
-	VPSRLD  $0x06, Y3, Y9
-	VPSLLD  $0x1a, Y3, Y10
+	VPSRLD  $6, Y3, Y9
+	VPSLLD  $26, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y3, Y10
+	VPSRLD  $11, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y3, Y10
+	VPSLLD  $21, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y3, Y10
+	VPSRLD  $25, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y3, Y10
+	VPSLLD  $7, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPADDD  Y6, Y2, Y2
-	VPSRLD  $0x02, Y7, Y9
-	VPSLLD  $0x1e, Y7, Y10
+	VPSRLD  $2, Y7, Y9
+	VPSLLD  $30, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y7, Y10
+	VPSRLD  $13, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y7, Y10
+	VPSLLD  $19, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y7, Y10
+	VPSRLD  $22, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y7, Y10
+	VPSLLD  $10, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y6, Y6
 	VPXOR   Y0, Y7, Y15
@@ -5861,25 +5861,25 @@ avx2X8Chain_loop:
 	VMOVDQA 96(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 352(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 256(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 320(R14)
@@ -5889,29 +5889,29 @@ avx2X8Chain_loop:
 	VPAND   Y2, Y9, Y9
 	VPXOR   Y4, Y9, Y9
 	VPADDD  Y9, Y5, Y5
-	VPSRLD  $0x06, Y2, Y9
-	VPSLLD  $0x1a, Y2, Y10
+	VPSRLD  $6, Y2, Y9
+	VPSLLD  $26, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y2, Y10
+	VPSRLD  $11, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y2, Y10
+	VPSLLD  $21, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y2, Y10
+	VPSRLD  $25, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y2, Y10
+	VPSLLD  $7, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPADDD  Y5, Y1, Y1
-	VPSRLD  $0x02, Y6, Y9
-	VPSLLD  $0x1e, Y6, Y10
+	VPSRLD  $2, Y6, Y9
+	VPSLLD  $30, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y6, Y10
+	VPSRLD  $13, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y6, Y10
+	VPSLLD  $19, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y6, Y10
+	VPSRLD  $22, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y6, Y10
+	VPSLLD  $10, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y5, Y5
 	VPXOR   Y7, Y6, Y14
@@ -5922,25 +5922,25 @@ avx2X8Chain_loop:
 	VMOVDQA 128(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 384(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 288(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 352(R14)
@@ -5950,29 +5950,29 @@ avx2X8Chain_loop:
 	VPAND   Y1, Y9, Y9
 	VPXOR   Y3, Y9, Y9
 	VPADDD  Y9, Y4, Y4
-	VPSRLD  $0x06, Y1, Y9
-	VPSLLD  $0x1a, Y1, Y10
+	VPSRLD  $6, Y1, Y9
+	VPSLLD  $26, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y1, Y10
+	VPSRLD  $11, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y1, Y10
+	VPSLLD  $21, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y1, Y10
+	VPSRLD  $25, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y1, Y10
+	VPSLLD  $7, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPADDD  Y4, Y0, Y0
-	VPSRLD  $0x02, Y5, Y9
-	VPSLLD  $0x1e, Y5, Y10
+	VPSRLD  $2, Y5, Y9
+	VPSLLD  $30, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y5, Y10
+	VPSRLD  $13, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y5, Y10
+	VPSLLD  $19, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y5, Y10
+	VPSRLD  $22, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y5, Y10
+	VPSLLD  $10, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y4, Y4
 	VPXOR   Y6, Y5, Y15
@@ -5983,25 +5983,25 @@ avx2X8Chain_loop:
 	VMOVDQA 160(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 416(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 320(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 384(R14)
@@ -6011,29 +6011,29 @@ avx2X8Chain_loop:
 	VPAND   Y0, Y9, Y9
 	VPXOR   Y2, Y9, Y9
 	VPADDD  Y9, Y3, Y3
-	VPSRLD  $0x06, Y0, Y9
-	VPSLLD  $0x1a, Y0, Y10
+	VPSRLD  $6, Y0, Y9
+	VPSLLD  $26, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y0, Y10
+	VPSRLD  $11, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y0, Y10
+	VPSLLD  $21, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y0, Y10
+	VPSRLD  $25, Y0, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y0, Y10
+	VPSLLD  $7, Y0, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPADDD  Y3, Y7, Y7
-	VPSRLD  $0x02, Y4, Y9
-	VPSLLD  $0x1e, Y4, Y10
+	VPSRLD  $2, Y4, Y9
+	VPSLLD  $30, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y4, Y10
+	VPSRLD  $13, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y4, Y10
+	VPSLLD  $19, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y4, Y10
+	VPSRLD  $22, Y4, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y4, Y10
+	VPSLLD  $10, Y4, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y3, Y3
 	VPXOR   Y5, Y4, Y14
@@ -6044,25 +6044,25 @@ avx2X8Chain_loop:
 	VMOVDQA 192(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 448(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 352(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 416(R14)
@@ -6072,29 +6072,29 @@ avx2X8Chain_loop:
 	VPAND   Y7, Y9, Y9
 	VPXOR   Y1, Y9, Y9
 	VPADDD  Y9, Y2, Y2
-	VPSRLD  $0x06, Y7, Y9
-	VPSLLD  $0x1a, Y7, Y10
+	VPSRLD  $6, Y7, Y9
+	VPSLLD  $26, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y7, Y10
+	VPSRLD  $11, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y7, Y10
+	VPSLLD  $21, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y7, Y10
+	VPSRLD  $25, Y7, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y7, Y10
+	VPSLLD  $7, Y7, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPADDD  Y2, Y6, Y6
-	VPSRLD  $0x02, Y3, Y9
-	VPSLLD  $0x1e, Y3, Y10
+	VPSRLD  $2, Y3, Y9
+	VPSLLD  $30, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y3, Y10
+	VPSRLD  $13, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y3, Y10
+	VPSLLD  $19, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y3, Y10
+	VPSRLD  $22, Y3, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y3, Y10
+	VPSLLD  $10, Y3, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y2, Y2
 	VPXOR   Y4, Y3, Y15
@@ -6105,25 +6105,25 @@ avx2X8Chain_loop:
 	VMOVDQA 224(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA 480(R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 384(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 448(R14)
@@ -6133,29 +6133,29 @@ avx2X8Chain_loop:
 	VPAND   Y6, Y9, Y9
 	VPXOR   Y0, Y9, Y9
 	VPADDD  Y9, Y1, Y1
-	VPSRLD  $0x06, Y6, Y9
-	VPSLLD  $0x1a, Y6, Y10
+	VPSRLD  $6, Y6, Y9
+	VPSLLD  $26, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y6, Y10
+	VPSRLD  $11, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y6, Y10
+	VPSLLD  $21, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y6, Y10
+	VPSRLD  $25, Y6, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y6, Y10
+	VPSLLD  $7, Y6, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPADDD  Y1, Y5, Y5
-	VPSRLD  $0x02, Y2, Y9
-	VPSLLD  $0x1e, Y2, Y10
+	VPSRLD  $2, Y2, Y9
+	VPSLLD  $30, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y2, Y10
+	VPSRLD  $13, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y2, Y10
+	VPSLLD  $19, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y2, Y10
+	VPSRLD  $22, Y2, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y2, Y10
+	VPSLLD  $10, Y2, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y1, Y1
 	VPXOR   Y3, Y2, Y14
@@ -6166,25 +6166,25 @@ avx2X8Chain_loop:
 	VMOVDQA 256(R14), Y10
 	VPADDD  Y10, Y9, Y8
 	VMOVDQA (R14), Y9
-	VPSRLD  $0x03, Y9, Y10
-	VPSRLD  $0x07, Y9, Y11
+	VPSRLD  $3, Y9, Y10
+	VPSRLD  $7, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x19, Y9, Y11
+	VPSLLD  $25, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x12, Y9, Y11
+	VPSRLD  $18, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0e, Y9, Y11
+	VPSLLD  $14, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA 416(R14), Y9
-	VPSRLD  $0x0a, Y9, Y10
-	VPSRLD  $0x11, Y9, Y11
+	VPSRLD  $10, Y9, Y10
+	VPSRLD  $17, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0f, Y9, Y11
+	VPSLLD  $15, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSRLD  $0x13, Y9, Y11
+	VPSRLD  $19, Y9, Y11
 	VPXOR   Y11, Y10, Y10
-	VPSLLD  $0x0d, Y9, Y11
+	VPSLLD  $13, Y9, Y11
 	VPXOR   Y11, Y10, Y10
 	VPADDD  Y10, Y8, Y8
 	VMOVDQA Y8, 480(R14)
@@ -6194,29 +6194,29 @@ avx2X8Chain_loop:
 	VPAND   Y5, Y9, Y9
 	VPXOR   Y7, Y9, Y9
 	VPADDD  Y9, Y0, Y0
-	VPSRLD  $0x06, Y5, Y9
-	VPSLLD  $0x1a, Y5, Y10
+	VPSRLD  $6, Y5, Y9
+	VPSLLD  $26, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0b, Y5, Y10
+	VPSRLD  $11, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x15, Y5, Y10
+	VPSLLD  $21, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x19, Y5, Y10
+	VPSRLD  $25, Y5, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x07, Y5, Y10
+	VPSLLD  $7, Y5, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPADDD  Y0, Y4, Y4
-	VPSRLD  $0x02, Y1, Y9
-	VPSLLD  $0x1e, Y1, Y10
+	VPSRLD  $2, Y1, Y9
+	VPSLLD  $30, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x0d, Y1, Y10
+	VPSRLD  $13, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x13, Y1, Y10
+	VPSLLD  $19, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSRLD  $0x16, Y1, Y10
+	VPSRLD  $22, Y1, Y10
 	VPXOR   Y10, Y9, Y9
-	VPSLLD  $0x0a, Y1, Y10
+	VPSLLD  $10, Y1, Y10
 	VPXOR   Y10, Y9, Y9
 	VPADDD  Y9, Y0, Y0
 	VPXOR   Y2, Y1, Y15
@@ -6284,7 +6284,7 @@ TEXT ·avx512X16Chain(SB), NOSPLIT, $0-16
 	VMOVDQU32 320(DI), Z21
 	VMOVDQU32 384(DI), Z22
 	VMOVDQU32 448(DI), Z23
-	PCALIGN   $0x40
+	PCALIGN   $64
 
 avx512X16Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
@@ -6302,1665 +6302,1665 @@ avx512X16Chain_loop:
 	VPADDD.BCST chainLaneC<>+4(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD.BCST chainLaneC<>+8(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD.BCST chainLaneC<>+12(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD.BCST chainLaneC<>+16(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD.BCST chainLaneC<>+20(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD.BCST chainLaneC<>+24(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD.BCST chainLaneC<>+28(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// Rounds 8-15: the padding's W+K, constant.
 	VPADDD.BCST chainLaneC<>+288(SB), Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD.BCST chainLaneC<>+292(SB), Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD.BCST chainLaneC<>+296(SB), Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD.BCST chainLaneC<>+300(SB), Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD.BCST chainLaneC<>+304(SB), Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD.BCST chainLaneC<>+308(SB), Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD.BCST chainLaneC<>+312(SB), Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD.BCST chainLaneC<>+316(SB), Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
 	// that vary, the padding's share of the others added as one constant.
-	VPRORD      $0x07, Z17, Z11
-	VPRORD      $0x12, Z17, Z12
-	VPSRLD      $0x03, Z17, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z17, Z11
+	VPRORD      $18, Z17, Z12
+	VPSRLD      $3, Z17, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z16, Z16
 	VPADDD.BCST chainLaneC<>+64(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x07, Z18, Z11
-	VPRORD      $0x12, Z18, Z12
-	VPSRLD      $0x03, Z18, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z18, Z11
+	VPRORD      $18, Z18, Z12
+	VPSRLD      $3, Z18, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z17, Z17
 	VPADDD.BCST chainLaneC<>+332(SB), Z17, Z17
 	VPADDD.BCST chainLaneC<>+68(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x07, Z19, Z11
-	VPRORD      $0x12, Z19, Z12
-	VPSRLD      $0x03, Z19, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z19, Z11
+	VPRORD      $18, Z19, Z12
+	VPSRLD      $3, Z19, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+72(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x07, Z20, Z11
-	VPRORD      $0x12, Z20, Z12
-	VPSRLD      $0x03, Z20, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z20, Z11
+	VPRORD      $18, Z20, Z12
+	VPSRLD      $3, Z20, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+76(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x07, Z21, Z11
-	VPRORD      $0x12, Z21, Z12
-	VPSRLD      $0x03, Z21, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z21, Z11
+	VPRORD      $18, Z21, Z12
+	VPSRLD      $3, Z21, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+80(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x07, Z22, Z11
-	VPRORD      $0x12, Z22, Z12
-	VPSRLD      $0x03, Z22, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z22, Z11
+	VPRORD      $18, Z22, Z12
+	VPSRLD      $3, Z22, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+84(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x07, Z23, Z11
-	VPRORD      $0x12, Z23, Z12
-	VPSRLD      $0x03, Z23, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z23, Z11
+	VPRORD      $18, Z23, Z12
+	VPSRLD      $3, Z23, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+352(SB), Z22, Z22
 	VPADDD.BCST chainLaneC<>+88(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+356(SB), Z23, Z23
 	VPADDD.BCST chainLaneC<>+92(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x11, Z22, Z11
-	VPRORD      $0x13, Z22, Z12
-	VPSRLD      $0x0a, Z22, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z22, Z11
+	VPRORD      $19, Z22, Z12
+	VPSRLD      $10, Z22, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z17, Z24
 	VPADDD.BCST chainLaneC<>+360(SB), Z24, Z24
 	VPADDD.BCST chainLaneC<>+96(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x11, Z23, Z11
-	VPRORD      $0x13, Z23, Z12
-	VPSRLD      $0x0a, Z23, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z23, Z11
+	VPRORD      $19, Z23, Z12
+	VPSRLD      $10, Z23, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z18, Z25
 	VPADDD.BCST chainLaneC<>+100(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x11, Z24, Z11
-	VPRORD      $0x13, Z24, Z12
-	VPSRLD      $0x0a, Z24, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z24, Z11
+	VPRORD      $19, Z24, Z12
+	VPSRLD      $10, Z24, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z19, Z26
 	VPADDD.BCST chainLaneC<>+104(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x11, Z25, Z11
-	VPRORD      $0x13, Z25, Z12
-	VPSRLD      $0x0a, Z25, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z25, Z11
+	VPRORD      $19, Z25, Z12
+	VPSRLD      $10, Z25, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z20, Z27
 	VPADDD.BCST chainLaneC<>+108(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x11, Z26, Z11
-	VPRORD      $0x13, Z26, Z12
-	VPSRLD      $0x0a, Z26, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z26, Z11
+	VPRORD      $19, Z26, Z12
+	VPSRLD      $10, Z26, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z21, Z28
 	VPADDD.BCST chainLaneC<>+112(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x11, Z27, Z11
-	VPRORD      $0x13, Z27, Z12
-	VPSRLD      $0x0a, Z27, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z27, Z11
+	VPRORD      $19, Z27, Z12
+	VPSRLD      $10, Z27, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z22, Z29
 	VPADDD.BCST chainLaneC<>+116(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x11, Z28, Z11
-	VPRORD      $0x13, Z28, Z12
-	VPSRLD      $0x0a, Z28, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z28, Z11
+	VPRORD      $19, Z28, Z12
+	VPSRLD      $10, Z28, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z23, Z30
 	VPADDD.BCST chainLaneC<>+384(SB), Z30, Z30
 	VPADDD.BCST chainLaneC<>+120(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x07, Z16, Z11
-	VPRORD      $0x12, Z16, Z12
-	VPSRLD      $0x03, Z16, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z16, Z11
+	VPRORD      $18, Z16, Z12
+	VPSRLD      $3, Z16, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z24, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+388(SB), Z31, Z31
 	VPADDD.BCST chainLaneC<>+124(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z25, Z16, Z16
-	VPRORD      $0x07, Z17, Z10
-	VPRORD      $0x12, Z17, Z11
-	VPSRLD      $0x03, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z17, Z10
+	VPRORD      $18, Z17, Z11
+	VPSRLD      $3, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
-	VPRORD      $0x11, Z30, Z10
-	VPRORD      $0x13, Z30, Z11
-	VPSRLD      $0x0a, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z30, Z10
+	VPRORD      $19, Z30, Z11
+	VPSRLD      $10, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
 	VPADDD.BCST chainLaneC<>+128(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z26, Z17, Z17
-	VPRORD      $0x07, Z18, Z10
-	VPRORD      $0x12, Z18, Z11
-	VPSRLD      $0x03, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z18, Z10
+	VPRORD      $18, Z18, Z11
+	VPSRLD      $3, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
-	VPRORD      $0x11, Z31, Z10
-	VPRORD      $0x13, Z31, Z11
-	VPSRLD      $0x0a, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z31, Z10
+	VPRORD      $19, Z31, Z11
+	VPSRLD      $10, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
 	VPADDD.BCST chainLaneC<>+132(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z27, Z18, Z18
-	VPRORD      $0x07, Z19, Z10
-	VPRORD      $0x12, Z19, Z11
-	VPSRLD      $0x03, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z19, Z10
+	VPRORD      $18, Z19, Z11
+	VPSRLD      $3, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+136(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z28, Z19, Z19
-	VPRORD      $0x07, Z20, Z10
-	VPRORD      $0x12, Z20, Z11
-	VPSRLD      $0x03, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z20, Z10
+	VPRORD      $18, Z20, Z11
+	VPSRLD      $3, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+140(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z29, Z20, Z20
-	VPRORD      $0x07, Z21, Z10
-	VPRORD      $0x12, Z21, Z11
-	VPSRLD      $0x03, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z21, Z10
+	VPRORD      $18, Z21, Z11
+	VPSRLD      $3, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+144(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z30, Z21, Z21
-	VPRORD      $0x07, Z22, Z10
-	VPRORD      $0x12, Z22, Z11
-	VPSRLD      $0x03, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z22, Z10
+	VPRORD      $18, Z22, Z11
+	VPSRLD      $3, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+148(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z31, Z22, Z22
-	VPRORD      $0x07, Z23, Z10
-	VPRORD      $0x12, Z23, Z11
-	VPSRLD      $0x03, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z23, Z10
+	VPRORD      $18, Z23, Z11
+	VPSRLD      $3, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+152(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x07, Z24, Z10
-	VPRORD      $0x12, Z24, Z11
-	VPSRLD      $0x03, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z24, Z10
+	VPRORD      $18, Z24, Z11
+	VPSRLD      $3, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+156(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z17, Z24, Z24
-	VPRORD      $0x07, Z25, Z10
-	VPRORD      $0x12, Z25, Z11
-	VPSRLD      $0x03, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z25, Z10
+	VPRORD      $18, Z25, Z11
+	VPSRLD      $3, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
-	VPRORD      $0x11, Z22, Z10
-	VPRORD      $0x13, Z22, Z11
-	VPSRLD      $0x0a, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z22, Z10
+	VPRORD      $19, Z22, Z11
+	VPSRLD      $10, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
 	VPADDD.BCST chainLaneC<>+160(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z18, Z25, Z25
-	VPRORD      $0x07, Z26, Z10
-	VPRORD      $0x12, Z26, Z11
-	VPSRLD      $0x03, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z26, Z10
+	VPRORD      $18, Z26, Z11
+	VPSRLD      $3, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
-	VPRORD      $0x11, Z23, Z10
-	VPRORD      $0x13, Z23, Z11
-	VPSRLD      $0x0a, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z23, Z10
+	VPRORD      $19, Z23, Z11
+	VPSRLD      $10, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
 	VPADDD.BCST chainLaneC<>+164(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z19, Z26, Z26
-	VPRORD      $0x07, Z27, Z10
-	VPRORD      $0x12, Z27, Z11
-	VPSRLD      $0x03, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z27, Z10
+	VPRORD      $18, Z27, Z11
+	VPSRLD      $3, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
-	VPRORD      $0x11, Z24, Z10
-	VPRORD      $0x13, Z24, Z11
-	VPSRLD      $0x0a, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z24, Z10
+	VPRORD      $19, Z24, Z11
+	VPSRLD      $10, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
 	VPADDD.BCST chainLaneC<>+168(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z20, Z27, Z27
-	VPRORD      $0x07, Z28, Z10
-	VPRORD      $0x12, Z28, Z11
-	VPSRLD      $0x03, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z28, Z10
+	VPRORD      $18, Z28, Z11
+	VPSRLD      $3, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
-	VPRORD      $0x11, Z25, Z10
-	VPRORD      $0x13, Z25, Z11
-	VPSRLD      $0x0a, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z25, Z10
+	VPRORD      $19, Z25, Z11
+	VPSRLD      $10, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
 	VPADDD.BCST chainLaneC<>+172(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z21, Z28, Z28
-	VPRORD      $0x07, Z29, Z10
-	VPRORD      $0x12, Z29, Z11
-	VPSRLD      $0x03, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z29, Z10
+	VPRORD      $18, Z29, Z11
+	VPSRLD      $3, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
-	VPRORD      $0x11, Z26, Z10
-	VPRORD      $0x13, Z26, Z11
-	VPSRLD      $0x0a, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z26, Z10
+	VPRORD      $19, Z26, Z11
+	VPSRLD      $10, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
 	VPADDD.BCST chainLaneC<>+176(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z22, Z29, Z29
-	VPRORD      $0x07, Z30, Z10
-	VPRORD      $0x12, Z30, Z11
-	VPSRLD      $0x03, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z30, Z10
+	VPRORD      $18, Z30, Z11
+	VPSRLD      $3, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
-	VPRORD      $0x11, Z27, Z10
-	VPRORD      $0x13, Z27, Z11
-	VPSRLD      $0x0a, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z27, Z10
+	VPRORD      $19, Z27, Z11
+	VPSRLD      $10, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
 	VPADDD.BCST chainLaneC<>+180(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z23, Z30, Z30
-	VPRORD      $0x07, Z31, Z10
-	VPRORD      $0x12, Z31, Z11
-	VPSRLD      $0x03, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z31, Z10
+	VPRORD      $18, Z31, Z11
+	VPSRLD      $3, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
-	VPRORD      $0x11, Z28, Z10
-	VPRORD      $0x13, Z28, Z11
-	VPSRLD      $0x0a, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z28, Z10
+	VPRORD      $19, Z28, Z11
+	VPSRLD      $10, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
 	VPADDD.BCST chainLaneC<>+184(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z24, Z31, Z31
-	VPRORD      $0x07, Z16, Z10
-	VPRORD      $0x12, Z16, Z11
-	VPSRLD      $0x03, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z16, Z10
+	VPRORD      $18, Z16, Z11
+	VPSRLD      $3, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+188(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z25, Z16, Z16
-	VPRORD      $0x07, Z17, Z10
-	VPRORD      $0x12, Z17, Z11
-	VPSRLD      $0x03, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z17, Z10
+	VPRORD      $18, Z17, Z11
+	VPSRLD      $3, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
-	VPRORD      $0x11, Z30, Z10
-	VPRORD      $0x13, Z30, Z11
-	VPSRLD      $0x0a, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z30, Z10
+	VPRORD      $19, Z30, Z11
+	VPSRLD      $10, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
 	VPADDD.BCST chainLaneC<>+192(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z26, Z17, Z17
-	VPRORD      $0x07, Z18, Z10
-	VPRORD      $0x12, Z18, Z11
-	VPSRLD      $0x03, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z18, Z10
+	VPRORD      $18, Z18, Z11
+	VPSRLD      $3, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
-	VPRORD      $0x11, Z31, Z10
-	VPRORD      $0x13, Z31, Z11
-	VPSRLD      $0x0a, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z31, Z10
+	VPRORD      $19, Z31, Z11
+	VPSRLD      $10, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
 	VPADDD.BCST chainLaneC<>+196(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z27, Z18, Z18
-	VPRORD      $0x07, Z19, Z10
-	VPRORD      $0x12, Z19, Z11
-	VPSRLD      $0x03, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z19, Z10
+	VPRORD      $18, Z19, Z11
+	VPSRLD      $3, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+200(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z28, Z19, Z19
-	VPRORD      $0x07, Z20, Z10
-	VPRORD      $0x12, Z20, Z11
-	VPSRLD      $0x03, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z20, Z10
+	VPRORD      $18, Z20, Z11
+	VPSRLD      $3, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+204(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z29, Z20, Z20
-	VPRORD      $0x07, Z21, Z10
-	VPRORD      $0x12, Z21, Z11
-	VPSRLD      $0x03, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z21, Z10
+	VPRORD      $18, Z21, Z11
+	VPSRLD      $3, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+208(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z30, Z21, Z21
-	VPRORD      $0x07, Z22, Z10
-	VPRORD      $0x12, Z22, Z11
-	VPSRLD      $0x03, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z22, Z10
+	VPRORD      $18, Z22, Z11
+	VPSRLD      $3, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+212(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z31, Z22, Z22
-	VPRORD      $0x07, Z23, Z10
-	VPRORD      $0x12, Z23, Z11
-	VPSRLD      $0x03, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z23, Z10
+	VPRORD      $18, Z23, Z11
+	VPSRLD      $3, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+216(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x07, Z24, Z10
-	VPRORD      $0x12, Z24, Z11
-	VPSRLD      $0x03, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z24, Z10
+	VPRORD      $18, Z24, Z11
+	VPSRLD      $3, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+220(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z17, Z24, Z24
-	VPRORD      $0x07, Z25, Z10
-	VPRORD      $0x12, Z25, Z11
-	VPSRLD      $0x03, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z25, Z10
+	VPRORD      $18, Z25, Z11
+	VPSRLD      $3, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
-	VPRORD      $0x11, Z22, Z10
-	VPRORD      $0x13, Z22, Z11
-	VPSRLD      $0x0a, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z22, Z10
+	VPRORD      $19, Z22, Z11
+	VPSRLD      $10, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
 	VPADDD.BCST chainLaneC<>+224(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z7, Z3, Z3
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z18, Z25, Z25
-	VPRORD      $0x07, Z26, Z10
-	VPRORD      $0x12, Z26, Z11
-	VPSRLD      $0x03, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z26, Z10
+	VPRORD      $18, Z26, Z11
+	VPSRLD      $3, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
-	VPRORD      $0x11, Z23, Z10
-	VPRORD      $0x13, Z23, Z11
-	VPSRLD      $0x0a, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z23, Z10
+	VPRORD      $19, Z23, Z11
+	VPSRLD      $10, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
 	VPADDD.BCST chainLaneC<>+228(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z6, Z2, Z2
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z19, Z26, Z26
-	VPRORD      $0x07, Z27, Z10
-	VPRORD      $0x12, Z27, Z11
-	VPSRLD      $0x03, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z27, Z10
+	VPRORD      $18, Z27, Z11
+	VPSRLD      $3, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
-	VPRORD      $0x11, Z24, Z10
-	VPRORD      $0x13, Z24, Z11
-	VPSRLD      $0x0a, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z24, Z10
+	VPRORD      $19, Z24, Z11
+	VPSRLD      $10, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
 	VPADDD.BCST chainLaneC<>+232(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z5, Z1, Z1
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z20, Z27, Z27
-	VPRORD      $0x07, Z28, Z10
-	VPRORD      $0x12, Z28, Z11
-	VPSRLD      $0x03, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z28, Z10
+	VPRORD      $18, Z28, Z11
+	VPSRLD      $3, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
-	VPRORD      $0x11, Z25, Z10
-	VPRORD      $0x13, Z25, Z11
-	VPSRLD      $0x0a, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z25, Z10
+	VPRORD      $19, Z25, Z11
+	VPSRLD      $10, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
 	VPADDD.BCST chainLaneC<>+236(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z4, Z0, Z0
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z21, Z28, Z28
-	VPRORD      $0x07, Z29, Z10
-	VPRORD      $0x12, Z29, Z11
-	VPSRLD      $0x03, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z29, Z10
+	VPRORD      $18, Z29, Z11
+	VPSRLD      $3, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
-	VPRORD      $0x11, Z26, Z10
-	VPRORD      $0x13, Z26, Z11
-	VPSRLD      $0x0a, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z26, Z10
+	VPRORD      $19, Z26, Z11
+	VPSRLD      $10, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
 	VPADDD.BCST chainLaneC<>+240(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z3, Z7, Z7
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z22, Z29, Z29
-	VPRORD      $0x07, Z30, Z10
-	VPRORD      $0x12, Z30, Z11
-	VPSRLD      $0x03, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z30, Z10
+	VPRORD      $18, Z30, Z11
+	VPSRLD      $3, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
-	VPRORD      $0x11, Z27, Z10
-	VPRORD      $0x13, Z27, Z11
-	VPSRLD      $0x0a, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z27, Z10
+	VPRORD      $19, Z27, Z11
+	VPSRLD      $10, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
 	VPADDD.BCST chainLaneC<>+244(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z2, Z6, Z6
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z23, Z30, Z30
-	VPRORD      $0x07, Z31, Z10
-	VPRORD      $0x12, Z31, Z11
-	VPSRLD      $0x03, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z31, Z10
+	VPRORD      $18, Z31, Z11
+	VPSRLD      $3, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
-	VPRORD      $0x11, Z28, Z10
-	VPRORD      $0x13, Z28, Z11
-	VPSRLD      $0x0a, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z28, Z10
+	VPRORD      $19, Z28, Z11
+	VPSRLD      $10, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
 	VPADDD.BCST chainLaneC<>+248(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z1, Z5, Z5
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z24, Z31, Z31
-	VPRORD      $0x07, Z16, Z10
-	VPRORD      $0x12, Z16, Z11
-	VPSRLD      $0x03, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z16, Z10
+	VPRORD      $18, Z16, Z11
+	VPSRLD      $3, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+252(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z0, Z4, Z4
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// The digest: the state plus the IV, W[0..7] of the next step.
@@ -8007,7 +8007,7 @@ TEXT ·avx512X16Lat2Chain(SB), NOSPLIT, $0-16
 	VMOVDQU32 320(DI), Z21
 	VMOVDQU32 384(DI), Z22
 	VMOVDQU32 448(DI), Z23
-	PCALIGN   $0x40
+	PCALIGN   $64
 
 avx512X16Lat2Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
@@ -8026,1790 +8026,1790 @@ avx512X16Lat2Chain_loop:
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD.BCST chainLaneC<>+8(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD.BCST chainLaneC<>+12(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD.BCST chainLaneC<>+16(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD.BCST chainLaneC<>+20(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD.BCST chainLaneC<>+24(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD.BCST chainLaneC<>+28(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// Rounds 8-15: the padding's W+K, constant.
 	VPADDD.BCST chainLaneC<>+288(SB), Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD.BCST chainLaneC<>+292(SB), Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD.BCST chainLaneC<>+296(SB), Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD.BCST chainLaneC<>+300(SB), Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD.BCST chainLaneC<>+304(SB), Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD.BCST chainLaneC<>+308(SB), Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD.BCST chainLaneC<>+312(SB), Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD.BCST chainLaneC<>+316(SB), Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
 	// that vary, the padding's share of the others added as one constant.
-	VPRORD      $0x07, Z17, Z11
-	VPRORD      $0x12, Z17, Z12
-	VPSRLD      $0x03, Z17, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z17, Z11
+	VPRORD      $18, Z17, Z12
+	VPSRLD      $3, Z17, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z16, Z16
 	VPADDD.BCST chainLaneC<>+64(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x07, Z18, Z11
-	VPRORD      $0x12, Z18, Z12
-	VPSRLD      $0x03, Z18, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z18, Z11
+	VPRORD      $18, Z18, Z12
+	VPSRLD      $3, Z18, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z17, Z17
 	VPADDD.BCST chainLaneC<>+332(SB), Z17, Z17
 	VPADDD.BCST chainLaneC<>+68(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x07, Z19, Z11
-	VPRORD      $0x12, Z19, Z12
-	VPSRLD      $0x03, Z19, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z19, Z11
+	VPRORD      $18, Z19, Z12
+	VPSRLD      $3, Z19, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+72(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x07, Z20, Z11
-	VPRORD      $0x12, Z20, Z12
-	VPSRLD      $0x03, Z20, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z20, Z11
+	VPRORD      $18, Z20, Z12
+	VPSRLD      $3, Z20, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+76(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x07, Z21, Z11
-	VPRORD      $0x12, Z21, Z12
-	VPSRLD      $0x03, Z21, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z21, Z11
+	VPRORD      $18, Z21, Z12
+	VPSRLD      $3, Z21, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+80(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x07, Z22, Z11
-	VPRORD      $0x12, Z22, Z12
-	VPSRLD      $0x03, Z22, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z22, Z11
+	VPRORD      $18, Z22, Z12
+	VPSRLD      $3, Z22, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+84(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x07, Z23, Z11
-	VPRORD      $0x12, Z23, Z12
-	VPSRLD      $0x03, Z23, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z23, Z11
+	VPRORD      $18, Z23, Z12
+	VPSRLD      $3, Z23, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+352(SB), Z22, Z22
 	VPADDD.BCST chainLaneC<>+88(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+356(SB), Z23, Z23
 	VPADDD.BCST chainLaneC<>+92(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x11, Z22, Z11
-	VPRORD      $0x13, Z22, Z12
-	VPSRLD      $0x0a, Z22, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z22, Z11
+	VPRORD      $19, Z22, Z12
+	VPSRLD      $10, Z22, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z17, Z24
 	VPADDD.BCST chainLaneC<>+360(SB), Z24, Z24
 	VPADDD.BCST chainLaneC<>+96(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x11, Z23, Z11
-	VPRORD      $0x13, Z23, Z12
-	VPSRLD      $0x0a, Z23, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z23, Z11
+	VPRORD      $19, Z23, Z12
+	VPSRLD      $10, Z23, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z18, Z25
 	VPADDD.BCST chainLaneC<>+100(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x11, Z24, Z11
-	VPRORD      $0x13, Z24, Z12
-	VPSRLD      $0x0a, Z24, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z24, Z11
+	VPRORD      $19, Z24, Z12
+	VPSRLD      $10, Z24, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z19, Z26
 	VPADDD.BCST chainLaneC<>+104(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x11, Z25, Z11
-	VPRORD      $0x13, Z25, Z12
-	VPSRLD      $0x0a, Z25, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z25, Z11
+	VPRORD      $19, Z25, Z12
+	VPSRLD      $10, Z25, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z20, Z27
 	VPADDD.BCST chainLaneC<>+108(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x11, Z26, Z11
-	VPRORD      $0x13, Z26, Z12
-	VPSRLD      $0x0a, Z26, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z26, Z11
+	VPRORD      $19, Z26, Z12
+	VPSRLD      $10, Z26, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z21, Z28
 	VPADDD.BCST chainLaneC<>+112(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x11, Z27, Z11
-	VPRORD      $0x13, Z27, Z12
-	VPSRLD      $0x0a, Z27, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z27, Z11
+	VPRORD      $19, Z27, Z12
+	VPSRLD      $10, Z27, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z22, Z29
 	VPADDD.BCST chainLaneC<>+116(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x11, Z28, Z11
-	VPRORD      $0x13, Z28, Z12
-	VPSRLD      $0x0a, Z28, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $17, Z28, Z11
+	VPRORD      $19, Z28, Z12
+	VPSRLD      $10, Z28, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z23, Z30
 	VPADDD.BCST chainLaneC<>+384(SB), Z30, Z30
 	VPADDD.BCST chainLaneC<>+120(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x07, Z16, Z11
-	VPRORD      $0x12, Z16, Z12
-	VPSRLD      $0x03, Z16, Z13
-	VPTERNLOGD  $0x96, Z13, Z12, Z11
+	VPRORD      $7, Z16, Z11
+	VPRORD      $18, Z16, Z12
+	VPSRLD      $3, Z16, Z13
+	VPTERNLOGD  $150, Z13, Z12, Z11
 	VPADDD      Z11, Z24, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+388(SB), Z31, Z31
 	VPADDD.BCST chainLaneC<>+124(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z25, Z16, Z16
-	VPRORD      $0x07, Z17, Z10
-	VPRORD      $0x12, Z17, Z11
-	VPSRLD      $0x03, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z17, Z10
+	VPRORD      $18, Z17, Z11
+	VPSRLD      $3, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
-	VPRORD      $0x11, Z30, Z10
-	VPRORD      $0x13, Z30, Z11
-	VPSRLD      $0x0a, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z30, Z10
+	VPRORD      $19, Z30, Z11
+	VPSRLD      $10, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
 	VPADDD.BCST chainLaneC<>+128(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z26, Z17, Z17
-	VPRORD      $0x07, Z18, Z10
-	VPRORD      $0x12, Z18, Z11
-	VPSRLD      $0x03, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z18, Z10
+	VPRORD      $18, Z18, Z11
+	VPSRLD      $3, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
-	VPRORD      $0x11, Z31, Z10
-	VPRORD      $0x13, Z31, Z11
-	VPSRLD      $0x0a, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z31, Z10
+	VPRORD      $19, Z31, Z11
+	VPSRLD      $10, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
 	VPADDD.BCST chainLaneC<>+132(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z27, Z18, Z18
-	VPRORD      $0x07, Z19, Z10
-	VPRORD      $0x12, Z19, Z11
-	VPSRLD      $0x03, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z19, Z10
+	VPRORD      $18, Z19, Z11
+	VPSRLD      $3, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+136(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z28, Z19, Z19
-	VPRORD      $0x07, Z20, Z10
-	VPRORD      $0x12, Z20, Z11
-	VPSRLD      $0x03, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z20, Z10
+	VPRORD      $18, Z20, Z11
+	VPSRLD      $3, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+140(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z29, Z20, Z20
-	VPRORD      $0x07, Z21, Z10
-	VPRORD      $0x12, Z21, Z11
-	VPSRLD      $0x03, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z21, Z10
+	VPRORD      $18, Z21, Z11
+	VPSRLD      $3, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+144(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z30, Z21, Z21
-	VPRORD      $0x07, Z22, Z10
-	VPRORD      $0x12, Z22, Z11
-	VPSRLD      $0x03, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z22, Z10
+	VPRORD      $18, Z22, Z11
+	VPSRLD      $3, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+148(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z31, Z22, Z22
-	VPRORD      $0x07, Z23, Z10
-	VPRORD      $0x12, Z23, Z11
-	VPSRLD      $0x03, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z23, Z10
+	VPRORD      $18, Z23, Z11
+	VPSRLD      $3, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+152(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x07, Z24, Z10
-	VPRORD      $0x12, Z24, Z11
-	VPSRLD      $0x03, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z24, Z10
+	VPRORD      $18, Z24, Z11
+	VPSRLD      $3, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+156(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z17, Z24, Z24
-	VPRORD      $0x07, Z25, Z10
-	VPRORD      $0x12, Z25, Z11
-	VPSRLD      $0x03, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z25, Z10
+	VPRORD      $18, Z25, Z11
+	VPSRLD      $3, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
-	VPRORD      $0x11, Z22, Z10
-	VPRORD      $0x13, Z22, Z11
-	VPSRLD      $0x0a, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z22, Z10
+	VPRORD      $19, Z22, Z11
+	VPSRLD      $10, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
 	VPADDD.BCST chainLaneC<>+160(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z18, Z25, Z25
-	VPRORD      $0x07, Z26, Z10
-	VPRORD      $0x12, Z26, Z11
-	VPSRLD      $0x03, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z26, Z10
+	VPRORD      $18, Z26, Z11
+	VPSRLD      $3, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
-	VPRORD      $0x11, Z23, Z10
-	VPRORD      $0x13, Z23, Z11
-	VPSRLD      $0x0a, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z23, Z10
+	VPRORD      $19, Z23, Z11
+	VPSRLD      $10, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
 	VPADDD.BCST chainLaneC<>+164(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z19, Z26, Z26
-	VPRORD      $0x07, Z27, Z10
-	VPRORD      $0x12, Z27, Z11
-	VPSRLD      $0x03, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z27, Z10
+	VPRORD      $18, Z27, Z11
+	VPSRLD      $3, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
-	VPRORD      $0x11, Z24, Z10
-	VPRORD      $0x13, Z24, Z11
-	VPSRLD      $0x0a, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z24, Z10
+	VPRORD      $19, Z24, Z11
+	VPSRLD      $10, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
 	VPADDD.BCST chainLaneC<>+168(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z20, Z27, Z27
-	VPRORD      $0x07, Z28, Z10
-	VPRORD      $0x12, Z28, Z11
-	VPSRLD      $0x03, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z28, Z10
+	VPRORD      $18, Z28, Z11
+	VPSRLD      $3, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
-	VPRORD      $0x11, Z25, Z10
-	VPRORD      $0x13, Z25, Z11
-	VPSRLD      $0x0a, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z25, Z10
+	VPRORD      $19, Z25, Z11
+	VPSRLD      $10, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
 	VPADDD.BCST chainLaneC<>+172(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z21, Z28, Z28
-	VPRORD      $0x07, Z29, Z10
-	VPRORD      $0x12, Z29, Z11
-	VPSRLD      $0x03, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z29, Z10
+	VPRORD      $18, Z29, Z11
+	VPSRLD      $3, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
-	VPRORD      $0x11, Z26, Z10
-	VPRORD      $0x13, Z26, Z11
-	VPSRLD      $0x0a, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z26, Z10
+	VPRORD      $19, Z26, Z11
+	VPSRLD      $10, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
 	VPADDD.BCST chainLaneC<>+176(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z22, Z29, Z29
-	VPRORD      $0x07, Z30, Z10
-	VPRORD      $0x12, Z30, Z11
-	VPSRLD      $0x03, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z30, Z10
+	VPRORD      $18, Z30, Z11
+	VPSRLD      $3, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
-	VPRORD      $0x11, Z27, Z10
-	VPRORD      $0x13, Z27, Z11
-	VPSRLD      $0x0a, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z27, Z10
+	VPRORD      $19, Z27, Z11
+	VPSRLD      $10, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
 	VPADDD.BCST chainLaneC<>+180(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z23, Z30, Z30
-	VPRORD      $0x07, Z31, Z10
-	VPRORD      $0x12, Z31, Z11
-	VPSRLD      $0x03, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z31, Z10
+	VPRORD      $18, Z31, Z11
+	VPSRLD      $3, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
-	VPRORD      $0x11, Z28, Z10
-	VPRORD      $0x13, Z28, Z11
-	VPSRLD      $0x0a, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z28, Z10
+	VPRORD      $19, Z28, Z11
+	VPSRLD      $10, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
 	VPADDD.BCST chainLaneC<>+184(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z24, Z31, Z31
-	VPRORD      $0x07, Z16, Z10
-	VPRORD      $0x12, Z16, Z11
-	VPSRLD      $0x03, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z16, Z10
+	VPRORD      $18, Z16, Z11
+	VPSRLD      $3, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+188(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z25, Z16, Z16
-	VPRORD      $0x07, Z17, Z10
-	VPRORD      $0x12, Z17, Z11
-	VPSRLD      $0x03, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z17, Z10
+	VPRORD      $18, Z17, Z11
+	VPSRLD      $3, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
-	VPRORD      $0x11, Z30, Z10
-	VPRORD      $0x13, Z30, Z11
-	VPSRLD      $0x0a, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z30, Z10
+	VPRORD      $19, Z30, Z11
+	VPSRLD      $10, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z16, Z16
 	VPADDD.BCST chainLaneC<>+192(SB), Z16, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z26, Z17, Z17
-	VPRORD      $0x07, Z18, Z10
-	VPRORD      $0x12, Z18, Z11
-	VPSRLD      $0x03, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z18, Z10
+	VPRORD      $18, Z18, Z11
+	VPSRLD      $3, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
-	VPRORD      $0x11, Z31, Z10
-	VPRORD      $0x13, Z31, Z11
-	VPSRLD      $0x0a, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z31, Z10
+	VPRORD      $19, Z31, Z11
+	VPSRLD      $10, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z17, Z17
 	VPADDD.BCST chainLaneC<>+196(SB), Z17, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z27, Z18, Z18
-	VPRORD      $0x07, Z19, Z10
-	VPRORD      $0x12, Z19, Z11
-	VPSRLD      $0x03, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z19, Z10
+	VPRORD      $18, Z19, Z11
+	VPSRLD      $3, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
-	VPRORD      $0x11, Z16, Z10
-	VPRORD      $0x13, Z16, Z11
-	VPSRLD      $0x0a, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z16, Z10
+	VPRORD      $19, Z16, Z11
+	VPSRLD      $10, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z18, Z18
 	VPADDD.BCST chainLaneC<>+200(SB), Z18, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z28, Z19, Z19
-	VPRORD      $0x07, Z20, Z10
-	VPRORD      $0x12, Z20, Z11
-	VPSRLD      $0x03, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z20, Z10
+	VPRORD      $18, Z20, Z11
+	VPSRLD      $3, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
-	VPRORD      $0x11, Z17, Z10
-	VPRORD      $0x13, Z17, Z11
-	VPSRLD      $0x0a, Z17, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z17, Z10
+	VPRORD      $19, Z17, Z11
+	VPSRLD      $10, Z17, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z19, Z19
 	VPADDD.BCST chainLaneC<>+204(SB), Z19, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z29, Z20, Z20
-	VPRORD      $0x07, Z21, Z10
-	VPRORD      $0x12, Z21, Z11
-	VPSRLD      $0x03, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z21, Z10
+	VPRORD      $18, Z21, Z11
+	VPSRLD      $3, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
-	VPRORD      $0x11, Z18, Z10
-	VPRORD      $0x13, Z18, Z11
-	VPSRLD      $0x0a, Z18, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z18, Z10
+	VPRORD      $19, Z18, Z11
+	VPSRLD      $10, Z18, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z20, Z20
 	VPADDD.BCST chainLaneC<>+208(SB), Z20, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z30, Z21, Z21
-	VPRORD      $0x07, Z22, Z10
-	VPRORD      $0x12, Z22, Z11
-	VPSRLD      $0x03, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z22, Z10
+	VPRORD      $18, Z22, Z11
+	VPSRLD      $3, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
-	VPRORD      $0x11, Z19, Z10
-	VPRORD      $0x13, Z19, Z11
-	VPSRLD      $0x0a, Z19, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z19, Z10
+	VPRORD      $19, Z19, Z11
+	VPSRLD      $10, Z19, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z21, Z21
 	VPADDD.BCST chainLaneC<>+212(SB), Z21, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z31, Z22, Z22
-	VPRORD      $0x07, Z23, Z10
-	VPRORD      $0x12, Z23, Z11
-	VPSRLD      $0x03, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z23, Z10
+	VPRORD      $18, Z23, Z11
+	VPSRLD      $3, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
-	VPRORD      $0x11, Z20, Z10
-	VPRORD      $0x13, Z20, Z11
-	VPSRLD      $0x0a, Z20, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z20, Z10
+	VPRORD      $19, Z20, Z11
+	VPSRLD      $10, Z20, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z22, Z22
 	VPADDD.BCST chainLaneC<>+216(SB), Z22, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z16, Z23, Z23
-	VPRORD      $0x07, Z24, Z10
-	VPRORD      $0x12, Z24, Z11
-	VPSRLD      $0x03, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z24, Z10
+	VPRORD      $18, Z24, Z11
+	VPSRLD      $3, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
-	VPRORD      $0x11, Z21, Z10
-	VPRORD      $0x13, Z21, Z11
-	VPSRLD      $0x0a, Z21, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z21, Z10
+	VPRORD      $19, Z21, Z11
+	VPSRLD      $10, Z21, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z23, Z23
 	VPADDD.BCST chainLaneC<>+220(SB), Z23, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z17, Z24, Z24
-	VPRORD      $0x07, Z25, Z10
-	VPRORD      $0x12, Z25, Z11
-	VPSRLD      $0x03, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z25, Z10
+	VPRORD      $18, Z25, Z11
+	VPSRLD      $3, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
-	VPRORD      $0x11, Z22, Z10
-	VPRORD      $0x13, Z22, Z11
-	VPSRLD      $0x0a, Z22, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z22, Z10
+	VPRORD      $19, Z22, Z11
+	VPSRLD      $10, Z22, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z24, Z24
 	VPADDD.BCST chainLaneC<>+224(SB), Z24, Z8
 	VPADDD      Z8, Z7, Z7
 	VPADDD      Z7, Z3, Z3
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xca, Z6, Z5, Z9
+	VPTERNLOGD  $202, Z6, Z5, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x06, Z4, Z9
-	VPRORD      $0x0b, Z4, Z10
-	VPRORD      $0x19, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z4, Z9
+	VPRORD      $11, Z4, Z10
+	VPRORD      $25, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z9, Z3, Z3
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xe8, Z2, Z1, Z9
+	VPTERNLOGD  $232, Z2, Z1, Z9
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x02, Z0, Z9
-	VPRORD      $0x0d, Z0, Z10
-	VPRORD      $0x16, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z0, Z9
+	VPRORD      $13, Z0, Z10
+	VPRORD      $22, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z7, Z7
 	VPADDD      Z18, Z25, Z25
-	VPRORD      $0x07, Z26, Z10
-	VPRORD      $0x12, Z26, Z11
-	VPSRLD      $0x03, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z26, Z10
+	VPRORD      $18, Z26, Z11
+	VPSRLD      $3, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
-	VPRORD      $0x11, Z23, Z10
-	VPRORD      $0x13, Z23, Z11
-	VPSRLD      $0x0a, Z23, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z23, Z10
+	VPRORD      $19, Z23, Z11
+	VPSRLD      $10, Z23, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z25, Z25
 	VPADDD.BCST chainLaneC<>+228(SB), Z25, Z8
 	VPADDD      Z8, Z6, Z6
 	VPADDD      Z6, Z2, Z2
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xca, Z5, Z4, Z9
+	VPTERNLOGD  $202, Z5, Z4, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x06, Z3, Z9
-	VPRORD      $0x0b, Z3, Z10
-	VPRORD      $0x19, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z3, Z9
+	VPRORD      $11, Z3, Z10
+	VPRORD      $25, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z9, Z2, Z2
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xe8, Z1, Z0, Z9
+	VPTERNLOGD  $232, Z1, Z0, Z9
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x02, Z7, Z9
-	VPRORD      $0x0d, Z7, Z10
-	VPRORD      $0x16, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z7, Z9
+	VPRORD      $13, Z7, Z10
+	VPRORD      $22, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z6, Z6
 	VPADDD      Z19, Z26, Z26
-	VPRORD      $0x07, Z27, Z10
-	VPRORD      $0x12, Z27, Z11
-	VPSRLD      $0x03, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z27, Z10
+	VPRORD      $18, Z27, Z11
+	VPSRLD      $3, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
-	VPRORD      $0x11, Z24, Z10
-	VPRORD      $0x13, Z24, Z11
-	VPSRLD      $0x0a, Z24, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z24, Z10
+	VPRORD      $19, Z24, Z11
+	VPSRLD      $10, Z24, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z26, Z26
 	VPADDD.BCST chainLaneC<>+232(SB), Z26, Z8
 	VPADDD      Z8, Z5, Z5
 	VPADDD      Z5, Z1, Z1
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xca, Z4, Z3, Z9
+	VPTERNLOGD  $202, Z4, Z3, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x06, Z2, Z9
-	VPRORD      $0x0b, Z2, Z10
-	VPRORD      $0x19, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z2, Z9
+	VPRORD      $11, Z2, Z10
+	VPRORD      $25, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z9, Z1, Z1
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xe8, Z0, Z7, Z9
+	VPTERNLOGD  $232, Z0, Z7, Z9
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x02, Z6, Z9
-	VPRORD      $0x0d, Z6, Z10
-	VPRORD      $0x16, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z6, Z9
+	VPRORD      $13, Z6, Z10
+	VPRORD      $22, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z5, Z5
 	VPADDD      Z20, Z27, Z27
-	VPRORD      $0x07, Z28, Z10
-	VPRORD      $0x12, Z28, Z11
-	VPSRLD      $0x03, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z28, Z10
+	VPRORD      $18, Z28, Z11
+	VPSRLD      $3, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
-	VPRORD      $0x11, Z25, Z10
-	VPRORD      $0x13, Z25, Z11
-	VPSRLD      $0x0a, Z25, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z25, Z10
+	VPRORD      $19, Z25, Z11
+	VPSRLD      $10, Z25, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z27, Z27
 	VPADDD.BCST chainLaneC<>+236(SB), Z27, Z8
 	VPADDD      Z8, Z4, Z4
 	VPADDD      Z4, Z0, Z0
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xca, Z3, Z2, Z9
+	VPTERNLOGD  $202, Z3, Z2, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x06, Z1, Z9
-	VPRORD      $0x0b, Z1, Z10
-	VPRORD      $0x19, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z1, Z9
+	VPRORD      $11, Z1, Z10
+	VPRORD      $25, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z9, Z0, Z0
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xe8, Z7, Z6, Z9
+	VPTERNLOGD  $232, Z7, Z6, Z9
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x02, Z5, Z9
-	VPRORD      $0x0d, Z5, Z10
-	VPRORD      $0x16, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z5, Z9
+	VPRORD      $13, Z5, Z10
+	VPRORD      $22, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z4, Z4
 	VPADDD      Z21, Z28, Z28
-	VPRORD      $0x07, Z29, Z10
-	VPRORD      $0x12, Z29, Z11
-	VPSRLD      $0x03, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z29, Z10
+	VPRORD      $18, Z29, Z11
+	VPSRLD      $3, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
-	VPRORD      $0x11, Z26, Z10
-	VPRORD      $0x13, Z26, Z11
-	VPSRLD      $0x0a, Z26, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z26, Z10
+	VPRORD      $19, Z26, Z11
+	VPSRLD      $10, Z26, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z28, Z28
 	VPADDD.BCST chainLaneC<>+240(SB), Z28, Z8
 	VPADDD      Z8, Z3, Z3
 	VPADDD      Z3, Z7, Z7
 	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $0xca, Z2, Z1, Z9
+	VPTERNLOGD  $202, Z2, Z1, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
-	VPRORD      $0x06, Z0, Z9
-	VPRORD      $0x0b, Z0, Z10
-	VPRORD      $0x19, Z0, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z0, Z9
+	VPRORD      $11, Z0, Z10
+	VPRORD      $25, Z0, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z9, Z7, Z7
 	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $0xe8, Z6, Z5, Z9
+	VPTERNLOGD  $232, Z6, Z5, Z9
 	VPADDD      Z9, Z3, Z3
-	VPRORD      $0x02, Z4, Z9
-	VPRORD      $0x0d, Z4, Z10
-	VPRORD      $0x16, Z4, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z4, Z9
+	VPRORD      $13, Z4, Z10
+	VPRORD      $22, Z4, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z3, Z3
 	VPADDD      Z22, Z29, Z29
-	VPRORD      $0x07, Z30, Z10
-	VPRORD      $0x12, Z30, Z11
-	VPSRLD      $0x03, Z30, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z30, Z10
+	VPRORD      $18, Z30, Z11
+	VPSRLD      $3, Z30, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
-	VPRORD      $0x11, Z27, Z10
-	VPRORD      $0x13, Z27, Z11
-	VPSRLD      $0x0a, Z27, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z27, Z10
+	VPRORD      $19, Z27, Z11
+	VPSRLD      $10, Z27, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z29, Z29
 	VPADDD.BCST chainLaneC<>+244(SB), Z29, Z8
 	VPADDD      Z8, Z2, Z2
 	VPADDD      Z2, Z6, Z6
 	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $0xca, Z1, Z0, Z9
+	VPTERNLOGD  $202, Z1, Z0, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
-	VPRORD      $0x06, Z7, Z9
-	VPRORD      $0x0b, Z7, Z10
-	VPRORD      $0x19, Z7, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z7, Z9
+	VPRORD      $11, Z7, Z10
+	VPRORD      $25, Z7, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z9, Z6, Z6
 	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $0xe8, Z5, Z4, Z9
+	VPTERNLOGD  $232, Z5, Z4, Z9
 	VPADDD      Z9, Z2, Z2
-	VPRORD      $0x02, Z3, Z9
-	VPRORD      $0x0d, Z3, Z10
-	VPRORD      $0x16, Z3, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z3, Z9
+	VPRORD      $13, Z3, Z10
+	VPRORD      $22, Z3, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z2, Z2
 	VPADDD      Z23, Z30, Z30
-	VPRORD      $0x07, Z31, Z10
-	VPRORD      $0x12, Z31, Z11
-	VPSRLD      $0x03, Z31, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z31, Z10
+	VPRORD      $18, Z31, Z11
+	VPSRLD      $3, Z31, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
-	VPRORD      $0x11, Z28, Z10
-	VPRORD      $0x13, Z28, Z11
-	VPSRLD      $0x0a, Z28, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z28, Z10
+	VPRORD      $19, Z28, Z11
+	VPSRLD      $10, Z28, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z30, Z30
 	VPADDD.BCST chainLaneC<>+248(SB), Z30, Z8
 	VPADDD      Z8, Z1, Z1
 	VPADDD      Z1, Z5, Z5
 	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $0xca, Z0, Z7, Z9
+	VPTERNLOGD  $202, Z0, Z7, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
-	VPRORD      $0x06, Z6, Z9
-	VPRORD      $0x0b, Z6, Z10
-	VPRORD      $0x19, Z6, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z6, Z9
+	VPRORD      $11, Z6, Z10
+	VPRORD      $25, Z6, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z9, Z5, Z5
 	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $0xe8, Z4, Z3, Z9
+	VPTERNLOGD  $232, Z4, Z3, Z9
 	VPADDD      Z9, Z1, Z1
-	VPRORD      $0x02, Z2, Z9
-	VPRORD      $0x0d, Z2, Z10
-	VPRORD      $0x16, Z2, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z2, Z9
+	VPRORD      $13, Z2, Z10
+	VPRORD      $22, Z2, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z1, Z1
 	VPADDD      Z24, Z31, Z31
-	VPRORD      $0x07, Z16, Z10
-	VPRORD      $0x12, Z16, Z11
-	VPSRLD      $0x03, Z16, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $7, Z16, Z10
+	VPRORD      $18, Z16, Z11
+	VPSRLD      $3, Z16, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
-	VPRORD      $0x11, Z29, Z10
-	VPRORD      $0x13, Z29, Z11
-	VPSRLD      $0x0a, Z29, Z12
-	VPTERNLOGD  $0x96, Z12, Z11, Z10
+	VPRORD      $17, Z29, Z10
+	VPRORD      $19, Z29, Z11
+	VPSRLD      $10, Z29, Z12
+	VPTERNLOGD  $150, Z12, Z11, Z10
 	VPADDD      Z10, Z31, Z31
 	VPADDD.BCST chainLaneC<>+252(SB), Z31, Z8
 	VPADDD      Z8, Z0, Z0
 	VPADDD      Z0, Z4, Z4
 	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $0xca, Z7, Z6, Z9
+	VPTERNLOGD  $202, Z7, Z6, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
-	VPRORD      $0x06, Z5, Z9
-	VPRORD      $0x0b, Z5, Z10
-	VPRORD      $0x19, Z5, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $6, Z5, Z9
+	VPRORD      $11, Z5, Z10
+	VPRORD      $25, Z5, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 	VPADDD      Z9, Z4, Z4
 	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $0xe8, Z3, Z2, Z9
+	VPTERNLOGD  $232, Z3, Z2, Z9
 	VPADDD      Z9, Z0, Z0
-	VPRORD      $0x02, Z1, Z9
-	VPRORD      $0x0d, Z1, Z10
-	VPRORD      $0x16, Z1, Z11
-	VPTERNLOGD  $0x96, Z11, Z10, Z9
+	VPRORD      $2, Z1, Z9
+	VPRORD      $13, Z1, Z10
+	VPRORD      $22, Z1, Z11
+	VPTERNLOGD  $150, Z11, Z10, Z9
 	VPADDD      Z9, Z0, Z0
 
 	// The digest: the state plus the IV, W[0..7] of the next step.

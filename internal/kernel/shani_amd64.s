@@ -98,15 +98,15 @@ TEXT ·shaniX1(SB), NOSPLIT, $0-32
 	MOVQ jobs_base+8(FP), SI
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1_init
 	VZEROUPPER
 
 shaniX1_init:
 	MOVOU shaniFlip<>+0(SB), X15
-	MOVQ  $0x00000000, 120(DI)
+	MOVQ  $0, 120(DI)
 	MOVQ  jobs_len+16(FP), DX
-	SHLQ  $0x06, DX
+	SHLQ  $6, DX
 	ADDQ  SI, DX
 
 	// The steps the call may still run: ls.MaxSteps (0: no limit).
@@ -114,7 +114,7 @@ shaniX1_init:
 	MOVQ    $0x4000000000000000, AX
 	TESTQ   CX, CX
 	CMOVQEQ AX, CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1_job:
 	CMPQ    SI, DX
@@ -122,21 +122,21 @@ shaniX1_job:
 	MOVQ    (SI), AX
 	MOVOU   (AX), X1
 	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
+	PSHUFD  $177, X1, X1
+	PSHUFD  $27, X2, X2
 	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
+	PALIGNR $8, X2, X1
+	PBLENDW $240, X13, X2
 	LEAQ    8(SI), R9
 	LEAQ    56(SI), R10
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1_run:
 	MOVQ    (R9), R8
 	MOVQ    8(R9), R13
 	TESTQ   R13, R13
 	JEQ     shaniX1_digest
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1_block:
 	TESTQ CX, CX
@@ -163,7 +163,7 @@ shaniX1_block:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -172,120 +172,120 @@ shaniX1_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
@@ -294,40 +294,40 @@ shaniX1_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       X7, X1
 	PADDD       X8, X2
-	ADDQ        $0x40, R8
+	ADDQ        $64, R8
 	DECQ        R13
 	JNE         shaniX1_block
-	ADDQ        $0x10, R9
+	ADDQ        $16, R9
 	CMPQ        R9, R10
 	JB          shaniX1_run
 
 shaniX1_digest:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
-	ADDQ    $0x40, SI
+	ADDQ    $64, SI
 	JMP     shaniX1_job
 
 shaniX1_done:
@@ -336,23 +336,23 @@ shaniX1_done:
 shaniX1_stop:
 	// MaxSteps run: the stream is busy, before a block of its run. Write
 	// back its state, the blocks left in the run, the run and the job.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 	MOVQ    R13, 104(DI)
 	MOVQ    R9, AX
 	SUBQ    SI, AX
-	SUBQ    $0x08, AX
-	SHRQ    $0x04, AX
+	SUBQ    $8, AX
+	SHRQ    $4, AX
 	MOVQ    AX, 112(DI)
 	MOVQ    SI, AX
 	MOVQ    jobs_base+8(FP), R13
 	SUBQ    R13, AX
-	SHRQ    $0x06, AX
+	SHRQ    $6, AX
 	INCQ    AX
 	MOVQ    AX, 120(DI)
 	RET
@@ -361,7 +361,7 @@ shaniX1_stop:
 // Requires: AVX, MMX+, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Job(SB), NOSPLIT, $0-8
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Job_init
 	VZEROUPPER
 
@@ -369,7 +369,7 @@ shaniX1Job_init:
 	MOVOU   shaniFlip<>+0(SB), X15
 	MOVQ    j+0(FP), SI
 	LEAQ    64(SI), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Job_job:
 	CMPQ    SI, DX
@@ -377,21 +377,21 @@ shaniX1Job_job:
 	MOVQ    (SI), AX
 	MOVOU   (AX), X1
 	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
+	PSHUFD  $177, X1, X1
+	PSHUFD  $27, X2, X2
 	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
+	PALIGNR $8, X2, X1
+	PBLENDW $240, X13, X2
 	LEAQ    8(SI), R9
 	LEAQ    56(SI), R10
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Job_run:
 	MOVQ    (R9), R8
 	MOVQ    8(R9), R13
 	TESTQ   R13, R13
 	JEQ     shaniX1Job_digest
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Job_block:
 	// Prefetch 16 blocks ahead: over memory out of the cache one stream ran
@@ -414,7 +414,7 @@ shaniX1Job_block:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -423,120 +423,120 @@ shaniX1Job_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
@@ -545,40 +545,40 @@ shaniX1Job_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       X7, X1
 	PADDD       X8, X2
-	ADDQ        $0x40, R8
+	ADDQ        $64, R8
 	DECQ        R13
 	JNE         shaniX1Job_block
-	ADDQ        $0x10, R9
+	ADDQ        $16, R9
 	CMPQ        R9, R10
 	JB          shaniX1Job_run
 
 shaniX1Job_digest:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(SI), AX
 	MOVOU   X13, (AX)
 	MOVOU   X14, 16(AX)
-	ADDQ    $0x40, SI
+	ADDQ    $64, SI
 	JMP     shaniX1Job_job
 
 shaniX1Job_done:
@@ -593,7 +593,7 @@ TEXT ·shaniX2(SB), NOSPLIT, $344-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2_init
 	VZEROUPPER
 
@@ -611,12 +611,12 @@ shaniX2_init:
 	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	MOVQ $0x00000000, 104(DI)
-	MOVQ $0x00000000, 120(DI)
-	MOVQ $0x00000000, 168(DI)
-	MOVQ $0x00000000, 184(DI)
+	MOVQ $0, 104(DI)
+	MOVQ $0, 120(DI)
+	MOVQ $0, 168(DI)
+	MOVQ $0, 184(DI)
 	JMP  shaniX2_segEnd
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2_loop:
 	// A segment is as many steps as the stream nearest the end of its run
@@ -750,7 +750,7 @@ shaniX2_loop:
 	PADDD       X9, X7
 	PADDD       X10, X8
 	JMP         shaniX2_step
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -775,12 +775,12 @@ shaniX2_block:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -791,240 +791,240 @@ shaniX2_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -1033,32 +1033,32 @@ shaniX2_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
@@ -1066,48 +1066,48 @@ shaniX2_block:
 	PADDD       240(R14), X8
 
 shaniX2_step:
-	ADDQ $0x40, R8
-	ADDQ $0x40, R9
+	ADDQ $64, R8
+	ADDQ $64, R9
 	DECQ DX
 	JNE  shaniX2_block
 
 shaniX2_segEnd:
 	// A stream at the end of its run moves to the job's next run, or finishes
 	// its job and takes the next one.
-	CMPQ 104(DI), $0x00
+	CMPQ 104(DI), $0
 	JEQ  shaniX2_end0
 
 shaniX2_next0:
-	CMPQ 168(DI), $0x00
+	CMPQ 168(DI), $0
 	JEQ  shaniX2_end1
 
 shaniX2_next1:
 	CMPQ BX, (DI)
 	JB   shaniX2_return
-	CMPQ 336(SP), $0x00
+	CMPQ 336(SP), $0
 	JNE  shaniX2_loop
 
 shaniX2_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
-	CMPQ    120(DI), $0x00
+	CMPQ    120(DI), $0
 	JEQ     shaniX2_out0
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
 shaniX2_out0:
-	CMPQ    184(DI), $0x00
+	CMPQ    184(DI), $0
 	JEQ     shaniX2_out1
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
@@ -1120,16 +1120,16 @@ shaniX2_end0:
 	TESTQ AX, AX
 	JEQ   shaniX2_take0
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  112(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX2_done0
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX2_done0
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
@@ -1139,11 +1139,11 @@ shaniX2_end0:
 
 shaniX2_done0:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -1157,30 +1157,30 @@ shaniX2_take0:
 	CMPQ    CX, R13
 	JAE     shaniX2_idle0
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 120(DI)
-	MOVQ    $0x00000000, 112(DI)
+	MOVQ    $0, 112(DI)
 	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X1
 	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
+	PSHUFD  $177, X1, X1
+	PSHUFD  $27, X2, X2
 	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
+	PALIGNR $8, X2, X1
+	PBLENDW $240, X13, X2
 	JMP     shaniX2_next0
 
 shaniX2_idle0:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 120(DI)
+	MOVQ $0, 120(DI)
 	LEAQ shaniZero<>+0(SB), R8
-	MOVQ $0x00000010, 104(DI)
+	MOVQ $16, 104(DI)
 	JMP  shaniX2_next0
 
 shaniX2_end1:
@@ -1189,16 +1189,16 @@ shaniX2_end1:
 	TESTQ AX, AX
 	JEQ   shaniX2_take1
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  176(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX2_done1
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX2_done1
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
@@ -1208,11 +1208,11 @@ shaniX2_end1:
 
 shaniX2_done1:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -1226,30 +1226,30 @@ shaniX2_take1:
 	CMPQ    CX, R13
 	JAE     shaniX2_idle1
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 184(DI)
-	MOVQ    $0x00000000, 176(DI)
+	MOVQ    $0, 176(DI)
 	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X7
 	MOVOU   16(AX), X8
-	PSHUFD  $0xb1, X7, X7
-	PSHUFD  $0x1b, X8, X8
+	PSHUFD  $177, X7, X7
+	PSHUFD  $27, X8, X8
 	MOVO    X7, X13
-	PALIGNR $0x08, X8, X7
-	PBLENDW $0xf0, X13, X8
+	PALIGNR $8, X8, X7
+	PBLENDW $240, X13, X8
 	JMP     shaniX2_next1
 
 shaniX2_idle1:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 184(DI)
+	MOVQ $0, 184(DI)
 	LEAQ shaniZero<>+0(SB), R9
-	MOVQ $0x00000010, 168(DI)
+	MOVQ $16, 168(DI)
 	JMP  shaniX2_next1
 
 // func shaniX3(ls *LaneSet, jobs []Job)
@@ -1261,7 +1261,7 @@ TEXT ·shaniX3(SB), NOSPLIT, $504-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3_init
 	VZEROUPPER
 
@@ -1279,14 +1279,14 @@ shaniX3_init:
 	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	MOVQ $0x00000000, 104(DI)
-	MOVQ $0x00000000, 120(DI)
-	MOVQ $0x00000000, 168(DI)
-	MOVQ $0x00000000, 184(DI)
-	MOVQ $0x00000000, 232(DI)
-	MOVQ $0x00000000, 248(DI)
+	MOVQ $0, 104(DI)
+	MOVQ $0, 120(DI)
+	MOVQ $0, 168(DI)
+	MOVQ $0, 184(DI)
+	MOVQ $0, 232(DI)
+	MOVQ $0, 248(DI)
 	JMP  shaniX3_segEnd
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3_loop:
 	// A segment is as many steps as the stream nearest the end of its run
@@ -1462,7 +1462,7 @@ shaniX3_loop:
 	PADDD       384(R14), X5
 	PADDD       400(R14), X6
 	JMP         shaniX3_step
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -1504,17 +1504,17 @@ shaniX3_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -1530,22 +1530,22 @@ shaniX3_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -1553,7 +1553,7 @@ shaniX3_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -1561,7 +1561,7 @@ shaniX3_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -1569,22 +1569,22 @@ shaniX3_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -1592,7 +1592,7 @@ shaniX3_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -1600,7 +1600,7 @@ shaniX3_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -1608,22 +1608,22 @@ shaniX3_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -1631,7 +1631,7 @@ shaniX3_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -1639,7 +1639,7 @@ shaniX3_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -1647,22 +1647,22 @@ shaniX3_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -1670,7 +1670,7 @@ shaniX3_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -1678,7 +1678,7 @@ shaniX3_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -1686,22 +1686,22 @@ shaniX3_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -1709,7 +1709,7 @@ shaniX3_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -1717,7 +1717,7 @@ shaniX3_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -1725,22 +1725,22 @@ shaniX3_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -1748,7 +1748,7 @@ shaniX3_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -1756,7 +1756,7 @@ shaniX3_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -1764,22 +1764,22 @@ shaniX3_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -1787,7 +1787,7 @@ shaniX3_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -1795,7 +1795,7 @@ shaniX3_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -1803,22 +1803,22 @@ shaniX3_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -1826,7 +1826,7 @@ shaniX3_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -1834,7 +1834,7 @@ shaniX3_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -1842,22 +1842,22 @@ shaniX3_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -1865,7 +1865,7 @@ shaniX3_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -1873,7 +1873,7 @@ shaniX3_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -1881,22 +1881,22 @@ shaniX3_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -1904,7 +1904,7 @@ shaniX3_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -1912,7 +1912,7 @@ shaniX3_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -1920,22 +1920,22 @@ shaniX3_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -1943,7 +1943,7 @@ shaniX3_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -1951,7 +1951,7 @@ shaniX3_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -1959,22 +1959,22 @@ shaniX3_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -1982,7 +1982,7 @@ shaniX3_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -1990,7 +1990,7 @@ shaniX3_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -2000,47 +2000,47 @@ shaniX3_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
@@ -2050,64 +2050,64 @@ shaniX3_block:
 	PADDD       400(R14), X6
 
 shaniX3_step:
-	ADDQ $0x40, R8
-	ADDQ $0x40, R9
-	ADDQ $0x40, R10
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
 	DECQ DX
 	JNE  shaniX3_block
 
 shaniX3_segEnd:
 	// A stream at the end of its run moves to the job's next run, or finishes
 	// its job and takes the next one.
-	CMPQ 104(DI), $0x00
+	CMPQ 104(DI), $0
 	JEQ  shaniX3_end0
 
 shaniX3_next0:
-	CMPQ 168(DI), $0x00
+	CMPQ 168(DI), $0
 	JEQ  shaniX3_end1
 
 shaniX3_next1:
-	CMPQ 232(DI), $0x00
+	CMPQ 232(DI), $0
 	JEQ  shaniX3_end2
 
 shaniX3_next2:
 	CMPQ BX, (DI)
 	JB   shaniX3_return
-	CMPQ 496(SP), $0x00
+	CMPQ 496(SP), $0
 	JNE  shaniX3_loop
 
 shaniX3_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
-	CMPQ    120(DI), $0x00
+	CMPQ    120(DI), $0
 	JEQ     shaniX3_out0
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
 shaniX3_out0:
-	CMPQ    184(DI), $0x00
+	CMPQ    184(DI), $0
 	JEQ     shaniX3_out1
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
 shaniX3_out1:
-	CMPQ    248(DI), $0x00
+	CMPQ    248(DI), $0
 	JEQ     shaniX3_out2
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 192(DI)
 	MOVOU   X14, 208(DI)
 
@@ -2120,16 +2120,16 @@ shaniX3_end0:
 	TESTQ AX, AX
 	JEQ   shaniX3_take0
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  112(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX3_done0
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX3_done0
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
@@ -2139,11 +2139,11 @@ shaniX3_end0:
 
 shaniX3_done0:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -2157,30 +2157,30 @@ shaniX3_take0:
 	CMPQ    CX, R13
 	JAE     shaniX3_idle0
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 120(DI)
-	MOVQ    $0x00000000, 112(DI)
+	MOVQ    $0, 112(DI)
 	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X1
 	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
+	PSHUFD  $177, X1, X1
+	PSHUFD  $27, X2, X2
 	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
+	PALIGNR $8, X2, X1
+	PBLENDW $240, X13, X2
 	JMP     shaniX3_next0
 
 shaniX3_idle0:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 120(DI)
+	MOVQ $0, 120(DI)
 	LEAQ shaniZero<>+0(SB), R8
-	MOVQ $0x00000010, 104(DI)
+	MOVQ $16, 104(DI)
 	JMP  shaniX3_next0
 
 shaniX3_end1:
@@ -2189,16 +2189,16 @@ shaniX3_end1:
 	TESTQ AX, AX
 	JEQ   shaniX3_take1
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  176(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX3_done1
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX3_done1
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
@@ -2208,11 +2208,11 @@ shaniX3_end1:
 
 shaniX3_done1:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -2226,30 +2226,30 @@ shaniX3_take1:
 	CMPQ    CX, R13
 	JAE     shaniX3_idle1
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 184(DI)
-	MOVQ    $0x00000000, 176(DI)
+	MOVQ    $0, 176(DI)
 	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X3
 	MOVOU   16(AX), X4
-	PSHUFD  $0xb1, X3, X3
-	PSHUFD  $0x1b, X4, X4
+	PSHUFD  $177, X3, X3
+	PSHUFD  $27, X4, X4
 	MOVO    X3, X13
-	PALIGNR $0x08, X4, X3
-	PBLENDW $0xf0, X13, X4
+	PALIGNR $8, X4, X3
+	PBLENDW $240, X13, X4
 	JMP     shaniX3_next1
 
 shaniX3_idle1:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 184(DI)
+	MOVQ $0, 184(DI)
 	LEAQ shaniZero<>+0(SB), R9
-	MOVQ $0x00000010, 168(DI)
+	MOVQ $16, 168(DI)
 	JMP  shaniX3_next1
 
 shaniX3_end2:
@@ -2258,16 +2258,16 @@ shaniX3_end2:
 	TESTQ AX, AX
 	JEQ   shaniX3_take2
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  240(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX3_done2
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX3_done2
 	MOVQ  R13, 240(DI)
 	MOVQ  16(AX), R13
@@ -2277,11 +2277,11 @@ shaniX3_end2:
 
 shaniX3_done2:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -2295,30 +2295,30 @@ shaniX3_take2:
 	CMPQ    CX, R13
 	JAE     shaniX3_idle2
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 248(DI)
-	MOVQ    $0x00000000, 240(DI)
+	MOVQ    $0, 240(DI)
 	MOVQ    8(R12), R10
 	MOVQ    16(R12), AX
 	MOVQ    AX, 232(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X5
 	MOVOU   16(AX), X6
-	PSHUFD  $0xb1, X5, X5
-	PSHUFD  $0x1b, X6, X6
+	PSHUFD  $177, X5, X5
+	PSHUFD  $27, X6, X6
 	MOVO    X5, X13
-	PALIGNR $0x08, X6, X5
-	PBLENDW $0xf0, X13, X6
+	PALIGNR $8, X6, X5
+	PBLENDW $240, X13, X6
 	JMP     shaniX3_next2
 
 shaniX3_idle2:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 248(DI)
+	MOVQ $0, 248(DI)
 	LEAQ shaniZero<>+0(SB), R10
-	MOVQ $0x00000010, 232(DI)
+	MOVQ $16, 232(DI)
 	JMP  shaniX3_next2
 
 // func shaniX4(ls *LaneSet, jobs []Job)
@@ -2330,7 +2330,7 @@ TEXT ·shaniX4(SB), NOSPLIT, $664-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4_init
 	VZEROUPPER
 
@@ -2348,16 +2348,16 @@ shaniX4_init:
 	// hands each one a job.
 	XORQ CX, CX
 	XORQ BX, BX
-	MOVQ $0x00000000, 104(DI)
-	MOVQ $0x00000000, 120(DI)
-	MOVQ $0x00000000, 168(DI)
-	MOVQ $0x00000000, 184(DI)
-	MOVQ $0x00000000, 232(DI)
-	MOVQ $0x00000000, 248(DI)
-	MOVQ $0x00000000, 296(DI)
-	MOVQ $0x00000000, 312(DI)
+	MOVQ $0, 104(DI)
+	MOVQ $0, 120(DI)
+	MOVQ $0, 168(DI)
+	MOVQ $0, 184(DI)
+	MOVQ $0, 232(DI)
+	MOVQ $0, 248(DI)
+	MOVQ $0, 296(DI)
+	MOVQ $0, 312(DI)
 	JMP  shaniX4_segEnd
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4_loop:
 	// A segment is as many steps as the stream nearest the end of its run
@@ -2575,7 +2575,7 @@ shaniX4_loop:
 	PADDD       544(R14), X7
 	PADDD       560(R14), X8
 	JMP         shaniX4_step
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -2628,22 +2628,22 @@ shaniX4_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -2662,27 +2662,27 @@ shaniX4_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -2690,7 +2690,7 @@ shaniX4_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -2698,7 +2698,7 @@ shaniX4_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -2706,7 +2706,7 @@ shaniX4_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -2714,27 +2714,27 @@ shaniX4_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -2742,7 +2742,7 @@ shaniX4_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -2750,7 +2750,7 @@ shaniX4_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -2758,7 +2758,7 @@ shaniX4_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -2766,27 +2766,27 @@ shaniX4_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -2794,7 +2794,7 @@ shaniX4_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -2802,7 +2802,7 @@ shaniX4_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -2810,7 +2810,7 @@ shaniX4_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -2818,27 +2818,27 @@ shaniX4_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -2846,7 +2846,7 @@ shaniX4_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -2854,7 +2854,7 @@ shaniX4_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -2862,7 +2862,7 @@ shaniX4_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -2870,27 +2870,27 @@ shaniX4_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -2898,7 +2898,7 @@ shaniX4_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -2906,7 +2906,7 @@ shaniX4_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -2914,7 +2914,7 @@ shaniX4_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -2922,27 +2922,27 @@ shaniX4_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -2950,7 +2950,7 @@ shaniX4_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -2958,7 +2958,7 @@ shaniX4_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -2966,7 +2966,7 @@ shaniX4_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -2974,27 +2974,27 @@ shaniX4_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -3002,7 +3002,7 @@ shaniX4_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -3010,7 +3010,7 @@ shaniX4_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -3018,7 +3018,7 @@ shaniX4_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -3026,27 +3026,27 @@ shaniX4_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -3054,7 +3054,7 @@ shaniX4_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -3062,7 +3062,7 @@ shaniX4_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -3070,7 +3070,7 @@ shaniX4_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -3078,27 +3078,27 @@ shaniX4_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -3106,7 +3106,7 @@ shaniX4_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -3114,7 +3114,7 @@ shaniX4_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -3122,7 +3122,7 @@ shaniX4_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -3130,27 +3130,27 @@ shaniX4_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -3158,7 +3158,7 @@ shaniX4_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -3166,7 +3166,7 @@ shaniX4_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -3174,7 +3174,7 @@ shaniX4_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -3182,27 +3182,27 @@ shaniX4_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -3210,7 +3210,7 @@ shaniX4_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -3218,7 +3218,7 @@ shaniX4_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -3226,7 +3226,7 @@ shaniX4_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -3234,27 +3234,27 @@ shaniX4_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -3262,7 +3262,7 @@ shaniX4_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -3270,7 +3270,7 @@ shaniX4_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -3278,7 +3278,7 @@ shaniX4_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -3288,62 +3288,62 @@ shaniX4_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
@@ -3355,80 +3355,80 @@ shaniX4_block:
 	PADDD       560(R14), X8
 
 shaniX4_step:
-	ADDQ $0x40, R8
-	ADDQ $0x40, R9
-	ADDQ $0x40, R10
-	ADDQ $0x40, R11
+	ADDQ $64, R8
+	ADDQ $64, R9
+	ADDQ $64, R10
+	ADDQ $64, R11
 	DECQ DX
 	JNE  shaniX4_block
 
 shaniX4_segEnd:
 	// A stream at the end of its run moves to the job's next run, or finishes
 	// its job and takes the next one.
-	CMPQ 104(DI), $0x00
+	CMPQ 104(DI), $0
 	JEQ  shaniX4_end0
 
 shaniX4_next0:
-	CMPQ 168(DI), $0x00
+	CMPQ 168(DI), $0
 	JEQ  shaniX4_end1
 
 shaniX4_next1:
-	CMPQ 232(DI), $0x00
+	CMPQ 232(DI), $0
 	JEQ  shaniX4_end2
 
 shaniX4_next2:
-	CMPQ 296(DI), $0x00
+	CMPQ 296(DI), $0
 	JEQ  shaniX4_end3
 
 shaniX4_next3:
 	CMPQ BX, (DI)
 	JB   shaniX4_return
-	CMPQ 656(SP), $0x00
+	CMPQ 656(SP), $0
 	JNE  shaniX4_loop
 
 shaniX4_return:
 	// Return: write each busy stream's state back, words a..h. (lane.p is
 	// the kernel's own: the next kernel starts from the job's runs and lane.n.)
-	CMPQ    120(DI), $0x00
+	CMPQ    120(DI), $0
 	JEQ     shaniX4_out0
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
 
 shaniX4_out0:
-	CMPQ    184(DI), $0x00
+	CMPQ    184(DI), $0
 	JEQ     shaniX4_out1
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 128(DI)
 	MOVOU   X14, 144(DI)
 
 shaniX4_out1:
-	CMPQ    248(DI), $0x00
+	CMPQ    248(DI), $0
 	JEQ     shaniX4_out2
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 192(DI)
 	MOVOU   X14, 208(DI)
 
 shaniX4_out2:
-	CMPQ    312(DI), $0x00
+	CMPQ    312(DI), $0
 	JEQ     shaniX4_out3
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	MOVOU   X13, 256(DI)
 	MOVOU   X14, 272(DI)
 
@@ -3441,16 +3441,16 @@ shaniX4_end0:
 	TESTQ AX, AX
 	JEQ   shaniX4_take0
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  112(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX4_done0
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX4_done0
 	MOVQ  R13, 112(DI)
 	MOVQ  16(AX), R13
@@ -3460,11 +3460,11 @@ shaniX4_end0:
 
 shaniX4_done0:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -3478,30 +3478,30 @@ shaniX4_take0:
 	CMPQ    CX, R13
 	JAE     shaniX4_idle0
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 120(DI)
-	MOVQ    $0x00000000, 112(DI)
+	MOVQ    $0, 112(DI)
 	MOVQ    8(R12), R8
 	MOVQ    16(R12), AX
 	MOVQ    AX, 104(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X1
 	MOVOU   16(AX), X2
-	PSHUFD  $0xb1, X1, X1
-	PSHUFD  $0x1b, X2, X2
+	PSHUFD  $177, X1, X1
+	PSHUFD  $27, X2, X2
 	MOVO    X1, X13
-	PALIGNR $0x08, X2, X1
-	PBLENDW $0xf0, X13, X2
+	PALIGNR $8, X2, X1
+	PBLENDW $240, X13, X2
 	JMP     shaniX4_next0
 
 shaniX4_idle0:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 120(DI)
+	MOVQ $0, 120(DI)
 	LEAQ shaniZero<>+0(SB), R8
-	MOVQ $0x00000010, 104(DI)
+	MOVQ $16, 104(DI)
 	JMP  shaniX4_next0
 
 shaniX4_end1:
@@ -3510,16 +3510,16 @@ shaniX4_end1:
 	TESTQ AX, AX
 	JEQ   shaniX4_take1
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  176(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX4_done1
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX4_done1
 	MOVQ  R13, 176(DI)
 	MOVQ  16(AX), R13
@@ -3529,11 +3529,11 @@ shaniX4_end1:
 
 shaniX4_done1:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -3547,30 +3547,30 @@ shaniX4_take1:
 	CMPQ    CX, R13
 	JAE     shaniX4_idle1
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 184(DI)
-	MOVQ    $0x00000000, 176(DI)
+	MOVQ    $0, 176(DI)
 	MOVQ    8(R12), R9
 	MOVQ    16(R12), AX
 	MOVQ    AX, 168(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X3
 	MOVOU   16(AX), X4
-	PSHUFD  $0xb1, X3, X3
-	PSHUFD  $0x1b, X4, X4
+	PSHUFD  $177, X3, X3
+	PSHUFD  $27, X4, X4
 	MOVO    X3, X13
-	PALIGNR $0x08, X4, X3
-	PBLENDW $0xf0, X13, X4
+	PALIGNR $8, X4, X3
+	PBLENDW $240, X13, X4
 	JMP     shaniX4_next1
 
 shaniX4_idle1:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 184(DI)
+	MOVQ $0, 184(DI)
 	LEAQ shaniZero<>+0(SB), R9
-	MOVQ $0x00000010, 168(DI)
+	MOVQ $16, 168(DI)
 	JMP  shaniX4_next1
 
 shaniX4_end2:
@@ -3579,16 +3579,16 @@ shaniX4_end2:
 	TESTQ AX, AX
 	JEQ   shaniX4_take2
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  240(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX4_done2
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX4_done2
 	MOVQ  R13, 240(DI)
 	MOVQ  16(AX), R13
@@ -3598,11 +3598,11 @@ shaniX4_end2:
 
 shaniX4_done2:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -3616,30 +3616,30 @@ shaniX4_take2:
 	CMPQ    CX, R13
 	JAE     shaniX4_idle2
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 248(DI)
-	MOVQ    $0x00000000, 240(DI)
+	MOVQ    $0, 240(DI)
 	MOVQ    8(R12), R10
 	MOVQ    16(R12), AX
 	MOVQ    AX, 232(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X5
 	MOVOU   16(AX), X6
-	PSHUFD  $0xb1, X5, X5
-	PSHUFD  $0x1b, X6, X6
+	PSHUFD  $177, X5, X5
+	PSHUFD  $27, X6, X6
 	MOVO    X5, X13
-	PALIGNR $0x08, X6, X5
-	PBLENDW $0xf0, X13, X6
+	PALIGNR $8, X6, X5
+	PBLENDW $240, X13, X6
 	JMP     shaniX4_next2
 
 shaniX4_idle2:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 248(DI)
+	MOVQ $0, 248(DI)
 	LEAQ shaniZero<>+0(SB), R10
-	MOVQ $0x00000010, 232(DI)
+	MOVQ $16, 232(DI)
 	JMP  shaniX4_next2
 
 shaniX4_end3:
@@ -3648,16 +3648,16 @@ shaniX4_end3:
 	TESTQ AX, AX
 	JEQ   shaniX4_take3
 	DECQ  AX
-	SHLQ  $0x06, AX
+	SHLQ  $6, AX
 	LEAQ  (SI)(AX*1), R12
 	MOVQ  304(DI), R13
 	INCQ  R13
-	CMPQ  R13, $0x03
+	CMPQ  R13, $3
 	JAE   shaniX4_done3
 	MOVQ  R13, AX
-	SHLQ  $0x04, AX
+	SHLQ  $4, AX
 	ADDQ  R12, AX
-	CMPQ  16(AX), $0x00
+	CMPQ  16(AX), $0
 	JEQ   shaniX4_done3
 	MOVQ  R13, 304(DI)
 	MOVQ  16(AX), R13
@@ -3667,11 +3667,11 @@ shaniX4_end3:
 
 shaniX4_done3:
 	// Write the digest, big-endian.
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVQ    56(R12), AX
@@ -3685,30 +3685,30 @@ shaniX4_take3:
 	CMPQ    CX, R13
 	JAE     shaniX4_idle3
 	MOVQ    CX, R12
-	SHLQ    $0x06, R12
+	SHLQ    $6, R12
 	ADDQ    SI, R12
 	INCQ    CX
 	INCQ    BX
 	MOVQ    CX, 312(DI)
-	MOVQ    $0x00000000, 304(DI)
+	MOVQ    $0, 304(DI)
 	MOVQ    8(R12), R11
 	MOVQ    16(R12), AX
 	MOVQ    AX, 296(DI)
 	MOVQ    (R12), AX
 	MOVOU   (AX), X7
 	MOVOU   16(AX), X8
-	PSHUFD  $0xb1, X7, X7
-	PSHUFD  $0x1b, X8, X8
+	PSHUFD  $177, X7, X7
+	PSHUFD  $27, X8, X8
 	MOVO    X7, X13
-	PALIGNR $0x08, X8, X7
-	PBLENDW $0xf0, X13, X8
+	PALIGNR $8, X8, X7
+	PBLENDW $240, X13, X8
 	JMP     shaniX4_next3
 
 shaniX4_idle3:
 	// No job left: the stream idles, hashing zero blocks.
-	MOVQ $0x00000000, 312(DI)
+	MOVQ $0, 312(DI)
 	LEAQ shaniZero<>+0(SB), R11
-	MOVQ $0x00000010, 296(DI)
+	MOVQ $16, 296(DI)
 	JMP  shaniX4_next3
 
 DATA shaniPad32<>+0(SB)/8, $0x0000000000000080
@@ -3719,7 +3719,7 @@ GLOBL shaniPad32<>(SB), RODATA|NOPTR, $32
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Pairs(SB), NOSPLIT, $0-24
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Pairs_init
 	VZEROUPPER
 
@@ -3728,7 +3728,7 @@ shaniX1Pairs_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Pairs_loop:
 	TESTQ DX, DX
@@ -3749,14 +3749,14 @@ shaniX1Pairs_loop:
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
 	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
@@ -3764,7 +3764,7 @@ shaniX1Pairs_loop:
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
@@ -3773,124 +3773,124 @@ shaniX1Pairs_loop:
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -3967,18 +3967,18 @@ shaniX1Pairs_loop:
 	PADDD       X4, X2
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	ADDQ    $0x00000040, SI
-	ADDQ    $0x00000020, DI
-	SUBQ    $0x01, DX
+	ADDQ    $64, SI
+	ADDQ    $32, DI
+	SUBQ    $1, DX
 	JMP     shaniX1Pairs_loop
 
 shaniX1Pairs_done:
@@ -3988,7 +3988,7 @@ shaniX1Pairs_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Slices(SB), NOSPLIT, $0-24
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Slices_init
 	VZEROUPPER
 
@@ -3997,7 +3997,7 @@ shaniX1Slices_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Slices_loop:
 	TESTQ DX, DX
@@ -4018,14 +4018,14 @@ shaniX1Slices_loop:
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
 	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
@@ -4033,7 +4033,7 @@ shaniX1Slices_loop:
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
@@ -4042,124 +4042,124 @@ shaniX1Slices_loop:
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -4236,18 +4236,18 @@ shaniX1Slices_loop:
 	PADDD       X4, X2
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	ADDQ    $0x00000018, SI
-	ADDQ    $0x00000020, DI
-	SUBQ    $0x01, DX
+	ADDQ    $24, SI
+	ADDQ    $32, DI
+	SUBQ    $1, DX
 	JMP     shaniX1Slices_loop
 
 shaniX1Slices_done:
@@ -4260,7 +4260,7 @@ TEXT ·shaniX1Double(SB), NOSPLIT, $176-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Double_init
 	VZEROUPPER
 
@@ -4275,7 +4275,7 @@ shaniX1Double_init:
 	MOVOU   shaniPad32<>+16(SB), X14
 	MOVOU   X13, 128(R14)
 	MOVOU   X14, 144(R14)
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Double_loop:
 	TESTQ DX, DX
@@ -4296,14 +4296,14 @@ shaniX1Double_loop:
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
 	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
@@ -4311,7 +4311,7 @@ shaniX1Double_loop:
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
@@ -4320,124 +4320,124 @@ shaniX1Double_loop:
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -4515,11 +4515,11 @@ shaniX1Double_loop:
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
@@ -4540,7 +4540,7 @@ shaniX1Double_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -4549,120 +4549,120 @@ shaniX1Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
@@ -4671,34 +4671,34 @@ shaniX1Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	ADDQ    $0x00000040, SI
-	ADDQ    $0x00000020, DI
-	SUBQ    $0x01, DX
+	ADDQ    $64, SI
+	ADDQ    $32, DI
+	SUBQ    $1, DX
 	JMP     shaniX1Double_loop
 
 shaniX1Double_done:
@@ -4708,7 +4708,7 @@ shaniX1Double_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Pairs(SB), NOSPLIT, $0-24
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Pairs_init
 	VZEROUPPER
 
@@ -4717,7 +4717,7 @@ shaniX2Pairs_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2Pairs_loop:
 	TESTQ DX, DX
@@ -4749,12 +4749,12 @@ shaniX2Pairs_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -4765,240 +4765,240 @@ shaniX2Pairs_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -5007,32 +5007,32 @@ shaniX2Pairs_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -5147,27 +5147,27 @@ shaniX2Pairs_loop:
 	PADDD       X10, X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	ADDQ    $0x00000080, SI
-	ADDQ    $0x00000040, DI
-	SUBQ    $0x02, DX
+	ADDQ    $128, SI
+	ADDQ    $64, DI
+	SUBQ    $2, DX
 	JMP     shaniX2Pairs_loop
 
 shaniX2Pairs_done:
@@ -5177,7 +5177,7 @@ shaniX2Pairs_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Slices(SB), NOSPLIT, $0-24
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Slices_init
 	VZEROUPPER
 
@@ -5186,7 +5186,7 @@ shaniX2Slices_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2Slices_loop:
 	TESTQ DX, DX
@@ -5218,12 +5218,12 @@ shaniX2Slices_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -5234,240 +5234,240 @@ shaniX2Slices_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -5476,32 +5476,32 @@ shaniX2Slices_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -5616,27 +5616,27 @@ shaniX2Slices_loop:
 	PADDD       X10, X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	ADDQ    $0x00000030, SI
-	ADDQ    $0x00000040, DI
-	SUBQ    $0x02, DX
+	ADDQ    $48, SI
+	ADDQ    $64, DI
+	SUBQ    $2, DX
 	JMP     shaniX2Slices_loop
 
 shaniX2Slices_done:
@@ -5649,7 +5649,7 @@ TEXT ·shaniX2Double(SB), NOSPLIT, $336-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Double_init
 	VZEROUPPER
 
@@ -5666,7 +5666,7 @@ shaniX2Double_init:
 	MOVOU   X14, 144(R14)
 	MOVOU   X13, 288(R14)
 	MOVOU   X14, 304(R14)
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2Double_loop:
 	TESTQ DX, DX
@@ -5698,12 +5698,12 @@ shaniX2Double_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -5714,240 +5714,240 @@ shaniX2Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -5956,32 +5956,32 @@ shaniX2Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -6097,11 +6097,11 @@ shaniX2Double_loop:
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
@@ -6109,11 +6109,11 @@ shaniX2Double_loop:
 	LEAQ    96(R14), R8
 	MOVOU   shaniIV<>+0(SB), X1
 	MOVOU   shaniIV<>+16(SB), X2
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
@@ -6140,12 +6140,12 @@ shaniX2Double_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -6156,240 +6156,240 @@ shaniX2Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -6398,32 +6398,32 @@ shaniX2Double_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -6431,27 +6431,27 @@ shaniX2Double_loop:
 	PADDD       shaniIV<>+16(SB), X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	ADDQ    $0x00000080, SI
-	ADDQ    $0x00000040, DI
-	SUBQ    $0x02, DX
+	ADDQ    $128, SI
+	ADDQ    $64, DI
+	SUBQ    $2, DX
 	JMP     shaniX2Double_loop
 
 shaniX2Double_done:
@@ -6464,7 +6464,7 @@ TEXT ·shaniX3Pairs(SB), NOSPLIT, $496-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Pairs_init
 	VZEROUPPER
 
@@ -6473,7 +6473,7 @@ shaniX3Pairs_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3Pairs_loop:
 	TESTQ DX, DX
@@ -6523,17 +6523,17 @@ shaniX3Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -6549,22 +6549,22 @@ shaniX3Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -6572,7 +6572,7 @@ shaniX3Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -6580,7 +6580,7 @@ shaniX3Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -6588,22 +6588,22 @@ shaniX3Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -6611,7 +6611,7 @@ shaniX3Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -6619,7 +6619,7 @@ shaniX3Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -6627,22 +6627,22 @@ shaniX3Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -6650,7 +6650,7 @@ shaniX3Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -6658,7 +6658,7 @@ shaniX3Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -6666,22 +6666,22 @@ shaniX3Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -6689,7 +6689,7 @@ shaniX3Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -6697,7 +6697,7 @@ shaniX3Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -6705,22 +6705,22 @@ shaniX3Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -6728,7 +6728,7 @@ shaniX3Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -6736,7 +6736,7 @@ shaniX3Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -6744,22 +6744,22 @@ shaniX3Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -6767,7 +6767,7 @@ shaniX3Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -6775,7 +6775,7 @@ shaniX3Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -6783,22 +6783,22 @@ shaniX3Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -6806,7 +6806,7 @@ shaniX3Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -6814,7 +6814,7 @@ shaniX3Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -6822,22 +6822,22 @@ shaniX3Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -6845,7 +6845,7 @@ shaniX3Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -6853,7 +6853,7 @@ shaniX3Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -6861,22 +6861,22 @@ shaniX3Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -6884,7 +6884,7 @@ shaniX3Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -6892,7 +6892,7 @@ shaniX3Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -6900,22 +6900,22 @@ shaniX3Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -6923,7 +6923,7 @@ shaniX3Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -6931,7 +6931,7 @@ shaniX3Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -6939,22 +6939,22 @@ shaniX3Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -6962,7 +6962,7 @@ shaniX3Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -6970,7 +6970,7 @@ shaniX3Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -6978,22 +6978,22 @@ shaniX3Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -7001,7 +7001,7 @@ shaniX3Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -7009,7 +7009,7 @@ shaniX3Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -7019,47 +7019,47 @@ shaniX3Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -7212,36 +7212,36 @@ shaniX3Pairs_loop:
 	PADDD       400(R14), X6
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	ADDQ    $0x000000c0, SI
-	ADDQ    $0x00000060, DI
-	SUBQ    $0x03, DX
+	ADDQ    $192, SI
+	ADDQ    $96, DI
+	SUBQ    $3, DX
 	JMP     shaniX3Pairs_loop
 
 shaniX3Pairs_done:
@@ -7254,7 +7254,7 @@ TEXT ·shaniX3Slices(SB), NOSPLIT, $496-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Slices_init
 	VZEROUPPER
 
@@ -7263,7 +7263,7 @@ shaniX3Slices_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3Slices_loop:
 	TESTQ DX, DX
@@ -7313,17 +7313,17 @@ shaniX3Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -7339,22 +7339,22 @@ shaniX3Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -7362,7 +7362,7 @@ shaniX3Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -7370,7 +7370,7 @@ shaniX3Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -7378,22 +7378,22 @@ shaniX3Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -7401,7 +7401,7 @@ shaniX3Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -7409,7 +7409,7 @@ shaniX3Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -7417,22 +7417,22 @@ shaniX3Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -7440,7 +7440,7 @@ shaniX3Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -7448,7 +7448,7 @@ shaniX3Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -7456,22 +7456,22 @@ shaniX3Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -7479,7 +7479,7 @@ shaniX3Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -7487,7 +7487,7 @@ shaniX3Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -7495,22 +7495,22 @@ shaniX3Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -7518,7 +7518,7 @@ shaniX3Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -7526,7 +7526,7 @@ shaniX3Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -7534,22 +7534,22 @@ shaniX3Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -7557,7 +7557,7 @@ shaniX3Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -7565,7 +7565,7 @@ shaniX3Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -7573,22 +7573,22 @@ shaniX3Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -7596,7 +7596,7 @@ shaniX3Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -7604,7 +7604,7 @@ shaniX3Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -7612,22 +7612,22 @@ shaniX3Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -7635,7 +7635,7 @@ shaniX3Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -7643,7 +7643,7 @@ shaniX3Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -7651,22 +7651,22 @@ shaniX3Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -7674,7 +7674,7 @@ shaniX3Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -7682,7 +7682,7 @@ shaniX3Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -7690,22 +7690,22 @@ shaniX3Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -7713,7 +7713,7 @@ shaniX3Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -7721,7 +7721,7 @@ shaniX3Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -7729,22 +7729,22 @@ shaniX3Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -7752,7 +7752,7 @@ shaniX3Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -7760,7 +7760,7 @@ shaniX3Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -7768,22 +7768,22 @@ shaniX3Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -7791,7 +7791,7 @@ shaniX3Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -7799,7 +7799,7 @@ shaniX3Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -7809,47 +7809,47 @@ shaniX3Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -8002,36 +8002,36 @@ shaniX3Slices_loop:
 	PADDD       400(R14), X6
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	ADDQ    $0x00000048, SI
-	ADDQ    $0x00000060, DI
-	SUBQ    $0x03, DX
+	ADDQ    $72, SI
+	ADDQ    $96, DI
+	SUBQ    $3, DX
 	JMP     shaniX3Slices_loop
 
 shaniX3Slices_done:
@@ -8044,7 +8044,7 @@ TEXT ·shaniX3Double(SB), NOSPLIT, $496-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Double_init
 	VZEROUPPER
 
@@ -8063,7 +8063,7 @@ shaniX3Double_init:
 	MOVOU   X14, 304(R14)
 	MOVOU   X13, 448(R14)
 	MOVOU   X14, 464(R14)
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3Double_loop:
 	TESTQ DX, DX
@@ -8113,17 +8113,17 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -8139,22 +8139,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -8162,7 +8162,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -8170,7 +8170,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -8178,22 +8178,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -8201,7 +8201,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -8209,7 +8209,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -8217,22 +8217,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -8240,7 +8240,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -8248,7 +8248,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -8256,22 +8256,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -8279,7 +8279,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -8287,7 +8287,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -8295,22 +8295,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -8318,7 +8318,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -8326,7 +8326,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -8334,22 +8334,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -8357,7 +8357,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -8365,7 +8365,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -8373,22 +8373,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -8396,7 +8396,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -8404,7 +8404,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -8412,22 +8412,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -8435,7 +8435,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -8443,7 +8443,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -8451,22 +8451,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -8474,7 +8474,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -8482,7 +8482,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -8490,22 +8490,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -8513,7 +8513,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -8521,7 +8521,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -8529,22 +8529,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -8552,7 +8552,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -8560,7 +8560,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -8568,22 +8568,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -8591,7 +8591,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -8599,7 +8599,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -8609,47 +8609,47 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -8803,11 +8803,11 @@ shaniX3Double_loop:
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
@@ -8815,11 +8815,11 @@ shaniX3Double_loop:
 	LEAQ    96(R14), R8
 	MOVOU   shaniIV<>+0(SB), X1
 	MOVOU   shaniIV<>+16(SB), X2
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
@@ -8827,11 +8827,11 @@ shaniX3Double_loop:
 	LEAQ    256(R14), R9
 	MOVOU   shaniIV<>+0(SB), X3
 	MOVOU   shaniIV<>+16(SB), X4
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 416(R14)
@@ -8873,17 +8873,17 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -8899,22 +8899,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -8922,7 +8922,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -8930,7 +8930,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -8938,22 +8938,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -8961,7 +8961,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -8969,7 +8969,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -8977,22 +8977,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -9000,7 +9000,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -9008,7 +9008,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -9016,22 +9016,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -9039,7 +9039,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -9047,7 +9047,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -9055,22 +9055,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -9078,7 +9078,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -9086,7 +9086,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -9094,22 +9094,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -9117,7 +9117,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -9125,7 +9125,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -9133,22 +9133,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -9156,7 +9156,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -9164,7 +9164,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -9172,22 +9172,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -9195,7 +9195,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -9203,7 +9203,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -9211,22 +9211,22 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -9234,7 +9234,7 @@ shaniX3Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -9242,7 +9242,7 @@ shaniX3Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -9250,22 +9250,22 @@ shaniX3Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -9273,7 +9273,7 @@ shaniX3Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -9281,7 +9281,7 @@ shaniX3Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -9289,22 +9289,22 @@ shaniX3Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -9312,7 +9312,7 @@ shaniX3Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -9320,7 +9320,7 @@ shaniX3Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -9328,22 +9328,22 @@ shaniX3Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -9351,7 +9351,7 @@ shaniX3Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -9359,7 +9359,7 @@ shaniX3Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -9369,47 +9369,47 @@ shaniX3Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -9419,36 +9419,36 @@ shaniX3Double_loop:
 	PADDD       shaniIV<>+16(SB), X6
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	ADDQ    $0x000000c0, SI
-	ADDQ    $0x00000060, DI
-	SUBQ    $0x03, DX
+	ADDQ    $192, SI
+	ADDQ    $96, DI
+	SUBQ    $3, DX
 	JMP     shaniX3Double_loop
 
 shaniX3Double_done:
@@ -9461,7 +9461,7 @@ TEXT ·shaniX4Pairs(SB), NOSPLIT, $656-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Pairs_init
 	VZEROUPPER
 
@@ -9470,7 +9470,7 @@ shaniX4Pairs_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4Pairs_loop:
 	TESTQ DX, DX
@@ -9532,22 +9532,22 @@ shaniX4Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -9566,27 +9566,27 @@ shaniX4Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -9594,7 +9594,7 @@ shaniX4Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -9602,7 +9602,7 @@ shaniX4Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -9610,7 +9610,7 @@ shaniX4Pairs_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -9618,27 +9618,27 @@ shaniX4Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -9646,7 +9646,7 @@ shaniX4Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -9654,7 +9654,7 @@ shaniX4Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -9662,7 +9662,7 @@ shaniX4Pairs_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -9670,27 +9670,27 @@ shaniX4Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -9698,7 +9698,7 @@ shaniX4Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -9706,7 +9706,7 @@ shaniX4Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -9714,7 +9714,7 @@ shaniX4Pairs_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -9722,27 +9722,27 @@ shaniX4Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -9750,7 +9750,7 @@ shaniX4Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -9758,7 +9758,7 @@ shaniX4Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -9766,7 +9766,7 @@ shaniX4Pairs_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -9774,27 +9774,27 @@ shaniX4Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -9802,7 +9802,7 @@ shaniX4Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -9810,7 +9810,7 @@ shaniX4Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -9818,7 +9818,7 @@ shaniX4Pairs_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -9826,27 +9826,27 @@ shaniX4Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -9854,7 +9854,7 @@ shaniX4Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -9862,7 +9862,7 @@ shaniX4Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -9870,7 +9870,7 @@ shaniX4Pairs_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -9878,27 +9878,27 @@ shaniX4Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -9906,7 +9906,7 @@ shaniX4Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -9914,7 +9914,7 @@ shaniX4Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -9922,7 +9922,7 @@ shaniX4Pairs_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -9930,27 +9930,27 @@ shaniX4Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -9958,7 +9958,7 @@ shaniX4Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -9966,7 +9966,7 @@ shaniX4Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -9974,7 +9974,7 @@ shaniX4Pairs_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -9982,27 +9982,27 @@ shaniX4Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -10010,7 +10010,7 @@ shaniX4Pairs_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -10018,7 +10018,7 @@ shaniX4Pairs_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -10026,7 +10026,7 @@ shaniX4Pairs_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -10034,27 +10034,27 @@ shaniX4Pairs_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -10062,7 +10062,7 @@ shaniX4Pairs_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -10070,7 +10070,7 @@ shaniX4Pairs_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -10078,7 +10078,7 @@ shaniX4Pairs_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -10086,27 +10086,27 @@ shaniX4Pairs_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -10114,7 +10114,7 @@ shaniX4Pairs_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -10122,7 +10122,7 @@ shaniX4Pairs_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -10130,7 +10130,7 @@ shaniX4Pairs_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -10138,27 +10138,27 @@ shaniX4Pairs_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -10166,7 +10166,7 @@ shaniX4Pairs_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -10174,7 +10174,7 @@ shaniX4Pairs_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -10182,7 +10182,7 @@ shaniX4Pairs_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -10192,62 +10192,62 @@ shaniX4Pairs_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -10438,45 +10438,45 @@ shaniX4Pairs_loop:
 	PADDD       560(R14), X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
-	ADDQ    $0x00000100, SI
-	ADDQ    $0x00000080, DI
-	SUBQ    $0x04, DX
+	ADDQ    $256, SI
+	ADDQ    $128, DI
+	SUBQ    $4, DX
 	JMP     shaniX4Pairs_loop
 
 shaniX4Pairs_done:
@@ -10489,7 +10489,7 @@ TEXT ·shaniX4Slices(SB), NOSPLIT, $656-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Slices_init
 	VZEROUPPER
 
@@ -10498,7 +10498,7 @@ shaniX4Slices_init:
 	MOVQ    out+0(FP), DI
 	MOVQ    msgs+8(FP), SI
 	MOVQ    n+16(FP), DX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4Slices_loop:
 	TESTQ DX, DX
@@ -10560,22 +10560,22 @@ shaniX4Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -10594,27 +10594,27 @@ shaniX4Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -10622,7 +10622,7 @@ shaniX4Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -10630,7 +10630,7 @@ shaniX4Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -10638,7 +10638,7 @@ shaniX4Slices_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -10646,27 +10646,27 @@ shaniX4Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -10674,7 +10674,7 @@ shaniX4Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -10682,7 +10682,7 @@ shaniX4Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -10690,7 +10690,7 @@ shaniX4Slices_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -10698,27 +10698,27 @@ shaniX4Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -10726,7 +10726,7 @@ shaniX4Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -10734,7 +10734,7 @@ shaniX4Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -10742,7 +10742,7 @@ shaniX4Slices_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -10750,27 +10750,27 @@ shaniX4Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -10778,7 +10778,7 @@ shaniX4Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -10786,7 +10786,7 @@ shaniX4Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -10794,7 +10794,7 @@ shaniX4Slices_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -10802,27 +10802,27 @@ shaniX4Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -10830,7 +10830,7 @@ shaniX4Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -10838,7 +10838,7 @@ shaniX4Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -10846,7 +10846,7 @@ shaniX4Slices_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -10854,27 +10854,27 @@ shaniX4Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -10882,7 +10882,7 @@ shaniX4Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -10890,7 +10890,7 @@ shaniX4Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -10898,7 +10898,7 @@ shaniX4Slices_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -10906,27 +10906,27 @@ shaniX4Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -10934,7 +10934,7 @@ shaniX4Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -10942,7 +10942,7 @@ shaniX4Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -10950,7 +10950,7 @@ shaniX4Slices_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -10958,27 +10958,27 @@ shaniX4Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -10986,7 +10986,7 @@ shaniX4Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -10994,7 +10994,7 @@ shaniX4Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -11002,7 +11002,7 @@ shaniX4Slices_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -11010,27 +11010,27 @@ shaniX4Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -11038,7 +11038,7 @@ shaniX4Slices_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -11046,7 +11046,7 @@ shaniX4Slices_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -11054,7 +11054,7 @@ shaniX4Slices_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -11062,27 +11062,27 @@ shaniX4Slices_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -11090,7 +11090,7 @@ shaniX4Slices_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -11098,7 +11098,7 @@ shaniX4Slices_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -11106,7 +11106,7 @@ shaniX4Slices_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -11114,27 +11114,27 @@ shaniX4Slices_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -11142,7 +11142,7 @@ shaniX4Slices_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -11150,7 +11150,7 @@ shaniX4Slices_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -11158,7 +11158,7 @@ shaniX4Slices_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -11166,27 +11166,27 @@ shaniX4Slices_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -11194,7 +11194,7 @@ shaniX4Slices_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -11202,7 +11202,7 @@ shaniX4Slices_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -11210,7 +11210,7 @@ shaniX4Slices_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -11220,62 +11220,62 @@ shaniX4Slices_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -11466,45 +11466,45 @@ shaniX4Slices_loop:
 	PADDD       560(R14), X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
-	ADDQ    $0x00000060, SI
-	ADDQ    $0x00000080, DI
-	SUBQ    $0x04, DX
+	ADDQ    $96, SI
+	ADDQ    $128, DI
+	SUBQ    $4, DX
 	JMP     shaniX4Slices_loop
 
 shaniX4Slices_done:
@@ -11517,7 +11517,7 @@ TEXT ·shaniX4Double(SB), NOSPLIT, $656-24
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Double_init
 	VZEROUPPER
 
@@ -11538,7 +11538,7 @@ shaniX4Double_init:
 	MOVOU   X14, 464(R14)
 	MOVOU   X13, 608(R14)
 	MOVOU   X14, 624(R14)
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4Double_loop:
 	TESTQ DX, DX
@@ -11600,22 +11600,22 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -11634,27 +11634,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -11662,7 +11662,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -11670,7 +11670,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -11678,7 +11678,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -11686,27 +11686,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -11714,7 +11714,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -11722,7 +11722,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -11730,7 +11730,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -11738,27 +11738,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -11766,7 +11766,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -11774,7 +11774,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -11782,7 +11782,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -11790,27 +11790,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -11818,7 +11818,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -11826,7 +11826,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -11834,7 +11834,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -11842,27 +11842,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -11870,7 +11870,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -11878,7 +11878,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -11886,7 +11886,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -11894,27 +11894,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -11922,7 +11922,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -11930,7 +11930,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -11938,7 +11938,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -11946,27 +11946,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -11974,7 +11974,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -11982,7 +11982,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -11990,7 +11990,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -11998,27 +11998,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -12026,7 +12026,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -12034,7 +12034,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -12042,7 +12042,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -12050,27 +12050,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -12078,7 +12078,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -12086,7 +12086,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -12094,7 +12094,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -12102,27 +12102,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -12130,7 +12130,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -12138,7 +12138,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -12146,7 +12146,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -12154,27 +12154,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -12182,7 +12182,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -12190,7 +12190,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -12198,7 +12198,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -12206,27 +12206,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -12234,7 +12234,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -12242,7 +12242,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -12250,7 +12250,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -12260,62 +12260,62 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -12507,11 +12507,11 @@ shaniX4Double_loop:
 
 	// SHA-256 of each digest: the digest, big-endian, is its block's first
 	// half.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(R14)
@@ -12519,11 +12519,11 @@ shaniX4Double_loop:
 	LEAQ    96(R14), R8
 	MOVOU   shaniIV<>+0(SB), X1
 	MOVOU   shaniIV<>+16(SB), X2
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 256(R14)
@@ -12531,11 +12531,11 @@ shaniX4Double_loop:
 	LEAQ    256(R14), R9
 	MOVOU   shaniIV<>+0(SB), X3
 	MOVOU   shaniIV<>+16(SB), X4
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 416(R14)
@@ -12543,11 +12543,11 @@ shaniX4Double_loop:
 	LEAQ    416(R14), R10
 	MOVOU   shaniIV<>+0(SB), X5
 	MOVOU   shaniIV<>+16(SB), X6
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 576(R14)
@@ -12598,22 +12598,22 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -12632,27 +12632,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -12660,7 +12660,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -12668,7 +12668,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -12676,7 +12676,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -12684,27 +12684,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -12712,7 +12712,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -12720,7 +12720,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -12728,7 +12728,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -12736,27 +12736,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -12764,7 +12764,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -12772,7 +12772,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -12780,7 +12780,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -12788,27 +12788,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -12816,7 +12816,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -12824,7 +12824,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -12832,7 +12832,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -12840,27 +12840,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -12868,7 +12868,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -12876,7 +12876,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -12884,7 +12884,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -12892,27 +12892,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -12920,7 +12920,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -12928,7 +12928,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -12936,7 +12936,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -12944,27 +12944,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -12972,7 +12972,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -12980,7 +12980,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -12988,7 +12988,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -12996,27 +12996,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -13024,7 +13024,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -13032,7 +13032,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -13040,7 +13040,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -13048,27 +13048,27 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -13076,7 +13076,7 @@ shaniX4Double_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -13084,7 +13084,7 @@ shaniX4Double_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -13092,7 +13092,7 @@ shaniX4Double_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -13100,27 +13100,27 @@ shaniX4Double_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -13128,7 +13128,7 @@ shaniX4Double_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -13136,7 +13136,7 @@ shaniX4Double_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -13144,7 +13144,7 @@ shaniX4Double_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -13152,27 +13152,27 @@ shaniX4Double_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -13180,7 +13180,7 @@ shaniX4Double_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -13188,7 +13188,7 @@ shaniX4Double_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -13196,7 +13196,7 @@ shaniX4Double_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -13204,27 +13204,27 @@ shaniX4Double_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -13232,7 +13232,7 @@ shaniX4Double_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -13240,7 +13240,7 @@ shaniX4Double_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -13248,7 +13248,7 @@ shaniX4Double_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -13258,62 +13258,62 @@ shaniX4Double_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -13325,45 +13325,45 @@ shaniX4Double_loop:
 	PADDD       shaniIV<>+16(SB), X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
-	ADDQ    $0x00000100, SI
-	ADDQ    $0x00000080, DI
-	SUBQ    $0x04, DX
+	ADDQ    $256, SI
+	ADDQ    $128, DI
+	SUBQ    $4, DX
 	JMP     shaniX4Double_loop
 
 shaniX4Double_done:
@@ -13373,7 +13373,7 @@ shaniX4Double_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Staged(SB), NOSPLIT, $0-32
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Staged_init
 	VZEROUPPER
 
@@ -13383,8 +13383,8 @@ shaniX1Staged_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    nb+24(FP), BX
-	SHLQ    $0x06, BX
-	PCALIGN $0x40
+	SHLQ    $6, BX
+	PCALIGN $64
 
 shaniX1Staged_loop:
 	TESTQ DX, DX
@@ -13395,7 +13395,7 @@ shaniX1Staged_loop:
 	MOVOU   shaniIV<>+16(SB), X2
 	MOVQ    SI, R8
 	MOVQ    nb+24(FP), CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Staged_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -13412,7 +13412,7 @@ shaniX1Staged_block:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -13421,120 +13421,120 @@ shaniX1Staged_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
@@ -13543,30 +13543,30 @@ shaniX1Staged_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       X7, X1
 	PADDD       X8, X2
-	ADDQ        $0x40, R8
+	ADDQ        $64, R8
 	DECQ        CX
 	JNE         shaniX1Staged_block
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
@@ -13574,8 +13574,8 @@ shaniX1Staged_block:
 
 	// The next n messages start where the last stream's ended.
 	MOVQ R8, SI
-	ADDQ $0x00000020, DI
-	SUBQ $0x01, DX
+	ADDQ $32, DI
+	SUBQ $1, DX
 	JMP  shaniX1Staged_loop
 
 shaniX1Staged_done:
@@ -13585,7 +13585,7 @@ shaniX1Staged_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX1Staged65(SB), NOSPLIT, $0-32
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX1Staged65_init
 	VZEROUPPER
 
@@ -13595,7 +13595,7 @@ shaniX1Staged65_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    wk+24(FP), BX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX1Staged65_loop:
 	TESTQ DX, DX
@@ -13616,14 +13616,14 @@ shaniX1Staged65_loop:
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVOU       16(R8), X4
 	PSHUFB      X15, X4
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVOU       32(R8), X5
@@ -13631,7 +13631,7 @@ shaniX1Staged65_loop:
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVOU       48(R8), X6
@@ -13640,124 +13640,124 @@ shaniX1Staged65_loop:
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X4, X3
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X5, X4
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X6, X5
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	SHA256MSG1  X3, X6
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -13765,7 +13765,7 @@ shaniX1Staged65_loop:
 	// The second block: each stream's W+K is wk's row for the block's first
 	// byte, 256 bytes a row.
 	MOVBQZX     64(R8), R8
-	SHLQ        $0x08, R8
+	SHLQ        $8, R8
 	ADDQ        BX, R8
 	MOVO        X1, X3
 	MOVO        X2, X4
@@ -13837,18 +13837,18 @@ shaniX1Staged65_loop:
 	PADDD       X4, X2
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	ADDQ    $0x00000080, SI
-	ADDQ    $0x00000020, DI
-	SUBQ    $0x01, DX
+	ADDQ    $128, SI
+	ADDQ    $32, DI
+	SUBQ    $1, DX
 	JMP     shaniX1Staged65_loop
 
 shaniX1Staged65_done:
@@ -13861,7 +13861,7 @@ TEXT ·shaniX2Staged(SB), NOSPLIT, $336-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Staged_init
 	VZEROUPPER
 
@@ -13871,8 +13871,8 @@ shaniX2Staged_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    nb+24(FP), BX
-	SHLQ    $0x06, BX
-	PCALIGN $0x40
+	SHLQ    $6, BX
+	PCALIGN $64
 
 shaniX2Staged_loop:
 	TESTQ DX, DX
@@ -13886,7 +13886,7 @@ shaniX2Staged_loop:
 	MOVOU   shaniIV<>+16(SB), X8
 	LEAQ    (R8)(BX*1), R9
 	MOVQ    nb+24(FP), CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2Staged_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -13911,12 +13911,12 @@ shaniX2Staged_block:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -13927,240 +13927,240 @@ shaniX2Staged_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -14169,57 +14169,57 @@ shaniX2Staged_block:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
 	PADDD       224(R14), X7
 	PADDD       240(R14), X8
-	ADDQ        $0x40, R8
-	ADDQ        $0x40, R9
+	ADDQ        $64, R8
+	ADDQ        $64, R9
 	DECQ        CX
 	JNE         shaniX2Staged_block
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
@@ -14227,8 +14227,8 @@ shaniX2Staged_block:
 
 	// The next n messages start where the last stream's ended.
 	MOVQ R9, SI
-	ADDQ $0x00000040, DI
-	SUBQ $0x02, DX
+	ADDQ $64, DI
+	SUBQ $2, DX
 	JMP  shaniX2Staged_loop
 
 shaniX2Staged_done:
@@ -14238,7 +14238,7 @@ shaniX2Staged_done:
 // Requires: AVX, SHA, SSE2, SSE4.1, SSSE3
 TEXT ·shaniX2Staged65(SB), NOSPLIT, $0-32
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX2Staged65_init
 	VZEROUPPER
 
@@ -14248,7 +14248,7 @@ shaniX2Staged65_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    wk+24(FP), BX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX2Staged65_loop:
 	TESTQ DX, DX
@@ -14280,12 +14280,12 @@ shaniX2Staged65_loop:
 	MOVO        X3, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X6
 	PSHUFB      X15, X6
@@ -14296,240 +14296,240 @@ shaniX2Staged65_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
 	MOVO        X4, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X13
-	PALIGNR     $0x04, X5, X13
+	PALIGNR     $4, X5, X13
 	SHA256MSG1  X4, X3
 	PADDD       X13, X3
 	SHA256MSG2  X6, X3
 	MOVO        X12, X13
-	PALIGNR     $0x04, X11, X13
+	PALIGNR     $4, X11, X13
 	SHA256MSG1  X10, X9
 	PADDD       X13, X9
 	SHA256MSG2  X12, X9
 	MOVO        X5, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X3, X13
-	PALIGNR     $0x04, X6, X13
+	PALIGNR     $4, X6, X13
 	SHA256MSG1  X5, X4
 	PADDD       X13, X4
 	SHA256MSG2  X3, X4
 	MOVO        X9, X13
-	PALIGNR     $0x04, X12, X13
+	PALIGNR     $4, X12, X13
 	SHA256MSG1  X11, X10
 	PADDD       X13, X10
 	SHA256MSG2  X9, X10
 	MOVO        X6, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X4, X13
-	PALIGNR     $0x04, X3, X13
+	PALIGNR     $4, X3, X13
 	SHA256MSG1  X6, X5
 	PADDD       X13, X5
 	SHA256MSG2  X4, X5
 	MOVO        X10, X13
-	PALIGNR     $0x04, X9, X13
+	PALIGNR     $4, X9, X13
 	SHA256MSG1  X12, X11
 	PADDD       X13, X11
 	SHA256MSG2  X10, X11
 	MOVO        X3, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X9, X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X13
-	PALIGNR     $0x04, X4, X13
+	PALIGNR     $4, X4, X13
 	SHA256MSG1  X3, X6
 	PADDD       X13, X6
 	SHA256MSG2  X5, X6
 	MOVO        X11, X13
-	PALIGNR     $0x04, X10, X13
+	PALIGNR     $4, X10, X13
 	SHA256MSG1  X9, X12
 	PADDD       X13, X12
 	SHA256MSG2  X11, X12
@@ -14538,32 +14538,32 @@ shaniX2Staged65_loop:
 	MOVO        X4, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X10, X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X5, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X11, X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        X6, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        X12, X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -14573,10 +14573,10 @@ shaniX2Staged65_loop:
 	// The second block: each stream's W+K is wk's row for the block's first
 	// byte, 256 bytes a row.
 	MOVBQZX     64(R8), R8
-	SHLQ        $0x08, R8
+	SHLQ        $8, R8
 	ADDQ        BX, R8
 	MOVBQZX     64(R9), R9
-	SHLQ        $0x08, R9
+	SHLQ        $8, R9
 	ADDQ        BX, R9
 	MOVO        X1, X3
 	MOVO        X2, X4
@@ -14716,27 +14716,27 @@ shaniX2Staged65_loop:
 	PADDD       X10, X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	ADDQ    $0x00000100, SI
-	ADDQ    $0x00000040, DI
-	SUBQ    $0x02, DX
+	ADDQ    $256, SI
+	ADDQ    $64, DI
+	SUBQ    $2, DX
 	JMP     shaniX2Staged65_loop
 
 shaniX2Staged65_done:
@@ -14749,7 +14749,7 @@ TEXT ·shaniX3Staged(SB), NOSPLIT, $496-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Staged_init
 	VZEROUPPER
 
@@ -14759,8 +14759,8 @@ shaniX3Staged_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    nb+24(FP), BX
-	SHLQ    $0x06, BX
-	PCALIGN $0x40
+	SHLQ    $6, BX
+	PCALIGN $64
 
 shaniX3Staged_loop:
 	TESTQ DX, DX
@@ -14777,7 +14777,7 @@ shaniX3Staged_loop:
 	MOVOU   shaniIV<>+16(SB), X6
 	LEAQ    (R9)(BX*1), R10
 	MOVQ    nb+24(FP), CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3Staged_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -14819,17 +14819,17 @@ shaniX3Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -14845,22 +14845,22 @@ shaniX3Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -14868,7 +14868,7 @@ shaniX3Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -14876,7 +14876,7 @@ shaniX3Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -14884,22 +14884,22 @@ shaniX3Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -14907,7 +14907,7 @@ shaniX3Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -14915,7 +14915,7 @@ shaniX3Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -14923,22 +14923,22 @@ shaniX3Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -14946,7 +14946,7 @@ shaniX3Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -14954,7 +14954,7 @@ shaniX3Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -14962,22 +14962,22 @@ shaniX3Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -14985,7 +14985,7 @@ shaniX3Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -14993,7 +14993,7 @@ shaniX3Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15001,22 +15001,22 @@ shaniX3Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -15024,7 +15024,7 @@ shaniX3Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -15032,7 +15032,7 @@ shaniX3Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -15040,22 +15040,22 @@ shaniX3Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -15063,7 +15063,7 @@ shaniX3Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -15071,7 +15071,7 @@ shaniX3Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -15079,22 +15079,22 @@ shaniX3Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -15102,7 +15102,7 @@ shaniX3Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -15110,7 +15110,7 @@ shaniX3Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -15118,22 +15118,22 @@ shaniX3Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -15141,7 +15141,7 @@ shaniX3Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -15149,7 +15149,7 @@ shaniX3Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15157,22 +15157,22 @@ shaniX3Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -15180,7 +15180,7 @@ shaniX3Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -15188,7 +15188,7 @@ shaniX3Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -15196,22 +15196,22 @@ shaniX3Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -15219,7 +15219,7 @@ shaniX3Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -15227,7 +15227,7 @@ shaniX3Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -15235,22 +15235,22 @@ shaniX3Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -15258,7 +15258,7 @@ shaniX3Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -15266,7 +15266,7 @@ shaniX3Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -15274,22 +15274,22 @@ shaniX3Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -15297,7 +15297,7 @@ shaniX3Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -15305,7 +15305,7 @@ shaniX3Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15315,47 +15315,47 @@ shaniX3Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
@@ -15363,36 +15363,36 @@ shaniX3Staged_block:
 	PADDD       240(R14), X4
 	PADDD       384(R14), X5
 	PADDD       400(R14), X6
-	ADDQ        $0x40, R8
-	ADDQ        $0x40, R9
-	ADDQ        $0x40, R10
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
 	DECQ        CX
 	JNE         shaniX3Staged_block
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
@@ -15400,8 +15400,8 @@ shaniX3Staged_block:
 
 	// The next n messages start where the last stream's ended.
 	MOVQ R10, SI
-	ADDQ $0x00000060, DI
-	SUBQ $0x03, DX
+	ADDQ $96, DI
+	SUBQ $3, DX
 	JMP  shaniX3Staged_loop
 
 shaniX3Staged_done:
@@ -15414,7 +15414,7 @@ TEXT ·shaniX3Staged65(SB), NOSPLIT, $496-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX3Staged65_init
 	VZEROUPPER
 
@@ -15424,7 +15424,7 @@ shaniX3Staged65_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    wk+24(FP), BX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX3Staged65_loop:
 	TESTQ DX, DX
@@ -15474,17 +15474,17 @@ shaniX3Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -15500,22 +15500,22 @@ shaniX3Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -15523,7 +15523,7 @@ shaniX3Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -15531,7 +15531,7 @@ shaniX3Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -15539,22 +15539,22 @@ shaniX3Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -15562,7 +15562,7 @@ shaniX3Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -15570,7 +15570,7 @@ shaniX3Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -15578,22 +15578,22 @@ shaniX3Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -15601,7 +15601,7 @@ shaniX3Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -15609,7 +15609,7 @@ shaniX3Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -15617,22 +15617,22 @@ shaniX3Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -15640,7 +15640,7 @@ shaniX3Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -15648,7 +15648,7 @@ shaniX3Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15656,22 +15656,22 @@ shaniX3Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -15679,7 +15679,7 @@ shaniX3Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -15687,7 +15687,7 @@ shaniX3Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -15695,22 +15695,22 @@ shaniX3Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -15718,7 +15718,7 @@ shaniX3Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -15726,7 +15726,7 @@ shaniX3Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -15734,22 +15734,22 @@ shaniX3Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -15757,7 +15757,7 @@ shaniX3Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -15765,7 +15765,7 @@ shaniX3Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -15773,22 +15773,22 @@ shaniX3Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -15796,7 +15796,7 @@ shaniX3Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -15804,7 +15804,7 @@ shaniX3Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15812,22 +15812,22 @@ shaniX3Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -15835,7 +15835,7 @@ shaniX3Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -15843,7 +15843,7 @@ shaniX3Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -15851,22 +15851,22 @@ shaniX3Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -15874,7 +15874,7 @@ shaniX3Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -15882,7 +15882,7 @@ shaniX3Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -15890,22 +15890,22 @@ shaniX3Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -15913,7 +15913,7 @@ shaniX3Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -15921,7 +15921,7 @@ shaniX3Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -15929,22 +15929,22 @@ shaniX3Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -15952,7 +15952,7 @@ shaniX3Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -15960,7 +15960,7 @@ shaniX3Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -15970,47 +15970,47 @@ shaniX3Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -16022,13 +16022,13 @@ shaniX3Staged65_loop:
 	// The second block: each stream's W+K is wk's row for the block's first
 	// byte, 256 bytes a row.
 	MOVBQZX     64(R8), R8
-	SHLQ        $0x08, R8
+	SHLQ        $8, R8
 	ADDQ        BX, R8
 	MOVBQZX     64(R9), R9
-	SHLQ        $0x08, R9
+	SHLQ        $8, R9
 	ADDQ        BX, R9
 	MOVBQZX     64(R10), R10
-	SHLQ        $0x08, R10
+	SHLQ        $8, R10
 	ADDQ        BX, R10
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
@@ -16236,36 +16236,36 @@ shaniX3Staged65_loop:
 	PADDD       400(R14), X6
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	ADDQ    $0x00000180, SI
-	ADDQ    $0x00000060, DI
-	SUBQ    $0x03, DX
+	ADDQ    $384, SI
+	ADDQ    $96, DI
+	SUBQ    $3, DX
 	JMP     shaniX3Staged65_loop
 
 shaniX3Staged65_done:
@@ -16278,7 +16278,7 @@ TEXT ·shaniX4Staged(SB), NOSPLIT, $656-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Staged_init
 	VZEROUPPER
 
@@ -16288,8 +16288,8 @@ shaniX4Staged_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    nb+24(FP), BX
-	SHLQ    $0x06, BX
-	PCALIGN $0x40
+	SHLQ    $6, BX
+	PCALIGN $64
 
 shaniX4Staged_loop:
 	TESTQ DX, DX
@@ -16309,7 +16309,7 @@ shaniX4Staged_loop:
 	MOVOU   shaniIV<>+16(SB), X8
 	LEAQ    (R10)(BX*1), R11
 	MOVQ    nb+24(FP), CX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4Staged_block:
 	// Save the states; load message groups 0-2, three ahead (_asm/shani).
@@ -16362,22 +16362,22 @@ shaniX4Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -16396,27 +16396,27 @@ shaniX4Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -16424,7 +16424,7 @@ shaniX4Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -16432,7 +16432,7 @@ shaniX4Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -16440,7 +16440,7 @@ shaniX4Staged_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -16448,27 +16448,27 @@ shaniX4Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -16476,7 +16476,7 @@ shaniX4Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -16484,7 +16484,7 @@ shaniX4Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -16492,7 +16492,7 @@ shaniX4Staged_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -16500,27 +16500,27 @@ shaniX4Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -16528,7 +16528,7 @@ shaniX4Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -16536,7 +16536,7 @@ shaniX4Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -16544,7 +16544,7 @@ shaniX4Staged_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -16552,27 +16552,27 @@ shaniX4Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -16580,7 +16580,7 @@ shaniX4Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -16588,7 +16588,7 @@ shaniX4Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -16596,7 +16596,7 @@ shaniX4Staged_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -16604,27 +16604,27 @@ shaniX4Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -16632,7 +16632,7 @@ shaniX4Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -16640,7 +16640,7 @@ shaniX4Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -16648,7 +16648,7 @@ shaniX4Staged_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -16656,27 +16656,27 @@ shaniX4Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -16684,7 +16684,7 @@ shaniX4Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -16692,7 +16692,7 @@ shaniX4Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -16700,7 +16700,7 @@ shaniX4Staged_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -16708,27 +16708,27 @@ shaniX4Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -16736,7 +16736,7 @@ shaniX4Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -16744,7 +16744,7 @@ shaniX4Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -16752,7 +16752,7 @@ shaniX4Staged_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -16760,27 +16760,27 @@ shaniX4Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -16788,7 +16788,7 @@ shaniX4Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -16796,7 +16796,7 @@ shaniX4Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -16804,7 +16804,7 @@ shaniX4Staged_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -16812,27 +16812,27 @@ shaniX4Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -16840,7 +16840,7 @@ shaniX4Staged_block:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -16848,7 +16848,7 @@ shaniX4Staged_block:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -16856,7 +16856,7 @@ shaniX4Staged_block:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -16864,27 +16864,27 @@ shaniX4Staged_block:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -16892,7 +16892,7 @@ shaniX4Staged_block:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -16900,7 +16900,7 @@ shaniX4Staged_block:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -16908,7 +16908,7 @@ shaniX4Staged_block:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -16916,27 +16916,27 @@ shaniX4Staged_block:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -16944,7 +16944,7 @@ shaniX4Staged_block:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -16952,7 +16952,7 @@ shaniX4Staged_block:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -16960,7 +16960,7 @@ shaniX4Staged_block:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -16968,27 +16968,27 @@ shaniX4Staged_block:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -16996,7 +16996,7 @@ shaniX4Staged_block:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -17004,7 +17004,7 @@ shaniX4Staged_block:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -17012,7 +17012,7 @@ shaniX4Staged_block:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -17022,62 +17022,62 @@ shaniX4Staged_block:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       64(R14), X1
 	PADDD       80(R14), X2
@@ -17087,46 +17087,46 @@ shaniX4Staged_block:
 	PADDD       400(R14), X6
 	PADDD       544(R14), X7
 	PADDD       560(R14), X8
-	ADDQ        $0x40, R8
-	ADDQ        $0x40, R9
-	ADDQ        $0x40, R10
-	ADDQ        $0x40, R11
+	ADDQ        $64, R8
+	ADDQ        $64, R9
+	ADDQ        $64, R10
+	ADDQ        $64, R11
 	DECQ        CX
 	JNE         shaniX4Staged_block
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
@@ -17134,8 +17134,8 @@ shaniX4Staged_block:
 
 	// The next n messages start where the last stream's ended.
 	MOVQ R11, SI
-	ADDQ $0x00000080, DI
-	SUBQ $0x04, DX
+	ADDQ $128, DI
+	SUBQ $4, DX
 	JMP  shaniX4Staged_loop
 
 shaniX4Staged_done:
@@ -17148,7 +17148,7 @@ TEXT ·shaniX4Staged65(SB), NOSPLIT, $656-32
 	ANDQ $-16, R14
 
 	// Clean upper AVX state first.
-	CMPB ·useVZEROUPPER+0(SB), $0x00
+	CMPB ·useVZEROUPPER+0(SB), $0
 	JEQ  shaniX4Staged65_init
 	VZEROUPPER
 
@@ -17158,7 +17158,7 @@ shaniX4Staged65_init:
 	MOVQ    in+8(FP), SI
 	MOVQ    n+16(FP), DX
 	MOVQ    wk+24(FP), BX
-	PCALIGN $0x40
+	PCALIGN $64
 
 shaniX4Staged65_loop:
 	TESTQ DX, DX
@@ -17220,22 +17220,22 @@ shaniX4Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+0(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVOU       48(R8), X9
 	PSHUFB      X15, X9
@@ -17254,27 +17254,27 @@ shaniX4Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+16(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -17282,7 +17282,7 @@ shaniX4Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -17290,7 +17290,7 @@ shaniX4Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -17298,7 +17298,7 @@ shaniX4Staged65_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -17306,27 +17306,27 @@ shaniX4Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+32(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -17334,7 +17334,7 @@ shaniX4Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -17342,7 +17342,7 @@ shaniX4Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -17350,7 +17350,7 @@ shaniX4Staged65_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -17358,27 +17358,27 @@ shaniX4Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+48(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -17386,7 +17386,7 @@ shaniX4Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -17394,7 +17394,7 @@ shaniX4Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -17402,7 +17402,7 @@ shaniX4Staged65_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -17410,27 +17410,27 @@ shaniX4Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+64(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -17438,7 +17438,7 @@ shaniX4Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -17446,7 +17446,7 @@ shaniX4Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -17454,7 +17454,7 @@ shaniX4Staged65_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -17462,27 +17462,27 @@ shaniX4Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+80(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -17490,7 +17490,7 @@ shaniX4Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -17498,7 +17498,7 @@ shaniX4Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -17506,7 +17506,7 @@ shaniX4Staged65_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -17514,27 +17514,27 @@ shaniX4Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+96(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -17542,7 +17542,7 @@ shaniX4Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -17550,7 +17550,7 @@ shaniX4Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -17558,7 +17558,7 @@ shaniX4Staged65_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -17566,27 +17566,27 @@ shaniX4Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+112(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -17594,7 +17594,7 @@ shaniX4Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -17602,7 +17602,7 @@ shaniX4Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -17610,7 +17610,7 @@ shaniX4Staged65_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -17618,27 +17618,27 @@ shaniX4Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+128(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -17646,7 +17646,7 @@ shaniX4Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -17654,7 +17654,7 @@ shaniX4Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -17662,7 +17662,7 @@ shaniX4Staged65_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -17670,27 +17670,27 @@ shaniX4Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+144(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        (R14), X13
 	SHA256MSG1  16(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 32(R14), X14
+	PALIGNR     $4, 32(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, (R14)
@@ -17698,7 +17698,7 @@ shaniX4Staged65_loop:
 	MOVO        160(R14), X13
 	SHA256MSG1  176(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 192(R14), X14
+	PALIGNR     $4, 192(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 160(R14)
@@ -17706,7 +17706,7 @@ shaniX4Staged65_loop:
 	MOVO        320(R14), X13
 	SHA256MSG1  336(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 352(R14), X14
+	PALIGNR     $4, 352(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 320(R14)
@@ -17714,7 +17714,7 @@ shaniX4Staged65_loop:
 	MOVO        480(R14), X13
 	SHA256MSG1  496(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 512(R14), X14
+	PALIGNR     $4, 512(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 480(R14)
@@ -17722,27 +17722,27 @@ shaniX4Staged65_loop:
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+160(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        16(R14), X13
 	SHA256MSG1  32(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 48(R14), X14
+	PALIGNR     $4, 48(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 16(R14)
@@ -17750,7 +17750,7 @@ shaniX4Staged65_loop:
 	MOVO        176(R14), X13
 	SHA256MSG1  192(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 208(R14), X14
+	PALIGNR     $4, 208(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 176(R14)
@@ -17758,7 +17758,7 @@ shaniX4Staged65_loop:
 	MOVO        336(R14), X13
 	SHA256MSG1  352(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 368(R14), X14
+	PALIGNR     $4, 368(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 336(R14)
@@ -17766,7 +17766,7 @@ shaniX4Staged65_loop:
 	MOVO        496(R14), X13
 	SHA256MSG1  512(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 528(R14), X14
+	PALIGNR     $4, 528(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 496(R14)
@@ -17774,27 +17774,27 @@ shaniX4Staged65_loop:
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+176(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X13
 	SHA256MSG1  48(R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, (R14), X14
+	PALIGNR     $4, (R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 32(R14)
@@ -17802,7 +17802,7 @@ shaniX4Staged65_loop:
 	MOVO        192(R14), X13
 	SHA256MSG1  208(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 160(R14), X14
+	PALIGNR     $4, 160(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 192(R14)
@@ -17810,7 +17810,7 @@ shaniX4Staged65_loop:
 	MOVO        352(R14), X13
 	SHA256MSG1  368(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 320(R14), X14
+	PALIGNR     $4, 320(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 352(R14)
@@ -17818,7 +17818,7 @@ shaniX4Staged65_loop:
 	MOVO        512(R14), X13
 	SHA256MSG1  528(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 480(R14), X14
+	PALIGNR     $4, 480(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 512(R14)
@@ -17826,27 +17826,27 @@ shaniX4Staged65_loop:
 	MOVO        (R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        160(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        320(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        480(R14), X0
 	PADDD       shaniK<>+192(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X13
 	SHA256MSG1  (R14), X13
 	MOVO        X9, X14
-	PALIGNR     $0x04, 16(R14), X14
+	PALIGNR     $4, 16(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X9, X13
 	MOVO        X13, 48(R14)
@@ -17854,7 +17854,7 @@ shaniX4Staged65_loop:
 	MOVO        208(R14), X13
 	SHA256MSG1  160(R14), X13
 	MOVO        X10, X14
-	PALIGNR     $0x04, 176(R14), X14
+	PALIGNR     $4, 176(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X10, X13
 	MOVO        X13, 208(R14)
@@ -17862,7 +17862,7 @@ shaniX4Staged65_loop:
 	MOVO        368(R14), X13
 	SHA256MSG1  320(R14), X13
 	MOVO        X11, X14
-	PALIGNR     $0x04, 336(R14), X14
+	PALIGNR     $4, 336(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X11, X13
 	MOVO        X13, 368(R14)
@@ -17870,7 +17870,7 @@ shaniX4Staged65_loop:
 	MOVO        528(R14), X13
 	SHA256MSG1  480(R14), X13
 	MOVO        X12, X14
-	PALIGNR     $0x04, 496(R14), X14
+	PALIGNR     $4, 496(R14), X14
 	PADDD       X14, X13
 	SHA256MSG2  X12, X13
 	MOVO        X13, 528(R14)
@@ -17880,62 +17880,62 @@ shaniX4Staged65_loop:
 	MOVO        16(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        176(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        336(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        496(R14), X0
 	PADDD       shaniK<>+208(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        32(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        192(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        352(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        512(R14), X0
 	PADDD       shaniK<>+224(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	MOVO        48(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X2, X1
 	MOVO        208(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X4, X3
 	MOVO        368(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X6, X5
 	MOVO        528(R14), X0
 	PADDD       shaniK<>+240(SB), X0
 	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $0x0e, X0, X0
+	PSHUFD      $14, X0, X0
 	SHA256RNDS2 X0, X8, X7
 	PADDD       shaniIV<>+0(SB), X1
 	PADDD       shaniIV<>+16(SB), X2
@@ -17949,16 +17949,16 @@ shaniX4Staged65_loop:
 	// The second block: each stream's W+K is wk's row for the block's first
 	// byte, 256 bytes a row.
 	MOVBQZX     64(R8), R8
-	SHLQ        $0x08, R8
+	SHLQ        $8, R8
 	ADDQ        BX, R8
 	MOVBQZX     64(R9), R9
-	SHLQ        $0x08, R9
+	SHLQ        $8, R9
 	ADDQ        BX, R9
 	MOVBQZX     64(R10), R10
-	SHLQ        $0x08, R10
+	SHLQ        $8, R10
 	ADDQ        BX, R10
 	MOVBQZX     64(R11), R11
-	SHLQ        $0x08, R11
+	SHLQ        $8, R11
 	ADDQ        BX, R11
 	MOVO        X1, 64(R14)
 	MOVO        X2, 80(R14)
@@ -18234,45 +18234,45 @@ shaniX4Staged65_loop:
 	PADDD       560(R14), X8
 
 	// Write the digests, big-endian.
-	PSHUFD  $0x1b, X1, X13
-	PSHUFD  $0xb1, X2, X14
+	PSHUFD  $27, X1, X13
+	PSHUFD  $177, X2, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, (DI)
 	MOVOU   X14, 16(DI)
-	PSHUFD  $0x1b, X3, X13
-	PSHUFD  $0xb1, X4, X14
+	PSHUFD  $27, X3, X13
+	PSHUFD  $177, X4, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 32(DI)
 	MOVOU   X14, 48(DI)
-	PSHUFD  $0x1b, X5, X13
-	PSHUFD  $0xb1, X6, X14
+	PSHUFD  $27, X5, X13
+	PSHUFD  $177, X6, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 64(DI)
 	MOVOU   X14, 80(DI)
-	PSHUFD  $0x1b, X7, X13
-	PSHUFD  $0xb1, X8, X14
+	PSHUFD  $27, X7, X13
+	PSHUFD  $177, X8, X14
 	MOVO    X13, X0
-	PBLENDW $0xf0, X14, X13
-	PALIGNR $0x08, X0, X14
+	PBLENDW $240, X14, X13
+	PALIGNR $8, X0, X14
 	PSHUFB  X15, X13
 	PSHUFB  X15, X14
 	MOVOU   X13, 96(DI)
 	MOVOU   X14, 112(DI)
-	ADDQ    $0x00000200, SI
-	ADDQ    $0x00000080, DI
-	SUBQ    $0x04, DX
+	ADDQ    $512, SI
+	ADDQ    $128, DI
+	SUBQ    $4, DX
 	JMP     shaniX4Staged65_loop
 
 shaniX4Staged65_done:
