@@ -101,20 +101,16 @@ func LeafHash(item []byte) [Size]byte {
 // Proof.Verify accepts with hashes of 32 bytes (what ValidateBasic and
 // every CometBFT proof have), and rejects other lengths.
 func VerifyProof(p *cmtmerkle.Proof, rootHash, leaf []byte) error {
-	if p == nil {
-		return malformed("a nil proof")
+	// The proof's shape first: a proof of no tree is ErrMalformed whatever
+	// leaf it is checked against.
+	err := VerifyLeafHash(p, rootHash)
+	if errors.Is(err, ErrMalformed) {
+		return err
 	}
-	if len(rootHash) != Size {
-		return malformed("a root of " + strconv.Itoa(len(rootHash)) + " bytes")
-	}
-	if len(p.LeafHash) != Size {
-		return malformed("a leaf hash of " + strconv.Itoa(len(p.LeafHash)) + " bytes")
-	}
-	lh := LeafHash(leaf)
-	if [Size]byte(p.LeafHash) != lh {
+	if [Size]byte(p.LeafHash) != LeafHash(leaf) {
 		return mismatch("the leaf hash is not the leaf's")
 	}
-	return VerifyLeafHash(p, rootHash)
+	return err
 }
 
 // VerifyLeafHash is VerifyProof of p.LeafHash, the leaf already hashed.

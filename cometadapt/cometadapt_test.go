@@ -6,6 +6,8 @@ import (
 	"math/bits"
 	"math/rand/v2"
 	"testing"
+
+	cmtmerkle "github.com/cometbft/cometbft/crypto/merkle"
 )
 
 // refRoot is the tree's root computed recursively, node by node, with
@@ -114,4 +116,34 @@ func FuzzVerifyProof(f *testing.F) {
 			t.Fatalf("an error neither ErrMismatch nor ErrMalformed: %v", ours)
 		}
 	})
+}
+
+// TestMalformedWhateverLeaf: a proof of no tree (VerifyProof's doc:
+// "one wrapping ErrMalformed for a proof of no tree") is ErrMalformed,
+// whatever leaf it is checked against; only a well-formed proof may be
+// ErrMismatch.
+func TestMalformedWhateverLeaf(t *testing.T) {
+	items := [][]byte{[]byte("a"), []byte("b"), []byte("c")}
+	root, proofs := ProofsFromByteSlices(items)
+	short := make([]byte, 31)
+	for name, mut := range map[string]func(p *cmtmerkle.Proof){
+		"total 0":        func(p *cmtmerkle.Proof) { p.Total = 0 },
+		"negative index": func(p *cmtmerkle.Proof) { p.Index = -1 },
+		"index past":     func(p *cmtmerkle.Proof) { p.Index = 7 },
+		"aunt of 31":     func(p *cmtmerkle.Proof) { p.Aunts = [][]byte{short, p.Aunts[1]} },
+		"too many aunts": func(p *cmtmerkle.Proof) { p.Aunts = append(p.Aunts, root, root) },
+		"too few aunts":  func(p *cmtmerkle.Proof) { p.Aunts = p.Aunts[:1] },
+	} {
+		p := *proofs[1]
+		p.Aunts = append([][]byte(nil), p.Aunts...)
+		mut(&p)
+		// The right leaf: malformed.
+		if err := VerifyProof(&p, root, items[1]); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s, its leaf: %v, want ErrMalformed", name, err)
+		}
+		// Another leaf: the proof is no more well formed than before.
+		if err := VerifyProof(&p, root, []byte("x")); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrMismatch) {
+			t.Errorf("%s, another leaf: %v, want ErrMalformed", name, err)
+		}
+	}
 }
