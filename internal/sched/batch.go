@@ -37,10 +37,18 @@ type slot struct {
 	h   [8]uint32
 }
 
+// A scratch area is allocated whole (page-aligned, as every large object);
+// its staged blocks lie on 64-byte lines, so that no kernel's load of a
+// block straddles two (TestScratchAligned; a few staged rows of
+// bench/abrr.sh moved 1-2% with their offset).
 type scratch struct {
-	ls    kernel.LaneSet
-	slots [2][window]slot
-	mid   [8]uint32 // the prefix's midstate
+	ls kernel.LaneSet
+	// Items staged whole for the pairs kernels (staging): a level's joins,
+	// and messages, each in slots of their own, so that a log's leaves and
+	// its nodes, hashed in turn, keep their templates.
+	joins, msgs slots
+	slots       [2][window]slot
+	mid         [8]uint32 // the prefix's midstate
 	// padBlock is a tail block of padding only (0x80, zeros, the length),
 	// shared by the jobs of one length; padBits is the length in bits it
 	// is for, noPadBlock if none yet; padWK its message schedule plus the
@@ -48,22 +56,19 @@ type scratch struct {
 	padBlock [BlockSize]byte
 	padBits  uint64
 	padWK    [64]uint32
-	// Items staged whole for the pairs kernels (staging): a level's joins,
-	// and messages, each in slots of their own, so that a log's leaves and
-	// its nodes, hashed in turn, keep their templates.
-	joins, msgs slots
 }
 
 // slots hold levelChunk items staged whole, at most three blocks each, and
 // say what they are laid out for (staging.template).
 type slots struct {
-	buf [levelChunk * 3 * BlockSize]byte
-	m   int // the length of the items, -1 if not laid out
+	m int // the length of the items, -1 if not laid out
 	// Where the template's bytes lie in each slot: the prefix, [0, pre),
 	// and the infix, [at, at+infix). Every other byte up to m is an item's
 	// own, which stage overwrites in every slot; the template's lie in every
 	// slot only as long as no layout since had an item's own bytes there.
 	pre, at, infix int
+	_              [BlockSize - 4*unsafe.Sizeof(int(0))]byte // buf on a line of its own
+	buf            [levelChunk * 3 * BlockSize]byte
 }
 
 // pairPadBlock is the padding block of a 64-byte message (a Merkle pair),

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"testing"
+	"unsafe"
 
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
@@ -90,4 +91,21 @@ func streams(n int) []*Stream {
 		ss[i] = new(Stream)
 	}
 	return ss
+}
+
+// TestScratchAligned: where the kernels run (64-bit), the scratch area's
+// staged blocks begin on 64-byte lines: the slots, and the buffers of the
+// items staged whole.
+func TestScratchAligned(t *testing.T) {
+	if unsafe.Sizeof(uintptr(0)) != 8 {
+		t.Skip("no assembly kernels where pointers are 4 bytes")
+	}
+	sc := newScratch().(*scratch)
+	for name, p := range map[string]unsafe.Pointer{
+		"scratch": unsafe.Pointer(sc), "slots": unsafe.Pointer(&sc.slots), "joins": unsafe.Pointer(&sc.joins.buf), "msgs": unsafe.Pointer(&sc.msgs.buf),
+	} {
+		if a := uintptr(p) % 64; a != 0 {
+			t.Errorf("%s at %d past a 64-byte line", name, a)
+		}
+	}
 }
