@@ -34,9 +34,27 @@ func FuzzHashMany(f *testing.F) {
 		for i, m := range msgs {
 			bare[i], prefixed[i] = want(nil, m), want(prefix, m)
 		}
+		// The bare messages again as a prefix cut from the first and the
+		// rest of each: items of the same lengths whose staged layout,
+		// left by the bare call, already holds that prefix in its first
+		// slot, and only there.
+		var cut []byte
+		var rests [][]byte
+		var cutWant [][Size]byte
+		if len(msgs) > 0 {
+			cut = msgs[0][:int(plen)%(len(msgs[0])+1)]
+			for _, m := range msgs {
+				if len(m) >= len(cut) {
+					rests = append(rests, m[len(cut):])
+					cutWant = append(cutWant, want(cut, m[len(cut):]))
+				}
+			}
+		}
 		for _, p := range plans {
 			check(t, p.Plan, nil, msgs, bare)
 			check(t, p.Plan, prefix, msgs, prefixed)
+			check(t, p.Plan, nil, msgs, bare)
+			check(t, p.Plan, cut, rests, cutWant)
 		}
 	})
 }
