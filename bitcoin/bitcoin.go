@@ -67,7 +67,7 @@ func (h *Hasher) Block(block []byte) (Sums, error) {
 	}
 	s.Hash = headerHash(block)
 	s.TxIDs = h.txids(block)
-	s.WTxIDs = h.wtxids(block)
+	s.WTxIDs = h.wtxids(block, true)
 	s.MerkleRoot = MerkleRoot(s.TxIDs)
 	if len(s.WTxIDs) > 0 {
 		s.WitnessRoot = merkle.Bitcoin.RootNodes(s.WTxIDs)
@@ -99,7 +99,7 @@ func (h *Hasher) WTxIDs(block []byte) ([][Size]byte, error) {
 	if err := h.parse(block); err != nil {
 		return nil, err
 	}
-	return h.wtxids(block), nil
+	return h.wtxids(block, false), nil
 }
 
 func (h *Hasher) parse(block []byte) error {
@@ -173,21 +173,23 @@ func (h *Hasher) streamTxID(block []byte, t Tx) [Size]byte {
 
 // wtxids hashes the parsed transactions' wtxids, each in place; the
 // coinbase's is zero. A transaction without witness has its txid as
-// wtxid, so call it after txids.
-func (h *Hasher) wtxids(block []byte) [][Size]byte {
+// wtxid: taken from h.ids where haveIDs says txids has just hashed this
+// block's (Block), else hashed here with the others. h.ids is never
+// trusted otherwise: it holds the txids of whatever block was hashed last.
+func (h *Hasher) wtxids(block []byte, haveIDs bool) [][Size]byte {
 	n := 0
 	for _, t := range h.txs[min(1, len(h.txs)):] {
-		if t.Witness != 0 {
+		if t.Witness != 0 || !haveIDs {
 			h.msgs[n] = block[t.Start:t.End]
 			n++
 		}
 	}
-	// The segwit transactions' digests first, packed at the front, then
-	// spread from the back: the n-th segwit transaction of 1..i is at
-	// i >= n, so no packed digest is overwritten before it is read.
+	// The digests hashed here first, packed at the front, then spread
+	// from the back: the n-th of them among 1..i is at i >= n, so no
+	// packed digest is overwritten before it is read.
 	sha256x.HashManyDouble(h.wids[:n], h.msgs[:n])
 	for i := len(h.txs) - 1; i >= 1; i-- {
-		if h.txs[i].Witness != 0 {
+		if h.txs[i].Witness != 0 || !haveIDs {
 			h.wids[i] = h.wids[n-1]
 			n--
 		} else {
