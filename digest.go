@@ -46,7 +46,8 @@ func (d *Digest) Sum256() [Size]byte {
 // WriteMany writes chunks[i] to ds[i] for every i, hashing the streams side
 // by side. Whole blocks of a chunk are read in place; what is left over
 // waits in its Digest for the next write. It panics with a message starting
-// "sha256x:" if len(ds) < len(chunks), or if a Digest appears twice.
+// "sha256x:" if len(ds) < len(chunks), or if a Digest appears twice in
+// ds[:len(chunks)] (ds past that is not read).
 func WriteMany(ds []*Digest, chunks [][]byte) {
 	sched.WriteMany(plan.Active, streams(ds), chunks, false)
 }
