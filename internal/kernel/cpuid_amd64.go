@@ -29,7 +29,7 @@ type X86 struct {
 	Vendor        string // "GenuineIntel", "AuthenticAMD", ...
 	Family, Model int
 	SHA           bool // SHA-NI (CPUID.(EAX=7,ECX=0):EBX bit 29)
-	SSE41         bool
+	SSSE3, SSE41  bool // the SHA-NI kernels' PSHUFB and PALIGNR; PBLENDW
 	AVX, AVX2     bool // and the OS saves the YMM registers
 	AVX512        bool // AVX-512 F and BW, and the OS saves the opmask and ZMM registers
 }
@@ -50,6 +50,7 @@ func readX86() X86 {
 	}
 	a, _, cx, _ := cpuid(1, 0)
 	c.Family, c.Model = familyModel(a)
+	c.SSSE3 = cx&(1<<9) != 0
 	c.SSE41 = cx&(1<<19) != 0
 	var xcr0 uint32
 	if cx&(1<<27) != 0 { // OSXSAVE: XGETBV may be used

@@ -43,6 +43,7 @@ func TestFeaturesAgree(t *testing.T) {
 		name      string
 		got, want bool
 	}{
+		{"SSSE3", CPU.SSSE3, cpu.X86.HasSSSE3},
 		{"SSE4.1", CPU.SSE41, cpu.X86.HasSSE41},
 		{"AVX", CPU.AVX, cpu.X86.HasAVX},
 		{"AVX2", CPU.AVX2, cpu.X86.HasAVX2},

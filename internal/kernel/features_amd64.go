@@ -10,6 +10,10 @@ func Missing(f string) string {
 		switch {
 		case !CPU.SHA:
 			return "SHA (SHA-NI)"
+		case !CPU.SSSE3:
+			// PSHUFB, PALIGNR: every CPU with SHA-NI has them, but a hypervisor's
+			// CPU model may not say so.
+			return "SSSE3"
 		case !CPU.SSE41:
 			return "SSE4.1"
 		}

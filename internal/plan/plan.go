@@ -300,12 +300,29 @@ func findPlan(name string) *Plan {
 // planMissing returns a CPU feature this machine lacks to run every kernel
 // of pl, or "".
 func planMissing(pl *Plan) string {
-	for _, st := range append(pl.Stages[:len(pl.Stages):len(pl.Stages)], pl.One...) {
-		if m := kernel.Missing(kernel.Lookup(st.K).Family); m != "" {
+	for _, id := range planKernels(pl) {
+		if m := kernel.Missing(kernel.Lookup(id).Family); m != "" {
 			return m
 		}
 	}
 	return ""
+}
+
+// planKernels lists every kernel pl's stages name: its job queue's, its
+// single message's, its pairs kernels' and its wide pairs kernel's (the
+// small pairs and the chain kernels are of the same families, derived from
+// these).
+func planKernels(pl *Plan) []kernel.ID {
+	var ids []kernel.ID
+	for _, sts := range [][]Stage{pl.Stages, pl.One, pl.Pairs} {
+		for _, st := range sts {
+			ids = append(ids, st.K)
+		}
+	}
+	if pl.PairsWide.Width != 0 {
+		ids = append(ids, pl.PairsWide.K)
+	}
+	return ids
 }
 
 // Runnable returns the plan of that name, a kernel's or a mixed one, if this

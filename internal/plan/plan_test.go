@@ -162,6 +162,39 @@ func TestForce(t *testing.T) {
 	}
 }
 
+// TestPlanKernelsChecked: every kernel a plan can call, its small pairs and
+// chain kernels too, is of a family that planMissing checks for it (or, for
+// a kernel's own plan, of that kernel's family, which Kernel.Missing
+// checks), so that a plan forced by name never reaches a kernel whose CPU
+// features nobody checked.
+func TestPlanKernelsChecked(t *testing.T) {
+	for _, pl := range every() {
+		checked := map[string]bool{"generic": true, "stdlib": true}
+		if k := Find(pl.Name); k != nil {
+			checked[k.Name] = true
+		} else {
+			for _, id := range planKernels(pl) {
+				checked[kernel.Lookup(id).Family] = true
+			}
+		}
+		calls := planKernels(pl)
+		for _, id := range pl.Small {
+			if id != 0 {
+				calls = append(calls, id)
+			}
+		}
+		calls = append(calls, pl.Chain.One.K)
+		for _, cs := range pl.Chain.Stages {
+			calls = append(calls, cs.K)
+		}
+		for _, id := range calls {
+			if f := kernel.Lookup(id).Family; !checked[f] {
+				t.Errorf("plan %s calls kernel %s-%s, whose family's features are not checked when it is forced", pl.Name, f, kernel.Lookup(id).Variant)
+			}
+		}
+	}
+}
+
 // TestChainPlanOf checks that each plan's chain plan uses the kernels of the
 // plan's own families, so that forcing a kernel forces its chain code, and
 // that streams drain to one.
