@@ -61,15 +61,20 @@ type scratch struct {
 // slots hold levelChunk items staged whole, at most three blocks each, and
 // say what they are laid out for (staging.template).
 type slots struct {
-	m int // the length of the items, -1 if not laid out
-	// Where the template's bytes lie in each slot: the prefix, [0, pre),
-	// and the infix, [at, at+infix). Every other byte up to m is an item's
-	// own, which stage overwrites in every slot; the template's lie in every
-	// slot only as long as no layout since had an item's own bytes there.
-	pre, at, infix int
-	_              [BlockSize - 4*unsafe.Sizeof(int(0))]byte // buf on a line of its own
-	buf            [levelChunk * 3 * BlockSize]byte
+	laid layout                                    // notLaid if no layout
+	_    [BlockSize - unsafe.Sizeof(layout{})]byte // buf on a line of its own
+	buf  [levelChunk * 3 * BlockSize]byte
 }
+
+// A layout is where a template's bytes lie in each slot: the prefix, [0,
+// pre), and the infix, [at, at+infix), of items of m bytes. Every other byte
+// up to m is an item's own, which stage overwrites in every slot; the
+// template's lie in every slot only as long as no layout since had an
+// item's own bytes there.
+type layout struct{ m, pre, at, infix int }
+
+// notLaid marks slots laid out for nothing: no item is -1 bytes long.
+var notLaid = layout{m: -1}
 
 // pairPadBlock is the padding block of a 64-byte message (a Merkle pair),
 // which single messages point their last run at instead of staging it.
@@ -95,7 +100,7 @@ func newScratch() any {
 		mem[i] = 0
 	}
 	sc.padBits = noPadBlock
-	sc.joins.m, sc.msgs.m = -1, -1
+	sc.joins.laid, sc.msgs.laid = notLaid, notLaid
 	return sc
 }
 

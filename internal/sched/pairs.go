@@ -34,7 +34,7 @@ type staging struct {
 func (stg *staging) template() {
 	sl, pre, m, nb := stg.sl, stg.pre, stg.m, stg.nb
 	if stg.ragged {
-		sl.m = -1 // stage lays out each slot
+		sl.laid = notLaid // stage lays out each slot
 		return
 	}
 	var infix []byte
@@ -47,18 +47,18 @@ func (stg *staging) template() {
 	// of another layout of the same length (a 65-byte message's first byte,
 	// where a 64-byte message after a 1-byte prefix has its prefix) differ
 	// from slot to slot.
-	if t := sl.buf[:nb*BlockSize]; sl.m == m && sl.pre == len(pre) && sl.at == at && sl.infix == len(infix) &&
-		string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
+	lay := layout{m, len(pre), at, len(infix)}
+	if t := sl.buf[:nb*BlockSize]; sl.laid == lay && string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
 		return
 	}
-	sl.m = -1 // until every slot is laid out: a fault reading pre panics
+	sl.laid = notLaid // until every slot is laid out: a fault reading pre panics
 	for j := range levelChunk {
 		t := sl.buf[j*nb*BlockSize:][:nb*BlockSize]
 		copy(t, pre)
 		copy(t[at:], infix)
 		padTail(t, t[:m], nil, 8*uint64(m))
 	}
-	sl.m, sl.pre, sl.at, sl.infix = m, len(pre), at, len(infix)
+	sl.laid = lay
 }
 
 // stage copies the own bytes of items i..i+k into the slots (laid out by
