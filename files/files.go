@@ -171,6 +171,12 @@ func List(paths []string) iter.Seq[Entry] {
 // Hash hashes the files at paths and returns a Result for each, in the
 // order of paths. The error is non-nil only if ctx was cancelled first;
 // the files not hashed by then have its error in their Results.
+//
+// A pipe or device is opened and read with blocking system calls, as
+// sha256sum reads it: a named pipe with no writer, or a writer that holds
+// it open and writes nothing, holds Hash, Stream and Each until it is
+// written or closed, past ctx's cancellation. Tree leaves such files out;
+// a List of names from elsewhere may name one.
 func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
 	res := make([]Result, len(paths))
 	got := make([]bool, len(paths))

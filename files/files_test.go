@@ -1,6 +1,8 @@
 package files
 
 import (
+	"archive/zip"
+	"bytes"
 	"context"
 	"crypto/sha256"
 	"errors"
@@ -211,6 +213,28 @@ func TestFS(t *testing.T) {
 	if res[0].Sum != sha256.Sum256([]byte("abc")) || res[1].Sum != sha256.Sum256(make([]byte, 300<<10)) ||
 		!errors.Is(res[2].Err, errIsDir) || !errors.Is(res[3].Err, fs.ErrNotExist) {
 		t.Errorf("MapFS: %+v", res)
+	}
+}
+
+// TestFSNegativeSize: a zip entry whose 64-bit size has its top bit set
+// (archive/zip's Stat then says a negative size) is read to its end, not
+// sliced by its size (which panicked on a worker, past any recover).
+func TestFSNegativeSize(t *testing.T) {
+	var b bytes.Buffer
+	zw := zip.NewWriter(&b)
+	w, err := zw.CreateRaw(&zip.FileHeader{Name: "x", Method: zip.Store, UncompressedSize64: 1<<63 + 5, CompressedSize64: 3})
+	if err != nil {
+		t.Fatal(err)
+	}
+	w.Write([]byte("abc"))
+	zw.Close()
+	zr, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Hasher{FS: zr}).Hash(context.Background(), []string{"x"})
+	if r := res[0]; err != nil || r.Err == nil && (r.Sum != sha256.Sum256([]byte("abc")) || r.Size != 3) {
+		t.Errorf("an entry of a negative size: %v, %+v", err, r)
 	}
 }
 

@@ -148,7 +148,10 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 	}
 	before := infoStamp(st)
 	for try := 1; ; try++ {
-		if before.size >= int64(len(buf)) {
+		// A size out of range (an fs.FS's Stat may say a negative one: a
+		// zip entry's 64-bit size with its top bit set) is read as a large
+		// file's is, to its end.
+		if before.size < 0 || before.size >= int64(len(buf)) {
 			return 0, isLarge, nil, nil
 		}
 		n, err = io.ReadFull(f, buf[:before.size+1])
