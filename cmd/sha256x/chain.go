@@ -61,6 +61,8 @@ func chainMain(args []string, stdout, stderr io.Writer) int {
 	case uint64(*chains) > *n:
 		return usageErrorf(stderr, chainUsage, "sha256x chain: -chains %d needs -n %d or more: each chain runs n/C steps", *chains, *chains)
 	}
+	out := &errWriter{w: stdout}
+	stdout = out
 	start := sha256.Sum256([]byte(*seed))
 	fmt.Fprintf(stdout, "CPU: %s; kernel %s; one core\n", cpuName(), sha256x.Kernel())
 
@@ -78,7 +80,7 @@ func chainMain(args []string, stdout, stderr io.Writer) int {
 		report(stdout, "crypto/sha256 loop", *n, time.Since(t0))
 		if c != d {
 			fmt.Fprintf(stderr, "sha256x chain: crypto/sha256 gives %x, sha256x %x\n", c, d)
-			return 1
+			return out.writeStatus(stderr, 1)
 		}
 	}
 
@@ -95,7 +97,7 @@ func chainMain(args []string, stdout, stderr io.Writer) int {
 		sha256x.Chains(states, counts)
 		report(stdout, fmt.Sprintf("sha256x.Chains, %d x %d", *chains, per), per*uint64(*chains), time.Since(t0))
 	}
-	return 0
+	return out.writeStatus(stderr, 0)
 }
 
 // report prints a timing as steps per second and nanoseconds per step.

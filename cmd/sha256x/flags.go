@@ -54,3 +54,32 @@ func isSet(fs *flag.FlagSet, name string) bool {
 	fs.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
 }
+
+// errWriter passes writes to w and keeps the first error, so that a command
+// that prints as it goes can tell at the end whether its output reached
+// stdout (a full disk, a closed descriptor), as sum does with "write error".
+type errWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (e *errWriter) Write(p []byte) (int, error) {
+	if e.err != nil {
+		return 0, e.err
+	}
+	n, err := e.w.Write(p)
+	if err != nil {
+		e.err = err
+	}
+	return n, err
+}
+
+// writeStatus is status, or 1 after "sha256x: write error: ..." on stderr
+// if a write to out failed.
+func (e *errWriter) writeStatus(stderr io.Writer, status int) int {
+	if e.err != nil {
+		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(e.err))
+		return 1
+	}
+	return status
+}

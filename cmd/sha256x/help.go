@@ -153,10 +153,12 @@ func versionMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 		io.WriteString(stderr, versionUsage)
 		return 2
 	}
+	out := &errWriter{w: stdout}
+	stdout = out
 	fmt.Fprintf(stdout, "sha256x %s\n", moduleVersion())
 	fmt.Fprintf(stdout, "%s %s/%s\n", runtime.Version(), runtime.GOOS, runtime.GOARCH)
 	fmt.Fprintf(stdout, "kernel %s on %s; this CPU runs %s\n", sha256x.Kernel(), cpuName(), strings.Join(sha256x.Kernels(), ", "))
-	return 0
+	return out.writeStatus(stderr, 0)
 }
 
 // moduleVersion is the sha256x module's version in this binary's build

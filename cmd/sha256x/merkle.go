@@ -33,7 +33,8 @@ sibling per line, lowest first (Solana: the 20 bytes a shred carries).
 Flags may come before, between or after the FILEs; -- ends them (a FILE
 named -x is "-- -x"). With no FILE the tree is empty (its root: the
 scheme's empty root; solana refuses it). Exit status: 0, the root printed;
-1, a FILE could not be read (no root is printed); 2, a bad flag or value:
+1, a FILE could not be read (no root is printed) or the output could not
+be written; 2, a bad flag or value:
 an unknown scheme, -proof outside 0..FILEs-1.
 `
 
@@ -90,7 +91,6 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return status // no root over leaves that could not be read
 	}
 	w := bufio.NewWriter(stdout)
-	defer w.Flush()
 	tree := s.BuildNodes(nodes)
 	root := tree.Root()
 	if s == &merkle.Bitcoin {
@@ -109,6 +109,11 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			}
 			fmt.Fprintf(w, "%x\n", e[:width])
 		}
+	}
+	if err := w.Flush(); err != nil {
+		// As sum: a root that did not reach stdout is not status 0.
+		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(err))
+		return 1
 	}
 	return status
 }
