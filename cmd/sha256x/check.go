@@ -119,6 +119,16 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 	return st.matched && st.mismatched == 0 && st.unreadable == 0 && (!opts.strict || st.misformatted == 0)
 }
 
+// decodeDigest decodes digest, 64 hex digits, into want, reporting whether
+// it was that.
+func decodeDigest(want *[32]byte, digest string) bool {
+	if len(digest) != 2*len(want) {
+		return false
+	}
+	_, err := hex.Decode(want[:], []byte(digest))
+	return err == nil
+}
+
 func plural(n int, one, many string) string {
 	if n == 1 {
 		return "1 " + one
@@ -201,6 +211,9 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 		if k := strings.IndexByte(digest, 0); k >= 0 {
 			digest = digest[:k] // sha256sum reads the digest as a C string
 		}
+		if !decodeDigest(&want, digest) {
+			return "", want, false, false
+		}
 	} else {
 		s := line[i:]
 		// The digest, a blank, and at least one more character.
@@ -211,7 +224,7 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 		// The digest is checked before the line's form is taken as the
 		// file's, as sha256sum does: a line with a bad digest does not
 		// decide whether "HEX FILE" lines are allowed.
-		if _, err := hex.Decode(want[:], []byte(digest)); err != nil {
+		if !decodeDigest(&want, digest) {
 			return "", want, false, false
 		}
 		if len(s) == 1 || (s[0] != ' ' && s[0] != '*') {
@@ -225,12 +238,6 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 			s = s[1:]
 		}
 		file = s
-	}
-	if len(digest) != 64 {
-		return "", want, false, false
-	}
-	if _, err := hex.Decode(want[:], []byte(digest)); err != nil {
-		return "", want, false, false
 	}
 	if escaped {
 		// unescapeName refuses a NUL, as sha256sum's filename_unescape.

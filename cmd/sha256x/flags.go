@@ -74,11 +74,17 @@ func (e *errWriter) Write(p []byte) (int, error) {
 	return n, err
 }
 
-// writeStatus is status, or 1 after "sha256x: write error: ..." on stderr
-// if a write to out failed.
+// writeStatus is writeStatus of the first error a write to e met.
 func (e *errWriter) writeStatus(stderr io.Writer, status int) int {
-	if e.err != nil {
-		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(e.err))
+	return writeStatus(stderr, e.err, status)
+}
+
+// writeStatus is status if err, from writing standard output, is nil, else
+// 1 after "sha256x: write error: ..." on stderr: output that did not
+// reach stdout is not status 0.
+func writeStatus(stderr io.Writer, err error, status int) int {
+	if err != nil {
+		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(err))
 		return 1
 	}
 	return status

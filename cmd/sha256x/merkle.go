@@ -110,10 +110,5 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(w, "%x\n", e[:width])
 		}
 	}
-	if err := w.Flush(); err != nil {
-		// As sum: a root that did not reach stdout is not status 0.
-		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(err))
-		return 1
-	}
-	return status
+	return writeStatus(stderr, w.Flush(), status)
 }

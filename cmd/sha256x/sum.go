@@ -259,11 +259,7 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		status = sumFiles(opts, eng, out)
 	}
 	out.prog.stop()
-	if err := out.out.Flush(); err != nil {
-		fmt.Fprintf(stderr, "sha256x: write error: %s\n", errText(err))
-		return 1
-	}
-	return status
+	return writeStatus(stderr, out.out.Flush(), status)
 }
 
 const window = 4096 // files hashed, then reported, at a time by sum -c and merkle

@@ -253,7 +253,7 @@ func TestCheck(t *testing.T) {
 	// are allowed; a "-" line read from standard input is misformatted;
 	// a BSD line may name "".
 	write("ODD", strings.Repeat("g", 64)+"  x\n"+sums[:64]+" "+names[0]+"\n"+
-		"SHA256 () = "+strings.Repeat("0", 64)+"\n")
+		"SHA256 () = "+strings.Repeat("0", 64)+"\n"+"SHA256 (x) = "+strings.Repeat("a", 100)+"\n")
 	compare(t, nil, "-c", "-w", "ODD")
 	compare(t, []byte(sums[:64]+"  -\n"+sums), "-c")
 }

@@ -13,8 +13,8 @@ type failWriter struct{}
 
 func (failWriter) Write([]byte) (int, error) { return 0, errors.New("no space left on device") }
 
-// TestWriteErrorStatus: merkle, chain and version whose output cannot be
-// written say so and exit 1, as sum does; they exited 0 with nothing printed.
+// TestWriteErrorStatus: every command whose output cannot be written says
+// so and exits 1 (merkle, chain and version exited 0 with nothing printed).
 func TestWriteErrorStatus(t *testing.T) {
 	f := filepath.Join(t.TempDir(), "leaf")
 	if err := os.WriteFile(f, []byte("x"), 0o644); err != nil {
@@ -25,6 +25,7 @@ func TestWriteErrorStatus(t *testing.T) {
 		{"merkle", "-scheme", "solana", "-proof", "0", f},
 		{"chain", "-n", "3", "-crypto"},
 		{"version"},
+		{"sum", f},
 	} {
 		var stderr strings.Builder
 		if got := run(args, strings.NewReader(""), failWriter{}, &stderr); got != 1 {
