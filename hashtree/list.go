@@ -181,7 +181,7 @@ func (l *BasicList[T]) Compact() { l.t.compact() }
 // bits.
 func (l *BasicList[T]) Gindex(i uint64) uint64 {
 	c := i / uint64(32/sizeOf[T]())
-	if l.t.depth+1 > 63 || c>>l.t.depth != 0 {
+	if !hasGindex(c, l.t.depth, true) {
 		panic(fmt.Sprintf("sha256x: hashtree: BasicList.Gindex(%d), in chunk %d, of a tree of depth %d", i, c, l.t.depth))
 	}
 	return gindexOf(c, l.t.depth, true)

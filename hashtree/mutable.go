@@ -335,17 +335,27 @@ func (t *tree) hash(h, a, b int) {
 	}
 }
 
-// gindex returns the generalized index of chunk i under a tree of depth
+// gindexOf returns the generalized index of chunk i under a tree of depth
 // depth (one deeper for a list), or panics.
 func gindexOf(i uint64, depth int, list bool) uint64 {
+	if !hasGindex(i, depth, list) {
+		panic(fmt.Sprintf("sha256x: hashtree: Gindex(%d) of a tree of depth %d", i, depth))
+	}
+	if list {
+		depth++
+	}
+	return 1<<depth | i
+}
+
+// hasGindex reports whether chunk i has a generalized index under a tree
+// of depth depth (one deeper for a list): it is below 2^depth and the
+// gindex fits in 64 bits.
+func hasGindex(i uint64, depth int, list bool) bool {
 	d := depth
 	if list {
 		d++
 	}
-	if d > 63 || i>>depth != 0 {
-		panic(fmt.Sprintf("sha256x: hashtree: Gindex(%d) of a tree of depth %d", i, depth))
-	}
-	return 1<<d | i
+	return d <= 63 && i>>depth == 0
 }
 
 // nodeAt returns the node at generalized index g of a tree whose root is
