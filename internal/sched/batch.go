@@ -39,8 +39,9 @@ type slot struct {
 
 // A scratch area is allocated whole (page-aligned, as every large object);
 // its staged blocks lie on 64-byte lines, so that no kernel's load of a
-// block straddles two (TestScratchAligned; a few staged rows of
-// bench/abrr.sh moved 1-2% with their offset).
+// block straddles two (TestScratchAligned; staged rows moved 1-2% with
+// their offset: bench/HISTORY.md, "Intel Xeon, model 207: the fifth
+// session, reviews that found wrong digests").
 type scratch struct {
 	ls kernel.LaneSet
 	// Items staged whole for the pairs kernels (staging): a level's joins,
