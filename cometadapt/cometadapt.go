@@ -16,6 +16,7 @@ package cometadapt
 
 import (
 	"errors"
+	"fmt"
 	"strconv"
 	"sync"
 
@@ -107,8 +108,8 @@ func VerifyProof(p *cmtmerkle.Proof, rootHash, leaf []byte) error {
 	if errors.Is(err, ErrMalformed) {
 		return err
 	}
-	if [Size]byte(p.LeafHash) != LeafHash(leaf) {
-		return mismatch("the leaf hash is not the leaf's")
+	if h := LeafHash(leaf); [Size]byte(p.LeafHash) != h {
+		return mismatch(fmt.Sprintf("the proof's leaf hash is %x, not the leaf's %x", p.LeafHash, h))
 	}
 	return err
 }
@@ -157,7 +158,7 @@ func VerifyLeafHash(p *cmtmerkle.Proof, rootHash []byte) error {
 		return malformed("fewer aunts than the tree has levels")
 	}
 	if r != [Size]byte(rootHash) {
-		return mismatch("the proof leads to another root")
+		return mismatch(fmt.Sprintf("item %d of %d leads to root %x, not %x", p.Index, p.Total, r, rootHash))
 	}
 	return nil
 }

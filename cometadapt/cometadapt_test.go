@@ -2,9 +2,11 @@ package cometadapt
 
 import (
 	"crypto/sha256"
+	"encoding/hex"
 	"errors"
 	"math/bits"
 	"math/rand/v2"
+	"strings"
 	"testing"
 
 	cmtmerkle "github.com/cometbft/cometbft/crypto/merkle"
@@ -144,6 +146,34 @@ func TestMalformedWhateverLeaf(t *testing.T) {
 		// Another leaf: the proof is no more well formed than before.
 		if err := VerifyProof(&p, root, []byte("x")); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrMismatch) {
 			t.Errorf("%s, another leaf: %v, want ErrMalformed", name, err)
+		}
+	}
+}
+
+// TestMismatchNamesRoots: a mismatch names both sides of what differed, as
+// merkle's and translog's verifiers do, so that a log line says which root
+// a peer claimed and which the proof leads to.
+func TestMismatchNamesRoots(t *testing.T) {
+	items := [][]byte{[]byte("a"), []byte("b"), []byte("c")}
+	root, proofs := ProofsFromByteSlices(items)
+	other := LeafHash([]byte("other root"))
+	err := VerifyProof(proofs[2], other[:], items[2])
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("another root: %v, want ErrMismatch", err)
+	}
+	for _, want := range []string{hex.EncodeToString(root), hex.EncodeToString(other[:]), "item 2 of 3"} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("another root: %q does not name %s", err, want)
+		}
+	}
+	x := LeafHash([]byte("x"))
+	err = VerifyProof(proofs[2], root, []byte("x"))
+	if !errors.Is(err, ErrMismatch) {
+		t.Fatalf("another leaf: %v, want ErrMismatch", err)
+	}
+	for _, want := range []string{hex.EncodeToString(proofs[2].LeafHash), hex.EncodeToString(x[:])} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("another leaf: %q does not name %s", err, want)
 		}
 	}
 }
