@@ -47,7 +47,7 @@ func (d *Digest) Sum256() [Size]byte {
 // by side. Whole blocks of a chunk are read in place; what is left over
 // waits in its Digest for the next write. It panics with a message starting
 // "sha256x:" if len(ds) < len(chunks), or if a Digest appears twice in
-// ds[:len(chunks)] (ds past that is not read).
+// ds[:len(chunks)] or is nil there (ds past that is not read).
 func WriteMany(ds []*Digest, chunks [][]byte) {
 	sched.WriteMany(plan.Active, streams(ds), chunks, false)
 }

@@ -78,6 +78,11 @@ func TestWriteManyPanics(t *testing.T) {
 	}{
 		{"short ds", "sha256x: len(ds) = 1 < len(chunks) = 2", func() { WriteMany([]*Digest{d}, make([][]byte, 2)) }},
 		{"twice", "sha256x: WriteMany with a Digest twice", func() { WriteMany([]*Digest{d, new(Digest), d}, make([][]byte, 3)) }},
+		// A nil Digest after d: d was marked busy before the nil one was
+		// met, and stayed so, every later WriteMany with it panicking
+		// "twice".
+		{"nil", "sha256x: WriteMany with a nil Digest", func() { WriteMany([]*Digest{d, nil}, make([][]byte, 2)) }},
+		{"nil first", "sha256x: WriteMany with a nil Digest", func() { WriteMany([]*Digest{nil, d}, make([][]byte, 2)) }},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			defer func() {

@@ -152,9 +152,14 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 	}
 	ss = ss[:len(chunks)]
 	for i, s := range ss {
-		if s.busy {
+		if s == nil || s.busy {
+			// Nothing marked stays marked: the streams before it are free
+			// again for the caller that recovers.
 			for _, s := range ss[:i] {
 				s.busy = false
+			}
+			if s == nil {
+				panic("sha256x: WriteMany with a nil Digest")
 			}
 			panic("sha256x: WriteMany with a Digest twice")
 		}
