@@ -516,8 +516,8 @@ func (t *Tree) Proof(i int) Proof {
 	var zero [][Size]byte
 	if s.Odd == ZeroPad {
 		sc := scratchPool.Get().(*scratch)
-		zero = append([][Size]byte(nil), s.zeros(sc, n)...)
-		scratchPool.Put(sc)
+		defer scratchPool.Put(sc)
+		zero = s.zeros(sc, n)
 	}
 	p := Proof{Index: i, Size: n, Path: make([][Size]byte, 0, len(t.levels)-1)}
 	w := s.width()

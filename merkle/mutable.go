@@ -42,7 +42,9 @@ type Mutable struct {
 	leaf   [1][Size]byte
 }
 
-// NewMutable returns the tree over leaves (see LeafHash), hashed.
+// NewMutable returns the tree over leaves (see LeafHash), hashed. It panics
+// as Root does, and also, whatever the number of leaves, if s.Node is a
+// Join that HashLevel refuses: a tree that changes grows past one leaf.
 func (s *Scheme) NewMutable(leaves [][]byte) *Mutable {
 	s.check(len(leaves))
 	nodes := make([][Size]byte, len(leaves))
@@ -58,6 +60,11 @@ func (s *Scheme) NewMutableNodes(nodes [][Size]byte) *Mutable {
 }
 
 func (s *Scheme) newMutable(nodes [][Size]byte) *Mutable {
+	// A Node that HashLevel refuses panics here, with its message (a join
+	// of no nodes checks the Join alone), and not at the first Root of two
+	// leaves, which would have forgotten the dirty leaves by then and
+	// returned nodes never hashed at the next.
+	s.Node.HashLevel(nil, nil)
 	m := &Mutable{s: *s, levels: [][][Size]byte{nodes}}
 	m.mark = make([]uint64, (len(nodes)+63)/64)
 	if len(nodes) > 0 {

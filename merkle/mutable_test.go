@@ -178,3 +178,62 @@ func TestMutableKernels(t *testing.T) {
 		}
 	}
 }
+
+// TestMutableBadNode: a Scheme whose Node sha256x.Join rejects is a
+// programmer error that panics ("sha256x:") before the tree
+// changes: a Root called again after the panic panics again, and never
+// returns a root that was not hashed.
+func TestMutableBadNode(t *testing.T) {
+	for _, s := range []Scheme{
+		{Node: sha256x.Join{Width: 33}},
+		{Node: sha256x.Join{Width: -1}},
+		{Node: sha256x.Join{Prefix: make([]byte, 200)}},
+	} {
+		try := func(what string, f func()) (panicked bool) {
+			defer func() {
+				if e := recover(); e != nil {
+					panicked = true
+					if msg, _ := e.(string); !strings.HasPrefix(msg, "sha256x:") {
+						t.Errorf("Width %d, Prefix of %d: %s: panic %v", s.Node.Width, len(s.Node.Prefix), what, e)
+					}
+				}
+			}()
+			f()
+			return false
+		}
+		var m *Mutable
+		if try("NewMutable", func() { m = s.NewMutable([][]byte{[]byte("a")}) }) {
+			continue
+		}
+		m.Append([]byte("b"))
+		for k := range 3 {
+			if !try("Root", func() { m.Root() }) {
+				t.Errorf("Width %d, Prefix of %d: Root %d returned %x, no panic", s.Node.Width, len(s.Node.Prefix), k, m.Root())
+			}
+		}
+	}
+}
+
+// TestMutableProofAllocs: a Proof allocates its path alone, under every
+// scheme (ZeroPad's zero subtrees' roots too).
+func TestMutableProofAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector allocates")
+	}
+	r := rand.New(rand.NewPCG(3, 4))
+	for name, s := range mutableSchemes() {
+		leaves := make([][]byte, 3000)
+		for i := range leaves {
+			leaves[i] = leafData(r, s.RawLeaves)
+		}
+		m := s.NewMutable(leaves)
+		step := func() {
+			m.Set(7, leaves[8])
+			m.Proof(2999)
+		}
+		step()
+		if a := testing.AllocsPerRun(100, step); a != 1 {
+			t.Errorf("%s: %v allocations a Set and Proof, want 1 (the path)", name, a)
+		}
+	}
+}
