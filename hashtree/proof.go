@@ -88,7 +88,7 @@ func (t *Tree) Root() [sha256x.Size]byte { return t.root }
 // element i of a list of containers). It panics unless i is below 2^depth
 // (the limit rounded up to a power of two: an index from the limit up to
 // there names a padding chunk) and the gindex fits in 64 bits (a tree of
-// depth 63 or more, or 62 for a list, has none).
+// depth 64, or 63 for a list, has none).
 func (t *Tree) Gindex(i uint64) uint64 {
 	d := t.depth
 	if t.list {

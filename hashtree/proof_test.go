@@ -232,6 +232,48 @@ func TestConcatProofs(t *testing.T) {
 	mustPanic(t, "NewListTree over the limit", func() { NewListTree(make([][32]byte, 3), 2, 3) })
 }
 
+// TestGindexDeepest: the deepest trees whose leaves have gindices, as
+// Tree.Gindex documents them: depth 63 (a limit of 2^63), or 62 for a list,
+// each leaf's gindex 2^63 + i, whose proof of 63 nodes verifies against
+// the reference root; one level deeper, none.
+func TestGindexDeepest(t *testing.T) {
+	r := rand.New(rand.NewPCG(63, 62))
+	c := randChunks(r, 3)
+	for _, list := range []bool{false, true} {
+		limit := uint64(1) << 63
+		tr := NewTree(c, limit)
+		want := refMerkleize(c, limit)
+		if list {
+			limit >>= 1
+			tr = NewListTree(c, limit, 3)
+			want = refMixIn(refMerkleize(c, limit), 3)
+		}
+		if tr.Root() != want {
+			t.Fatalf("list %v: root %x, the reference %x", list, tr.Root(), want)
+		}
+		g := tr.Gindex(2)
+		if g != 1<<63|2 {
+			t.Fatalf("list %v: Gindex(2) = %#x, want %#x", list, g, uint64(1<<63|2))
+		}
+		p, err := tr.Prove(g)
+		if err != nil || p.Leaf != c[2] || len(p.Branch) != 63 {
+			t.Fatalf("list %v: proof of %#x: %v, %d nodes", list, g, err, len(p.Branch))
+		}
+		if err := p.Verify(want); err != nil {
+			t.Fatalf("list %v: %v", list, err)
+		}
+		p.Branch[40][0] ^= 1
+		if err := p.Verify(want); !errors.Is(err, ErrMismatch) {
+			t.Fatalf("list %v: a tampered proof: %v", list, err)
+		}
+		deeper := NewTree(c, 1<<63+1) // depth 64
+		if list {
+			deeper = NewListTree(c, 1<<62+1, 3) // depth 63, under gindex 2
+		}
+		mustPanic(t, "Gindex one level too deep", func() { deeper.Gindex(2) })
+	}
+}
+
 // FuzzMultiproof: a multiproof from outside never panics.
 func FuzzMultiproof(f *testing.F) {
 	f.Add([]byte{2, 4, 9}, uint8(3))
