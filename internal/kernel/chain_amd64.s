@@ -4,508 +4,508 @@
 
 #include "textflag.h"
 
-DATA chainShaniK<>+0(SB)/8, $0x71374491428a2f98
-DATA chainShaniK<>+8(SB)/8, $0xe9b5dba5b5c0fbcf
-DATA chainShaniK<>+16(SB)/8, $0x59f111f13956c25b
-DATA chainShaniK<>+24(SB)/8, $0xab1c5ed5923f82a4
-DATA chainShaniK<>+32(SB)/8, $0x12835b01d807aa98
-DATA chainShaniK<>+40(SB)/8, $0x550c7dc3243185be
-DATA chainShaniK<>+48(SB)/8, $0x80deb1fe72be5d74
-DATA chainShaniK<>+56(SB)/8, $0xc19bf1749bdc06a7
-DATA chainShaniK<>+64(SB)/8, $0xefbe4786e49b69c1
-DATA chainShaniK<>+72(SB)/8, $0x240ca1cc0fc19dc6
-DATA chainShaniK<>+80(SB)/8, $0x4a7484aa2de92c6f
-DATA chainShaniK<>+88(SB)/8, $0x76f988da5cb0a9dc
-DATA chainShaniK<>+96(SB)/8, $0xa831c66d983e5152
-DATA chainShaniK<>+104(SB)/8, $0xbf597fc7b00327c8
-DATA chainShaniK<>+112(SB)/8, $0xd5a79147c6e00bf3
-DATA chainShaniK<>+120(SB)/8, $0x1429296706ca6351
-DATA chainShaniK<>+128(SB)/8, $0x2e1b213827b70a85
-DATA chainShaniK<>+136(SB)/8, $0x53380d134d2c6dfc
-DATA chainShaniK<>+144(SB)/8, $0x766a0abb650a7354
-DATA chainShaniK<>+152(SB)/8, $0x92722c8581c2c92e
-DATA chainShaniK<>+160(SB)/8, $0xa81a664ba2bfe8a1
-DATA chainShaniK<>+168(SB)/8, $0xc76c51a3c24b8b70
-DATA chainShaniK<>+176(SB)/8, $0xd6990624d192e819
-DATA chainShaniK<>+184(SB)/8, $0x106aa070f40e3585
-DATA chainShaniK<>+192(SB)/8, $0x1e376c0819a4c116
-DATA chainShaniK<>+200(SB)/8, $0x34b0bcb52748774c
-DATA chainShaniK<>+208(SB)/8, $0x4ed8aa4a391c0cb3
-DATA chainShaniK<>+216(SB)/8, $0x682e6ff35b9cca4f
-DATA chainShaniK<>+224(SB)/8, $0x78a5636f748f82ee
-DATA chainShaniK<>+232(SB)/8, $0x8cc7020884c87814
-DATA chainShaniK<>+240(SB)/8, $0xa4506ceb90befffa
-DATA chainShaniK<>+248(SB)/8, $0xc67178f2bef9a3f7
-GLOBL chainShaniK<>(SB), RODATA|NOPTR, $256
+DATA chainShaniK<>+0(SB)/8,$0x71374491428a2f98
+DATA chainShaniK<>+8(SB)/8,$0xe9b5dba5b5c0fbcf
+DATA chainShaniK<>+16(SB)/8,$0x59f111f13956c25b
+DATA chainShaniK<>+24(SB)/8,$0xab1c5ed5923f82a4
+DATA chainShaniK<>+32(SB)/8,$0x12835b01d807aa98
+DATA chainShaniK<>+40(SB)/8,$0x550c7dc3243185be
+DATA chainShaniK<>+48(SB)/8,$0x80deb1fe72be5d74
+DATA chainShaniK<>+56(SB)/8,$0xc19bf1749bdc06a7
+DATA chainShaniK<>+64(SB)/8,$0xefbe4786e49b69c1
+DATA chainShaniK<>+72(SB)/8,$0x240ca1cc0fc19dc6
+DATA chainShaniK<>+80(SB)/8,$0x4a7484aa2de92c6f
+DATA chainShaniK<>+88(SB)/8,$0x76f988da5cb0a9dc
+DATA chainShaniK<>+96(SB)/8,$0xa831c66d983e5152
+DATA chainShaniK<>+104(SB)/8,$0xbf597fc7b00327c8
+DATA chainShaniK<>+112(SB)/8,$0xd5a79147c6e00bf3
+DATA chainShaniK<>+120(SB)/8,$0x1429296706ca6351
+DATA chainShaniK<>+128(SB)/8,$0x2e1b213827b70a85
+DATA chainShaniK<>+136(SB)/8,$0x53380d134d2c6dfc
+DATA chainShaniK<>+144(SB)/8,$0x766a0abb650a7354
+DATA chainShaniK<>+152(SB)/8,$0x92722c8581c2c92e
+DATA chainShaniK<>+160(SB)/8,$0xa81a664ba2bfe8a1
+DATA chainShaniK<>+168(SB)/8,$0xc76c51a3c24b8b70
+DATA chainShaniK<>+176(SB)/8,$0xd6990624d192e819
+DATA chainShaniK<>+184(SB)/8,$0x106aa070f40e3585
+DATA chainShaniK<>+192(SB)/8,$0x1e376c0819a4c116
+DATA chainShaniK<>+200(SB)/8,$0x34b0bcb52748774c
+DATA chainShaniK<>+208(SB)/8,$0x4ed8aa4a391c0cb3
+DATA chainShaniK<>+216(SB)/8,$0x682e6ff35b9cca4f
+DATA chainShaniK<>+224(SB)/8,$0x78a5636f748f82ee
+DATA chainShaniK<>+232(SB)/8,$0x8cc7020884c87814
+DATA chainShaniK<>+240(SB)/8,$0xa4506ceb90befffa
+DATA chainShaniK<>+248(SB)/8,$0xc67178f2bef9a3f7
+GLOBL chainShaniK<>(SB),RODATA|NOPTR,$256
 
-DATA chainShaniIV<>+0(SB)/8, $0x510e527f9b05688c
-DATA chainShaniIV<>+8(SB)/8, $0x6a09e667bb67ae85
-DATA chainShaniIV<>+16(SB)/8, $0x1f83d9ab5be0cd19
-DATA chainShaniIV<>+24(SB)/8, $0x3c6ef372a54ff53a
-GLOBL chainShaniIV<>(SB), RODATA|NOPTR, $32
+DATA chainShaniIV<>+0(SB)/8,$0x510e527f9b05688c
+DATA chainShaniIV<>+8(SB)/8,$0x6a09e667bb67ae85
+DATA chainShaniIV<>+16(SB)/8,$0x1f83d9ab5be0cd19
+DATA chainShaniIV<>+24(SB)/8,$0x3c6ef372a54ff53a
+GLOBL chainShaniIV<>(SB),RODATA|NOPTR,$32
 
-DATA chainShaniIVPQ<>+0(SB)/8, $0xbb67ae856a09e667
-DATA chainShaniIVPQ<>+8(SB)/8, $0x9b05688c510e527f
-DATA chainShaniIVPQ<>+16(SB)/8, $0xa54ff53a3c6ef372
-DATA chainShaniIVPQ<>+24(SB)/8, $0x5be0cd191f83d9ab
-GLOBL chainShaniIVPQ<>(SB), RODATA|NOPTR, $32
+DATA chainShaniIVPQ<>+0(SB)/8,$0xbb67ae856a09e667
+DATA chainShaniIVPQ<>+8(SB)/8,$0x9b05688c510e527f
+DATA chainShaniIVPQ<>+16(SB)/8,$0xa54ff53a3c6ef372
+DATA chainShaniIVPQ<>+24(SB)/8,$0x5be0cd191f83d9ab
+GLOBL chainShaniIVPQ<>(SB),RODATA|NOPTR,$32
 
-DATA chainShaniIVK<>+0(SB)/8, $0x2c9ef316ac9415ff
-DATA chainShaniIVK<>+8(SB)/8, $0xf4f67a7d8a6514da
-DATA chainShaniIVK<>+16(SB)/8, $0x8f05d0dff22fef41
-DATA chainShaniIVK<>+24(SB)/8, $0x06fd2beeb1c35c4f
-GLOBL chainShaniIVK<>(SB), RODATA|NOPTR, $32
+DATA chainShaniIVK<>+0(SB)/8,$0x2c9ef316ac9415ff
+DATA chainShaniIVK<>+8(SB)/8,$0xf4f67a7d8a6514da
+DATA chainShaniIVK<>+16(SB)/8,$0x8f05d0dff22fef41
+DATA chainShaniIVK<>+24(SB)/8,$0x06fd2beeb1c35c4f
+GLOBL chainShaniIVK<>(SB),RODATA|NOPTR,$32
 
-DATA chainShaniWK<>+0(SB)/8, $0x12835b015807aa98
-DATA chainShaniWK<>+16(SB)/8, $0x550c7dc3243185be
-DATA chainShaniWK<>+32(SB)/8, $0x80deb1fe72be5d74
-DATA chainShaniWK<>+48(SB)/8, $0xc19bf2749bdc06a7
-DATA chainShaniWK<>+56(SB)/8, $0x0000000000000000
-GLOBL chainShaniWK<>(SB), RODATA|NOPTR, $64
+DATA chainShaniWK<>+0(SB)/8,$0x12835b015807aa98
+DATA chainShaniWK<>+16(SB)/8,$0x550c7dc3243185be
+DATA chainShaniWK<>+32(SB)/8,$0x80deb1fe72be5d74
+DATA chainShaniWK<>+48(SB)/8,$0xc19bf2749bdc06a7
+DATA chainShaniWK<>+56(SB)/8,$0x0000000000000000
+GLOBL chainShaniWK<>(SB),RODATA|NOPTR,$64
 
-DATA chainShaniPad<>+0(SB)/8, $0x0000000080000000
-DATA chainShaniPad<>+24(SB)/8, $0x0000010000000000
-GLOBL chainShaniPad<>(SB), RODATA|NOPTR, $32
+DATA chainShaniPad<>+0(SB)/8,$0x0000000080000000
+DATA chainShaniPad<>+24(SB)/8,$0x0000010000000000
+GLOBL chainShaniPad<>(SB),RODATA|NOPTR,$32
 
-DATA chainShaniW13<>+8(SB)/8, $0x0000000000000100
-GLOBL chainShaniW13<>(SB), RODATA|NOPTR, $16
+DATA chainShaniW13<>+8(SB)/8,$0x0000000000000100
+GLOBL chainShaniW13<>(SB),RODATA|NOPTR,$16
 
-DATA chainShaniCDGH1<>+0(SB)/8, $0x4c22ccc10ad5e018
-DATA chainShaniCDGH1<>+8(SB)/8, $0x3c6ef372a54ff53a
-GLOBL chainShaniCDGH1<>(SB), RODATA|NOPTR, $16
+DATA chainShaniCDGH1<>+0(SB)/8,$0x4c22ccc10ad5e018
+DATA chainShaniCDGH1<>+8(SB)/8,$0x3c6ef372a54ff53a
+GLOBL chainShaniCDGH1<>(SB),RODATA|NOPTR,$16
 
-DATA chainLaneC<>+0(SB)/8, $0x71374491428a2f98
-DATA chainLaneC<>+8(SB)/8, $0xe9b5dba5b5c0fbcf
-DATA chainLaneC<>+16(SB)/8, $0x59f111f13956c25b
-DATA chainLaneC<>+24(SB)/8, $0xab1c5ed5923f82a4
-DATA chainLaneC<>+32(SB)/8, $0x12835b01d807aa98
-DATA chainLaneC<>+40(SB)/8, $0x550c7dc3243185be
-DATA chainLaneC<>+48(SB)/8, $0x80deb1fe72be5d74
-DATA chainLaneC<>+56(SB)/8, $0xc19bf1749bdc06a7
-DATA chainLaneC<>+64(SB)/8, $0xefbe4786e49b69c1
-DATA chainLaneC<>+72(SB)/8, $0x240ca1cc0fc19dc6
-DATA chainLaneC<>+80(SB)/8, $0x4a7484aa2de92c6f
-DATA chainLaneC<>+88(SB)/8, $0x76f988da5cb0a9dc
-DATA chainLaneC<>+96(SB)/8, $0xa831c66d983e5152
-DATA chainLaneC<>+104(SB)/8, $0xbf597fc7b00327c8
-DATA chainLaneC<>+112(SB)/8, $0xd5a79147c6e00bf3
-DATA chainLaneC<>+120(SB)/8, $0x1429296706ca6351
-DATA chainLaneC<>+128(SB)/8, $0x2e1b213827b70a85
-DATA chainLaneC<>+136(SB)/8, $0x53380d134d2c6dfc
-DATA chainLaneC<>+144(SB)/8, $0x766a0abb650a7354
-DATA chainLaneC<>+152(SB)/8, $0x92722c8581c2c92e
-DATA chainLaneC<>+160(SB)/8, $0xa81a664ba2bfe8a1
-DATA chainLaneC<>+168(SB)/8, $0xc76c51a3c24b8b70
-DATA chainLaneC<>+176(SB)/8, $0xd6990624d192e819
-DATA chainLaneC<>+184(SB)/8, $0x106aa070f40e3585
-DATA chainLaneC<>+192(SB)/8, $0x1e376c0819a4c116
-DATA chainLaneC<>+200(SB)/8, $0x34b0bcb52748774c
-DATA chainLaneC<>+208(SB)/8, $0x4ed8aa4a391c0cb3
-DATA chainLaneC<>+216(SB)/8, $0x682e6ff35b9cca4f
-DATA chainLaneC<>+224(SB)/8, $0x78a5636f748f82ee
-DATA chainLaneC<>+232(SB)/8, $0x8cc7020884c87814
-DATA chainLaneC<>+240(SB)/8, $0xa4506ceb90befffa
-DATA chainLaneC<>+248(SB)/8, $0xc67178f2bef9a3f7
-DATA chainLaneC<>+256(SB)/8, $0xbb67ae856a09e667
-DATA chainLaneC<>+264(SB)/8, $0xa54ff53a3c6ef372
-DATA chainLaneC<>+272(SB)/8, $0x9b05688c510e527f
-DATA chainLaneC<>+280(SB)/8, $0x5be0cd191f83d9ab
-DATA chainLaneC<>+288(SB)/8, $0x12835b015807aa98
-DATA chainLaneC<>+296(SB)/8, $0x550c7dc3243185be
-DATA chainLaneC<>+304(SB)/8, $0x80deb1fe72be5d74
-DATA chainLaneC<>+312(SB)/8, $0xc19bf2749bdc06a7
-DATA chainLaneC<>+320(SB)/8, $0x98c7e2a2fc08884d
-DATA chainLaneC<>+328(SB)/8, $0x00a0000000000000
-DATA chainLaneC<>+352(SB)/8, $0x1100200000000100
-DATA chainLaneC<>+360(SB)/8, $0x0000000080000000
-DATA chainLaneC<>+384(SB)/8, $0x0000010000400022
-DATA chainLaneC<>+512(SB)/8, $0x0000000000000000
-GLOBL chainLaneC<>(SB), RODATA|NOPTR, $520
+DATA chainLaneC<>+0(SB)/8,$0x71374491428a2f98
+DATA chainLaneC<>+8(SB)/8,$0xe9b5dba5b5c0fbcf
+DATA chainLaneC<>+16(SB)/8,$0x59f111f13956c25b
+DATA chainLaneC<>+24(SB)/8,$0xab1c5ed5923f82a4
+DATA chainLaneC<>+32(SB)/8,$0x12835b01d807aa98
+DATA chainLaneC<>+40(SB)/8,$0x550c7dc3243185be
+DATA chainLaneC<>+48(SB)/8,$0x80deb1fe72be5d74
+DATA chainLaneC<>+56(SB)/8,$0xc19bf1749bdc06a7
+DATA chainLaneC<>+64(SB)/8,$0xefbe4786e49b69c1
+DATA chainLaneC<>+72(SB)/8,$0x240ca1cc0fc19dc6
+DATA chainLaneC<>+80(SB)/8,$0x4a7484aa2de92c6f
+DATA chainLaneC<>+88(SB)/8,$0x76f988da5cb0a9dc
+DATA chainLaneC<>+96(SB)/8,$0xa831c66d983e5152
+DATA chainLaneC<>+104(SB)/8,$0xbf597fc7b00327c8
+DATA chainLaneC<>+112(SB)/8,$0xd5a79147c6e00bf3
+DATA chainLaneC<>+120(SB)/8,$0x1429296706ca6351
+DATA chainLaneC<>+128(SB)/8,$0x2e1b213827b70a85
+DATA chainLaneC<>+136(SB)/8,$0x53380d134d2c6dfc
+DATA chainLaneC<>+144(SB)/8,$0x766a0abb650a7354
+DATA chainLaneC<>+152(SB)/8,$0x92722c8581c2c92e
+DATA chainLaneC<>+160(SB)/8,$0xa81a664ba2bfe8a1
+DATA chainLaneC<>+168(SB)/8,$0xc76c51a3c24b8b70
+DATA chainLaneC<>+176(SB)/8,$0xd6990624d192e819
+DATA chainLaneC<>+184(SB)/8,$0x106aa070f40e3585
+DATA chainLaneC<>+192(SB)/8,$0x1e376c0819a4c116
+DATA chainLaneC<>+200(SB)/8,$0x34b0bcb52748774c
+DATA chainLaneC<>+208(SB)/8,$0x4ed8aa4a391c0cb3
+DATA chainLaneC<>+216(SB)/8,$0x682e6ff35b9cca4f
+DATA chainLaneC<>+224(SB)/8,$0x78a5636f748f82ee
+DATA chainLaneC<>+232(SB)/8,$0x8cc7020884c87814
+DATA chainLaneC<>+240(SB)/8,$0xa4506ceb90befffa
+DATA chainLaneC<>+248(SB)/8,$0xc67178f2bef9a3f7
+DATA chainLaneC<>+256(SB)/8,$0xbb67ae856a09e667
+DATA chainLaneC<>+264(SB)/8,$0xa54ff53a3c6ef372
+DATA chainLaneC<>+272(SB)/8,$0x9b05688c510e527f
+DATA chainLaneC<>+280(SB)/8,$0x5be0cd191f83d9ab
+DATA chainLaneC<>+288(SB)/8,$0x12835b015807aa98
+DATA chainLaneC<>+296(SB)/8,$0x550c7dc3243185be
+DATA chainLaneC<>+304(SB)/8,$0x80deb1fe72be5d74
+DATA chainLaneC<>+312(SB)/8,$0xc19bf2749bdc06a7
+DATA chainLaneC<>+320(SB)/8,$0x98c7e2a2fc08884d
+DATA chainLaneC<>+328(SB)/8,$0x00a0000000000000
+DATA chainLaneC<>+352(SB)/8,$0x1100200000000100
+DATA chainLaneC<>+360(SB)/8,$0x0000000080000000
+DATA chainLaneC<>+384(SB)/8,$0x0000010000400022
+DATA chainLaneC<>+512(SB)/8,$0x0000000000000000
+GLOBL chainLaneC<>(SB),RODATA|NOPTR,$520
 
-DATA chainLaneCV<>+0(SB)/8, $0x428a2f98428a2f98
-DATA chainLaneCV<>+8(SB)/8, $0x428a2f98428a2f98
-DATA chainLaneCV<>+16(SB)/8, $0x428a2f98428a2f98
-DATA chainLaneCV<>+24(SB)/8, $0x428a2f98428a2f98
-DATA chainLaneCV<>+32(SB)/8, $0x7137449171374491
-DATA chainLaneCV<>+40(SB)/8, $0x7137449171374491
-DATA chainLaneCV<>+48(SB)/8, $0x7137449171374491
-DATA chainLaneCV<>+56(SB)/8, $0x7137449171374491
-DATA chainLaneCV<>+64(SB)/8, $0xb5c0fbcfb5c0fbcf
-DATA chainLaneCV<>+72(SB)/8, $0xb5c0fbcfb5c0fbcf
-DATA chainLaneCV<>+80(SB)/8, $0xb5c0fbcfb5c0fbcf
-DATA chainLaneCV<>+88(SB)/8, $0xb5c0fbcfb5c0fbcf
-DATA chainLaneCV<>+96(SB)/8, $0xe9b5dba5e9b5dba5
-DATA chainLaneCV<>+104(SB)/8, $0xe9b5dba5e9b5dba5
-DATA chainLaneCV<>+112(SB)/8, $0xe9b5dba5e9b5dba5
-DATA chainLaneCV<>+120(SB)/8, $0xe9b5dba5e9b5dba5
-DATA chainLaneCV<>+128(SB)/8, $0x3956c25b3956c25b
-DATA chainLaneCV<>+136(SB)/8, $0x3956c25b3956c25b
-DATA chainLaneCV<>+144(SB)/8, $0x3956c25b3956c25b
-DATA chainLaneCV<>+152(SB)/8, $0x3956c25b3956c25b
-DATA chainLaneCV<>+160(SB)/8, $0x59f111f159f111f1
-DATA chainLaneCV<>+168(SB)/8, $0x59f111f159f111f1
-DATA chainLaneCV<>+176(SB)/8, $0x59f111f159f111f1
-DATA chainLaneCV<>+184(SB)/8, $0x59f111f159f111f1
-DATA chainLaneCV<>+192(SB)/8, $0x923f82a4923f82a4
-DATA chainLaneCV<>+200(SB)/8, $0x923f82a4923f82a4
-DATA chainLaneCV<>+208(SB)/8, $0x923f82a4923f82a4
-DATA chainLaneCV<>+216(SB)/8, $0x923f82a4923f82a4
-DATA chainLaneCV<>+224(SB)/8, $0xab1c5ed5ab1c5ed5
-DATA chainLaneCV<>+232(SB)/8, $0xab1c5ed5ab1c5ed5
-DATA chainLaneCV<>+240(SB)/8, $0xab1c5ed5ab1c5ed5
-DATA chainLaneCV<>+248(SB)/8, $0xab1c5ed5ab1c5ed5
-DATA chainLaneCV<>+256(SB)/8, $0xd807aa98d807aa98
-DATA chainLaneCV<>+264(SB)/8, $0xd807aa98d807aa98
-DATA chainLaneCV<>+272(SB)/8, $0xd807aa98d807aa98
-DATA chainLaneCV<>+280(SB)/8, $0xd807aa98d807aa98
-DATA chainLaneCV<>+288(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+296(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+304(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+312(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+320(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+328(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+336(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+344(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+352(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+360(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+368(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+376(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+384(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+392(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+400(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+408(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+416(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+424(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+432(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+440(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+448(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+456(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+464(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+472(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+480(SB)/8, $0xc19bf174c19bf174
-DATA chainLaneCV<>+488(SB)/8, $0xc19bf174c19bf174
-DATA chainLaneCV<>+496(SB)/8, $0xc19bf174c19bf174
-DATA chainLaneCV<>+504(SB)/8, $0xc19bf174c19bf174
-DATA chainLaneCV<>+512(SB)/8, $0xe49b69c1e49b69c1
-DATA chainLaneCV<>+520(SB)/8, $0xe49b69c1e49b69c1
-DATA chainLaneCV<>+528(SB)/8, $0xe49b69c1e49b69c1
-DATA chainLaneCV<>+536(SB)/8, $0xe49b69c1e49b69c1
-DATA chainLaneCV<>+544(SB)/8, $0xefbe4786efbe4786
-DATA chainLaneCV<>+552(SB)/8, $0xefbe4786efbe4786
-DATA chainLaneCV<>+560(SB)/8, $0xefbe4786efbe4786
-DATA chainLaneCV<>+568(SB)/8, $0xefbe4786efbe4786
-DATA chainLaneCV<>+576(SB)/8, $0x0fc19dc60fc19dc6
-DATA chainLaneCV<>+584(SB)/8, $0x0fc19dc60fc19dc6
-DATA chainLaneCV<>+592(SB)/8, $0x0fc19dc60fc19dc6
-DATA chainLaneCV<>+600(SB)/8, $0x0fc19dc60fc19dc6
-DATA chainLaneCV<>+608(SB)/8, $0x240ca1cc240ca1cc
-DATA chainLaneCV<>+616(SB)/8, $0x240ca1cc240ca1cc
-DATA chainLaneCV<>+624(SB)/8, $0x240ca1cc240ca1cc
-DATA chainLaneCV<>+632(SB)/8, $0x240ca1cc240ca1cc
-DATA chainLaneCV<>+640(SB)/8, $0x2de92c6f2de92c6f
-DATA chainLaneCV<>+648(SB)/8, $0x2de92c6f2de92c6f
-DATA chainLaneCV<>+656(SB)/8, $0x2de92c6f2de92c6f
-DATA chainLaneCV<>+664(SB)/8, $0x2de92c6f2de92c6f
-DATA chainLaneCV<>+672(SB)/8, $0x4a7484aa4a7484aa
-DATA chainLaneCV<>+680(SB)/8, $0x4a7484aa4a7484aa
-DATA chainLaneCV<>+688(SB)/8, $0x4a7484aa4a7484aa
-DATA chainLaneCV<>+696(SB)/8, $0x4a7484aa4a7484aa
-DATA chainLaneCV<>+704(SB)/8, $0x5cb0a9dc5cb0a9dc
-DATA chainLaneCV<>+712(SB)/8, $0x5cb0a9dc5cb0a9dc
-DATA chainLaneCV<>+720(SB)/8, $0x5cb0a9dc5cb0a9dc
-DATA chainLaneCV<>+728(SB)/8, $0x5cb0a9dc5cb0a9dc
-DATA chainLaneCV<>+736(SB)/8, $0x76f988da76f988da
-DATA chainLaneCV<>+744(SB)/8, $0x76f988da76f988da
-DATA chainLaneCV<>+752(SB)/8, $0x76f988da76f988da
-DATA chainLaneCV<>+760(SB)/8, $0x76f988da76f988da
-DATA chainLaneCV<>+768(SB)/8, $0x983e5152983e5152
-DATA chainLaneCV<>+776(SB)/8, $0x983e5152983e5152
-DATA chainLaneCV<>+784(SB)/8, $0x983e5152983e5152
-DATA chainLaneCV<>+792(SB)/8, $0x983e5152983e5152
-DATA chainLaneCV<>+800(SB)/8, $0xa831c66da831c66d
-DATA chainLaneCV<>+808(SB)/8, $0xa831c66da831c66d
-DATA chainLaneCV<>+816(SB)/8, $0xa831c66da831c66d
-DATA chainLaneCV<>+824(SB)/8, $0xa831c66da831c66d
-DATA chainLaneCV<>+832(SB)/8, $0xb00327c8b00327c8
-DATA chainLaneCV<>+840(SB)/8, $0xb00327c8b00327c8
-DATA chainLaneCV<>+848(SB)/8, $0xb00327c8b00327c8
-DATA chainLaneCV<>+856(SB)/8, $0xb00327c8b00327c8
-DATA chainLaneCV<>+864(SB)/8, $0xbf597fc7bf597fc7
-DATA chainLaneCV<>+872(SB)/8, $0xbf597fc7bf597fc7
-DATA chainLaneCV<>+880(SB)/8, $0xbf597fc7bf597fc7
-DATA chainLaneCV<>+888(SB)/8, $0xbf597fc7bf597fc7
-DATA chainLaneCV<>+896(SB)/8, $0xc6e00bf3c6e00bf3
-DATA chainLaneCV<>+904(SB)/8, $0xc6e00bf3c6e00bf3
-DATA chainLaneCV<>+912(SB)/8, $0xc6e00bf3c6e00bf3
-DATA chainLaneCV<>+920(SB)/8, $0xc6e00bf3c6e00bf3
-DATA chainLaneCV<>+928(SB)/8, $0xd5a79147d5a79147
-DATA chainLaneCV<>+936(SB)/8, $0xd5a79147d5a79147
-DATA chainLaneCV<>+944(SB)/8, $0xd5a79147d5a79147
-DATA chainLaneCV<>+952(SB)/8, $0xd5a79147d5a79147
-DATA chainLaneCV<>+960(SB)/8, $0x06ca635106ca6351
-DATA chainLaneCV<>+968(SB)/8, $0x06ca635106ca6351
-DATA chainLaneCV<>+976(SB)/8, $0x06ca635106ca6351
-DATA chainLaneCV<>+984(SB)/8, $0x06ca635106ca6351
-DATA chainLaneCV<>+992(SB)/8, $0x1429296714292967
-DATA chainLaneCV<>+1000(SB)/8, $0x1429296714292967
-DATA chainLaneCV<>+1008(SB)/8, $0x1429296714292967
-DATA chainLaneCV<>+1016(SB)/8, $0x1429296714292967
-DATA chainLaneCV<>+1024(SB)/8, $0x27b70a8527b70a85
-DATA chainLaneCV<>+1032(SB)/8, $0x27b70a8527b70a85
-DATA chainLaneCV<>+1040(SB)/8, $0x27b70a8527b70a85
-DATA chainLaneCV<>+1048(SB)/8, $0x27b70a8527b70a85
-DATA chainLaneCV<>+1056(SB)/8, $0x2e1b21382e1b2138
-DATA chainLaneCV<>+1064(SB)/8, $0x2e1b21382e1b2138
-DATA chainLaneCV<>+1072(SB)/8, $0x2e1b21382e1b2138
-DATA chainLaneCV<>+1080(SB)/8, $0x2e1b21382e1b2138
-DATA chainLaneCV<>+1088(SB)/8, $0x4d2c6dfc4d2c6dfc
-DATA chainLaneCV<>+1096(SB)/8, $0x4d2c6dfc4d2c6dfc
-DATA chainLaneCV<>+1104(SB)/8, $0x4d2c6dfc4d2c6dfc
-DATA chainLaneCV<>+1112(SB)/8, $0x4d2c6dfc4d2c6dfc
-DATA chainLaneCV<>+1120(SB)/8, $0x53380d1353380d13
-DATA chainLaneCV<>+1128(SB)/8, $0x53380d1353380d13
-DATA chainLaneCV<>+1136(SB)/8, $0x53380d1353380d13
-DATA chainLaneCV<>+1144(SB)/8, $0x53380d1353380d13
-DATA chainLaneCV<>+1152(SB)/8, $0x650a7354650a7354
-DATA chainLaneCV<>+1160(SB)/8, $0x650a7354650a7354
-DATA chainLaneCV<>+1168(SB)/8, $0x650a7354650a7354
-DATA chainLaneCV<>+1176(SB)/8, $0x650a7354650a7354
-DATA chainLaneCV<>+1184(SB)/8, $0x766a0abb766a0abb
-DATA chainLaneCV<>+1192(SB)/8, $0x766a0abb766a0abb
-DATA chainLaneCV<>+1200(SB)/8, $0x766a0abb766a0abb
-DATA chainLaneCV<>+1208(SB)/8, $0x766a0abb766a0abb
-DATA chainLaneCV<>+1216(SB)/8, $0x81c2c92e81c2c92e
-DATA chainLaneCV<>+1224(SB)/8, $0x81c2c92e81c2c92e
-DATA chainLaneCV<>+1232(SB)/8, $0x81c2c92e81c2c92e
-DATA chainLaneCV<>+1240(SB)/8, $0x81c2c92e81c2c92e
-DATA chainLaneCV<>+1248(SB)/8, $0x92722c8592722c85
-DATA chainLaneCV<>+1256(SB)/8, $0x92722c8592722c85
-DATA chainLaneCV<>+1264(SB)/8, $0x92722c8592722c85
-DATA chainLaneCV<>+1272(SB)/8, $0x92722c8592722c85
-DATA chainLaneCV<>+1280(SB)/8, $0xa2bfe8a1a2bfe8a1
-DATA chainLaneCV<>+1288(SB)/8, $0xa2bfe8a1a2bfe8a1
-DATA chainLaneCV<>+1296(SB)/8, $0xa2bfe8a1a2bfe8a1
-DATA chainLaneCV<>+1304(SB)/8, $0xa2bfe8a1a2bfe8a1
-DATA chainLaneCV<>+1312(SB)/8, $0xa81a664ba81a664b
-DATA chainLaneCV<>+1320(SB)/8, $0xa81a664ba81a664b
-DATA chainLaneCV<>+1328(SB)/8, $0xa81a664ba81a664b
-DATA chainLaneCV<>+1336(SB)/8, $0xa81a664ba81a664b
-DATA chainLaneCV<>+1344(SB)/8, $0xc24b8b70c24b8b70
-DATA chainLaneCV<>+1352(SB)/8, $0xc24b8b70c24b8b70
-DATA chainLaneCV<>+1360(SB)/8, $0xc24b8b70c24b8b70
-DATA chainLaneCV<>+1368(SB)/8, $0xc24b8b70c24b8b70
-DATA chainLaneCV<>+1376(SB)/8, $0xc76c51a3c76c51a3
-DATA chainLaneCV<>+1384(SB)/8, $0xc76c51a3c76c51a3
-DATA chainLaneCV<>+1392(SB)/8, $0xc76c51a3c76c51a3
-DATA chainLaneCV<>+1400(SB)/8, $0xc76c51a3c76c51a3
-DATA chainLaneCV<>+1408(SB)/8, $0xd192e819d192e819
-DATA chainLaneCV<>+1416(SB)/8, $0xd192e819d192e819
-DATA chainLaneCV<>+1424(SB)/8, $0xd192e819d192e819
-DATA chainLaneCV<>+1432(SB)/8, $0xd192e819d192e819
-DATA chainLaneCV<>+1440(SB)/8, $0xd6990624d6990624
-DATA chainLaneCV<>+1448(SB)/8, $0xd6990624d6990624
-DATA chainLaneCV<>+1456(SB)/8, $0xd6990624d6990624
-DATA chainLaneCV<>+1464(SB)/8, $0xd6990624d6990624
-DATA chainLaneCV<>+1472(SB)/8, $0xf40e3585f40e3585
-DATA chainLaneCV<>+1480(SB)/8, $0xf40e3585f40e3585
-DATA chainLaneCV<>+1488(SB)/8, $0xf40e3585f40e3585
-DATA chainLaneCV<>+1496(SB)/8, $0xf40e3585f40e3585
-DATA chainLaneCV<>+1504(SB)/8, $0x106aa070106aa070
-DATA chainLaneCV<>+1512(SB)/8, $0x106aa070106aa070
-DATA chainLaneCV<>+1520(SB)/8, $0x106aa070106aa070
-DATA chainLaneCV<>+1528(SB)/8, $0x106aa070106aa070
-DATA chainLaneCV<>+1536(SB)/8, $0x19a4c11619a4c116
-DATA chainLaneCV<>+1544(SB)/8, $0x19a4c11619a4c116
-DATA chainLaneCV<>+1552(SB)/8, $0x19a4c11619a4c116
-DATA chainLaneCV<>+1560(SB)/8, $0x19a4c11619a4c116
-DATA chainLaneCV<>+1568(SB)/8, $0x1e376c081e376c08
-DATA chainLaneCV<>+1576(SB)/8, $0x1e376c081e376c08
-DATA chainLaneCV<>+1584(SB)/8, $0x1e376c081e376c08
-DATA chainLaneCV<>+1592(SB)/8, $0x1e376c081e376c08
-DATA chainLaneCV<>+1600(SB)/8, $0x2748774c2748774c
-DATA chainLaneCV<>+1608(SB)/8, $0x2748774c2748774c
-DATA chainLaneCV<>+1616(SB)/8, $0x2748774c2748774c
-DATA chainLaneCV<>+1624(SB)/8, $0x2748774c2748774c
-DATA chainLaneCV<>+1632(SB)/8, $0x34b0bcb534b0bcb5
-DATA chainLaneCV<>+1640(SB)/8, $0x34b0bcb534b0bcb5
-DATA chainLaneCV<>+1648(SB)/8, $0x34b0bcb534b0bcb5
-DATA chainLaneCV<>+1656(SB)/8, $0x34b0bcb534b0bcb5
-DATA chainLaneCV<>+1664(SB)/8, $0x391c0cb3391c0cb3
-DATA chainLaneCV<>+1672(SB)/8, $0x391c0cb3391c0cb3
-DATA chainLaneCV<>+1680(SB)/8, $0x391c0cb3391c0cb3
-DATA chainLaneCV<>+1688(SB)/8, $0x391c0cb3391c0cb3
-DATA chainLaneCV<>+1696(SB)/8, $0x4ed8aa4a4ed8aa4a
-DATA chainLaneCV<>+1704(SB)/8, $0x4ed8aa4a4ed8aa4a
-DATA chainLaneCV<>+1712(SB)/8, $0x4ed8aa4a4ed8aa4a
-DATA chainLaneCV<>+1720(SB)/8, $0x4ed8aa4a4ed8aa4a
-DATA chainLaneCV<>+1728(SB)/8, $0x5b9cca4f5b9cca4f
-DATA chainLaneCV<>+1736(SB)/8, $0x5b9cca4f5b9cca4f
-DATA chainLaneCV<>+1744(SB)/8, $0x5b9cca4f5b9cca4f
-DATA chainLaneCV<>+1752(SB)/8, $0x5b9cca4f5b9cca4f
-DATA chainLaneCV<>+1760(SB)/8, $0x682e6ff3682e6ff3
-DATA chainLaneCV<>+1768(SB)/8, $0x682e6ff3682e6ff3
-DATA chainLaneCV<>+1776(SB)/8, $0x682e6ff3682e6ff3
-DATA chainLaneCV<>+1784(SB)/8, $0x682e6ff3682e6ff3
-DATA chainLaneCV<>+1792(SB)/8, $0x748f82ee748f82ee
-DATA chainLaneCV<>+1800(SB)/8, $0x748f82ee748f82ee
-DATA chainLaneCV<>+1808(SB)/8, $0x748f82ee748f82ee
-DATA chainLaneCV<>+1816(SB)/8, $0x748f82ee748f82ee
-DATA chainLaneCV<>+1824(SB)/8, $0x78a5636f78a5636f
-DATA chainLaneCV<>+1832(SB)/8, $0x78a5636f78a5636f
-DATA chainLaneCV<>+1840(SB)/8, $0x78a5636f78a5636f
-DATA chainLaneCV<>+1848(SB)/8, $0x78a5636f78a5636f
-DATA chainLaneCV<>+1856(SB)/8, $0x84c8781484c87814
-DATA chainLaneCV<>+1864(SB)/8, $0x84c8781484c87814
-DATA chainLaneCV<>+1872(SB)/8, $0x84c8781484c87814
-DATA chainLaneCV<>+1880(SB)/8, $0x84c8781484c87814
-DATA chainLaneCV<>+1888(SB)/8, $0x8cc702088cc70208
-DATA chainLaneCV<>+1896(SB)/8, $0x8cc702088cc70208
-DATA chainLaneCV<>+1904(SB)/8, $0x8cc702088cc70208
-DATA chainLaneCV<>+1912(SB)/8, $0x8cc702088cc70208
-DATA chainLaneCV<>+1920(SB)/8, $0x90befffa90befffa
-DATA chainLaneCV<>+1928(SB)/8, $0x90befffa90befffa
-DATA chainLaneCV<>+1936(SB)/8, $0x90befffa90befffa
-DATA chainLaneCV<>+1944(SB)/8, $0x90befffa90befffa
-DATA chainLaneCV<>+1952(SB)/8, $0xa4506ceba4506ceb
-DATA chainLaneCV<>+1960(SB)/8, $0xa4506ceba4506ceb
-DATA chainLaneCV<>+1968(SB)/8, $0xa4506ceba4506ceb
-DATA chainLaneCV<>+1976(SB)/8, $0xa4506ceba4506ceb
-DATA chainLaneCV<>+1984(SB)/8, $0xbef9a3f7bef9a3f7
-DATA chainLaneCV<>+1992(SB)/8, $0xbef9a3f7bef9a3f7
-DATA chainLaneCV<>+2000(SB)/8, $0xbef9a3f7bef9a3f7
-DATA chainLaneCV<>+2008(SB)/8, $0xbef9a3f7bef9a3f7
-DATA chainLaneCV<>+2016(SB)/8, $0xc67178f2c67178f2
-DATA chainLaneCV<>+2024(SB)/8, $0xc67178f2c67178f2
-DATA chainLaneCV<>+2032(SB)/8, $0xc67178f2c67178f2
-DATA chainLaneCV<>+2040(SB)/8, $0xc67178f2c67178f2
-DATA chainLaneCV<>+2048(SB)/8, $0x6a09e6676a09e667
-DATA chainLaneCV<>+2056(SB)/8, $0x6a09e6676a09e667
-DATA chainLaneCV<>+2064(SB)/8, $0x6a09e6676a09e667
-DATA chainLaneCV<>+2072(SB)/8, $0x6a09e6676a09e667
-DATA chainLaneCV<>+2080(SB)/8, $0xbb67ae85bb67ae85
-DATA chainLaneCV<>+2088(SB)/8, $0xbb67ae85bb67ae85
-DATA chainLaneCV<>+2096(SB)/8, $0xbb67ae85bb67ae85
-DATA chainLaneCV<>+2104(SB)/8, $0xbb67ae85bb67ae85
-DATA chainLaneCV<>+2112(SB)/8, $0x3c6ef3723c6ef372
-DATA chainLaneCV<>+2120(SB)/8, $0x3c6ef3723c6ef372
-DATA chainLaneCV<>+2128(SB)/8, $0x3c6ef3723c6ef372
-DATA chainLaneCV<>+2136(SB)/8, $0x3c6ef3723c6ef372
-DATA chainLaneCV<>+2144(SB)/8, $0xa54ff53aa54ff53a
-DATA chainLaneCV<>+2152(SB)/8, $0xa54ff53aa54ff53a
-DATA chainLaneCV<>+2160(SB)/8, $0xa54ff53aa54ff53a
-DATA chainLaneCV<>+2168(SB)/8, $0xa54ff53aa54ff53a
-DATA chainLaneCV<>+2176(SB)/8, $0x510e527f510e527f
-DATA chainLaneCV<>+2184(SB)/8, $0x510e527f510e527f
-DATA chainLaneCV<>+2192(SB)/8, $0x510e527f510e527f
-DATA chainLaneCV<>+2200(SB)/8, $0x510e527f510e527f
-DATA chainLaneCV<>+2208(SB)/8, $0x9b05688c9b05688c
-DATA chainLaneCV<>+2216(SB)/8, $0x9b05688c9b05688c
-DATA chainLaneCV<>+2224(SB)/8, $0x9b05688c9b05688c
-DATA chainLaneCV<>+2232(SB)/8, $0x9b05688c9b05688c
-DATA chainLaneCV<>+2240(SB)/8, $0x1f83d9ab1f83d9ab
-DATA chainLaneCV<>+2248(SB)/8, $0x1f83d9ab1f83d9ab
-DATA chainLaneCV<>+2256(SB)/8, $0x1f83d9ab1f83d9ab
-DATA chainLaneCV<>+2264(SB)/8, $0x1f83d9ab1f83d9ab
-DATA chainLaneCV<>+2272(SB)/8, $0x5be0cd195be0cd19
-DATA chainLaneCV<>+2280(SB)/8, $0x5be0cd195be0cd19
-DATA chainLaneCV<>+2288(SB)/8, $0x5be0cd195be0cd19
-DATA chainLaneCV<>+2296(SB)/8, $0x5be0cd195be0cd19
-DATA chainLaneCV<>+2304(SB)/8, $0x5807aa985807aa98
-DATA chainLaneCV<>+2312(SB)/8, $0x5807aa985807aa98
-DATA chainLaneCV<>+2320(SB)/8, $0x5807aa985807aa98
-DATA chainLaneCV<>+2328(SB)/8, $0x5807aa985807aa98
-DATA chainLaneCV<>+2336(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+2344(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+2352(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+2360(SB)/8, $0x12835b0112835b01
-DATA chainLaneCV<>+2368(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+2376(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+2384(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+2392(SB)/8, $0x243185be243185be
-DATA chainLaneCV<>+2400(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+2408(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+2416(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+2424(SB)/8, $0x550c7dc3550c7dc3
-DATA chainLaneCV<>+2432(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+2440(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+2448(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+2456(SB)/8, $0x72be5d7472be5d74
-DATA chainLaneCV<>+2464(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+2472(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+2480(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+2488(SB)/8, $0x80deb1fe80deb1fe
-DATA chainLaneCV<>+2496(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+2504(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+2512(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+2520(SB)/8, $0x9bdc06a79bdc06a7
-DATA chainLaneCV<>+2528(SB)/8, $0xc19bf274c19bf274
-DATA chainLaneCV<>+2536(SB)/8, $0xc19bf274c19bf274
-DATA chainLaneCV<>+2544(SB)/8, $0xc19bf274c19bf274
-DATA chainLaneCV<>+2552(SB)/8, $0xc19bf274c19bf274
-DATA chainLaneCV<>+2560(SB)/8, $0xfc08884dfc08884d
-DATA chainLaneCV<>+2568(SB)/8, $0xfc08884dfc08884d
-DATA chainLaneCV<>+2576(SB)/8, $0xfc08884dfc08884d
-DATA chainLaneCV<>+2584(SB)/8, $0xfc08884dfc08884d
-DATA chainLaneCV<>+2592(SB)/8, $0x98c7e2a298c7e2a2
-DATA chainLaneCV<>+2600(SB)/8, $0x98c7e2a298c7e2a2
-DATA chainLaneCV<>+2608(SB)/8, $0x98c7e2a298c7e2a2
-DATA chainLaneCV<>+2616(SB)/8, $0x98c7e2a298c7e2a2
-DATA chainLaneCV<>+2656(SB)/8, $0x00a0000000a00000
-DATA chainLaneCV<>+2664(SB)/8, $0x00a0000000a00000
-DATA chainLaneCV<>+2672(SB)/8, $0x00a0000000a00000
-DATA chainLaneCV<>+2680(SB)/8, $0x00a0000000a00000
-DATA chainLaneCV<>+2816(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+2824(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+2832(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+2840(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+2848(SB)/8, $0x1100200011002000
-DATA chainLaneCV<>+2856(SB)/8, $0x1100200011002000
-DATA chainLaneCV<>+2864(SB)/8, $0x1100200011002000
-DATA chainLaneCV<>+2872(SB)/8, $0x1100200011002000
-DATA chainLaneCV<>+2880(SB)/8, $0x8000000080000000
-DATA chainLaneCV<>+2888(SB)/8, $0x8000000080000000
-DATA chainLaneCV<>+2896(SB)/8, $0x8000000080000000
-DATA chainLaneCV<>+2904(SB)/8, $0x8000000080000000
-DATA chainLaneCV<>+3072(SB)/8, $0x0040002200400022
-DATA chainLaneCV<>+3080(SB)/8, $0x0040002200400022
-DATA chainLaneCV<>+3088(SB)/8, $0x0040002200400022
-DATA chainLaneCV<>+3096(SB)/8, $0x0040002200400022
-DATA chainLaneCV<>+3104(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+3112(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+3120(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+3128(SB)/8, $0x0000010000000100
-DATA chainLaneCV<>+4152(SB)/8, $0x0000000000000000
-GLOBL chainLaneCV<>(SB), RODATA|NOPTR, $4160
+DATA chainLaneCV<>+0(SB)/8,$0x428a2f98428a2f98
+DATA chainLaneCV<>+8(SB)/8,$0x428a2f98428a2f98
+DATA chainLaneCV<>+16(SB)/8,$0x428a2f98428a2f98
+DATA chainLaneCV<>+24(SB)/8,$0x428a2f98428a2f98
+DATA chainLaneCV<>+32(SB)/8,$0x7137449171374491
+DATA chainLaneCV<>+40(SB)/8,$0x7137449171374491
+DATA chainLaneCV<>+48(SB)/8,$0x7137449171374491
+DATA chainLaneCV<>+56(SB)/8,$0x7137449171374491
+DATA chainLaneCV<>+64(SB)/8,$0xb5c0fbcfb5c0fbcf
+DATA chainLaneCV<>+72(SB)/8,$0xb5c0fbcfb5c0fbcf
+DATA chainLaneCV<>+80(SB)/8,$0xb5c0fbcfb5c0fbcf
+DATA chainLaneCV<>+88(SB)/8,$0xb5c0fbcfb5c0fbcf
+DATA chainLaneCV<>+96(SB)/8,$0xe9b5dba5e9b5dba5
+DATA chainLaneCV<>+104(SB)/8,$0xe9b5dba5e9b5dba5
+DATA chainLaneCV<>+112(SB)/8,$0xe9b5dba5e9b5dba5
+DATA chainLaneCV<>+120(SB)/8,$0xe9b5dba5e9b5dba5
+DATA chainLaneCV<>+128(SB)/8,$0x3956c25b3956c25b
+DATA chainLaneCV<>+136(SB)/8,$0x3956c25b3956c25b
+DATA chainLaneCV<>+144(SB)/8,$0x3956c25b3956c25b
+DATA chainLaneCV<>+152(SB)/8,$0x3956c25b3956c25b
+DATA chainLaneCV<>+160(SB)/8,$0x59f111f159f111f1
+DATA chainLaneCV<>+168(SB)/8,$0x59f111f159f111f1
+DATA chainLaneCV<>+176(SB)/8,$0x59f111f159f111f1
+DATA chainLaneCV<>+184(SB)/8,$0x59f111f159f111f1
+DATA chainLaneCV<>+192(SB)/8,$0x923f82a4923f82a4
+DATA chainLaneCV<>+200(SB)/8,$0x923f82a4923f82a4
+DATA chainLaneCV<>+208(SB)/8,$0x923f82a4923f82a4
+DATA chainLaneCV<>+216(SB)/8,$0x923f82a4923f82a4
+DATA chainLaneCV<>+224(SB)/8,$0xab1c5ed5ab1c5ed5
+DATA chainLaneCV<>+232(SB)/8,$0xab1c5ed5ab1c5ed5
+DATA chainLaneCV<>+240(SB)/8,$0xab1c5ed5ab1c5ed5
+DATA chainLaneCV<>+248(SB)/8,$0xab1c5ed5ab1c5ed5
+DATA chainLaneCV<>+256(SB)/8,$0xd807aa98d807aa98
+DATA chainLaneCV<>+264(SB)/8,$0xd807aa98d807aa98
+DATA chainLaneCV<>+272(SB)/8,$0xd807aa98d807aa98
+DATA chainLaneCV<>+280(SB)/8,$0xd807aa98d807aa98
+DATA chainLaneCV<>+288(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+296(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+304(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+312(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+320(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+328(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+336(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+344(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+352(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+360(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+368(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+376(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+384(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+392(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+400(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+408(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+416(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+424(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+432(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+440(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+448(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+456(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+464(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+472(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+480(SB)/8,$0xc19bf174c19bf174
+DATA chainLaneCV<>+488(SB)/8,$0xc19bf174c19bf174
+DATA chainLaneCV<>+496(SB)/8,$0xc19bf174c19bf174
+DATA chainLaneCV<>+504(SB)/8,$0xc19bf174c19bf174
+DATA chainLaneCV<>+512(SB)/8,$0xe49b69c1e49b69c1
+DATA chainLaneCV<>+520(SB)/8,$0xe49b69c1e49b69c1
+DATA chainLaneCV<>+528(SB)/8,$0xe49b69c1e49b69c1
+DATA chainLaneCV<>+536(SB)/8,$0xe49b69c1e49b69c1
+DATA chainLaneCV<>+544(SB)/8,$0xefbe4786efbe4786
+DATA chainLaneCV<>+552(SB)/8,$0xefbe4786efbe4786
+DATA chainLaneCV<>+560(SB)/8,$0xefbe4786efbe4786
+DATA chainLaneCV<>+568(SB)/8,$0xefbe4786efbe4786
+DATA chainLaneCV<>+576(SB)/8,$0x0fc19dc60fc19dc6
+DATA chainLaneCV<>+584(SB)/8,$0x0fc19dc60fc19dc6
+DATA chainLaneCV<>+592(SB)/8,$0x0fc19dc60fc19dc6
+DATA chainLaneCV<>+600(SB)/8,$0x0fc19dc60fc19dc6
+DATA chainLaneCV<>+608(SB)/8,$0x240ca1cc240ca1cc
+DATA chainLaneCV<>+616(SB)/8,$0x240ca1cc240ca1cc
+DATA chainLaneCV<>+624(SB)/8,$0x240ca1cc240ca1cc
+DATA chainLaneCV<>+632(SB)/8,$0x240ca1cc240ca1cc
+DATA chainLaneCV<>+640(SB)/8,$0x2de92c6f2de92c6f
+DATA chainLaneCV<>+648(SB)/8,$0x2de92c6f2de92c6f
+DATA chainLaneCV<>+656(SB)/8,$0x2de92c6f2de92c6f
+DATA chainLaneCV<>+664(SB)/8,$0x2de92c6f2de92c6f
+DATA chainLaneCV<>+672(SB)/8,$0x4a7484aa4a7484aa
+DATA chainLaneCV<>+680(SB)/8,$0x4a7484aa4a7484aa
+DATA chainLaneCV<>+688(SB)/8,$0x4a7484aa4a7484aa
+DATA chainLaneCV<>+696(SB)/8,$0x4a7484aa4a7484aa
+DATA chainLaneCV<>+704(SB)/8,$0x5cb0a9dc5cb0a9dc
+DATA chainLaneCV<>+712(SB)/8,$0x5cb0a9dc5cb0a9dc
+DATA chainLaneCV<>+720(SB)/8,$0x5cb0a9dc5cb0a9dc
+DATA chainLaneCV<>+728(SB)/8,$0x5cb0a9dc5cb0a9dc
+DATA chainLaneCV<>+736(SB)/8,$0x76f988da76f988da
+DATA chainLaneCV<>+744(SB)/8,$0x76f988da76f988da
+DATA chainLaneCV<>+752(SB)/8,$0x76f988da76f988da
+DATA chainLaneCV<>+760(SB)/8,$0x76f988da76f988da
+DATA chainLaneCV<>+768(SB)/8,$0x983e5152983e5152
+DATA chainLaneCV<>+776(SB)/8,$0x983e5152983e5152
+DATA chainLaneCV<>+784(SB)/8,$0x983e5152983e5152
+DATA chainLaneCV<>+792(SB)/8,$0x983e5152983e5152
+DATA chainLaneCV<>+800(SB)/8,$0xa831c66da831c66d
+DATA chainLaneCV<>+808(SB)/8,$0xa831c66da831c66d
+DATA chainLaneCV<>+816(SB)/8,$0xa831c66da831c66d
+DATA chainLaneCV<>+824(SB)/8,$0xa831c66da831c66d
+DATA chainLaneCV<>+832(SB)/8,$0xb00327c8b00327c8
+DATA chainLaneCV<>+840(SB)/8,$0xb00327c8b00327c8
+DATA chainLaneCV<>+848(SB)/8,$0xb00327c8b00327c8
+DATA chainLaneCV<>+856(SB)/8,$0xb00327c8b00327c8
+DATA chainLaneCV<>+864(SB)/8,$0xbf597fc7bf597fc7
+DATA chainLaneCV<>+872(SB)/8,$0xbf597fc7bf597fc7
+DATA chainLaneCV<>+880(SB)/8,$0xbf597fc7bf597fc7
+DATA chainLaneCV<>+888(SB)/8,$0xbf597fc7bf597fc7
+DATA chainLaneCV<>+896(SB)/8,$0xc6e00bf3c6e00bf3
+DATA chainLaneCV<>+904(SB)/8,$0xc6e00bf3c6e00bf3
+DATA chainLaneCV<>+912(SB)/8,$0xc6e00bf3c6e00bf3
+DATA chainLaneCV<>+920(SB)/8,$0xc6e00bf3c6e00bf3
+DATA chainLaneCV<>+928(SB)/8,$0xd5a79147d5a79147
+DATA chainLaneCV<>+936(SB)/8,$0xd5a79147d5a79147
+DATA chainLaneCV<>+944(SB)/8,$0xd5a79147d5a79147
+DATA chainLaneCV<>+952(SB)/8,$0xd5a79147d5a79147
+DATA chainLaneCV<>+960(SB)/8,$0x06ca635106ca6351
+DATA chainLaneCV<>+968(SB)/8,$0x06ca635106ca6351
+DATA chainLaneCV<>+976(SB)/8,$0x06ca635106ca6351
+DATA chainLaneCV<>+984(SB)/8,$0x06ca635106ca6351
+DATA chainLaneCV<>+992(SB)/8,$0x1429296714292967
+DATA chainLaneCV<>+1000(SB)/8,$0x1429296714292967
+DATA chainLaneCV<>+1008(SB)/8,$0x1429296714292967
+DATA chainLaneCV<>+1016(SB)/8,$0x1429296714292967
+DATA chainLaneCV<>+1024(SB)/8,$0x27b70a8527b70a85
+DATA chainLaneCV<>+1032(SB)/8,$0x27b70a8527b70a85
+DATA chainLaneCV<>+1040(SB)/8,$0x27b70a8527b70a85
+DATA chainLaneCV<>+1048(SB)/8,$0x27b70a8527b70a85
+DATA chainLaneCV<>+1056(SB)/8,$0x2e1b21382e1b2138
+DATA chainLaneCV<>+1064(SB)/8,$0x2e1b21382e1b2138
+DATA chainLaneCV<>+1072(SB)/8,$0x2e1b21382e1b2138
+DATA chainLaneCV<>+1080(SB)/8,$0x2e1b21382e1b2138
+DATA chainLaneCV<>+1088(SB)/8,$0x4d2c6dfc4d2c6dfc
+DATA chainLaneCV<>+1096(SB)/8,$0x4d2c6dfc4d2c6dfc
+DATA chainLaneCV<>+1104(SB)/8,$0x4d2c6dfc4d2c6dfc
+DATA chainLaneCV<>+1112(SB)/8,$0x4d2c6dfc4d2c6dfc
+DATA chainLaneCV<>+1120(SB)/8,$0x53380d1353380d13
+DATA chainLaneCV<>+1128(SB)/8,$0x53380d1353380d13
+DATA chainLaneCV<>+1136(SB)/8,$0x53380d1353380d13
+DATA chainLaneCV<>+1144(SB)/8,$0x53380d1353380d13
+DATA chainLaneCV<>+1152(SB)/8,$0x650a7354650a7354
+DATA chainLaneCV<>+1160(SB)/8,$0x650a7354650a7354
+DATA chainLaneCV<>+1168(SB)/8,$0x650a7354650a7354
+DATA chainLaneCV<>+1176(SB)/8,$0x650a7354650a7354
+DATA chainLaneCV<>+1184(SB)/8,$0x766a0abb766a0abb
+DATA chainLaneCV<>+1192(SB)/8,$0x766a0abb766a0abb
+DATA chainLaneCV<>+1200(SB)/8,$0x766a0abb766a0abb
+DATA chainLaneCV<>+1208(SB)/8,$0x766a0abb766a0abb
+DATA chainLaneCV<>+1216(SB)/8,$0x81c2c92e81c2c92e
+DATA chainLaneCV<>+1224(SB)/8,$0x81c2c92e81c2c92e
+DATA chainLaneCV<>+1232(SB)/8,$0x81c2c92e81c2c92e
+DATA chainLaneCV<>+1240(SB)/8,$0x81c2c92e81c2c92e
+DATA chainLaneCV<>+1248(SB)/8,$0x92722c8592722c85
+DATA chainLaneCV<>+1256(SB)/8,$0x92722c8592722c85
+DATA chainLaneCV<>+1264(SB)/8,$0x92722c8592722c85
+DATA chainLaneCV<>+1272(SB)/8,$0x92722c8592722c85
+DATA chainLaneCV<>+1280(SB)/8,$0xa2bfe8a1a2bfe8a1
+DATA chainLaneCV<>+1288(SB)/8,$0xa2bfe8a1a2bfe8a1
+DATA chainLaneCV<>+1296(SB)/8,$0xa2bfe8a1a2bfe8a1
+DATA chainLaneCV<>+1304(SB)/8,$0xa2bfe8a1a2bfe8a1
+DATA chainLaneCV<>+1312(SB)/8,$0xa81a664ba81a664b
+DATA chainLaneCV<>+1320(SB)/8,$0xa81a664ba81a664b
+DATA chainLaneCV<>+1328(SB)/8,$0xa81a664ba81a664b
+DATA chainLaneCV<>+1336(SB)/8,$0xa81a664ba81a664b
+DATA chainLaneCV<>+1344(SB)/8,$0xc24b8b70c24b8b70
+DATA chainLaneCV<>+1352(SB)/8,$0xc24b8b70c24b8b70
+DATA chainLaneCV<>+1360(SB)/8,$0xc24b8b70c24b8b70
+DATA chainLaneCV<>+1368(SB)/8,$0xc24b8b70c24b8b70
+DATA chainLaneCV<>+1376(SB)/8,$0xc76c51a3c76c51a3
+DATA chainLaneCV<>+1384(SB)/8,$0xc76c51a3c76c51a3
+DATA chainLaneCV<>+1392(SB)/8,$0xc76c51a3c76c51a3
+DATA chainLaneCV<>+1400(SB)/8,$0xc76c51a3c76c51a3
+DATA chainLaneCV<>+1408(SB)/8,$0xd192e819d192e819
+DATA chainLaneCV<>+1416(SB)/8,$0xd192e819d192e819
+DATA chainLaneCV<>+1424(SB)/8,$0xd192e819d192e819
+DATA chainLaneCV<>+1432(SB)/8,$0xd192e819d192e819
+DATA chainLaneCV<>+1440(SB)/8,$0xd6990624d6990624
+DATA chainLaneCV<>+1448(SB)/8,$0xd6990624d6990624
+DATA chainLaneCV<>+1456(SB)/8,$0xd6990624d6990624
+DATA chainLaneCV<>+1464(SB)/8,$0xd6990624d6990624
+DATA chainLaneCV<>+1472(SB)/8,$0xf40e3585f40e3585
+DATA chainLaneCV<>+1480(SB)/8,$0xf40e3585f40e3585
+DATA chainLaneCV<>+1488(SB)/8,$0xf40e3585f40e3585
+DATA chainLaneCV<>+1496(SB)/8,$0xf40e3585f40e3585
+DATA chainLaneCV<>+1504(SB)/8,$0x106aa070106aa070
+DATA chainLaneCV<>+1512(SB)/8,$0x106aa070106aa070
+DATA chainLaneCV<>+1520(SB)/8,$0x106aa070106aa070
+DATA chainLaneCV<>+1528(SB)/8,$0x106aa070106aa070
+DATA chainLaneCV<>+1536(SB)/8,$0x19a4c11619a4c116
+DATA chainLaneCV<>+1544(SB)/8,$0x19a4c11619a4c116
+DATA chainLaneCV<>+1552(SB)/8,$0x19a4c11619a4c116
+DATA chainLaneCV<>+1560(SB)/8,$0x19a4c11619a4c116
+DATA chainLaneCV<>+1568(SB)/8,$0x1e376c081e376c08
+DATA chainLaneCV<>+1576(SB)/8,$0x1e376c081e376c08
+DATA chainLaneCV<>+1584(SB)/8,$0x1e376c081e376c08
+DATA chainLaneCV<>+1592(SB)/8,$0x1e376c081e376c08
+DATA chainLaneCV<>+1600(SB)/8,$0x2748774c2748774c
+DATA chainLaneCV<>+1608(SB)/8,$0x2748774c2748774c
+DATA chainLaneCV<>+1616(SB)/8,$0x2748774c2748774c
+DATA chainLaneCV<>+1624(SB)/8,$0x2748774c2748774c
+DATA chainLaneCV<>+1632(SB)/8,$0x34b0bcb534b0bcb5
+DATA chainLaneCV<>+1640(SB)/8,$0x34b0bcb534b0bcb5
+DATA chainLaneCV<>+1648(SB)/8,$0x34b0bcb534b0bcb5
+DATA chainLaneCV<>+1656(SB)/8,$0x34b0bcb534b0bcb5
+DATA chainLaneCV<>+1664(SB)/8,$0x391c0cb3391c0cb3
+DATA chainLaneCV<>+1672(SB)/8,$0x391c0cb3391c0cb3
+DATA chainLaneCV<>+1680(SB)/8,$0x391c0cb3391c0cb3
+DATA chainLaneCV<>+1688(SB)/8,$0x391c0cb3391c0cb3
+DATA chainLaneCV<>+1696(SB)/8,$0x4ed8aa4a4ed8aa4a
+DATA chainLaneCV<>+1704(SB)/8,$0x4ed8aa4a4ed8aa4a
+DATA chainLaneCV<>+1712(SB)/8,$0x4ed8aa4a4ed8aa4a
+DATA chainLaneCV<>+1720(SB)/8,$0x4ed8aa4a4ed8aa4a
+DATA chainLaneCV<>+1728(SB)/8,$0x5b9cca4f5b9cca4f
+DATA chainLaneCV<>+1736(SB)/8,$0x5b9cca4f5b9cca4f
+DATA chainLaneCV<>+1744(SB)/8,$0x5b9cca4f5b9cca4f
+DATA chainLaneCV<>+1752(SB)/8,$0x5b9cca4f5b9cca4f
+DATA chainLaneCV<>+1760(SB)/8,$0x682e6ff3682e6ff3
+DATA chainLaneCV<>+1768(SB)/8,$0x682e6ff3682e6ff3
+DATA chainLaneCV<>+1776(SB)/8,$0x682e6ff3682e6ff3
+DATA chainLaneCV<>+1784(SB)/8,$0x682e6ff3682e6ff3
+DATA chainLaneCV<>+1792(SB)/8,$0x748f82ee748f82ee
+DATA chainLaneCV<>+1800(SB)/8,$0x748f82ee748f82ee
+DATA chainLaneCV<>+1808(SB)/8,$0x748f82ee748f82ee
+DATA chainLaneCV<>+1816(SB)/8,$0x748f82ee748f82ee
+DATA chainLaneCV<>+1824(SB)/8,$0x78a5636f78a5636f
+DATA chainLaneCV<>+1832(SB)/8,$0x78a5636f78a5636f
+DATA chainLaneCV<>+1840(SB)/8,$0x78a5636f78a5636f
+DATA chainLaneCV<>+1848(SB)/8,$0x78a5636f78a5636f
+DATA chainLaneCV<>+1856(SB)/8,$0x84c8781484c87814
+DATA chainLaneCV<>+1864(SB)/8,$0x84c8781484c87814
+DATA chainLaneCV<>+1872(SB)/8,$0x84c8781484c87814
+DATA chainLaneCV<>+1880(SB)/8,$0x84c8781484c87814
+DATA chainLaneCV<>+1888(SB)/8,$0x8cc702088cc70208
+DATA chainLaneCV<>+1896(SB)/8,$0x8cc702088cc70208
+DATA chainLaneCV<>+1904(SB)/8,$0x8cc702088cc70208
+DATA chainLaneCV<>+1912(SB)/8,$0x8cc702088cc70208
+DATA chainLaneCV<>+1920(SB)/8,$0x90befffa90befffa
+DATA chainLaneCV<>+1928(SB)/8,$0x90befffa90befffa
+DATA chainLaneCV<>+1936(SB)/8,$0x90befffa90befffa
+DATA chainLaneCV<>+1944(SB)/8,$0x90befffa90befffa
+DATA chainLaneCV<>+1952(SB)/8,$0xa4506ceba4506ceb
+DATA chainLaneCV<>+1960(SB)/8,$0xa4506ceba4506ceb
+DATA chainLaneCV<>+1968(SB)/8,$0xa4506ceba4506ceb
+DATA chainLaneCV<>+1976(SB)/8,$0xa4506ceba4506ceb
+DATA chainLaneCV<>+1984(SB)/8,$0xbef9a3f7bef9a3f7
+DATA chainLaneCV<>+1992(SB)/8,$0xbef9a3f7bef9a3f7
+DATA chainLaneCV<>+2000(SB)/8,$0xbef9a3f7bef9a3f7
+DATA chainLaneCV<>+2008(SB)/8,$0xbef9a3f7bef9a3f7
+DATA chainLaneCV<>+2016(SB)/8,$0xc67178f2c67178f2
+DATA chainLaneCV<>+2024(SB)/8,$0xc67178f2c67178f2
+DATA chainLaneCV<>+2032(SB)/8,$0xc67178f2c67178f2
+DATA chainLaneCV<>+2040(SB)/8,$0xc67178f2c67178f2
+DATA chainLaneCV<>+2048(SB)/8,$0x6a09e6676a09e667
+DATA chainLaneCV<>+2056(SB)/8,$0x6a09e6676a09e667
+DATA chainLaneCV<>+2064(SB)/8,$0x6a09e6676a09e667
+DATA chainLaneCV<>+2072(SB)/8,$0x6a09e6676a09e667
+DATA chainLaneCV<>+2080(SB)/8,$0xbb67ae85bb67ae85
+DATA chainLaneCV<>+2088(SB)/8,$0xbb67ae85bb67ae85
+DATA chainLaneCV<>+2096(SB)/8,$0xbb67ae85bb67ae85
+DATA chainLaneCV<>+2104(SB)/8,$0xbb67ae85bb67ae85
+DATA chainLaneCV<>+2112(SB)/8,$0x3c6ef3723c6ef372
+DATA chainLaneCV<>+2120(SB)/8,$0x3c6ef3723c6ef372
+DATA chainLaneCV<>+2128(SB)/8,$0x3c6ef3723c6ef372
+DATA chainLaneCV<>+2136(SB)/8,$0x3c6ef3723c6ef372
+DATA chainLaneCV<>+2144(SB)/8,$0xa54ff53aa54ff53a
+DATA chainLaneCV<>+2152(SB)/8,$0xa54ff53aa54ff53a
+DATA chainLaneCV<>+2160(SB)/8,$0xa54ff53aa54ff53a
+DATA chainLaneCV<>+2168(SB)/8,$0xa54ff53aa54ff53a
+DATA chainLaneCV<>+2176(SB)/8,$0x510e527f510e527f
+DATA chainLaneCV<>+2184(SB)/8,$0x510e527f510e527f
+DATA chainLaneCV<>+2192(SB)/8,$0x510e527f510e527f
+DATA chainLaneCV<>+2200(SB)/8,$0x510e527f510e527f
+DATA chainLaneCV<>+2208(SB)/8,$0x9b05688c9b05688c
+DATA chainLaneCV<>+2216(SB)/8,$0x9b05688c9b05688c
+DATA chainLaneCV<>+2224(SB)/8,$0x9b05688c9b05688c
+DATA chainLaneCV<>+2232(SB)/8,$0x9b05688c9b05688c
+DATA chainLaneCV<>+2240(SB)/8,$0x1f83d9ab1f83d9ab
+DATA chainLaneCV<>+2248(SB)/8,$0x1f83d9ab1f83d9ab
+DATA chainLaneCV<>+2256(SB)/8,$0x1f83d9ab1f83d9ab
+DATA chainLaneCV<>+2264(SB)/8,$0x1f83d9ab1f83d9ab
+DATA chainLaneCV<>+2272(SB)/8,$0x5be0cd195be0cd19
+DATA chainLaneCV<>+2280(SB)/8,$0x5be0cd195be0cd19
+DATA chainLaneCV<>+2288(SB)/8,$0x5be0cd195be0cd19
+DATA chainLaneCV<>+2296(SB)/8,$0x5be0cd195be0cd19
+DATA chainLaneCV<>+2304(SB)/8,$0x5807aa985807aa98
+DATA chainLaneCV<>+2312(SB)/8,$0x5807aa985807aa98
+DATA chainLaneCV<>+2320(SB)/8,$0x5807aa985807aa98
+DATA chainLaneCV<>+2328(SB)/8,$0x5807aa985807aa98
+DATA chainLaneCV<>+2336(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+2344(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+2352(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+2360(SB)/8,$0x12835b0112835b01
+DATA chainLaneCV<>+2368(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+2376(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+2384(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+2392(SB)/8,$0x243185be243185be
+DATA chainLaneCV<>+2400(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+2408(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+2416(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+2424(SB)/8,$0x550c7dc3550c7dc3
+DATA chainLaneCV<>+2432(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+2440(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+2448(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+2456(SB)/8,$0x72be5d7472be5d74
+DATA chainLaneCV<>+2464(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+2472(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+2480(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+2488(SB)/8,$0x80deb1fe80deb1fe
+DATA chainLaneCV<>+2496(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+2504(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+2512(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+2520(SB)/8,$0x9bdc06a79bdc06a7
+DATA chainLaneCV<>+2528(SB)/8,$0xc19bf274c19bf274
+DATA chainLaneCV<>+2536(SB)/8,$0xc19bf274c19bf274
+DATA chainLaneCV<>+2544(SB)/8,$0xc19bf274c19bf274
+DATA chainLaneCV<>+2552(SB)/8,$0xc19bf274c19bf274
+DATA chainLaneCV<>+2560(SB)/8,$0xfc08884dfc08884d
+DATA chainLaneCV<>+2568(SB)/8,$0xfc08884dfc08884d
+DATA chainLaneCV<>+2576(SB)/8,$0xfc08884dfc08884d
+DATA chainLaneCV<>+2584(SB)/8,$0xfc08884dfc08884d
+DATA chainLaneCV<>+2592(SB)/8,$0x98c7e2a298c7e2a2
+DATA chainLaneCV<>+2600(SB)/8,$0x98c7e2a298c7e2a2
+DATA chainLaneCV<>+2608(SB)/8,$0x98c7e2a298c7e2a2
+DATA chainLaneCV<>+2616(SB)/8,$0x98c7e2a298c7e2a2
+DATA chainLaneCV<>+2656(SB)/8,$0x00a0000000a00000
+DATA chainLaneCV<>+2664(SB)/8,$0x00a0000000a00000
+DATA chainLaneCV<>+2672(SB)/8,$0x00a0000000a00000
+DATA chainLaneCV<>+2680(SB)/8,$0x00a0000000a00000
+DATA chainLaneCV<>+2816(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+2824(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+2832(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+2840(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+2848(SB)/8,$0x1100200011002000
+DATA chainLaneCV<>+2856(SB)/8,$0x1100200011002000
+DATA chainLaneCV<>+2864(SB)/8,$0x1100200011002000
+DATA chainLaneCV<>+2872(SB)/8,$0x1100200011002000
+DATA chainLaneCV<>+2880(SB)/8,$0x8000000080000000
+DATA chainLaneCV<>+2888(SB)/8,$0x8000000080000000
+DATA chainLaneCV<>+2896(SB)/8,$0x8000000080000000
+DATA chainLaneCV<>+2904(SB)/8,$0x8000000080000000
+DATA chainLaneCV<>+3072(SB)/8,$0x0040002200400022
+DATA chainLaneCV<>+3080(SB)/8,$0x0040002200400022
+DATA chainLaneCV<>+3088(SB)/8,$0x0040002200400022
+DATA chainLaneCV<>+3096(SB)/8,$0x0040002200400022
+DATA chainLaneCV<>+3104(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+3112(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+3120(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+3128(SB)/8,$0x0000010000000100
+DATA chainLaneCV<>+4152(SB)/8,$0x0000000000000000
+GLOBL chainLaneCV<>(SB),RODATA|NOPTR,$4160
 
 // func shaniX1Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, SHA, SSE2
-TEXT ·shaniX1Chain(SB), NOSPLIT, $0-16
-	MOVQ ls+0(FP), DI
-	MOVQ n+8(FP), SI
+TEXT ·shaniX1Chain(SB),NOSPLIT,$0-16
+	MOVQ ls+0(FP),DI
+	MOVQ n+8(FP),SI
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0
+	CMPB ·useVZEROUPPER+0(SB),$0
 	JEQ  shaniX1Chain_init
 	VZEROUPPER
 
 shaniX1Chain_init:
-	TESTQ SI, SI
+	TESTQ SI,SI
 	JEQ   shaniX1Chain_ret
-	MOVOU chainShaniIV<>+0(SB), X11
-	MOVOU chainShaniCDGH1<>+0(SB), X12
+	MOVOU chainShaniIV<>+0(SB),X11
+	MOVOU chainShaniCDGH1<>+0(SB),X12
 
 	// Load each chain's digest, words a..h, and turn it into the state a
 	// step leaves before the IV is added back, as ABEF and CDGH: the loop
 	// starts each step from there.
-	MOVOU      (DI), X13
-	MOVOU      16(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X1
-	PSHUFD     $27, X15, X2
+	MOVOU      (DI),X13
+	MOVOU      16(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X1
+	PSHUFD     $27,X15,X2
 	PCALIGN    $64
 
 shaniX1Chain_loop:
@@ -513,249 +513,249 @@ shaniX1Chain_loop:
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $27, X1, X0
-	PSHUFD     $27, X1, X13
-	MOVO       X13, X7
-	PADDD      chainShaniIVK<>+0(SB), X7
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X2, X14
-	MOVO       X14, X8
-	PADDD      chainShaniIVK<>+16(SB), X8
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X3
-	PUNPCKLQDQ X14, X3
-	MOVO       X13, X4
-	PUNPCKHQDQ X14, X4
-	MOVO       X11, X1
-	MOVO       X12, X2
+	PSHUFD     $27,X1,X0
+	PSHUFD     $27,X1,X13
+	MOVO       X13,X7
+	PADDD      chainShaniIVK<>+0(SB),X7
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X2,X14
+	MOVO       X14,X8
+	PADDD      chainShaniIVK<>+16(SB),X8
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X3
+	PUNPCKLQDQ X14,X3
+	MOVO       X13,X4
+	PUNPCKHQDQ X14,X4
+	MOVO       X11,X1
+	MOVO       X12,X2
 
 	// Rounds 0-7: W+K from the last digest.
-	SHA256RNDS2 X0, X1, X2
-	MOVO        X8, X0
-	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $14, X7, X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X8, X0
-	SHA256RNDS2 X0, X2, X1
+	SHA256RNDS2 X0,X1,X2
+	MOVO        X8,X0
+	SHA256RNDS2 X0,X2,X1
+	PSHUFD      $14,X7,X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X8,X0
+	SHA256RNDS2 X0,X2,X1
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
 	// 2 groups ahead of the rounds that use them.
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	SHA256MSG2  chainShaniPad<>+16(SB), X3
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  chainShaniPad<>+0(SB), X4
-	PADDD       chainShaniW13<>+0(SB), X4
-	SHA256MSG2  X3, X4
-	MOVO        X3, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X4
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X4,X3
+	SHA256MSG2  chainShaniPad<>+16(SB),X3
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  chainShaniPad<>+0(SB),X4
+	PADDD       chainShaniW13<>+0(SB),X4
+	SHA256MSG2  X3,X4
+	MOVO        X3,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X4
 
 	// Rounds 16-63.
-	MOVO        X3, X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        chainShaniPad<>+0(SB), X5
-	MOVO        X3, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
-	MOVO        X4, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X5
-	MOVO        X4, X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        chainShaniPad<>+16(SB), X6
-	SHA256MSG1  X3, X6
-	MOVO        X4, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
-	MOVO        X5, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X6
-	MOVO        X5, X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	MOVO        X5, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X3
-	SHA256MSG2  X6, X3
-	MOVO        X6, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X3
-	MOVO        X6, X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X5, X4
-	MOVO        X6, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X4
-	SHA256MSG2  X3, X4
-	MOVO        X3, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X4
-	MOVO        X3, X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X6, X5
-	MOVO        X3, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
-	MOVO        X4, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X5
-	MOVO        X4, X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X3, X6
-	MOVO        X4, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
-	MOVO        X5, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X6
-	MOVO        X5, X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X4, X3
-	MOVO        X5, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X3
-	SHA256MSG2  X6, X3
-	MOVO        X6, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X3
-	MOVO        X6, X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X5, X4
-	MOVO        X6, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X4
-	SHA256MSG2  X3, X4
-	MOVO        X3, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X4
-	MOVO        X3, X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X6, X5
-	MOVO        X3, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X5
-	SHA256MSG2  X4, X5
-	MOVO        X4, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X5
-	MOVO        X4, X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	SHA256MSG1  X3, X6
-	MOVO        X4, X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X6
-	SHA256MSG2  X5, X6
-	MOVO        X5, X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X6
-	MOVO        X5, X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        X6, X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
+	MOVO        X3,X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        chainShaniPad<>+0(SB),X5
+	MOVO        X3,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X5
+	SHA256MSG2  X4,X5
+	MOVO        X4,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X5
+	MOVO        X4,X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        chainShaniPad<>+16(SB),X6
+	SHA256MSG1  X3,X6
+	MOVO        X4,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X6
+	SHA256MSG2  X5,X6
+	MOVO        X5,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X6
+	MOVO        X5,X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X4,X3
+	MOVO        X5,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X3
+	SHA256MSG2  X6,X3
+	MOVO        X6,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X3
+	MOVO        X6,X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X5,X4
+	MOVO        X6,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X4
+	SHA256MSG2  X3,X4
+	MOVO        X3,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X4
+	MOVO        X3,X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X6,X5
+	MOVO        X3,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X5
+	SHA256MSG2  X4,X5
+	MOVO        X4,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X5
+	MOVO        X4,X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X3,X6
+	MOVO        X4,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X6
+	SHA256MSG2  X5,X6
+	MOVO        X5,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X6
+	MOVO        X5,X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X4,X3
+	MOVO        X5,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X3
+	SHA256MSG2  X6,X3
+	MOVO        X6,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X3
+	MOVO        X6,X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X5,X4
+	MOVO        X6,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X4
+	SHA256MSG2  X3,X4
+	MOVO        X3,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X4
+	MOVO        X3,X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X6,X5
+	MOVO        X3,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X5
+	SHA256MSG2  X4,X5
+	MOVO        X4,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X5
+	MOVO        X4,X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	SHA256MSG1  X3,X6
+	MOVO        X4,X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X6
+	SHA256MSG2  X5,X6
+	MOVO        X5,X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X6
+	MOVO        X5,X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        X6,X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
 	DECQ        SI
 	JNE         shaniX1Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $27, X1, X13
-	PSHUFD     $27, X2, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, (DI)
-	MOVOU      X15, 16(DI)
+	PSHUFD     $27,X1,X13
+	PSHUFD     $27,X2,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,(DI)
+	MOVOU      X15,16(DI)
 
 shaniX1Chain_ret:
 	RET
 
 // func shaniX2Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, SHA, SSE2
-TEXT ·shaniX2Chain(SB), NOSPLIT, $208-16
-	MOVQ ls+0(FP), DI
-	MOVQ n+8(FP), SI
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
+TEXT ·shaniX2Chain(SB),NOSPLIT,$208-16
+	MOVQ ls+0(FP),DI
+	MOVQ n+8(FP),SI
+	LEAQ 15(SP),R14
+	ANDQ $-16,R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0
+	CMPB ·useVZEROUPPER+0(SB),$0
 	JEQ  shaniX2Chain_init
 	VZEROUPPER
 
 shaniX2Chain_init:
-	TESTQ SI, SI
+	TESTQ SI,SI
 	JEQ   shaniX2Chain_ret
-	MOVOU chainShaniIV<>+0(SB), X11
-	MOVOU chainShaniIV<>+16(SB), X12
+	MOVOU chainShaniIV<>+0(SB),X11
+	MOVOU chainShaniIV<>+16(SB),X12
 
 	// Load each chain's digest, words a..h, and turn it into the state a
 	// step leaves before the IV is added back, as ABEF and CDGH: the loop
 	// starts each step from there.
-	MOVOU      (DI), X13
-	MOVOU      16(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X1
-	PSHUFD     $27, X15, X2
-	MOVOU      32(DI), X13
-	MOVOU      48(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X3
-	PSHUFD     $27, X15, X4
+	MOVOU      (DI),X13
+	MOVOU      16(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X1
+	PSHUFD     $27,X15,X2
+	MOVOU      32(DI),X13
+	MOVOU      48(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X3
+	PSHUFD     $27,X15,X4
 	PCALIGN    $64
 
 shaniX2Chain_loop:
@@ -763,498 +763,498 @@ shaniX2Chain_loop:
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $27, X1, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 64(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X2, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 80(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, (R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 16(R14)
-	MOVO       X11, X1
-	MOVO       X12, X2
-	PSHUFD     $27, X3, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 160(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X4, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 176(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 96(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 112(R14)
-	MOVO       X11, X3
-	MOVO       X12, X4
+	PSHUFD     $27,X1,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,64(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X2,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,80(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,16(R14)
+	MOVO       X11,X1
+	MOVO       X12,X2
+	PSHUFD     $27,X3,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,160(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X4,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,176(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,96(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,112(R14)
+	MOVO       X11,X3
+	MOVO       X12,X4
 
 	// Rounds 0-7: W+K from the last digest.
-	MOVO        64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVO        176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $14, 64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, 80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $14, 160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, 176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 96(R14)
+	MOVO        64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVO        80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVO        176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	PSHUFD      $14,64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	PSHUFD      $14,160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,96(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
 	// 3 groups ahead of the rounds that use them.
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        16(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        16(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
 
 	// Rounds 16-63.
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
 	DECQ        SI
 	JNE         shaniX2Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $27, X1, X13
-	PSHUFD     $27, X2, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, (DI)
-	MOVOU      X15, 16(DI)
-	PSHUFD     $27, X3, X13
-	PSHUFD     $27, X4, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 32(DI)
-	MOVOU      X15, 48(DI)
+	PSHUFD     $27,X1,X13
+	PSHUFD     $27,X2,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,(DI)
+	MOVOU      X15,16(DI)
+	PSHUFD     $27,X3,X13
+	PSHUFD     $27,X4,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,32(DI)
+	MOVOU      X15,48(DI)
 
 shaniX2Chain_ret:
 	RET
 
 // func shaniX3Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, SHA, SSE2
-TEXT ·shaniX3Chain(SB), NOSPLIT, $304-16
-	MOVQ ls+0(FP), DI
-	MOVQ n+8(FP), SI
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
+TEXT ·shaniX3Chain(SB),NOSPLIT,$304-16
+	MOVQ ls+0(FP),DI
+	MOVQ n+8(FP),SI
+	LEAQ 15(SP),R14
+	ANDQ $-16,R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0
+	CMPB ·useVZEROUPPER+0(SB),$0
 	JEQ  shaniX3Chain_init
 	VZEROUPPER
 
 shaniX3Chain_init:
-	TESTQ SI, SI
+	TESTQ SI,SI
 	JEQ   shaniX3Chain_ret
-	MOVOU chainShaniIV<>+0(SB), X11
-	MOVOU chainShaniIV<>+16(SB), X12
+	MOVOU chainShaniIV<>+0(SB),X11
+	MOVOU chainShaniIV<>+16(SB),X12
 
 	// Load each chain's digest, words a..h, and turn it into the state a
 	// step leaves before the IV is added back, as ABEF and CDGH: the loop
 	// starts each step from there.
-	MOVOU      (DI), X13
-	MOVOU      16(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X1
-	PSHUFD     $27, X15, X2
-	MOVOU      32(DI), X13
-	MOVOU      48(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X3
-	PSHUFD     $27, X15, X4
-	MOVOU      64(DI), X13
-	MOVOU      80(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X5
-	PSHUFD     $27, X15, X6
+	MOVOU      (DI),X13
+	MOVOU      16(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X1
+	PSHUFD     $27,X15,X2
+	MOVOU      32(DI),X13
+	MOVOU      48(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X3
+	PSHUFD     $27,X15,X4
+	MOVOU      64(DI),X13
+	MOVOU      80(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X5
+	PSHUFD     $27,X15,X6
 	PCALIGN    $64
 
 shaniX3Chain_loop:
@@ -1262,721 +1262,721 @@ shaniX3Chain_loop:
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $27, X1, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 64(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X2, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 80(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, (R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 16(R14)
-	MOVO       X11, X1
-	MOVO       X12, X2
-	PSHUFD     $27, X3, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 160(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X4, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 176(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 96(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 112(R14)
-	MOVO       X11, X3
-	MOVO       X12, X4
-	PSHUFD     $27, X5, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 256(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X6, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 272(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 192(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 208(R14)
-	MOVO       X11, X5
-	MOVO       X12, X6
+	PSHUFD     $27,X1,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,64(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X2,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,80(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,16(R14)
+	MOVO       X11,X1
+	MOVO       X12,X2
+	PSHUFD     $27,X3,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,160(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X4,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,176(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,96(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,112(R14)
+	MOVO       X11,X3
+	MOVO       X12,X4
+	PSHUFD     $27,X5,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,256(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X6,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,272(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,192(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,208(R14)
+	MOVO       X11,X5
+	MOVO       X12,X6
 
 	// Rounds 0-7: W+K from the last digest.
-	MOVO        64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVO        176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        256(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVO        272(R14), X0
-	SHA256RNDS2 X0, X6, X5
-	PSHUFD      $14, 64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, 80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $14, 160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, 176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $14, 256(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, 272(R14), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 192(R14)
+	MOVO        64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVO        80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVO        176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        256(R14),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVO        272(R14),X0
+	SHA256RNDS2 X0,X6,X5
+	PSHUFD      $14,64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	PSHUFD      $14,160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	PSHUFD      $14,256(R14),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,272(R14),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,192(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
 	// 3 groups ahead of the rounds that use them.
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        16(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        16(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
 
 	// Rounds 16-63.
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        224(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  240(R14), X13
-	MOVO        240(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 192(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
-	MOVO        240(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        224(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  240(R14), X13
-	MOVO        240(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 192(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
-	MOVO        240(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	MOVO        224(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  240(R14),X13
+	MOVO        240(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,192(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  224(R14),X13
+	MOVO        240(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        224(R14),X13
+	SHA256MSG1  240(R14),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        240(R14),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	MOVO        224(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  240(R14),X13
+	MOVO        240(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,192(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  224(R14),X13
+	MOVO        240(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        224(R14),X13
+	SHA256MSG1  240(R14),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        240(R14),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
 	DECQ        SI
 	JNE         shaniX3Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $27, X1, X13
-	PSHUFD     $27, X2, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, (DI)
-	MOVOU      X15, 16(DI)
-	PSHUFD     $27, X3, X13
-	PSHUFD     $27, X4, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 32(DI)
-	MOVOU      X15, 48(DI)
-	PSHUFD     $27, X5, X13
-	PSHUFD     $27, X6, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 64(DI)
-	MOVOU      X15, 80(DI)
+	PSHUFD     $27,X1,X13
+	PSHUFD     $27,X2,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,(DI)
+	MOVOU      X15,16(DI)
+	PSHUFD     $27,X3,X13
+	PSHUFD     $27,X4,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,32(DI)
+	MOVOU      X15,48(DI)
+	PSHUFD     $27,X5,X13
+	PSHUFD     $27,X6,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,64(DI)
+	MOVOU      X15,80(DI)
 
 shaniX3Chain_ret:
 	RET
 
 // func shaniX4Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, SHA, SSE2
-TEXT ·shaniX4Chain(SB), NOSPLIT, $400-16
-	MOVQ ls+0(FP), DI
-	MOVQ n+8(FP), SI
-	LEAQ 15(SP), R14
-	ANDQ $-16, R14
+TEXT ·shaniX4Chain(SB),NOSPLIT,$400-16
+	MOVQ ls+0(FP),DI
+	MOVQ n+8(FP),SI
+	LEAQ 15(SP),R14
+	ANDQ $-16,R14
 
 	// Legacy-SSE SHA instructions run slowly after dirty upper AVX state.
-	CMPB ·useVZEROUPPER+0(SB), $0
+	CMPB ·useVZEROUPPER+0(SB),$0
 	JEQ  shaniX4Chain_init
 	VZEROUPPER
 
 shaniX4Chain_init:
-	TESTQ SI, SI
+	TESTQ SI,SI
 	JEQ   shaniX4Chain_ret
-	MOVOU chainShaniIV<>+0(SB), X11
-	MOVOU chainShaniIV<>+16(SB), X12
+	MOVOU chainShaniIV<>+0(SB),X11
+	MOVOU chainShaniIV<>+16(SB),X12
 
 	// Load each chain's digest, words a..h, and turn it into the state a
 	// step leaves before the IV is added back, as ABEF and CDGH: the loop
 	// starts each step from there.
-	MOVOU      (DI), X13
-	MOVOU      16(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X1
-	PSHUFD     $27, X15, X2
-	MOVOU      32(DI), X13
-	MOVOU      48(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X3
-	PSHUFD     $27, X15, X4
-	MOVOU      64(DI), X13
-	MOVOU      80(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X5
-	PSHUFD     $27, X15, X6
-	MOVOU      96(DI), X13
-	MOVOU      112(DI), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	PSUBL      chainShaniIVPQ<>+0(SB), X13
-	PSUBL      chainShaniIVPQ<>+16(SB), X15
-	PSHUFD     $27, X13, X7
-	PSHUFD     $27, X15, X8
+	MOVOU      (DI),X13
+	MOVOU      16(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X1
+	PSHUFD     $27,X15,X2
+	MOVOU      32(DI),X13
+	MOVOU      48(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X3
+	PSHUFD     $27,X15,X4
+	MOVOU      64(DI),X13
+	MOVOU      80(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X5
+	PSHUFD     $27,X15,X6
+	MOVOU      96(DI),X13
+	MOVOU      112(DI),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	PSUBL      chainShaniIVPQ<>+0(SB),X13
+	PSUBL      chainShaniIVPQ<>+16(SB),X15
+	PSHUFD     $27,X13,X7
+	PSHUFD     $27,X15,X8
 	PCALIGN    $64
 
 shaniX4Chain_loop:
@@ -1984,4283 +1984,4283 @@ shaniX4Chain_loop:
 	// IV, and plus the IV and K for rounds 0-7 (the IV and K added in one go,
 	// so that the next step's first rounds wait for two instructions only);
 	// message groups 0 and 1. The state restarts at the IV.
-	PSHUFD     $27, X1, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 64(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X2, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 80(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, (R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 16(R14)
-	MOVO       X11, X1
-	MOVO       X12, X2
-	PSHUFD     $27, X3, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 160(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X4, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 176(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 96(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 112(R14)
-	MOVO       X11, X3
-	MOVO       X12, X4
-	PSHUFD     $27, X5, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 256(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X6, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 272(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 192(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 208(R14)
-	MOVO       X11, X5
-	MOVO       X12, X6
-	PSHUFD     $27, X7, X13
-	MOVO       X13, X15
-	PADDD      chainShaniIVK<>+0(SB), X15
-	MOVO       X15, 352(R14)
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PSHUFD     $27, X8, X14
-	MOVO       X14, X15
-	PADDD      chainShaniIVK<>+16(SB), X15
-	MOVO       X15, 368(R14)
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X15
-	MOVO       X15, 288(R14)
-	MOVO       X13, X15
-	PUNPCKHQDQ X14, X15
-	MOVO       X15, 304(R14)
-	MOVO       X11, X7
-	MOVO       X12, X8
+	PSHUFD     $27,X1,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,64(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X2,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,80(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,16(R14)
+	MOVO       X11,X1
+	MOVO       X12,X2
+	PSHUFD     $27,X3,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,160(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X4,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,176(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,96(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,112(R14)
+	MOVO       X11,X3
+	MOVO       X12,X4
+	PSHUFD     $27,X5,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,256(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X6,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,272(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,192(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,208(R14)
+	MOVO       X11,X5
+	MOVO       X12,X6
+	PSHUFD     $27,X7,X13
+	MOVO       X13,X15
+	PADDD      chainShaniIVK<>+0(SB),X15
+	MOVO       X15,352(R14)
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PSHUFD     $27,X8,X14
+	MOVO       X14,X15
+	PADDD      chainShaniIVK<>+16(SB),X15
+	MOVO       X15,368(R14)
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X15
+	MOVO       X15,288(R14)
+	MOVO       X13,X15
+	PUNPCKHQDQ X14,X15
+	MOVO       X15,304(R14)
+	MOVO       X11,X7
+	MOVO       X12,X8
 
 	// Rounds 0-7: W+K from the last digest.
-	MOVO        64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVO        80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVO        176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        256(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVO        272(R14), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        352(R14), X0
-	SHA256RNDS2 X0, X7, X8
-	MOVO        368(R14), X0
-	SHA256RNDS2 X0, X8, X7
-	PSHUFD      $14, 64(R14), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, 80(R14), X0
-	SHA256RNDS2 X0, X2, X1
-	PSHUFD      $14, 160(R14), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, 176(R14), X0
-	SHA256RNDS2 X0, X4, X3
-	PSHUFD      $14, 256(R14), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, 272(R14), X0
-	SHA256RNDS2 X0, X6, X5
-	PSHUFD      $14, 352(R14), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, 368(R14), X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 192(R14)
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
-	SHA256MSG2  chainShaniPad<>+16(SB), X13
-	MOVO        X13, 288(R14)
+	MOVO        64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVO        80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVO        176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        256(R14),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVO        272(R14),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        352(R14),X0
+	SHA256RNDS2 X0,X7,X8
+	MOVO        368(R14),X0
+	SHA256RNDS2 X0,X8,X7
+	PSHUFD      $14,64(R14),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,80(R14),X0
+	SHA256RNDS2 X0,X2,X1
+	PSHUFD      $14,160(R14),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,176(R14),X0
+	SHA256RNDS2 X0,X4,X3
+	PSHUFD      $14,256(R14),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,272(R14),X0
+	SHA256RNDS2 X0,X6,X5
+	PSHUFD      $14,352(R14),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,368(R14),X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,192(R14)
+	MOVO        288(R14),X13
+	SHA256MSG1  304(R14),X13
+	SHA256MSG2  chainShaniPad<>+16(SB),X13
+	MOVO        X13,288(R14)
 
 	// Rounds 8-15: the padding's W+K, constant. Schedule message groups 4-15,
 	// 3 groups ahead of the rounds that use them.
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVQ        chainShaniWK<>+0(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	MOVQ        chainShaniWK<>+16(SB), X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        16(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVO        304(R14), X13
-	SHA256MSG1  chainShaniPad<>+0(SB), X13
-	PADDD       chainShaniW13<>+0(SB), X13
-	SHA256MSG2  288(R14), X13
-	MOVO        288(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 304(R14)
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X2, X1
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X4, X3
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X6, X5
-	MOVQ        chainShaniWK<>+32(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	MOVQ        chainShaniWK<>+48(SB), X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
-	MOVO        chainShaniPad<>+0(SB), X13
-	MOVO        288(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  304(R14), X13
-	MOVO        304(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 320(R14)
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVQ        chainShaniWK<>+0(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	MOVQ        chainShaniWK<>+16(SB),X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        16(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVO        304(R14),X13
+	SHA256MSG1  chainShaniPad<>+0(SB),X13
+	PADDD       chainShaniW13<>+0(SB),X13
+	SHA256MSG2  288(R14),X13
+	MOVO        288(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,304(R14)
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X2,X1
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X4,X3
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X6,X5
+	MOVQ        chainShaniWK<>+32(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	MOVQ        chainShaniWK<>+48(SB),X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
+	MOVO        chainShaniPad<>+0(SB),X13
+	MOVO        288(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  304(R14),X13
+	MOVO        304(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,320(R14)
 
 	// Rounds 16-63.
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
-	PADDD       chainShaniK<>+64(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        chainShaniPad<>+16(SB), X13
-	SHA256MSG1  288(R14), X13
-	MOVO        304(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  320(R14), X13
-	MOVO        320(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 336(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
-	PADDD       chainShaniK<>+80(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        224(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  240(R14), X13
-	MOVO        240(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 192(R14)
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
-	MOVO        320(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  336(R14), X13
-	MOVO        336(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 288(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
-	PADDD       chainShaniK<>+96(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
-	MOVO        240(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        336(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  288(R14), X13
-	MOVO        288(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 304(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
-	PADDD       chainShaniK<>+112(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        288(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  304(R14), X13
-	MOVO        304(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 320(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
-	PADDD       chainShaniK<>+128(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
-	MOVO        304(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  320(R14), X13
-	MOVO        320(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 336(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
-	PADDD       chainShaniK<>+144(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        (R14), X13
-	SHA256MSG1  16(R14), X13
-	MOVO        32(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  48(R14), X13
-	MOVO        48(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, (R14)
-	MOVO        96(R14), X13
-	SHA256MSG1  112(R14), X13
-	MOVO        128(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  144(R14), X13
-	MOVO        144(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 96(R14)
-	MOVO        192(R14), X13
-	SHA256MSG1  208(R14), X13
-	MOVO        224(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  240(R14), X13
-	MOVO        240(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 192(R14)
-	MOVO        288(R14), X13
-	SHA256MSG1  304(R14), X13
-	MOVO        320(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  336(R14), X13
-	MOVO        336(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 288(R14)
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
-	PADDD       chainShaniK<>+160(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        16(R14), X13
-	SHA256MSG1  32(R14), X13
-	MOVO        48(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  (R14), X13
-	MOVO        (R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 16(R14)
-	MOVO        112(R14), X13
-	SHA256MSG1  128(R14), X13
-	MOVO        144(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  96(R14), X13
-	MOVO        96(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 112(R14)
-	MOVO        208(R14), X13
-	SHA256MSG1  224(R14), X13
-	MOVO        240(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  192(R14), X13
-	MOVO        192(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 208(R14)
-	MOVO        304(R14), X13
-	SHA256MSG1  320(R14), X13
-	MOVO        336(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  288(R14), X13
-	MOVO        288(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 304(R14)
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
-	PADDD       chainShaniK<>+176(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        32(R14), X13
-	SHA256MSG1  48(R14), X13
-	MOVO        (R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  16(R14), X13
-	MOVO        16(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 32(R14)
-	MOVO        128(R14), X13
-	SHA256MSG1  144(R14), X13
-	MOVO        96(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  112(R14), X13
-	MOVO        112(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 128(R14)
-	MOVO        224(R14), X13
-	SHA256MSG1  240(R14), X13
-	MOVO        192(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  208(R14), X13
-	MOVO        208(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 224(R14)
-	MOVO        320(R14), X13
-	SHA256MSG1  336(R14), X13
-	MOVO        288(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  304(R14), X13
-	MOVO        304(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 320(R14)
-	MOVO        (R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        96(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        192(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        288(R14), X0
-	PADDD       chainShaniK<>+192(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        48(R14), X13
-	SHA256MSG1  (R14), X13
-	MOVO        16(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  32(R14), X13
-	MOVO        32(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 48(R14)
-	MOVO        144(R14), X13
-	SHA256MSG1  96(R14), X13
-	MOVO        112(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  128(R14), X13
-	MOVO        128(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 144(R14)
-	MOVO        240(R14), X13
-	SHA256MSG1  192(R14), X13
-	MOVO        208(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  224(R14), X13
-	MOVO        224(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 240(R14)
-	MOVO        336(R14), X13
-	SHA256MSG1  288(R14), X13
-	MOVO        304(R14), X14
-	PSRLDQ      $4, X14
-	PADDD       X14, X13
-	SHA256MSG2  320(R14), X13
-	MOVO        320(R14), X14
-	PSLLDQ      $12, X14
-	PADDD       X14, X13
-	MOVO        X13, 336(R14)
-	MOVO        16(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        112(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        208(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        304(R14), X0
-	PADDD       chainShaniK<>+208(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        32(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        128(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        224(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        320(R14), X0
-	PADDD       chainShaniK<>+224(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
-	MOVO        48(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X1, X2
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X2, X1
-	MOVO        144(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X3, X4
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X4, X3
-	MOVO        240(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X5, X6
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X6, X5
-	MOVO        336(R14), X0
-	PADDD       chainShaniK<>+240(SB), X0
-	SHA256RNDS2 X0, X7, X8
-	PSHUFD      $14, X0, X0
-	SHA256RNDS2 X0, X8, X7
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        288(R14),X0
+	PADDD       chainShaniK<>+64(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        chainShaniPad<>+16(SB),X13
+	SHA256MSG1  288(R14),X13
+	MOVO        304(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  320(R14),X13
+	MOVO        320(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,336(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        304(R14),X0
+	PADDD       chainShaniK<>+80(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	MOVO        224(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  240(R14),X13
+	MOVO        240(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,192(R14)
+	MOVO        288(R14),X13
+	SHA256MSG1  304(R14),X13
+	MOVO        320(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  336(R14),X13
+	MOVO        336(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,288(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        320(R14),X0
+	PADDD       chainShaniK<>+96(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  224(R14),X13
+	MOVO        240(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVO        304(R14),X13
+	SHA256MSG1  320(R14),X13
+	MOVO        336(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  288(R14),X13
+	MOVO        288(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,304(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        336(R14),X0
+	PADDD       chainShaniK<>+112(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        224(R14),X13
+	SHA256MSG1  240(R14),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
+	MOVO        320(R14),X13
+	SHA256MSG1  336(R14),X13
+	MOVO        288(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  304(R14),X13
+	MOVO        304(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,320(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        288(R14),X0
+	PADDD       chainShaniK<>+128(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        240(R14),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        336(R14),X13
+	SHA256MSG1  288(R14),X13
+	MOVO        304(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  320(R14),X13
+	MOVO        320(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,336(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        304(R14),X0
+	PADDD       chainShaniK<>+144(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        (R14),X13
+	SHA256MSG1  16(R14),X13
+	MOVO        32(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  48(R14),X13
+	MOVO        48(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,(R14)
+	MOVO        96(R14),X13
+	SHA256MSG1  112(R14),X13
+	MOVO        128(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  144(R14),X13
+	MOVO        144(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,96(R14)
+	MOVO        192(R14),X13
+	SHA256MSG1  208(R14),X13
+	MOVO        224(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  240(R14),X13
+	MOVO        240(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,192(R14)
+	MOVO        288(R14),X13
+	SHA256MSG1  304(R14),X13
+	MOVO        320(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  336(R14),X13
+	MOVO        336(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,288(R14)
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        320(R14),X0
+	PADDD       chainShaniK<>+160(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        16(R14),X13
+	SHA256MSG1  32(R14),X13
+	MOVO        48(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  (R14),X13
+	MOVO        (R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,16(R14)
+	MOVO        112(R14),X13
+	SHA256MSG1  128(R14),X13
+	MOVO        144(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  96(R14),X13
+	MOVO        96(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,112(R14)
+	MOVO        208(R14),X13
+	SHA256MSG1  224(R14),X13
+	MOVO        240(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  192(R14),X13
+	MOVO        192(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,208(R14)
+	MOVO        304(R14),X13
+	SHA256MSG1  320(R14),X13
+	MOVO        336(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  288(R14),X13
+	MOVO        288(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,304(R14)
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        336(R14),X0
+	PADDD       chainShaniK<>+176(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        32(R14),X13
+	SHA256MSG1  48(R14),X13
+	MOVO        (R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  16(R14),X13
+	MOVO        16(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,32(R14)
+	MOVO        128(R14),X13
+	SHA256MSG1  144(R14),X13
+	MOVO        96(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  112(R14),X13
+	MOVO        112(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,128(R14)
+	MOVO        224(R14),X13
+	SHA256MSG1  240(R14),X13
+	MOVO        192(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  208(R14),X13
+	MOVO        208(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,224(R14)
+	MOVO        320(R14),X13
+	SHA256MSG1  336(R14),X13
+	MOVO        288(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  304(R14),X13
+	MOVO        304(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,320(R14)
+	MOVO        (R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        96(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        192(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        288(R14),X0
+	PADDD       chainShaniK<>+192(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        48(R14),X13
+	SHA256MSG1  (R14),X13
+	MOVO        16(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  32(R14),X13
+	MOVO        32(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,48(R14)
+	MOVO        144(R14),X13
+	SHA256MSG1  96(R14),X13
+	MOVO        112(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  128(R14),X13
+	MOVO        128(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,144(R14)
+	MOVO        240(R14),X13
+	SHA256MSG1  192(R14),X13
+	MOVO        208(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  224(R14),X13
+	MOVO        224(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,240(R14)
+	MOVO        336(R14),X13
+	SHA256MSG1  288(R14),X13
+	MOVO        304(R14),X14
+	PSRLDQ      $4,X14
+	PADDD       X14,X13
+	SHA256MSG2  320(R14),X13
+	MOVO        320(R14),X14
+	PSLLDQ      $12,X14
+	PADDD       X14,X13
+	MOVO        X13,336(R14)
+	MOVO        16(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        112(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        208(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        304(R14),X0
+	PADDD       chainShaniK<>+208(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        32(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        128(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        224(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        320(R14),X0
+	PADDD       chainShaniK<>+224(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
+	MOVO        48(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X1,X2
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X2,X1
+	MOVO        144(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X3,X4
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X4,X3
+	MOVO        240(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X5,X6
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X6,X5
+	MOVO        336(R14),X0
+	PADDD       chainShaniK<>+240(SB),X0
+	SHA256RNDS2 X0,X7,X8
+	PSHUFD      $14,X0,X0
+	SHA256RNDS2 X0,X8,X7
 	DECQ        SI
 	JNE         shaniX4Chain_loop
 
 	// Write each chain's digest back, words a..h.
-	PSHUFD     $27, X1, X13
-	PSHUFD     $27, X2, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, (DI)
-	MOVOU      X15, 16(DI)
-	PSHUFD     $27, X3, X13
-	PSHUFD     $27, X4, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 32(DI)
-	MOVOU      X15, 48(DI)
-	PSHUFD     $27, X5, X13
-	PSHUFD     $27, X6, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 64(DI)
-	MOVOU      X15, 80(DI)
-	PSHUFD     $27, X7, X13
-	PSHUFD     $27, X8, X14
-	PADDD      chainShaniIVPQ<>+0(SB), X13
-	PADDD      chainShaniIVPQ<>+16(SB), X14
-	MOVO       X13, X15
-	PUNPCKLQDQ X14, X13
-	PUNPCKHQDQ X14, X15
-	MOVOU      X13, 96(DI)
-	MOVOU      X15, 112(DI)
+	PSHUFD     $27,X1,X13
+	PSHUFD     $27,X2,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,(DI)
+	MOVOU      X15,16(DI)
+	PSHUFD     $27,X3,X13
+	PSHUFD     $27,X4,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,32(DI)
+	MOVOU      X15,48(DI)
+	PSHUFD     $27,X5,X13
+	PSHUFD     $27,X6,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,64(DI)
+	MOVOU      X15,80(DI)
+	PSHUFD     $27,X7,X13
+	PSHUFD     $27,X8,X14
+	PADDD      chainShaniIVPQ<>+0(SB),X13
+	PADDD      chainShaniIVPQ<>+16(SB),X14
+	MOVO       X13,X15
+	PUNPCKLQDQ X14,X13
+	PUNPCKHQDQ X14,X15
+	MOVOU      X13,96(DI)
+	MOVOU      X15,112(DI)
 
 shaniX4Chain_ret:
 	RET
 
 // func avx2X8Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, AVX2
-TEXT ·avx2X8Chain(SB), $544-16
-	MOVQ  ls+0(FP), DI
-	MOVQ  n+8(FP), SI
-	LEAQ  31(SP), R14
-	ANDQ  $-32, R14
-	TESTQ SI, SI
+TEXT ·avx2X8Chain(SB),$544-16
+	MOVQ  ls+0(FP),DI
+	MOVQ  n+8(FP),SI
+	LEAQ  31(SP),R14
+	ANDQ  $-32,R14
+	TESTQ SI,SI
 	JEQ   avx2X8Chain_ret
 
 	// Load the digests, one vector per word, a lane per chain: W[0..7] of
 	// the first step.
-	VMOVDQU (DI), Y8
-	VMOVDQA Y8, (R14)
-	VMOVDQU 32(DI), Y8
-	VMOVDQA Y8, 32(R14)
-	VMOVDQU 64(DI), Y8
-	VMOVDQA Y8, 64(R14)
-	VMOVDQU 96(DI), Y8
-	VMOVDQA Y8, 96(R14)
-	VMOVDQU 128(DI), Y8
-	VMOVDQA Y8, 128(R14)
-	VMOVDQU 160(DI), Y8
-	VMOVDQA Y8, 160(R14)
-	VMOVDQU 192(DI), Y8
-	VMOVDQA Y8, 192(R14)
-	VMOVDQU 224(DI), Y8
-	VMOVDQA Y8, 224(R14)
+	VMOVDQU (DI),Y8
+	VMOVDQA Y8,(R14)
+	VMOVDQU 32(DI),Y8
+	VMOVDQA Y8,32(R14)
+	VMOVDQU 64(DI),Y8
+	VMOVDQA Y8,64(R14)
+	VMOVDQU 96(DI),Y8
+	VMOVDQA Y8,96(R14)
+	VMOVDQU 128(DI),Y8
+	VMOVDQA Y8,128(R14)
+	VMOVDQU 160(DI),Y8
+	VMOVDQA Y8,160(R14)
+	VMOVDQU 192(DI),Y8
+	VMOVDQA Y8,192(R14)
+	VMOVDQU 224(DI),Y8
+	VMOVDQA Y8,224(R14)
 	PCALIGN $64
 
 avx2X8Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
 	// state after it: a and e are W[0] plus constants, b, c, d, f, g, h the IV.
-	VMOVDQA (R14), Y8
-	VPADDD  chainLaneCV<>+2560(SB), Y8, Y7
-	VPADDD  chainLaneCV<>+2592(SB), Y8, Y3
-	VMOVDQU chainLaneCV<>+2048(SB), Y0
-	VMOVDQU chainLaneCV<>+2080(SB), Y1
-	VMOVDQU chainLaneCV<>+2112(SB), Y2
-	VMOVDQU chainLaneCV<>+2176(SB), Y4
-	VMOVDQU chainLaneCV<>+2208(SB), Y5
-	VMOVDQU chainLaneCV<>+2240(SB), Y6
-	VPXOR   Y1, Y0, Y14
+	VMOVDQA (R14),Y8
+	VPADDD  chainLaneCV<>+2560(SB),Y8,Y7
+	VPADDD  chainLaneCV<>+2592(SB),Y8,Y3
+	VMOVDQU chainLaneCV<>+2048(SB),Y0
+	VMOVDQU chainLaneCV<>+2080(SB),Y1
+	VMOVDQU chainLaneCV<>+2112(SB),Y2
+	VMOVDQU chainLaneCV<>+2176(SB),Y4
+	VMOVDQU chainLaneCV<>+2208(SB),Y5
+	VMOVDQU chainLaneCV<>+2240(SB),Y6
+	VPXOR   Y1,Y0,Y14
 
 	// Rounds 1-7: W from the last digest.
-	VMOVDQA 32(R14), Y8
-	VPADDD  chainLaneCV<>+32(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 64(R14), Y8
-	VPADDD  chainLaneCV<>+64(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 96(R14), Y8
-	VPADDD  chainLaneCV<>+96(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 128(R14), Y8
-	VPADDD  chainLaneCV<>+128(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 160(R14), Y8
-	VPADDD  chainLaneCV<>+160(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 192(R14), Y8
-	VPADDD  chainLaneCV<>+192(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 224(R14), Y8
-	VPADDD  chainLaneCV<>+224(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
+	VMOVDQA 32(R14),Y8
+	VPADDD  chainLaneCV<>+32(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 64(R14),Y8
+	VPADDD  chainLaneCV<>+64(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 96(R14),Y8
+	VPADDD  chainLaneCV<>+96(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 128(R14),Y8
+	VPADDD  chainLaneCV<>+128(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 160(R14),Y8
+	VPADDD  chainLaneCV<>+160(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 192(R14),Y8
+	VPADDD  chainLaneCV<>+192(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 224(R14),Y8
+	VPADDD  chainLaneCV<>+224(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
 
 	// Rounds 8-15: the padding's W+K, constant.
-	VPADDD chainLaneCV<>+2304(SB), Y7, Y7
-	VPXOR  Y6, Y5, Y9
-	VPAND  Y4, Y9, Y9
-	VPXOR  Y6, Y9, Y9
-	VPADDD Y9, Y7, Y7
-	VPSRLD $6, Y4, Y9
-	VPSLLD $26, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y7, Y7
-	VPADDD Y7, Y3, Y3
-	VPSRLD $2, Y0, Y9
-	VPSLLD $30, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y7, Y7
-	VPXOR  Y1, Y0, Y14
-	VPAND  Y15, Y14, Y9
-	VPXOR  Y1, Y9, Y9
-	VPADDD Y9, Y7, Y7
-	VPADDD chainLaneCV<>+2336(SB), Y6, Y6
-	VPXOR  Y5, Y4, Y9
-	VPAND  Y3, Y9, Y9
-	VPXOR  Y5, Y9, Y9
-	VPADDD Y9, Y6, Y6
-	VPSRLD $6, Y3, Y9
-	VPSLLD $26, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y6, Y6
-	VPADDD Y6, Y2, Y2
-	VPSRLD $2, Y7, Y9
-	VPSLLD $30, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y6, Y6
-	VPXOR  Y0, Y7, Y15
-	VPAND  Y14, Y15, Y9
-	VPXOR  Y0, Y9, Y9
-	VPADDD Y9, Y6, Y6
-	VPADDD chainLaneCV<>+2368(SB), Y5, Y5
-	VPXOR  Y4, Y3, Y9
-	VPAND  Y2, Y9, Y9
-	VPXOR  Y4, Y9, Y9
-	VPADDD Y9, Y5, Y5
-	VPSRLD $6, Y2, Y9
-	VPSLLD $26, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y5, Y5
-	VPADDD Y5, Y1, Y1
-	VPSRLD $2, Y6, Y9
-	VPSLLD $30, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y5, Y5
-	VPXOR  Y7, Y6, Y14
-	VPAND  Y15, Y14, Y9
-	VPXOR  Y7, Y9, Y9
-	VPADDD Y9, Y5, Y5
-	VPADDD chainLaneCV<>+2400(SB), Y4, Y4
-	VPXOR  Y3, Y2, Y9
-	VPAND  Y1, Y9, Y9
-	VPXOR  Y3, Y9, Y9
-	VPADDD Y9, Y4, Y4
-	VPSRLD $6, Y1, Y9
-	VPSLLD $26, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y4, Y4
-	VPADDD Y4, Y0, Y0
-	VPSRLD $2, Y5, Y9
-	VPSLLD $30, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y4, Y4
-	VPXOR  Y6, Y5, Y15
-	VPAND  Y14, Y15, Y9
-	VPXOR  Y6, Y9, Y9
-	VPADDD Y9, Y4, Y4
-	VPADDD chainLaneCV<>+2432(SB), Y3, Y3
-	VPXOR  Y2, Y1, Y9
-	VPAND  Y0, Y9, Y9
-	VPXOR  Y2, Y9, Y9
-	VPADDD Y9, Y3, Y3
-	VPSRLD $6, Y0, Y9
-	VPSLLD $26, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y0, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y3, Y3
-	VPADDD Y3, Y7, Y7
-	VPSRLD $2, Y4, Y9
-	VPSLLD $30, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y4, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y3, Y3
-	VPXOR  Y5, Y4, Y14
-	VPAND  Y15, Y14, Y9
-	VPXOR  Y5, Y9, Y9
-	VPADDD Y9, Y3, Y3
-	VPADDD chainLaneCV<>+2464(SB), Y2, Y2
-	VPXOR  Y1, Y0, Y9
-	VPAND  Y7, Y9, Y9
-	VPXOR  Y1, Y9, Y9
-	VPADDD Y9, Y2, Y2
-	VPSRLD $6, Y7, Y9
-	VPSLLD $26, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y7, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y2, Y2
-	VPADDD Y2, Y6, Y6
-	VPSRLD $2, Y3, Y9
-	VPSLLD $30, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y3, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y2, Y2
-	VPXOR  Y4, Y3, Y15
-	VPAND  Y14, Y15, Y9
-	VPXOR  Y4, Y9, Y9
-	VPADDD Y9, Y2, Y2
-	VPADDD chainLaneCV<>+2496(SB), Y1, Y1
-	VPXOR  Y0, Y7, Y9
-	VPAND  Y6, Y9, Y9
-	VPXOR  Y0, Y9, Y9
-	VPADDD Y9, Y1, Y1
-	VPSRLD $6, Y6, Y9
-	VPSLLD $26, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y6, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y1, Y1
-	VPADDD Y1, Y5, Y5
-	VPSRLD $2, Y2, Y9
-	VPSLLD $30, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y2, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y1, Y1
-	VPXOR  Y3, Y2, Y14
-	VPAND  Y15, Y14, Y9
-	VPXOR  Y3, Y9, Y9
-	VPADDD Y9, Y1, Y1
-	VPADDD chainLaneCV<>+2528(SB), Y0, Y0
-	VPXOR  Y7, Y6, Y9
-	VPAND  Y5, Y9, Y9
-	VPXOR  Y7, Y9, Y9
-	VPADDD Y9, Y0, Y0
-	VPSRLD $6, Y5, Y9
-	VPSLLD $26, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $11, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $21, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $25, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $7, Y5, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y0, Y0
-	VPADDD Y0, Y4, Y4
-	VPSRLD $2, Y1, Y9
-	VPSLLD $30, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $13, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $19, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSRLD $22, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPSLLD $10, Y1, Y10
-	VPXOR  Y10, Y9, Y9
-	VPADDD Y9, Y0, Y0
-	VPXOR  Y2, Y1, Y15
-	VPAND  Y14, Y15, Y9
-	VPXOR  Y2, Y9, Y9
-	VPADDD Y9, Y0, Y0
+	VPADDD chainLaneCV<>+2304(SB),Y7,Y7
+	VPXOR  Y6,Y5,Y9
+	VPAND  Y4,Y9,Y9
+	VPXOR  Y6,Y9,Y9
+	VPADDD Y9,Y7,Y7
+	VPSRLD $6,Y4,Y9
+	VPSLLD $26,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y7,Y7
+	VPADDD Y7,Y3,Y3
+	VPSRLD $2,Y0,Y9
+	VPSLLD $30,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y7,Y7
+	VPXOR  Y1,Y0,Y14
+	VPAND  Y15,Y14,Y9
+	VPXOR  Y1,Y9,Y9
+	VPADDD Y9,Y7,Y7
+	VPADDD chainLaneCV<>+2336(SB),Y6,Y6
+	VPXOR  Y5,Y4,Y9
+	VPAND  Y3,Y9,Y9
+	VPXOR  Y5,Y9,Y9
+	VPADDD Y9,Y6,Y6
+	VPSRLD $6,Y3,Y9
+	VPSLLD $26,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y6,Y6
+	VPADDD Y6,Y2,Y2
+	VPSRLD $2,Y7,Y9
+	VPSLLD $30,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y6,Y6
+	VPXOR  Y0,Y7,Y15
+	VPAND  Y14,Y15,Y9
+	VPXOR  Y0,Y9,Y9
+	VPADDD Y9,Y6,Y6
+	VPADDD chainLaneCV<>+2368(SB),Y5,Y5
+	VPXOR  Y4,Y3,Y9
+	VPAND  Y2,Y9,Y9
+	VPXOR  Y4,Y9,Y9
+	VPADDD Y9,Y5,Y5
+	VPSRLD $6,Y2,Y9
+	VPSLLD $26,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y5,Y5
+	VPADDD Y5,Y1,Y1
+	VPSRLD $2,Y6,Y9
+	VPSLLD $30,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y5,Y5
+	VPXOR  Y7,Y6,Y14
+	VPAND  Y15,Y14,Y9
+	VPXOR  Y7,Y9,Y9
+	VPADDD Y9,Y5,Y5
+	VPADDD chainLaneCV<>+2400(SB),Y4,Y4
+	VPXOR  Y3,Y2,Y9
+	VPAND  Y1,Y9,Y9
+	VPXOR  Y3,Y9,Y9
+	VPADDD Y9,Y4,Y4
+	VPSRLD $6,Y1,Y9
+	VPSLLD $26,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y4,Y4
+	VPADDD Y4,Y0,Y0
+	VPSRLD $2,Y5,Y9
+	VPSLLD $30,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y4,Y4
+	VPXOR  Y6,Y5,Y15
+	VPAND  Y14,Y15,Y9
+	VPXOR  Y6,Y9,Y9
+	VPADDD Y9,Y4,Y4
+	VPADDD chainLaneCV<>+2432(SB),Y3,Y3
+	VPXOR  Y2,Y1,Y9
+	VPAND  Y0,Y9,Y9
+	VPXOR  Y2,Y9,Y9
+	VPADDD Y9,Y3,Y3
+	VPSRLD $6,Y0,Y9
+	VPSLLD $26,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y0,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y3,Y3
+	VPADDD Y3,Y7,Y7
+	VPSRLD $2,Y4,Y9
+	VPSLLD $30,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y4,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y3,Y3
+	VPXOR  Y5,Y4,Y14
+	VPAND  Y15,Y14,Y9
+	VPXOR  Y5,Y9,Y9
+	VPADDD Y9,Y3,Y3
+	VPADDD chainLaneCV<>+2464(SB),Y2,Y2
+	VPXOR  Y1,Y0,Y9
+	VPAND  Y7,Y9,Y9
+	VPXOR  Y1,Y9,Y9
+	VPADDD Y9,Y2,Y2
+	VPSRLD $6,Y7,Y9
+	VPSLLD $26,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y7,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y2,Y2
+	VPADDD Y2,Y6,Y6
+	VPSRLD $2,Y3,Y9
+	VPSLLD $30,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y3,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y2,Y2
+	VPXOR  Y4,Y3,Y15
+	VPAND  Y14,Y15,Y9
+	VPXOR  Y4,Y9,Y9
+	VPADDD Y9,Y2,Y2
+	VPADDD chainLaneCV<>+2496(SB),Y1,Y1
+	VPXOR  Y0,Y7,Y9
+	VPAND  Y6,Y9,Y9
+	VPXOR  Y0,Y9,Y9
+	VPADDD Y9,Y1,Y1
+	VPSRLD $6,Y6,Y9
+	VPSLLD $26,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y6,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y1,Y1
+	VPADDD Y1,Y5,Y5
+	VPSRLD $2,Y2,Y9
+	VPSLLD $30,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y2,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y1,Y1
+	VPXOR  Y3,Y2,Y14
+	VPAND  Y15,Y14,Y9
+	VPXOR  Y3,Y9,Y9
+	VPADDD Y9,Y1,Y1
+	VPADDD chainLaneCV<>+2528(SB),Y0,Y0
+	VPXOR  Y7,Y6,Y9
+	VPAND  Y5,Y9,Y9
+	VPXOR  Y7,Y9,Y9
+	VPADDD Y9,Y0,Y0
+	VPSRLD $6,Y5,Y9
+	VPSLLD $26,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $11,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $21,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $25,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $7,Y5,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y0,Y0
+	VPADDD Y0,Y4,Y4
+	VPSRLD $2,Y1,Y9
+	VPSLLD $30,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $13,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $19,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSRLD $22,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPSLLD $10,Y1,Y10
+	VPXOR  Y10,Y9,Y9
+	VPADDD Y9,Y0,Y0
+	VPXOR  Y2,Y1,Y15
+	VPAND  Y14,Y15,Y9
+	VPXOR  Y2,Y9,Y9
+	VPADDD Y9,Y0,Y0
 
 	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
 	// that vary, the padding's share of the others added as one constant.
-	VMOVDQA (R14), Y9
-	VMOVDQA 32(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, (R14)
-	VPADDD  chainLaneCV<>+512(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 32(R14), Y9
-	VMOVDQA 64(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VPADDD  chainLaneCV<>+2656(SB), Y8, Y8
-	VMOVDQA Y8, 32(R14)
-	VPADDD  chainLaneCV<>+544(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 64(R14), Y9
-	VMOVDQA 96(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA (R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 64(R14)
-	VPADDD  chainLaneCV<>+576(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 96(R14), Y9
-	VMOVDQA 128(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA 32(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 96(R14)
-	VPADDD  chainLaneCV<>+608(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 128(R14), Y9
-	VMOVDQA 160(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA 64(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 128(R14)
-	VPADDD  chainLaneCV<>+640(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 160(R14), Y9
-	VMOVDQA 192(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA 96(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 160(R14)
-	VPADDD  chainLaneCV<>+672(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 192(R14), Y9
-	VMOVDQA 224(R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA 128(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VPADDD  chainLaneCV<>+2816(SB), Y8, Y8
-	VMOVDQA Y8, 192(R14)
-	VPADDD  chainLaneCV<>+704(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 224(R14), Y9
-	VMOVDQA (R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 160(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VPADDD  chainLaneCV<>+2848(SB), Y8, Y8
-	VMOVDQA Y8, 224(R14)
-	VPADDD  chainLaneCV<>+736(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VMOVDQA 32(R14), Y9
-	VMOVDQA 192(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VPADDD  chainLaneCV<>+2880(SB), Y8, Y8
-	VMOVDQA Y8, 256(R14)
-	VPADDD  chainLaneCV<>+768(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 64(R14), Y9
-	VMOVDQA 224(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, 288(R14)
-	VPADDD  chainLaneCV<>+800(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 96(R14), Y9
-	VMOVDQA 256(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, 320(R14)
-	VPADDD  chainLaneCV<>+832(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 128(R14), Y9
-	VMOVDQA 288(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, 352(R14)
-	VPADDD  chainLaneCV<>+864(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 160(R14), Y9
-	VMOVDQA 320(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, 384(R14)
-	VPADDD  chainLaneCV<>+896(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 192(R14), Y9
-	VMOVDQA 352(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA Y8, 416(R14)
-	VPADDD  chainLaneCV<>+928(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 224(R14), Y9
-	VMOVDQA 384(R14), Y10
-	VPSRLD  $10, Y10, Y11
-	VPSRLD  $17, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $15, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $19, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $13, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VPADDD  chainLaneCV<>+3072(SB), Y8, Y8
-	VMOVDQA Y8, 448(R14)
-	VPADDD  chainLaneCV<>+960(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 256(R14), Y9
-	VMOVDQA (R14), Y10
-	VPSRLD  $3, Y10, Y11
-	VPSRLD  $7, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $25, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSRLD  $18, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPSLLD  $14, Y10, Y12
-	VPXOR   Y12, Y11, Y11
-	VPADDD  Y11, Y9, Y8
-	VMOVDQA 416(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VPADDD  chainLaneCV<>+3104(SB), Y8, Y8
-	VMOVDQA Y8, 480(R14)
-	VPADDD  chainLaneCV<>+992(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VMOVDQA (R14), Y9
-	VMOVDQA 288(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 32(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 448(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, (R14)
-	VPADDD  chainLaneCV<>+1024(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 32(R14), Y9
-	VMOVDQA 320(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 64(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 480(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 32(R14)
-	VPADDD  chainLaneCV<>+1056(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 64(R14), Y9
-	VMOVDQA 352(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 96(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA (R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 64(R14)
-	VPADDD  chainLaneCV<>+1088(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 96(R14), Y9
-	VMOVDQA 384(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 128(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 32(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 96(R14)
-	VPADDD  chainLaneCV<>+1120(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 128(R14), Y9
-	VMOVDQA 416(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 160(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 64(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 128(R14)
-	VPADDD  chainLaneCV<>+1152(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 160(R14), Y9
-	VMOVDQA 448(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 192(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 96(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 160(R14)
-	VPADDD  chainLaneCV<>+1184(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 192(R14), Y9
-	VMOVDQA 480(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 224(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 128(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 192(R14)
-	VPADDD  chainLaneCV<>+1216(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 224(R14), Y9
-	VMOVDQA (R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 256(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 160(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 224(R14)
-	VPADDD  chainLaneCV<>+1248(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VMOVDQA 256(R14), Y9
-	VMOVDQA 32(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 288(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 192(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 256(R14)
-	VPADDD  chainLaneCV<>+1280(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 288(R14), Y9
-	VMOVDQA 64(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 320(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 224(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 288(R14)
-	VPADDD  chainLaneCV<>+1312(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 320(R14), Y9
-	VMOVDQA 96(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 352(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 256(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 320(R14)
-	VPADDD  chainLaneCV<>+1344(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 352(R14), Y9
-	VMOVDQA 128(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 384(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 288(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 352(R14)
-	VPADDD  chainLaneCV<>+1376(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 384(R14), Y9
-	VMOVDQA 160(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 416(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 320(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 384(R14)
-	VPADDD  chainLaneCV<>+1408(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 416(R14), Y9
-	VMOVDQA 192(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 448(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 352(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 416(R14)
-	VPADDD  chainLaneCV<>+1440(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 448(R14), Y9
-	VMOVDQA 224(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 480(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 384(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 448(R14)
-	VPADDD  chainLaneCV<>+1472(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 480(R14), Y9
-	VMOVDQA 256(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA (R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 416(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 480(R14)
-	VPADDD  chainLaneCV<>+1504(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VMOVDQA (R14), Y9
-	VMOVDQA 288(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 32(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 448(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, (R14)
-	VPADDD  chainLaneCV<>+1536(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 32(R14), Y9
-	VMOVDQA 320(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 64(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 480(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 32(R14)
-	VPADDD  chainLaneCV<>+1568(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 64(R14), Y9
-	VMOVDQA 352(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 96(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA (R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 64(R14)
-	VPADDD  chainLaneCV<>+1600(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 96(R14), Y9
-	VMOVDQA 384(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 128(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 32(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 96(R14)
-	VPADDD  chainLaneCV<>+1632(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 128(R14), Y9
-	VMOVDQA 416(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 160(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 64(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 128(R14)
-	VPADDD  chainLaneCV<>+1664(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 160(R14), Y9
-	VMOVDQA 448(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 192(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 96(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 160(R14)
-	VPADDD  chainLaneCV<>+1696(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 192(R14), Y9
-	VMOVDQA 480(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 224(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 128(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 192(R14)
-	VPADDD  chainLaneCV<>+1728(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 224(R14), Y9
-	VMOVDQA (R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 256(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 160(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 224(R14)
-	VPADDD  chainLaneCV<>+1760(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VMOVDQA 256(R14), Y9
-	VMOVDQA 32(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 288(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 192(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 256(R14)
-	VPADDD  chainLaneCV<>+1792(SB), Y8, Y8
-	VPADDD  Y8, Y7, Y7
-	VPXOR   Y6, Y5, Y9
-	VPAND   Y4, Y9, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPSRLD  $6, Y4, Y9
-	VPSLLD  $26, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPADDD  Y7, Y3, Y3
-	VPSRLD  $2, Y0, Y9
-	VPSLLD  $30, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VPXOR   Y1, Y0, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y7, Y7
-	VMOVDQA 288(R14), Y9
-	VMOVDQA 64(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 320(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 224(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 288(R14)
-	VPADDD  chainLaneCV<>+1824(SB), Y8, Y8
-	VPADDD  Y8, Y6, Y6
-	VPXOR   Y5, Y4, Y9
-	VPAND   Y3, Y9, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPSRLD  $6, Y3, Y9
-	VPSLLD  $26, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPADDD  Y6, Y2, Y2
-	VPSRLD  $2, Y7, Y9
-	VPSLLD  $30, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VPXOR   Y0, Y7, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y6, Y6
-	VMOVDQA 320(R14), Y9
-	VMOVDQA 96(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 352(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 256(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 320(R14)
-	VPADDD  chainLaneCV<>+1856(SB), Y8, Y8
-	VPADDD  Y8, Y5, Y5
-	VPXOR   Y4, Y3, Y9
-	VPAND   Y2, Y9, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPSRLD  $6, Y2, Y9
-	VPSLLD  $26, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPADDD  Y5, Y1, Y1
-	VPSRLD  $2, Y6, Y9
-	VPSLLD  $30, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VPXOR   Y7, Y6, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y5, Y5
-	VMOVDQA 352(R14), Y9
-	VMOVDQA 128(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 384(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 288(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 352(R14)
-	VPADDD  chainLaneCV<>+1888(SB), Y8, Y8
-	VPADDD  Y8, Y4, Y4
-	VPXOR   Y3, Y2, Y9
-	VPAND   Y1, Y9, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPSRLD  $6, Y1, Y9
-	VPSLLD  $26, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPADDD  Y4, Y0, Y0
-	VPSRLD  $2, Y5, Y9
-	VPSLLD  $30, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VPXOR   Y6, Y5, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y6, Y9, Y9
-	VPADDD  Y9, Y4, Y4
-	VMOVDQA 384(R14), Y9
-	VMOVDQA 160(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 416(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 320(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 384(R14)
-	VPADDD  chainLaneCV<>+1920(SB), Y8, Y8
-	VPADDD  Y8, Y3, Y3
-	VPXOR   Y2, Y1, Y9
-	VPAND   Y0, Y9, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPSRLD  $6, Y0, Y9
-	VPSLLD  $26, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y0, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPADDD  Y3, Y7, Y7
-	VPSRLD  $2, Y4, Y9
-	VPSLLD  $30, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y4, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VPXOR   Y5, Y4, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y5, Y9, Y9
-	VPADDD  Y9, Y3, Y3
-	VMOVDQA 416(R14), Y9
-	VMOVDQA 192(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 448(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 352(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 416(R14)
-	VPADDD  chainLaneCV<>+1952(SB), Y8, Y8
-	VPADDD  Y8, Y2, Y2
-	VPXOR   Y1, Y0, Y9
-	VPAND   Y7, Y9, Y9
-	VPXOR   Y1, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPSRLD  $6, Y7, Y9
-	VPSLLD  $26, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y7, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPADDD  Y2, Y6, Y6
-	VPSRLD  $2, Y3, Y9
-	VPSLLD  $30, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y3, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VPXOR   Y4, Y3, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y4, Y9, Y9
-	VPADDD  Y9, Y2, Y2
-	VMOVDQA 448(R14), Y9
-	VMOVDQA 224(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA 480(R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 384(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 448(R14)
-	VPADDD  chainLaneCV<>+1984(SB), Y8, Y8
-	VPADDD  Y8, Y1, Y1
-	VPXOR   Y0, Y7, Y9
-	VPAND   Y6, Y9, Y9
-	VPXOR   Y0, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPSRLD  $6, Y6, Y9
-	VPSLLD  $26, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y6, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPADDD  Y1, Y5, Y5
-	VPSRLD  $2, Y2, Y9
-	VPSLLD  $30, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y2, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VPXOR   Y3, Y2, Y14
-	VPAND   Y15, Y14, Y9
-	VPXOR   Y3, Y9, Y9
-	VPADDD  Y9, Y1, Y1
-	VMOVDQA 480(R14), Y9
-	VMOVDQA 256(R14), Y10
-	VPADDD  Y10, Y9, Y8
-	VMOVDQA (R14), Y9
-	VPSRLD  $3, Y9, Y10
-	VPSRLD  $7, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $25, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $18, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $14, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA 416(R14), Y9
-	VPSRLD  $10, Y9, Y10
-	VPSRLD  $17, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $15, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSRLD  $19, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPSLLD  $13, Y9, Y11
-	VPXOR   Y11, Y10, Y10
-	VPADDD  Y10, Y8, Y8
-	VMOVDQA Y8, 480(R14)
-	VPADDD  chainLaneCV<>+2016(SB), Y8, Y8
-	VPADDD  Y8, Y0, Y0
-	VPXOR   Y7, Y6, Y9
-	VPAND   Y5, Y9, Y9
-	VPXOR   Y7, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPSRLD  $6, Y5, Y9
-	VPSLLD  $26, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $11, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $21, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $25, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $7, Y5, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPADDD  Y0, Y4, Y4
-	VPSRLD  $2, Y1, Y9
-	VPSLLD  $30, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $13, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $19, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSRLD  $22, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPSLLD  $10, Y1, Y10
-	VPXOR   Y10, Y9, Y9
-	VPADDD  Y9, Y0, Y0
-	VPXOR   Y2, Y1, Y15
-	VPAND   Y14, Y15, Y9
-	VPXOR   Y2, Y9, Y9
-	VPADDD  Y9, Y0, Y0
+	VMOVDQA (R14),Y9
+	VMOVDQA 32(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,(R14)
+	VPADDD  chainLaneCV<>+512(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 32(R14),Y9
+	VMOVDQA 64(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VPADDD  chainLaneCV<>+2656(SB),Y8,Y8
+	VMOVDQA Y8,32(R14)
+	VPADDD  chainLaneCV<>+544(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 64(R14),Y9
+	VMOVDQA 96(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA (R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,64(R14)
+	VPADDD  chainLaneCV<>+576(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 96(R14),Y9
+	VMOVDQA 128(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA 32(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,96(R14)
+	VPADDD  chainLaneCV<>+608(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 128(R14),Y9
+	VMOVDQA 160(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA 64(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,128(R14)
+	VPADDD  chainLaneCV<>+640(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 160(R14),Y9
+	VMOVDQA 192(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA 96(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,160(R14)
+	VPADDD  chainLaneCV<>+672(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 192(R14),Y9
+	VMOVDQA 224(R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA 128(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VPADDD  chainLaneCV<>+2816(SB),Y8,Y8
+	VMOVDQA Y8,192(R14)
+	VPADDD  chainLaneCV<>+704(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 224(R14),Y9
+	VMOVDQA (R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 160(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VPADDD  chainLaneCV<>+2848(SB),Y8,Y8
+	VMOVDQA Y8,224(R14)
+	VPADDD  chainLaneCV<>+736(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VMOVDQA 32(R14),Y9
+	VMOVDQA 192(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VPADDD  chainLaneCV<>+2880(SB),Y8,Y8
+	VMOVDQA Y8,256(R14)
+	VPADDD  chainLaneCV<>+768(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 64(R14),Y9
+	VMOVDQA 224(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,288(R14)
+	VPADDD  chainLaneCV<>+800(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 96(R14),Y9
+	VMOVDQA 256(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,320(R14)
+	VPADDD  chainLaneCV<>+832(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 128(R14),Y9
+	VMOVDQA 288(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,352(R14)
+	VPADDD  chainLaneCV<>+864(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 160(R14),Y9
+	VMOVDQA 320(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,384(R14)
+	VPADDD  chainLaneCV<>+896(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 192(R14),Y9
+	VMOVDQA 352(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA Y8,416(R14)
+	VPADDD  chainLaneCV<>+928(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 224(R14),Y9
+	VMOVDQA 384(R14),Y10
+	VPSRLD  $10,Y10,Y11
+	VPSRLD  $17,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $15,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $19,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $13,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VPADDD  chainLaneCV<>+3072(SB),Y8,Y8
+	VMOVDQA Y8,448(R14)
+	VPADDD  chainLaneCV<>+960(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 256(R14),Y9
+	VMOVDQA (R14),Y10
+	VPSRLD  $3,Y10,Y11
+	VPSRLD  $7,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $25,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSRLD  $18,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPSLLD  $14,Y10,Y12
+	VPXOR   Y12,Y11,Y11
+	VPADDD  Y11,Y9,Y8
+	VMOVDQA 416(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VPADDD  chainLaneCV<>+3104(SB),Y8,Y8
+	VMOVDQA Y8,480(R14)
+	VPADDD  chainLaneCV<>+992(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VMOVDQA (R14),Y9
+	VMOVDQA 288(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 32(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 448(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,(R14)
+	VPADDD  chainLaneCV<>+1024(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 32(R14),Y9
+	VMOVDQA 320(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 64(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 480(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,32(R14)
+	VPADDD  chainLaneCV<>+1056(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 64(R14),Y9
+	VMOVDQA 352(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 96(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA (R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,64(R14)
+	VPADDD  chainLaneCV<>+1088(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 96(R14),Y9
+	VMOVDQA 384(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 128(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 32(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,96(R14)
+	VPADDD  chainLaneCV<>+1120(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 128(R14),Y9
+	VMOVDQA 416(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 160(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 64(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,128(R14)
+	VPADDD  chainLaneCV<>+1152(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 160(R14),Y9
+	VMOVDQA 448(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 192(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 96(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,160(R14)
+	VPADDD  chainLaneCV<>+1184(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 192(R14),Y9
+	VMOVDQA 480(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 224(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 128(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,192(R14)
+	VPADDD  chainLaneCV<>+1216(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 224(R14),Y9
+	VMOVDQA (R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 256(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 160(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,224(R14)
+	VPADDD  chainLaneCV<>+1248(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VMOVDQA 256(R14),Y9
+	VMOVDQA 32(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 288(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 192(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,256(R14)
+	VPADDD  chainLaneCV<>+1280(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 288(R14),Y9
+	VMOVDQA 64(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 320(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 224(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,288(R14)
+	VPADDD  chainLaneCV<>+1312(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 320(R14),Y9
+	VMOVDQA 96(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 352(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 256(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,320(R14)
+	VPADDD  chainLaneCV<>+1344(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 352(R14),Y9
+	VMOVDQA 128(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 384(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 288(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,352(R14)
+	VPADDD  chainLaneCV<>+1376(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 384(R14),Y9
+	VMOVDQA 160(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 416(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 320(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,384(R14)
+	VPADDD  chainLaneCV<>+1408(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 416(R14),Y9
+	VMOVDQA 192(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 448(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 352(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,416(R14)
+	VPADDD  chainLaneCV<>+1440(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 448(R14),Y9
+	VMOVDQA 224(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 480(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 384(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,448(R14)
+	VPADDD  chainLaneCV<>+1472(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 480(R14),Y9
+	VMOVDQA 256(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA (R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 416(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,480(R14)
+	VPADDD  chainLaneCV<>+1504(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VMOVDQA (R14),Y9
+	VMOVDQA 288(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 32(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 448(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,(R14)
+	VPADDD  chainLaneCV<>+1536(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 32(R14),Y9
+	VMOVDQA 320(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 64(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 480(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,32(R14)
+	VPADDD  chainLaneCV<>+1568(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 64(R14),Y9
+	VMOVDQA 352(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 96(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA (R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,64(R14)
+	VPADDD  chainLaneCV<>+1600(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 96(R14),Y9
+	VMOVDQA 384(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 128(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 32(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,96(R14)
+	VPADDD  chainLaneCV<>+1632(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 128(R14),Y9
+	VMOVDQA 416(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 160(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 64(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,128(R14)
+	VPADDD  chainLaneCV<>+1664(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 160(R14),Y9
+	VMOVDQA 448(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 192(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 96(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,160(R14)
+	VPADDD  chainLaneCV<>+1696(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 192(R14),Y9
+	VMOVDQA 480(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 224(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 128(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,192(R14)
+	VPADDD  chainLaneCV<>+1728(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 224(R14),Y9
+	VMOVDQA (R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 256(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 160(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,224(R14)
+	VPADDD  chainLaneCV<>+1760(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VMOVDQA 256(R14),Y9
+	VMOVDQA 32(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 288(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 192(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,256(R14)
+	VPADDD  chainLaneCV<>+1792(SB),Y8,Y8
+	VPADDD  Y8,Y7,Y7
+	VPXOR   Y6,Y5,Y9
+	VPAND   Y4,Y9,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPSRLD  $6,Y4,Y9
+	VPSLLD  $26,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPADDD  Y7,Y3,Y3
+	VPSRLD  $2,Y0,Y9
+	VPSLLD  $30,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VPXOR   Y1,Y0,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y7,Y7
+	VMOVDQA 288(R14),Y9
+	VMOVDQA 64(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 320(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 224(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,288(R14)
+	VPADDD  chainLaneCV<>+1824(SB),Y8,Y8
+	VPADDD  Y8,Y6,Y6
+	VPXOR   Y5,Y4,Y9
+	VPAND   Y3,Y9,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPSRLD  $6,Y3,Y9
+	VPSLLD  $26,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPADDD  Y6,Y2,Y2
+	VPSRLD  $2,Y7,Y9
+	VPSLLD  $30,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VPXOR   Y0,Y7,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y6,Y6
+	VMOVDQA 320(R14),Y9
+	VMOVDQA 96(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 352(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 256(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,320(R14)
+	VPADDD  chainLaneCV<>+1856(SB),Y8,Y8
+	VPADDD  Y8,Y5,Y5
+	VPXOR   Y4,Y3,Y9
+	VPAND   Y2,Y9,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPSRLD  $6,Y2,Y9
+	VPSLLD  $26,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPADDD  Y5,Y1,Y1
+	VPSRLD  $2,Y6,Y9
+	VPSLLD  $30,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VPXOR   Y7,Y6,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y5,Y5
+	VMOVDQA 352(R14),Y9
+	VMOVDQA 128(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 384(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 288(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,352(R14)
+	VPADDD  chainLaneCV<>+1888(SB),Y8,Y8
+	VPADDD  Y8,Y4,Y4
+	VPXOR   Y3,Y2,Y9
+	VPAND   Y1,Y9,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPSRLD  $6,Y1,Y9
+	VPSLLD  $26,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPADDD  Y4,Y0,Y0
+	VPSRLD  $2,Y5,Y9
+	VPSLLD  $30,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VPXOR   Y6,Y5,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y6,Y9,Y9
+	VPADDD  Y9,Y4,Y4
+	VMOVDQA 384(R14),Y9
+	VMOVDQA 160(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 416(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 320(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,384(R14)
+	VPADDD  chainLaneCV<>+1920(SB),Y8,Y8
+	VPADDD  Y8,Y3,Y3
+	VPXOR   Y2,Y1,Y9
+	VPAND   Y0,Y9,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPSRLD  $6,Y0,Y9
+	VPSLLD  $26,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y0,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPADDD  Y3,Y7,Y7
+	VPSRLD  $2,Y4,Y9
+	VPSLLD  $30,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y4,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VPXOR   Y5,Y4,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y5,Y9,Y9
+	VPADDD  Y9,Y3,Y3
+	VMOVDQA 416(R14),Y9
+	VMOVDQA 192(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 448(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 352(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,416(R14)
+	VPADDD  chainLaneCV<>+1952(SB),Y8,Y8
+	VPADDD  Y8,Y2,Y2
+	VPXOR   Y1,Y0,Y9
+	VPAND   Y7,Y9,Y9
+	VPXOR   Y1,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPSRLD  $6,Y7,Y9
+	VPSLLD  $26,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y7,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPADDD  Y2,Y6,Y6
+	VPSRLD  $2,Y3,Y9
+	VPSLLD  $30,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y3,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VPXOR   Y4,Y3,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y4,Y9,Y9
+	VPADDD  Y9,Y2,Y2
+	VMOVDQA 448(R14),Y9
+	VMOVDQA 224(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA 480(R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 384(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,448(R14)
+	VPADDD  chainLaneCV<>+1984(SB),Y8,Y8
+	VPADDD  Y8,Y1,Y1
+	VPXOR   Y0,Y7,Y9
+	VPAND   Y6,Y9,Y9
+	VPXOR   Y0,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPSRLD  $6,Y6,Y9
+	VPSLLD  $26,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y6,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPADDD  Y1,Y5,Y5
+	VPSRLD  $2,Y2,Y9
+	VPSLLD  $30,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y2,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VPXOR   Y3,Y2,Y14
+	VPAND   Y15,Y14,Y9
+	VPXOR   Y3,Y9,Y9
+	VPADDD  Y9,Y1,Y1
+	VMOVDQA 480(R14),Y9
+	VMOVDQA 256(R14),Y10
+	VPADDD  Y10,Y9,Y8
+	VMOVDQA (R14),Y9
+	VPSRLD  $3,Y9,Y10
+	VPSRLD  $7,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $25,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $18,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $14,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA 416(R14),Y9
+	VPSRLD  $10,Y9,Y10
+	VPSRLD  $17,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $15,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSRLD  $19,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPSLLD  $13,Y9,Y11
+	VPXOR   Y11,Y10,Y10
+	VPADDD  Y10,Y8,Y8
+	VMOVDQA Y8,480(R14)
+	VPADDD  chainLaneCV<>+2016(SB),Y8,Y8
+	VPADDD  Y8,Y0,Y0
+	VPXOR   Y7,Y6,Y9
+	VPAND   Y5,Y9,Y9
+	VPXOR   Y7,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPSRLD  $6,Y5,Y9
+	VPSLLD  $26,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $11,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $21,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $25,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $7,Y5,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPADDD  Y0,Y4,Y4
+	VPSRLD  $2,Y1,Y9
+	VPSLLD  $30,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $13,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $19,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSRLD  $22,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPSLLD  $10,Y1,Y10
+	VPXOR   Y10,Y9,Y9
+	VPADDD  Y9,Y0,Y0
+	VPXOR   Y2,Y1,Y15
+	VPAND   Y14,Y15,Y9
+	VPXOR   Y2,Y9,Y9
+	VPADDD  Y9,Y0,Y0
 
 	// The digest: the state plus the IV, W[0..7] of the next step.
-	VPADDD  chainLaneCV<>+2048(SB), Y0, Y8
-	VMOVDQA Y8, (R14)
-	VPADDD  chainLaneCV<>+2080(SB), Y1, Y8
-	VMOVDQA Y8, 32(R14)
-	VPADDD  chainLaneCV<>+2112(SB), Y2, Y8
-	VMOVDQA Y8, 64(R14)
-	VPADDD  chainLaneCV<>+2144(SB), Y3, Y8
-	VMOVDQA Y8, 96(R14)
-	VPADDD  chainLaneCV<>+2176(SB), Y4, Y8
-	VMOVDQA Y8, 128(R14)
-	VPADDD  chainLaneCV<>+2208(SB), Y5, Y8
-	VMOVDQA Y8, 160(R14)
-	VPADDD  chainLaneCV<>+2240(SB), Y6, Y8
-	VMOVDQA Y8, 192(R14)
-	VPADDD  chainLaneCV<>+2272(SB), Y7, Y8
-	VMOVDQA Y8, 224(R14)
+	VPADDD  chainLaneCV<>+2048(SB),Y0,Y8
+	VMOVDQA Y8,(R14)
+	VPADDD  chainLaneCV<>+2080(SB),Y1,Y8
+	VMOVDQA Y8,32(R14)
+	VPADDD  chainLaneCV<>+2112(SB),Y2,Y8
+	VMOVDQA Y8,64(R14)
+	VPADDD  chainLaneCV<>+2144(SB),Y3,Y8
+	VMOVDQA Y8,96(R14)
+	VPADDD  chainLaneCV<>+2176(SB),Y4,Y8
+	VMOVDQA Y8,128(R14)
+	VPADDD  chainLaneCV<>+2208(SB),Y5,Y8
+	VMOVDQA Y8,160(R14)
+	VPADDD  chainLaneCV<>+2240(SB),Y6,Y8
+	VMOVDQA Y8,192(R14)
+	VPADDD  chainLaneCV<>+2272(SB),Y7,Y8
+	VMOVDQA Y8,224(R14)
 	DECQ    SI
 	JNE     avx2X8Chain_loop
 
 	// Store the digests.
-	VMOVDQA (R14), Y8
-	VMOVDQU Y8, (DI)
-	VMOVDQA 32(R14), Y8
-	VMOVDQU Y8, 32(DI)
-	VMOVDQA 64(R14), Y8
-	VMOVDQU Y8, 64(DI)
-	VMOVDQA 96(R14), Y8
-	VMOVDQU Y8, 96(DI)
-	VMOVDQA 128(R14), Y8
-	VMOVDQU Y8, 128(DI)
-	VMOVDQA 160(R14), Y8
-	VMOVDQU Y8, 160(DI)
-	VMOVDQA 192(R14), Y8
-	VMOVDQU Y8, 192(DI)
-	VMOVDQA 224(R14), Y8
-	VMOVDQU Y8, 224(DI)
+	VMOVDQA (R14),Y8
+	VMOVDQU Y8,(DI)
+	VMOVDQA 32(R14),Y8
+	VMOVDQU Y8,32(DI)
+	VMOVDQA 64(R14),Y8
+	VMOVDQU Y8,64(DI)
+	VMOVDQA 96(R14),Y8
+	VMOVDQU Y8,96(DI)
+	VMOVDQA 128(R14),Y8
+	VMOVDQU Y8,128(DI)
+	VMOVDQA 160(R14),Y8
+	VMOVDQU Y8,160(DI)
+	VMOVDQA 192(R14),Y8
+	VMOVDQU Y8,192(DI)
+	VMOVDQA 224(R14),Y8
+	VMOVDQU Y8,224(DI)
 
 avx2X8Chain_ret:
 	VZEROUPPER
@@ -6268,1722 +6268,1722 @@ avx2X8Chain_ret:
 
 // func avx512X16Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, AVX512F
-TEXT ·avx512X16Chain(SB), NOSPLIT, $0-16
-	MOVQ  ls+0(FP), DI
-	MOVQ  n+8(FP), SI
-	TESTQ SI, SI
+TEXT ·avx512X16Chain(SB),NOSPLIT,$0-16
+	MOVQ  ls+0(FP),DI
+	MOVQ  n+8(FP),SI
+	TESTQ SI,SI
 	JEQ   avx512X16Chain_ret
 
 	// Load the digests, one vector per word, a lane per chain: W[0..7] of
 	// the first step.
-	VMOVDQU32 (DI), Z16
-	VMOVDQU32 64(DI), Z17
-	VMOVDQU32 128(DI), Z18
-	VMOVDQU32 192(DI), Z19
-	VMOVDQU32 256(DI), Z20
-	VMOVDQU32 320(DI), Z21
-	VMOVDQU32 384(DI), Z22
-	VMOVDQU32 448(DI), Z23
+	VMOVDQU32 (DI),Z16
+	VMOVDQU32 64(DI),Z17
+	VMOVDQU32 128(DI),Z18
+	VMOVDQU32 192(DI),Z19
+	VMOVDQU32 256(DI),Z20
+	VMOVDQU32 320(DI),Z21
+	VMOVDQU32 384(DI),Z22
+	VMOVDQU32 448(DI),Z23
 	PCALIGN   $64
 
 avx512X16Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
 	// state after it: a and e are W[0] plus constants, b, c, d, f, g, h the IV.
-	VPADDD.BCST  chainLaneC<>+320(SB), Z16, Z7
-	VPADDD.BCST  chainLaneC<>+324(SB), Z16, Z3
-	VPBROADCASTD chainLaneC<>+256(SB), Z0
-	VPBROADCASTD chainLaneC<>+260(SB), Z1
-	VPBROADCASTD chainLaneC<>+264(SB), Z2
-	VPBROADCASTD chainLaneC<>+272(SB), Z4
-	VPBROADCASTD chainLaneC<>+276(SB), Z5
-	VPBROADCASTD chainLaneC<>+280(SB), Z6
+	VPADDD.BCST  chainLaneC<>+320(SB),Z16,Z7
+	VPADDD.BCST  chainLaneC<>+324(SB),Z16,Z3
+	VPBROADCASTD chainLaneC<>+256(SB),Z0
+	VPBROADCASTD chainLaneC<>+260(SB),Z1
+	VPBROADCASTD chainLaneC<>+264(SB),Z2
+	VPBROADCASTD chainLaneC<>+272(SB),Z4
+	VPBROADCASTD chainLaneC<>+276(SB),Z5
+	VPBROADCASTD chainLaneC<>+280(SB),Z6
 
 	// Rounds 1-7: W from the last digest.
-	VPADDD.BCST chainLaneC<>+4(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD.BCST chainLaneC<>+8(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD.BCST chainLaneC<>+12(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD.BCST chainLaneC<>+16(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD.BCST chainLaneC<>+20(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD.BCST chainLaneC<>+24(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD.BCST chainLaneC<>+28(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
+	VPADDD.BCST chainLaneC<>+4(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD.BCST chainLaneC<>+8(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD.BCST chainLaneC<>+12(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD.BCST chainLaneC<>+16(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD.BCST chainLaneC<>+20(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD.BCST chainLaneC<>+24(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD.BCST chainLaneC<>+28(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// Rounds 8-15: the padding's W+K, constant.
-	VPADDD.BCST chainLaneC<>+288(SB), Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD.BCST chainLaneC<>+292(SB), Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD.BCST chainLaneC<>+296(SB), Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD.BCST chainLaneC<>+300(SB), Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD.BCST chainLaneC<>+304(SB), Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD.BCST chainLaneC<>+308(SB), Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD.BCST chainLaneC<>+312(SB), Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD.BCST chainLaneC<>+316(SB), Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
+	VPADDD.BCST chainLaneC<>+288(SB),Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD.BCST chainLaneC<>+292(SB),Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD.BCST chainLaneC<>+296(SB),Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD.BCST chainLaneC<>+300(SB),Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD.BCST chainLaneC<>+304(SB),Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD.BCST chainLaneC<>+308(SB),Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD.BCST chainLaneC<>+312(SB),Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD.BCST chainLaneC<>+316(SB),Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
 	// that vary, the padding's share of the others added as one constant.
-	VPRORD      $7, Z17, Z11
-	VPRORD      $18, Z17, Z12
-	VPSRLD      $3, Z17, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z16, Z16
-	VPADDD.BCST chainLaneC<>+64(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $7, Z18, Z11
-	VPRORD      $18, Z18, Z12
-	VPSRLD      $3, Z18, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z17, Z17
-	VPADDD.BCST chainLaneC<>+332(SB), Z17, Z17
-	VPADDD.BCST chainLaneC<>+68(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $7, Z19, Z11
-	VPRORD      $18, Z19, Z12
-	VPSRLD      $3, Z19, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+72(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $7, Z20, Z11
-	VPRORD      $18, Z20, Z12
-	VPSRLD      $3, Z20, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+76(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $7, Z21, Z11
-	VPRORD      $18, Z21, Z12
-	VPSRLD      $3, Z21, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+80(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $7, Z22, Z11
-	VPRORD      $18, Z22, Z12
-	VPSRLD      $3, Z22, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+84(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $7, Z23, Z11
-	VPRORD      $18, Z23, Z12
-	VPSRLD      $3, Z23, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+352(SB), Z22, Z22
-	VPADDD.BCST chainLaneC<>+88(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+356(SB), Z23, Z23
-	VPADDD.BCST chainLaneC<>+92(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $17, Z22, Z11
-	VPRORD      $19, Z22, Z12
-	VPSRLD      $10, Z22, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z17, Z24
-	VPADDD.BCST chainLaneC<>+360(SB), Z24, Z24
-	VPADDD.BCST chainLaneC<>+96(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $17, Z23, Z11
-	VPRORD      $19, Z23, Z12
-	VPSRLD      $10, Z23, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z18, Z25
-	VPADDD.BCST chainLaneC<>+100(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $17, Z24, Z11
-	VPRORD      $19, Z24, Z12
-	VPSRLD      $10, Z24, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z19, Z26
-	VPADDD.BCST chainLaneC<>+104(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $17, Z25, Z11
-	VPRORD      $19, Z25, Z12
-	VPSRLD      $10, Z25, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z20, Z27
-	VPADDD.BCST chainLaneC<>+108(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $17, Z26, Z11
-	VPRORD      $19, Z26, Z12
-	VPSRLD      $10, Z26, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z21, Z28
-	VPADDD.BCST chainLaneC<>+112(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $17, Z27, Z11
-	VPRORD      $19, Z27, Z12
-	VPSRLD      $10, Z27, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z22, Z29
-	VPADDD.BCST chainLaneC<>+116(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $17, Z28, Z11
-	VPRORD      $19, Z28, Z12
-	VPSRLD      $10, Z28, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z23, Z30
-	VPADDD.BCST chainLaneC<>+384(SB), Z30, Z30
-	VPADDD.BCST chainLaneC<>+120(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $7, Z16, Z11
-	VPRORD      $18, Z16, Z12
-	VPSRLD      $3, Z16, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z24, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+388(SB), Z31, Z31
-	VPADDD.BCST chainLaneC<>+124(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z25, Z16, Z16
-	VPRORD      $7, Z17, Z10
-	VPRORD      $18, Z17, Z11
-	VPSRLD      $3, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPRORD      $17, Z30, Z10
-	VPRORD      $19, Z30, Z11
-	VPSRLD      $10, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPADDD.BCST chainLaneC<>+128(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z26, Z17, Z17
-	VPRORD      $7, Z18, Z10
-	VPRORD      $18, Z18, Z11
-	VPSRLD      $3, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPRORD      $17, Z31, Z10
-	VPRORD      $19, Z31, Z11
-	VPSRLD      $10, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPADDD.BCST chainLaneC<>+132(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z27, Z18, Z18
-	VPRORD      $7, Z19, Z10
-	VPRORD      $18, Z19, Z11
-	VPSRLD      $3, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+136(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z28, Z19, Z19
-	VPRORD      $7, Z20, Z10
-	VPRORD      $18, Z20, Z11
-	VPSRLD      $3, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+140(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z29, Z20, Z20
-	VPRORD      $7, Z21, Z10
-	VPRORD      $18, Z21, Z11
-	VPSRLD      $3, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+144(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z30, Z21, Z21
-	VPRORD      $7, Z22, Z10
-	VPRORD      $18, Z22, Z11
-	VPSRLD      $3, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+148(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z31, Z22, Z22
-	VPRORD      $7, Z23, Z10
-	VPRORD      $18, Z23, Z11
-	VPSRLD      $3, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+152(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $7, Z24, Z10
-	VPRORD      $18, Z24, Z11
-	VPSRLD      $3, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+156(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z17, Z24, Z24
-	VPRORD      $7, Z25, Z10
-	VPRORD      $18, Z25, Z11
-	VPSRLD      $3, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPRORD      $17, Z22, Z10
-	VPRORD      $19, Z22, Z11
-	VPSRLD      $10, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPADDD.BCST chainLaneC<>+160(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z18, Z25, Z25
-	VPRORD      $7, Z26, Z10
-	VPRORD      $18, Z26, Z11
-	VPSRLD      $3, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPRORD      $17, Z23, Z10
-	VPRORD      $19, Z23, Z11
-	VPSRLD      $10, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPADDD.BCST chainLaneC<>+164(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z19, Z26, Z26
-	VPRORD      $7, Z27, Z10
-	VPRORD      $18, Z27, Z11
-	VPSRLD      $3, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPRORD      $17, Z24, Z10
-	VPRORD      $19, Z24, Z11
-	VPSRLD      $10, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPADDD.BCST chainLaneC<>+168(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z20, Z27, Z27
-	VPRORD      $7, Z28, Z10
-	VPRORD      $18, Z28, Z11
-	VPSRLD      $3, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPRORD      $17, Z25, Z10
-	VPRORD      $19, Z25, Z11
-	VPSRLD      $10, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPADDD.BCST chainLaneC<>+172(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z21, Z28, Z28
-	VPRORD      $7, Z29, Z10
-	VPRORD      $18, Z29, Z11
-	VPSRLD      $3, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPRORD      $17, Z26, Z10
-	VPRORD      $19, Z26, Z11
-	VPSRLD      $10, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPADDD.BCST chainLaneC<>+176(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z22, Z29, Z29
-	VPRORD      $7, Z30, Z10
-	VPRORD      $18, Z30, Z11
-	VPSRLD      $3, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPRORD      $17, Z27, Z10
-	VPRORD      $19, Z27, Z11
-	VPSRLD      $10, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPADDD.BCST chainLaneC<>+180(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z23, Z30, Z30
-	VPRORD      $7, Z31, Z10
-	VPRORD      $18, Z31, Z11
-	VPSRLD      $3, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPRORD      $17, Z28, Z10
-	VPRORD      $19, Z28, Z11
-	VPSRLD      $10, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPADDD.BCST chainLaneC<>+184(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z24, Z31, Z31
-	VPRORD      $7, Z16, Z10
-	VPRORD      $18, Z16, Z11
-	VPSRLD      $3, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+188(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z25, Z16, Z16
-	VPRORD      $7, Z17, Z10
-	VPRORD      $18, Z17, Z11
-	VPSRLD      $3, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPRORD      $17, Z30, Z10
-	VPRORD      $19, Z30, Z11
-	VPSRLD      $10, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPADDD.BCST chainLaneC<>+192(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z26, Z17, Z17
-	VPRORD      $7, Z18, Z10
-	VPRORD      $18, Z18, Z11
-	VPSRLD      $3, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPRORD      $17, Z31, Z10
-	VPRORD      $19, Z31, Z11
-	VPSRLD      $10, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPADDD.BCST chainLaneC<>+196(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z27, Z18, Z18
-	VPRORD      $7, Z19, Z10
-	VPRORD      $18, Z19, Z11
-	VPSRLD      $3, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+200(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z28, Z19, Z19
-	VPRORD      $7, Z20, Z10
-	VPRORD      $18, Z20, Z11
-	VPSRLD      $3, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+204(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z29, Z20, Z20
-	VPRORD      $7, Z21, Z10
-	VPRORD      $18, Z21, Z11
-	VPSRLD      $3, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+208(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z30, Z21, Z21
-	VPRORD      $7, Z22, Z10
-	VPRORD      $18, Z22, Z11
-	VPSRLD      $3, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+212(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z31, Z22, Z22
-	VPRORD      $7, Z23, Z10
-	VPRORD      $18, Z23, Z11
-	VPSRLD      $3, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+216(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $7, Z24, Z10
-	VPRORD      $18, Z24, Z11
-	VPSRLD      $3, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+220(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z17, Z24, Z24
-	VPRORD      $7, Z25, Z10
-	VPRORD      $18, Z25, Z11
-	VPSRLD      $3, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPRORD      $17, Z22, Z10
-	VPRORD      $19, Z22, Z11
-	VPSRLD      $10, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPADDD.BCST chainLaneC<>+224(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z18, Z25, Z25
-	VPRORD      $7, Z26, Z10
-	VPRORD      $18, Z26, Z11
-	VPSRLD      $3, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPRORD      $17, Z23, Z10
-	VPRORD      $19, Z23, Z11
-	VPSRLD      $10, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPADDD.BCST chainLaneC<>+228(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z19, Z26, Z26
-	VPRORD      $7, Z27, Z10
-	VPRORD      $18, Z27, Z11
-	VPSRLD      $3, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPRORD      $17, Z24, Z10
-	VPRORD      $19, Z24, Z11
-	VPSRLD      $10, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPADDD.BCST chainLaneC<>+232(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z20, Z27, Z27
-	VPRORD      $7, Z28, Z10
-	VPRORD      $18, Z28, Z11
-	VPSRLD      $3, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPRORD      $17, Z25, Z10
-	VPRORD      $19, Z25, Z11
-	VPSRLD      $10, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPADDD.BCST chainLaneC<>+236(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z21, Z28, Z28
-	VPRORD      $7, Z29, Z10
-	VPRORD      $18, Z29, Z11
-	VPSRLD      $3, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPRORD      $17, Z26, Z10
-	VPRORD      $19, Z26, Z11
-	VPSRLD      $10, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPADDD.BCST chainLaneC<>+240(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z22, Z29, Z29
-	VPRORD      $7, Z30, Z10
-	VPRORD      $18, Z30, Z11
-	VPSRLD      $3, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPRORD      $17, Z27, Z10
-	VPRORD      $19, Z27, Z11
-	VPSRLD      $10, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPADDD.BCST chainLaneC<>+244(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z23, Z30, Z30
-	VPRORD      $7, Z31, Z10
-	VPRORD      $18, Z31, Z11
-	VPSRLD      $3, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPRORD      $17, Z28, Z10
-	VPRORD      $19, Z28, Z11
-	VPSRLD      $10, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPADDD.BCST chainLaneC<>+248(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z24, Z31, Z31
-	VPRORD      $7, Z16, Z10
-	VPRORD      $18, Z16, Z11
-	VPSRLD      $3, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+252(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
+	VPRORD      $7,Z17,Z11
+	VPRORD      $18,Z17,Z12
+	VPSRLD      $3,Z17,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z16,Z16
+	VPADDD.BCST chainLaneC<>+64(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $7,Z18,Z11
+	VPRORD      $18,Z18,Z12
+	VPSRLD      $3,Z18,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z17,Z17
+	VPADDD.BCST chainLaneC<>+332(SB),Z17,Z17
+	VPADDD.BCST chainLaneC<>+68(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $7,Z19,Z11
+	VPRORD      $18,Z19,Z12
+	VPSRLD      $3,Z19,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+72(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $7,Z20,Z11
+	VPRORD      $18,Z20,Z12
+	VPSRLD      $3,Z20,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+76(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $7,Z21,Z11
+	VPRORD      $18,Z21,Z12
+	VPSRLD      $3,Z21,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+80(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $7,Z22,Z11
+	VPRORD      $18,Z22,Z12
+	VPSRLD      $3,Z22,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+84(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $7,Z23,Z11
+	VPRORD      $18,Z23,Z12
+	VPSRLD      $3,Z23,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+352(SB),Z22,Z22
+	VPADDD.BCST chainLaneC<>+88(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+356(SB),Z23,Z23
+	VPADDD.BCST chainLaneC<>+92(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $17,Z22,Z11
+	VPRORD      $19,Z22,Z12
+	VPSRLD      $10,Z22,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z17,Z24
+	VPADDD.BCST chainLaneC<>+360(SB),Z24,Z24
+	VPADDD.BCST chainLaneC<>+96(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $17,Z23,Z11
+	VPRORD      $19,Z23,Z12
+	VPSRLD      $10,Z23,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z18,Z25
+	VPADDD.BCST chainLaneC<>+100(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $17,Z24,Z11
+	VPRORD      $19,Z24,Z12
+	VPSRLD      $10,Z24,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z19,Z26
+	VPADDD.BCST chainLaneC<>+104(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $17,Z25,Z11
+	VPRORD      $19,Z25,Z12
+	VPSRLD      $10,Z25,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z20,Z27
+	VPADDD.BCST chainLaneC<>+108(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $17,Z26,Z11
+	VPRORD      $19,Z26,Z12
+	VPSRLD      $10,Z26,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z21,Z28
+	VPADDD.BCST chainLaneC<>+112(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $17,Z27,Z11
+	VPRORD      $19,Z27,Z12
+	VPSRLD      $10,Z27,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z22,Z29
+	VPADDD.BCST chainLaneC<>+116(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $17,Z28,Z11
+	VPRORD      $19,Z28,Z12
+	VPSRLD      $10,Z28,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z23,Z30
+	VPADDD.BCST chainLaneC<>+384(SB),Z30,Z30
+	VPADDD.BCST chainLaneC<>+120(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $7,Z16,Z11
+	VPRORD      $18,Z16,Z12
+	VPSRLD      $3,Z16,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z24,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+388(SB),Z31,Z31
+	VPADDD.BCST chainLaneC<>+124(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z25,Z16,Z16
+	VPRORD      $7,Z17,Z10
+	VPRORD      $18,Z17,Z11
+	VPSRLD      $3,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPRORD      $17,Z30,Z10
+	VPRORD      $19,Z30,Z11
+	VPSRLD      $10,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPADDD.BCST chainLaneC<>+128(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z26,Z17,Z17
+	VPRORD      $7,Z18,Z10
+	VPRORD      $18,Z18,Z11
+	VPSRLD      $3,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPRORD      $17,Z31,Z10
+	VPRORD      $19,Z31,Z11
+	VPSRLD      $10,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPADDD.BCST chainLaneC<>+132(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z27,Z18,Z18
+	VPRORD      $7,Z19,Z10
+	VPRORD      $18,Z19,Z11
+	VPSRLD      $3,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+136(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z28,Z19,Z19
+	VPRORD      $7,Z20,Z10
+	VPRORD      $18,Z20,Z11
+	VPSRLD      $3,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+140(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z29,Z20,Z20
+	VPRORD      $7,Z21,Z10
+	VPRORD      $18,Z21,Z11
+	VPSRLD      $3,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+144(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z30,Z21,Z21
+	VPRORD      $7,Z22,Z10
+	VPRORD      $18,Z22,Z11
+	VPSRLD      $3,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+148(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z31,Z22,Z22
+	VPRORD      $7,Z23,Z10
+	VPRORD      $18,Z23,Z11
+	VPSRLD      $3,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+152(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $7,Z24,Z10
+	VPRORD      $18,Z24,Z11
+	VPSRLD      $3,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+156(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z17,Z24,Z24
+	VPRORD      $7,Z25,Z10
+	VPRORD      $18,Z25,Z11
+	VPSRLD      $3,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPRORD      $17,Z22,Z10
+	VPRORD      $19,Z22,Z11
+	VPSRLD      $10,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPADDD.BCST chainLaneC<>+160(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z18,Z25,Z25
+	VPRORD      $7,Z26,Z10
+	VPRORD      $18,Z26,Z11
+	VPSRLD      $3,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPRORD      $17,Z23,Z10
+	VPRORD      $19,Z23,Z11
+	VPSRLD      $10,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPADDD.BCST chainLaneC<>+164(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z19,Z26,Z26
+	VPRORD      $7,Z27,Z10
+	VPRORD      $18,Z27,Z11
+	VPSRLD      $3,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPRORD      $17,Z24,Z10
+	VPRORD      $19,Z24,Z11
+	VPSRLD      $10,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPADDD.BCST chainLaneC<>+168(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z20,Z27,Z27
+	VPRORD      $7,Z28,Z10
+	VPRORD      $18,Z28,Z11
+	VPSRLD      $3,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPRORD      $17,Z25,Z10
+	VPRORD      $19,Z25,Z11
+	VPSRLD      $10,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPADDD.BCST chainLaneC<>+172(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z21,Z28,Z28
+	VPRORD      $7,Z29,Z10
+	VPRORD      $18,Z29,Z11
+	VPSRLD      $3,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPRORD      $17,Z26,Z10
+	VPRORD      $19,Z26,Z11
+	VPSRLD      $10,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPADDD.BCST chainLaneC<>+176(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z22,Z29,Z29
+	VPRORD      $7,Z30,Z10
+	VPRORD      $18,Z30,Z11
+	VPSRLD      $3,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPRORD      $17,Z27,Z10
+	VPRORD      $19,Z27,Z11
+	VPSRLD      $10,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPADDD.BCST chainLaneC<>+180(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z23,Z30,Z30
+	VPRORD      $7,Z31,Z10
+	VPRORD      $18,Z31,Z11
+	VPSRLD      $3,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPRORD      $17,Z28,Z10
+	VPRORD      $19,Z28,Z11
+	VPSRLD      $10,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPADDD.BCST chainLaneC<>+184(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z24,Z31,Z31
+	VPRORD      $7,Z16,Z10
+	VPRORD      $18,Z16,Z11
+	VPSRLD      $3,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+188(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z25,Z16,Z16
+	VPRORD      $7,Z17,Z10
+	VPRORD      $18,Z17,Z11
+	VPSRLD      $3,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPRORD      $17,Z30,Z10
+	VPRORD      $19,Z30,Z11
+	VPSRLD      $10,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPADDD.BCST chainLaneC<>+192(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z26,Z17,Z17
+	VPRORD      $7,Z18,Z10
+	VPRORD      $18,Z18,Z11
+	VPSRLD      $3,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPRORD      $17,Z31,Z10
+	VPRORD      $19,Z31,Z11
+	VPSRLD      $10,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPADDD.BCST chainLaneC<>+196(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z27,Z18,Z18
+	VPRORD      $7,Z19,Z10
+	VPRORD      $18,Z19,Z11
+	VPSRLD      $3,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+200(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z28,Z19,Z19
+	VPRORD      $7,Z20,Z10
+	VPRORD      $18,Z20,Z11
+	VPSRLD      $3,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+204(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z29,Z20,Z20
+	VPRORD      $7,Z21,Z10
+	VPRORD      $18,Z21,Z11
+	VPSRLD      $3,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+208(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z30,Z21,Z21
+	VPRORD      $7,Z22,Z10
+	VPRORD      $18,Z22,Z11
+	VPSRLD      $3,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+212(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z31,Z22,Z22
+	VPRORD      $7,Z23,Z10
+	VPRORD      $18,Z23,Z11
+	VPSRLD      $3,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+216(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $7,Z24,Z10
+	VPRORD      $18,Z24,Z11
+	VPSRLD      $3,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+220(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z17,Z24,Z24
+	VPRORD      $7,Z25,Z10
+	VPRORD      $18,Z25,Z11
+	VPSRLD      $3,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPRORD      $17,Z22,Z10
+	VPRORD      $19,Z22,Z11
+	VPSRLD      $10,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPADDD.BCST chainLaneC<>+224(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z18,Z25,Z25
+	VPRORD      $7,Z26,Z10
+	VPRORD      $18,Z26,Z11
+	VPSRLD      $3,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPRORD      $17,Z23,Z10
+	VPRORD      $19,Z23,Z11
+	VPSRLD      $10,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPADDD.BCST chainLaneC<>+228(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z19,Z26,Z26
+	VPRORD      $7,Z27,Z10
+	VPRORD      $18,Z27,Z11
+	VPSRLD      $3,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPRORD      $17,Z24,Z10
+	VPRORD      $19,Z24,Z11
+	VPSRLD      $10,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPADDD.BCST chainLaneC<>+232(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z20,Z27,Z27
+	VPRORD      $7,Z28,Z10
+	VPRORD      $18,Z28,Z11
+	VPSRLD      $3,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPRORD      $17,Z25,Z10
+	VPRORD      $19,Z25,Z11
+	VPSRLD      $10,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPADDD.BCST chainLaneC<>+236(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z21,Z28,Z28
+	VPRORD      $7,Z29,Z10
+	VPRORD      $18,Z29,Z11
+	VPSRLD      $3,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPRORD      $17,Z26,Z10
+	VPRORD      $19,Z26,Z11
+	VPSRLD      $10,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPADDD.BCST chainLaneC<>+240(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z22,Z29,Z29
+	VPRORD      $7,Z30,Z10
+	VPRORD      $18,Z30,Z11
+	VPSRLD      $3,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPRORD      $17,Z27,Z10
+	VPRORD      $19,Z27,Z11
+	VPSRLD      $10,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPADDD.BCST chainLaneC<>+244(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z23,Z30,Z30
+	VPRORD      $7,Z31,Z10
+	VPRORD      $18,Z31,Z11
+	VPSRLD      $3,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPRORD      $17,Z28,Z10
+	VPRORD      $19,Z28,Z11
+	VPSRLD      $10,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPADDD.BCST chainLaneC<>+248(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z24,Z31,Z31
+	VPRORD      $7,Z16,Z10
+	VPRORD      $18,Z16,Z11
+	VPSRLD      $3,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+252(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// The digest: the state plus the IV, W[0..7] of the next step.
-	VPADDD.BCST chainLaneC<>+256(SB), Z0, Z16
-	VPADDD.BCST chainLaneC<>+260(SB), Z1, Z17
-	VPADDD.BCST chainLaneC<>+264(SB), Z2, Z18
-	VPADDD.BCST chainLaneC<>+268(SB), Z3, Z19
-	VPADDD.BCST chainLaneC<>+272(SB), Z4, Z20
-	VPADDD.BCST chainLaneC<>+276(SB), Z5, Z21
-	VPADDD.BCST chainLaneC<>+280(SB), Z6, Z22
-	VPADDD.BCST chainLaneC<>+284(SB), Z7, Z23
+	VPADDD.BCST chainLaneC<>+256(SB),Z0,Z16
+	VPADDD.BCST chainLaneC<>+260(SB),Z1,Z17
+	VPADDD.BCST chainLaneC<>+264(SB),Z2,Z18
+	VPADDD.BCST chainLaneC<>+268(SB),Z3,Z19
+	VPADDD.BCST chainLaneC<>+272(SB),Z4,Z20
+	VPADDD.BCST chainLaneC<>+276(SB),Z5,Z21
+	VPADDD.BCST chainLaneC<>+280(SB),Z6,Z22
+	VPADDD.BCST chainLaneC<>+284(SB),Z7,Z23
 	DECQ        SI
 	JNE         avx512X16Chain_loop
 
 	// Store the digests.
-	VMOVDQU32 Z16, (DI)
-	VMOVDQU32 Z17, 64(DI)
-	VMOVDQU32 Z18, 128(DI)
-	VMOVDQU32 Z19, 192(DI)
-	VMOVDQU32 Z20, 256(DI)
-	VMOVDQU32 Z21, 320(DI)
-	VMOVDQU32 Z22, 384(DI)
-	VMOVDQU32 Z23, 448(DI)
+	VMOVDQU32 Z16,(DI)
+	VMOVDQU32 Z17,64(DI)
+	VMOVDQU32 Z18,128(DI)
+	VMOVDQU32 Z19,192(DI)
+	VMOVDQU32 Z20,256(DI)
+	VMOVDQU32 Z21,320(DI)
+	VMOVDQU32 Z22,384(DI)
+	VMOVDQU32 Z23,448(DI)
 
 avx512X16Chain_ret:
 	VZEROUPPER
@@ -7991,1848 +7991,1848 @@ avx512X16Chain_ret:
 
 // func avx512X16Lat2Chain(ls *ChainLanes, n uint64)
 // Requires: AVX, AVX512F
-TEXT ·avx512X16Lat2Chain(SB), NOSPLIT, $0-16
-	MOVQ  ls+0(FP), DI
-	MOVQ  n+8(FP), SI
-	TESTQ SI, SI
+TEXT ·avx512X16Lat2Chain(SB),NOSPLIT,$0-16
+	MOVQ  ls+0(FP),DI
+	MOVQ  n+8(FP),SI
+	TESTQ SI,SI
 	JEQ   avx512X16Lat2Chain_ret
 
 	// Load the digests, one vector per word, a lane per chain: W[0..7] of
 	// the first step.
-	VMOVDQU32 (DI), Z16
-	VMOVDQU32 64(DI), Z17
-	VMOVDQU32 128(DI), Z18
-	VMOVDQU32 192(DI), Z19
-	VMOVDQU32 256(DI), Z20
-	VMOVDQU32 320(DI), Z21
-	VMOVDQU32 384(DI), Z22
-	VMOVDQU32 448(DI), Z23
+	VMOVDQU32 (DI),Z16
+	VMOVDQU32 64(DI),Z17
+	VMOVDQU32 128(DI),Z18
+	VMOVDQU32 192(DI),Z19
+	VMOVDQU32 256(DI),Z20
+	VMOVDQU32 320(DI),Z21
+	VMOVDQU32 384(DI),Z22
+	VMOVDQU32 448(DI),Z23
 	PCALIGN   $64
 
 avx512X16Lat2Chain_loop:
 	// Round 0 starts from the IV: everything but W[0] is constant. The
 	// state after it: a and e are W[0] plus constants, b, c, d, f, g, h the IV.
-	VPADDD.BCST  chainLaneC<>+320(SB), Z16, Z7
-	VPADDD.BCST  chainLaneC<>+324(SB), Z16, Z3
-	VPBROADCASTD chainLaneC<>+256(SB), Z0
-	VPBROADCASTD chainLaneC<>+260(SB), Z1
-	VPBROADCASTD chainLaneC<>+264(SB), Z2
-	VPBROADCASTD chainLaneC<>+272(SB), Z4
-	VPBROADCASTD chainLaneC<>+276(SB), Z5
-	VPBROADCASTD chainLaneC<>+280(SB), Z6
+	VPADDD.BCST  chainLaneC<>+320(SB),Z16,Z7
+	VPADDD.BCST  chainLaneC<>+324(SB),Z16,Z3
+	VPBROADCASTD chainLaneC<>+256(SB),Z0
+	VPBROADCASTD chainLaneC<>+260(SB),Z1
+	VPBROADCASTD chainLaneC<>+264(SB),Z2
+	VPBROADCASTD chainLaneC<>+272(SB),Z4
+	VPBROADCASTD chainLaneC<>+276(SB),Z5
+	VPBROADCASTD chainLaneC<>+280(SB),Z6
 
 	// Rounds 1-7: W from the last digest.
-	VPADDD.BCST chainLaneC<>+4(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD.BCST chainLaneC<>+8(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD.BCST chainLaneC<>+12(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD.BCST chainLaneC<>+16(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD.BCST chainLaneC<>+20(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD.BCST chainLaneC<>+24(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD.BCST chainLaneC<>+28(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
+	VPADDD.BCST chainLaneC<>+4(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD.BCST chainLaneC<>+8(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD.BCST chainLaneC<>+12(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD.BCST chainLaneC<>+16(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD.BCST chainLaneC<>+20(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD.BCST chainLaneC<>+24(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD.BCST chainLaneC<>+28(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// Rounds 8-15: the padding's W+K, constant.
-	VPADDD.BCST chainLaneC<>+288(SB), Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD.BCST chainLaneC<>+292(SB), Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD.BCST chainLaneC<>+296(SB), Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD.BCST chainLaneC<>+300(SB), Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD.BCST chainLaneC<>+304(SB), Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD.BCST chainLaneC<>+308(SB), Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD.BCST chainLaneC<>+312(SB), Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD.BCST chainLaneC<>+316(SB), Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
+	VPADDD.BCST chainLaneC<>+288(SB),Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD.BCST chainLaneC<>+292(SB),Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD.BCST chainLaneC<>+296(SB),Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD.BCST chainLaneC<>+300(SB),Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD.BCST chainLaneC<>+304(SB),Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD.BCST chainLaneC<>+308(SB),Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD.BCST chainLaneC<>+312(SB),Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD.BCST chainLaneC<>+316(SB),Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// Rounds 16-63: each computes W[i] into W[i-16]'s place from the terms
 	// that vary, the padding's share of the others added as one constant.
-	VPRORD      $7, Z17, Z11
-	VPRORD      $18, Z17, Z12
-	VPSRLD      $3, Z17, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z16, Z16
-	VPADDD.BCST chainLaneC<>+64(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $7, Z18, Z11
-	VPRORD      $18, Z18, Z12
-	VPSRLD      $3, Z18, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z17, Z17
-	VPADDD.BCST chainLaneC<>+332(SB), Z17, Z17
-	VPADDD.BCST chainLaneC<>+68(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $7, Z19, Z11
-	VPRORD      $18, Z19, Z12
-	VPSRLD      $3, Z19, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+72(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $7, Z20, Z11
-	VPRORD      $18, Z20, Z12
-	VPSRLD      $3, Z20, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+76(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $7, Z21, Z11
-	VPRORD      $18, Z21, Z12
-	VPSRLD      $3, Z21, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+80(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $7, Z22, Z11
-	VPRORD      $18, Z22, Z12
-	VPSRLD      $3, Z22, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+84(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $7, Z23, Z11
-	VPRORD      $18, Z23, Z12
-	VPSRLD      $3, Z23, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+352(SB), Z22, Z22
-	VPADDD.BCST chainLaneC<>+88(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+356(SB), Z23, Z23
-	VPADDD.BCST chainLaneC<>+92(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $17, Z22, Z11
-	VPRORD      $19, Z22, Z12
-	VPSRLD      $10, Z22, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z17, Z24
-	VPADDD.BCST chainLaneC<>+360(SB), Z24, Z24
-	VPADDD.BCST chainLaneC<>+96(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $17, Z23, Z11
-	VPRORD      $19, Z23, Z12
-	VPSRLD      $10, Z23, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z18, Z25
-	VPADDD.BCST chainLaneC<>+100(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $17, Z24, Z11
-	VPRORD      $19, Z24, Z12
-	VPSRLD      $10, Z24, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z19, Z26
-	VPADDD.BCST chainLaneC<>+104(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $17, Z25, Z11
-	VPRORD      $19, Z25, Z12
-	VPSRLD      $10, Z25, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z20, Z27
-	VPADDD.BCST chainLaneC<>+108(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $17, Z26, Z11
-	VPRORD      $19, Z26, Z12
-	VPSRLD      $10, Z26, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z21, Z28
-	VPADDD.BCST chainLaneC<>+112(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $17, Z27, Z11
-	VPRORD      $19, Z27, Z12
-	VPSRLD      $10, Z27, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z22, Z29
-	VPADDD.BCST chainLaneC<>+116(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $17, Z28, Z11
-	VPRORD      $19, Z28, Z12
-	VPSRLD      $10, Z28, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z23, Z30
-	VPADDD.BCST chainLaneC<>+384(SB), Z30, Z30
-	VPADDD.BCST chainLaneC<>+120(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $7, Z16, Z11
-	VPRORD      $18, Z16, Z12
-	VPSRLD      $3, Z16, Z13
-	VPTERNLOGD  $150, Z13, Z12, Z11
-	VPADDD      Z11, Z24, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+388(SB), Z31, Z31
-	VPADDD.BCST chainLaneC<>+124(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z25, Z16, Z16
-	VPRORD      $7, Z17, Z10
-	VPRORD      $18, Z17, Z11
-	VPSRLD      $3, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPRORD      $17, Z30, Z10
-	VPRORD      $19, Z30, Z11
-	VPSRLD      $10, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPADDD.BCST chainLaneC<>+128(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z26, Z17, Z17
-	VPRORD      $7, Z18, Z10
-	VPRORD      $18, Z18, Z11
-	VPSRLD      $3, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPRORD      $17, Z31, Z10
-	VPRORD      $19, Z31, Z11
-	VPSRLD      $10, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPADDD.BCST chainLaneC<>+132(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z27, Z18, Z18
-	VPRORD      $7, Z19, Z10
-	VPRORD      $18, Z19, Z11
-	VPSRLD      $3, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+136(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z28, Z19, Z19
-	VPRORD      $7, Z20, Z10
-	VPRORD      $18, Z20, Z11
-	VPSRLD      $3, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+140(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z29, Z20, Z20
-	VPRORD      $7, Z21, Z10
-	VPRORD      $18, Z21, Z11
-	VPSRLD      $3, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+144(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z30, Z21, Z21
-	VPRORD      $7, Z22, Z10
-	VPRORD      $18, Z22, Z11
-	VPSRLD      $3, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+148(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z31, Z22, Z22
-	VPRORD      $7, Z23, Z10
-	VPRORD      $18, Z23, Z11
-	VPSRLD      $3, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+152(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $7, Z24, Z10
-	VPRORD      $18, Z24, Z11
-	VPSRLD      $3, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+156(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z17, Z24, Z24
-	VPRORD      $7, Z25, Z10
-	VPRORD      $18, Z25, Z11
-	VPSRLD      $3, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPRORD      $17, Z22, Z10
-	VPRORD      $19, Z22, Z11
-	VPSRLD      $10, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPADDD.BCST chainLaneC<>+160(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z18, Z25, Z25
-	VPRORD      $7, Z26, Z10
-	VPRORD      $18, Z26, Z11
-	VPSRLD      $3, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPRORD      $17, Z23, Z10
-	VPRORD      $19, Z23, Z11
-	VPSRLD      $10, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPADDD.BCST chainLaneC<>+164(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z19, Z26, Z26
-	VPRORD      $7, Z27, Z10
-	VPRORD      $18, Z27, Z11
-	VPSRLD      $3, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPRORD      $17, Z24, Z10
-	VPRORD      $19, Z24, Z11
-	VPSRLD      $10, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPADDD.BCST chainLaneC<>+168(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z20, Z27, Z27
-	VPRORD      $7, Z28, Z10
-	VPRORD      $18, Z28, Z11
-	VPSRLD      $3, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPRORD      $17, Z25, Z10
-	VPRORD      $19, Z25, Z11
-	VPSRLD      $10, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPADDD.BCST chainLaneC<>+172(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z21, Z28, Z28
-	VPRORD      $7, Z29, Z10
-	VPRORD      $18, Z29, Z11
-	VPSRLD      $3, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPRORD      $17, Z26, Z10
-	VPRORD      $19, Z26, Z11
-	VPSRLD      $10, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPADDD.BCST chainLaneC<>+176(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z22, Z29, Z29
-	VPRORD      $7, Z30, Z10
-	VPRORD      $18, Z30, Z11
-	VPSRLD      $3, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPRORD      $17, Z27, Z10
-	VPRORD      $19, Z27, Z11
-	VPSRLD      $10, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPADDD.BCST chainLaneC<>+180(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z23, Z30, Z30
-	VPRORD      $7, Z31, Z10
-	VPRORD      $18, Z31, Z11
-	VPSRLD      $3, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPRORD      $17, Z28, Z10
-	VPRORD      $19, Z28, Z11
-	VPSRLD      $10, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPADDD.BCST chainLaneC<>+184(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z24, Z31, Z31
-	VPRORD      $7, Z16, Z10
-	VPRORD      $18, Z16, Z11
-	VPSRLD      $3, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+188(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z25, Z16, Z16
-	VPRORD      $7, Z17, Z10
-	VPRORD      $18, Z17, Z11
-	VPSRLD      $3, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPRORD      $17, Z30, Z10
-	VPRORD      $19, Z30, Z11
-	VPSRLD      $10, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z16, Z16
-	VPADDD.BCST chainLaneC<>+192(SB), Z16, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z26, Z17, Z17
-	VPRORD      $7, Z18, Z10
-	VPRORD      $18, Z18, Z11
-	VPSRLD      $3, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPRORD      $17, Z31, Z10
-	VPRORD      $19, Z31, Z11
-	VPSRLD      $10, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z17, Z17
-	VPADDD.BCST chainLaneC<>+196(SB), Z17, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z27, Z18, Z18
-	VPRORD      $7, Z19, Z10
-	VPRORD      $18, Z19, Z11
-	VPSRLD      $3, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPRORD      $17, Z16, Z10
-	VPRORD      $19, Z16, Z11
-	VPSRLD      $10, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z18, Z18
-	VPADDD.BCST chainLaneC<>+200(SB), Z18, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z28, Z19, Z19
-	VPRORD      $7, Z20, Z10
-	VPRORD      $18, Z20, Z11
-	VPSRLD      $3, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPRORD      $17, Z17, Z10
-	VPRORD      $19, Z17, Z11
-	VPSRLD      $10, Z17, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z19, Z19
-	VPADDD.BCST chainLaneC<>+204(SB), Z19, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z29, Z20, Z20
-	VPRORD      $7, Z21, Z10
-	VPRORD      $18, Z21, Z11
-	VPSRLD      $3, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPRORD      $17, Z18, Z10
-	VPRORD      $19, Z18, Z11
-	VPSRLD      $10, Z18, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z20, Z20
-	VPADDD.BCST chainLaneC<>+208(SB), Z20, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z30, Z21, Z21
-	VPRORD      $7, Z22, Z10
-	VPRORD      $18, Z22, Z11
-	VPSRLD      $3, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPRORD      $17, Z19, Z10
-	VPRORD      $19, Z19, Z11
-	VPSRLD      $10, Z19, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z21, Z21
-	VPADDD.BCST chainLaneC<>+212(SB), Z21, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z31, Z22, Z22
-	VPRORD      $7, Z23, Z10
-	VPRORD      $18, Z23, Z11
-	VPSRLD      $3, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPRORD      $17, Z20, Z10
-	VPRORD      $19, Z20, Z11
-	VPSRLD      $10, Z20, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z22, Z22
-	VPADDD.BCST chainLaneC<>+216(SB), Z22, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z16, Z23, Z23
-	VPRORD      $7, Z24, Z10
-	VPRORD      $18, Z24, Z11
-	VPSRLD      $3, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPRORD      $17, Z21, Z10
-	VPRORD      $19, Z21, Z11
-	VPSRLD      $10, Z21, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z23, Z23
-	VPADDD.BCST chainLaneC<>+220(SB), Z23, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z17, Z24, Z24
-	VPRORD      $7, Z25, Z10
-	VPRORD      $18, Z25, Z11
-	VPSRLD      $3, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPRORD      $17, Z22, Z10
-	VPRORD      $19, Z22, Z11
-	VPSRLD      $10, Z22, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z24, Z24
-	VPADDD.BCST chainLaneC<>+224(SB), Z24, Z8
-	VPADDD      Z8, Z7, Z7
-	VPADDD      Z7, Z3, Z3
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $202, Z6, Z5, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $6, Z4, Z9
-	VPRORD      $11, Z4, Z10
-	VPRORD      $25, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z9, Z3, Z3
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $232, Z2, Z1, Z9
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $2, Z0, Z9
-	VPRORD      $13, Z0, Z10
-	VPRORD      $22, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z7, Z7
-	VPADDD      Z18, Z25, Z25
-	VPRORD      $7, Z26, Z10
-	VPRORD      $18, Z26, Z11
-	VPSRLD      $3, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPRORD      $17, Z23, Z10
-	VPRORD      $19, Z23, Z11
-	VPSRLD      $10, Z23, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z25, Z25
-	VPADDD.BCST chainLaneC<>+228(SB), Z25, Z8
-	VPADDD      Z8, Z6, Z6
-	VPADDD      Z6, Z2, Z2
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $202, Z5, Z4, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $6, Z3, Z9
-	VPRORD      $11, Z3, Z10
-	VPRORD      $25, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z9, Z2, Z2
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $232, Z1, Z0, Z9
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $2, Z7, Z9
-	VPRORD      $13, Z7, Z10
-	VPRORD      $22, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z6, Z6
-	VPADDD      Z19, Z26, Z26
-	VPRORD      $7, Z27, Z10
-	VPRORD      $18, Z27, Z11
-	VPSRLD      $3, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPRORD      $17, Z24, Z10
-	VPRORD      $19, Z24, Z11
-	VPSRLD      $10, Z24, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z26, Z26
-	VPADDD.BCST chainLaneC<>+232(SB), Z26, Z8
-	VPADDD      Z8, Z5, Z5
-	VPADDD      Z5, Z1, Z1
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $202, Z4, Z3, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $6, Z2, Z9
-	VPRORD      $11, Z2, Z10
-	VPRORD      $25, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z9, Z1, Z1
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $232, Z0, Z7, Z9
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $2, Z6, Z9
-	VPRORD      $13, Z6, Z10
-	VPRORD      $22, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z5, Z5
-	VPADDD      Z20, Z27, Z27
-	VPRORD      $7, Z28, Z10
-	VPRORD      $18, Z28, Z11
-	VPSRLD      $3, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPRORD      $17, Z25, Z10
-	VPRORD      $19, Z25, Z11
-	VPSRLD      $10, Z25, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z27, Z27
-	VPADDD.BCST chainLaneC<>+236(SB), Z27, Z8
-	VPADDD      Z8, Z4, Z4
-	VPADDD      Z4, Z0, Z0
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $202, Z3, Z2, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $6, Z1, Z9
-	VPRORD      $11, Z1, Z10
-	VPRORD      $25, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z9, Z0, Z0
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $232, Z7, Z6, Z9
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $2, Z5, Z9
-	VPRORD      $13, Z5, Z10
-	VPRORD      $22, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z4, Z4
-	VPADDD      Z21, Z28, Z28
-	VPRORD      $7, Z29, Z10
-	VPRORD      $18, Z29, Z11
-	VPSRLD      $3, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPRORD      $17, Z26, Z10
-	VPRORD      $19, Z26, Z11
-	VPSRLD      $10, Z26, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z28, Z28
-	VPADDD.BCST chainLaneC<>+240(SB), Z28, Z8
-	VPADDD      Z8, Z3, Z3
-	VPADDD      Z3, Z7, Z7
-	VMOVDQA64   Z0, Z9
-	VPTERNLOGD  $202, Z2, Z1, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VPRORD      $6, Z0, Z9
-	VPRORD      $11, Z0, Z10
-	VPRORD      $25, Z0, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z9, Z7, Z7
-	VMOVDQA64   Z4, Z9
-	VPTERNLOGD  $232, Z6, Z5, Z9
-	VPADDD      Z9, Z3, Z3
-	VPRORD      $2, Z4, Z9
-	VPRORD      $13, Z4, Z10
-	VPRORD      $22, Z4, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z3, Z3
-	VPADDD      Z22, Z29, Z29
-	VPRORD      $7, Z30, Z10
-	VPRORD      $18, Z30, Z11
-	VPSRLD      $3, Z30, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPRORD      $17, Z27, Z10
-	VPRORD      $19, Z27, Z11
-	VPSRLD      $10, Z27, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z29, Z29
-	VPADDD.BCST chainLaneC<>+244(SB), Z29, Z8
-	VPADDD      Z8, Z2, Z2
-	VPADDD      Z2, Z6, Z6
-	VMOVDQA64   Z7, Z9
-	VPTERNLOGD  $202, Z1, Z0, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VPRORD      $6, Z7, Z9
-	VPRORD      $11, Z7, Z10
-	VPRORD      $25, Z7, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z9, Z6, Z6
-	VMOVDQA64   Z3, Z9
-	VPTERNLOGD  $232, Z5, Z4, Z9
-	VPADDD      Z9, Z2, Z2
-	VPRORD      $2, Z3, Z9
-	VPRORD      $13, Z3, Z10
-	VPRORD      $22, Z3, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z2, Z2
-	VPADDD      Z23, Z30, Z30
-	VPRORD      $7, Z31, Z10
-	VPRORD      $18, Z31, Z11
-	VPSRLD      $3, Z31, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPRORD      $17, Z28, Z10
-	VPRORD      $19, Z28, Z11
-	VPSRLD      $10, Z28, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z30, Z30
-	VPADDD.BCST chainLaneC<>+248(SB), Z30, Z8
-	VPADDD      Z8, Z1, Z1
-	VPADDD      Z1, Z5, Z5
-	VMOVDQA64   Z6, Z9
-	VPTERNLOGD  $202, Z0, Z7, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VPRORD      $6, Z6, Z9
-	VPRORD      $11, Z6, Z10
-	VPRORD      $25, Z6, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z9, Z5, Z5
-	VMOVDQA64   Z2, Z9
-	VPTERNLOGD  $232, Z4, Z3, Z9
-	VPADDD      Z9, Z1, Z1
-	VPRORD      $2, Z2, Z9
-	VPRORD      $13, Z2, Z10
-	VPRORD      $22, Z2, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z1, Z1
-	VPADDD      Z24, Z31, Z31
-	VPRORD      $7, Z16, Z10
-	VPRORD      $18, Z16, Z11
-	VPSRLD      $3, Z16, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPRORD      $17, Z29, Z10
-	VPRORD      $19, Z29, Z11
-	VPSRLD      $10, Z29, Z12
-	VPTERNLOGD  $150, Z12, Z11, Z10
-	VPADDD      Z10, Z31, Z31
-	VPADDD.BCST chainLaneC<>+252(SB), Z31, Z8
-	VPADDD      Z8, Z0, Z0
-	VPADDD      Z0, Z4, Z4
-	VMOVDQA64   Z5, Z9
-	VPTERNLOGD  $202, Z7, Z6, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VPRORD      $6, Z5, Z9
-	VPRORD      $11, Z5, Z10
-	VPRORD      $25, Z5, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
-	VPADDD      Z9, Z4, Z4
-	VMOVDQA64   Z1, Z9
-	VPTERNLOGD  $232, Z3, Z2, Z9
-	VPADDD      Z9, Z0, Z0
-	VPRORD      $2, Z1, Z9
-	VPRORD      $13, Z1, Z10
-	VPRORD      $22, Z1, Z11
-	VPTERNLOGD  $150, Z11, Z10, Z9
-	VPADDD      Z9, Z0, Z0
+	VPRORD      $7,Z17,Z11
+	VPRORD      $18,Z17,Z12
+	VPSRLD      $3,Z17,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z16,Z16
+	VPADDD.BCST chainLaneC<>+64(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $7,Z18,Z11
+	VPRORD      $18,Z18,Z12
+	VPSRLD      $3,Z18,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z17,Z17
+	VPADDD.BCST chainLaneC<>+332(SB),Z17,Z17
+	VPADDD.BCST chainLaneC<>+68(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $7,Z19,Z11
+	VPRORD      $18,Z19,Z12
+	VPSRLD      $3,Z19,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+72(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $7,Z20,Z11
+	VPRORD      $18,Z20,Z12
+	VPSRLD      $3,Z20,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+76(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $7,Z21,Z11
+	VPRORD      $18,Z21,Z12
+	VPSRLD      $3,Z21,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+80(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $7,Z22,Z11
+	VPRORD      $18,Z22,Z12
+	VPSRLD      $3,Z22,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+84(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $7,Z23,Z11
+	VPRORD      $18,Z23,Z12
+	VPSRLD      $3,Z23,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+352(SB),Z22,Z22
+	VPADDD.BCST chainLaneC<>+88(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+356(SB),Z23,Z23
+	VPADDD.BCST chainLaneC<>+92(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $17,Z22,Z11
+	VPRORD      $19,Z22,Z12
+	VPSRLD      $10,Z22,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z17,Z24
+	VPADDD.BCST chainLaneC<>+360(SB),Z24,Z24
+	VPADDD.BCST chainLaneC<>+96(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $17,Z23,Z11
+	VPRORD      $19,Z23,Z12
+	VPSRLD      $10,Z23,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z18,Z25
+	VPADDD.BCST chainLaneC<>+100(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $17,Z24,Z11
+	VPRORD      $19,Z24,Z12
+	VPSRLD      $10,Z24,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z19,Z26
+	VPADDD.BCST chainLaneC<>+104(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $17,Z25,Z11
+	VPRORD      $19,Z25,Z12
+	VPSRLD      $10,Z25,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z20,Z27
+	VPADDD.BCST chainLaneC<>+108(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $17,Z26,Z11
+	VPRORD      $19,Z26,Z12
+	VPSRLD      $10,Z26,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z21,Z28
+	VPADDD.BCST chainLaneC<>+112(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $17,Z27,Z11
+	VPRORD      $19,Z27,Z12
+	VPSRLD      $10,Z27,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z22,Z29
+	VPADDD.BCST chainLaneC<>+116(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $17,Z28,Z11
+	VPRORD      $19,Z28,Z12
+	VPSRLD      $10,Z28,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z23,Z30
+	VPADDD.BCST chainLaneC<>+384(SB),Z30,Z30
+	VPADDD.BCST chainLaneC<>+120(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $7,Z16,Z11
+	VPRORD      $18,Z16,Z12
+	VPSRLD      $3,Z16,Z13
+	VPTERNLOGD  $150,Z13,Z12,Z11
+	VPADDD      Z11,Z24,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+388(SB),Z31,Z31
+	VPADDD.BCST chainLaneC<>+124(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z25,Z16,Z16
+	VPRORD      $7,Z17,Z10
+	VPRORD      $18,Z17,Z11
+	VPSRLD      $3,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPRORD      $17,Z30,Z10
+	VPRORD      $19,Z30,Z11
+	VPSRLD      $10,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPADDD.BCST chainLaneC<>+128(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z26,Z17,Z17
+	VPRORD      $7,Z18,Z10
+	VPRORD      $18,Z18,Z11
+	VPSRLD      $3,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPRORD      $17,Z31,Z10
+	VPRORD      $19,Z31,Z11
+	VPSRLD      $10,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPADDD.BCST chainLaneC<>+132(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z27,Z18,Z18
+	VPRORD      $7,Z19,Z10
+	VPRORD      $18,Z19,Z11
+	VPSRLD      $3,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+136(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z28,Z19,Z19
+	VPRORD      $7,Z20,Z10
+	VPRORD      $18,Z20,Z11
+	VPSRLD      $3,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+140(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z29,Z20,Z20
+	VPRORD      $7,Z21,Z10
+	VPRORD      $18,Z21,Z11
+	VPSRLD      $3,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+144(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z30,Z21,Z21
+	VPRORD      $7,Z22,Z10
+	VPRORD      $18,Z22,Z11
+	VPSRLD      $3,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+148(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z31,Z22,Z22
+	VPRORD      $7,Z23,Z10
+	VPRORD      $18,Z23,Z11
+	VPSRLD      $3,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+152(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $7,Z24,Z10
+	VPRORD      $18,Z24,Z11
+	VPSRLD      $3,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+156(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z17,Z24,Z24
+	VPRORD      $7,Z25,Z10
+	VPRORD      $18,Z25,Z11
+	VPSRLD      $3,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPRORD      $17,Z22,Z10
+	VPRORD      $19,Z22,Z11
+	VPSRLD      $10,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPADDD.BCST chainLaneC<>+160(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z18,Z25,Z25
+	VPRORD      $7,Z26,Z10
+	VPRORD      $18,Z26,Z11
+	VPSRLD      $3,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPRORD      $17,Z23,Z10
+	VPRORD      $19,Z23,Z11
+	VPSRLD      $10,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPADDD.BCST chainLaneC<>+164(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z19,Z26,Z26
+	VPRORD      $7,Z27,Z10
+	VPRORD      $18,Z27,Z11
+	VPSRLD      $3,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPRORD      $17,Z24,Z10
+	VPRORD      $19,Z24,Z11
+	VPSRLD      $10,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPADDD.BCST chainLaneC<>+168(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z20,Z27,Z27
+	VPRORD      $7,Z28,Z10
+	VPRORD      $18,Z28,Z11
+	VPSRLD      $3,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPRORD      $17,Z25,Z10
+	VPRORD      $19,Z25,Z11
+	VPSRLD      $10,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPADDD.BCST chainLaneC<>+172(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z21,Z28,Z28
+	VPRORD      $7,Z29,Z10
+	VPRORD      $18,Z29,Z11
+	VPSRLD      $3,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPRORD      $17,Z26,Z10
+	VPRORD      $19,Z26,Z11
+	VPSRLD      $10,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPADDD.BCST chainLaneC<>+176(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z22,Z29,Z29
+	VPRORD      $7,Z30,Z10
+	VPRORD      $18,Z30,Z11
+	VPSRLD      $3,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPRORD      $17,Z27,Z10
+	VPRORD      $19,Z27,Z11
+	VPSRLD      $10,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPADDD.BCST chainLaneC<>+180(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z23,Z30,Z30
+	VPRORD      $7,Z31,Z10
+	VPRORD      $18,Z31,Z11
+	VPSRLD      $3,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPRORD      $17,Z28,Z10
+	VPRORD      $19,Z28,Z11
+	VPSRLD      $10,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPADDD.BCST chainLaneC<>+184(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z24,Z31,Z31
+	VPRORD      $7,Z16,Z10
+	VPRORD      $18,Z16,Z11
+	VPSRLD      $3,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+188(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z25,Z16,Z16
+	VPRORD      $7,Z17,Z10
+	VPRORD      $18,Z17,Z11
+	VPSRLD      $3,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPRORD      $17,Z30,Z10
+	VPRORD      $19,Z30,Z11
+	VPSRLD      $10,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z16,Z16
+	VPADDD.BCST chainLaneC<>+192(SB),Z16,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z26,Z17,Z17
+	VPRORD      $7,Z18,Z10
+	VPRORD      $18,Z18,Z11
+	VPSRLD      $3,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPRORD      $17,Z31,Z10
+	VPRORD      $19,Z31,Z11
+	VPSRLD      $10,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z17,Z17
+	VPADDD.BCST chainLaneC<>+196(SB),Z17,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z27,Z18,Z18
+	VPRORD      $7,Z19,Z10
+	VPRORD      $18,Z19,Z11
+	VPSRLD      $3,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPRORD      $17,Z16,Z10
+	VPRORD      $19,Z16,Z11
+	VPSRLD      $10,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z18,Z18
+	VPADDD.BCST chainLaneC<>+200(SB),Z18,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z28,Z19,Z19
+	VPRORD      $7,Z20,Z10
+	VPRORD      $18,Z20,Z11
+	VPSRLD      $3,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPRORD      $17,Z17,Z10
+	VPRORD      $19,Z17,Z11
+	VPSRLD      $10,Z17,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z19,Z19
+	VPADDD.BCST chainLaneC<>+204(SB),Z19,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z29,Z20,Z20
+	VPRORD      $7,Z21,Z10
+	VPRORD      $18,Z21,Z11
+	VPSRLD      $3,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPRORD      $17,Z18,Z10
+	VPRORD      $19,Z18,Z11
+	VPSRLD      $10,Z18,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z20,Z20
+	VPADDD.BCST chainLaneC<>+208(SB),Z20,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z30,Z21,Z21
+	VPRORD      $7,Z22,Z10
+	VPRORD      $18,Z22,Z11
+	VPSRLD      $3,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPRORD      $17,Z19,Z10
+	VPRORD      $19,Z19,Z11
+	VPSRLD      $10,Z19,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z21,Z21
+	VPADDD.BCST chainLaneC<>+212(SB),Z21,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z31,Z22,Z22
+	VPRORD      $7,Z23,Z10
+	VPRORD      $18,Z23,Z11
+	VPSRLD      $3,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPRORD      $17,Z20,Z10
+	VPRORD      $19,Z20,Z11
+	VPSRLD      $10,Z20,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z22,Z22
+	VPADDD.BCST chainLaneC<>+216(SB),Z22,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z16,Z23,Z23
+	VPRORD      $7,Z24,Z10
+	VPRORD      $18,Z24,Z11
+	VPSRLD      $3,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPRORD      $17,Z21,Z10
+	VPRORD      $19,Z21,Z11
+	VPSRLD      $10,Z21,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z23,Z23
+	VPADDD.BCST chainLaneC<>+220(SB),Z23,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z17,Z24,Z24
+	VPRORD      $7,Z25,Z10
+	VPRORD      $18,Z25,Z11
+	VPSRLD      $3,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPRORD      $17,Z22,Z10
+	VPRORD      $19,Z22,Z11
+	VPSRLD      $10,Z22,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z24,Z24
+	VPADDD.BCST chainLaneC<>+224(SB),Z24,Z8
+	VPADDD      Z8,Z7,Z7
+	VPADDD      Z7,Z3,Z3
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $202,Z6,Z5,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $6,Z4,Z9
+	VPRORD      $11,Z4,Z10
+	VPRORD      $25,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z9,Z3,Z3
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $232,Z2,Z1,Z9
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $2,Z0,Z9
+	VPRORD      $13,Z0,Z10
+	VPRORD      $22,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z7,Z7
+	VPADDD      Z18,Z25,Z25
+	VPRORD      $7,Z26,Z10
+	VPRORD      $18,Z26,Z11
+	VPSRLD      $3,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPRORD      $17,Z23,Z10
+	VPRORD      $19,Z23,Z11
+	VPSRLD      $10,Z23,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z25,Z25
+	VPADDD.BCST chainLaneC<>+228(SB),Z25,Z8
+	VPADDD      Z8,Z6,Z6
+	VPADDD      Z6,Z2,Z2
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $202,Z5,Z4,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $6,Z3,Z9
+	VPRORD      $11,Z3,Z10
+	VPRORD      $25,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z9,Z2,Z2
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $232,Z1,Z0,Z9
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $2,Z7,Z9
+	VPRORD      $13,Z7,Z10
+	VPRORD      $22,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z6,Z6
+	VPADDD      Z19,Z26,Z26
+	VPRORD      $7,Z27,Z10
+	VPRORD      $18,Z27,Z11
+	VPSRLD      $3,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPRORD      $17,Z24,Z10
+	VPRORD      $19,Z24,Z11
+	VPSRLD      $10,Z24,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z26,Z26
+	VPADDD.BCST chainLaneC<>+232(SB),Z26,Z8
+	VPADDD      Z8,Z5,Z5
+	VPADDD      Z5,Z1,Z1
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $202,Z4,Z3,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $6,Z2,Z9
+	VPRORD      $11,Z2,Z10
+	VPRORD      $25,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z9,Z1,Z1
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $232,Z0,Z7,Z9
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $2,Z6,Z9
+	VPRORD      $13,Z6,Z10
+	VPRORD      $22,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z5,Z5
+	VPADDD      Z20,Z27,Z27
+	VPRORD      $7,Z28,Z10
+	VPRORD      $18,Z28,Z11
+	VPSRLD      $3,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPRORD      $17,Z25,Z10
+	VPRORD      $19,Z25,Z11
+	VPSRLD      $10,Z25,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z27,Z27
+	VPADDD.BCST chainLaneC<>+236(SB),Z27,Z8
+	VPADDD      Z8,Z4,Z4
+	VPADDD      Z4,Z0,Z0
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $202,Z3,Z2,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $6,Z1,Z9
+	VPRORD      $11,Z1,Z10
+	VPRORD      $25,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z9,Z0,Z0
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $232,Z7,Z6,Z9
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $2,Z5,Z9
+	VPRORD      $13,Z5,Z10
+	VPRORD      $22,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z4,Z4
+	VPADDD      Z21,Z28,Z28
+	VPRORD      $7,Z29,Z10
+	VPRORD      $18,Z29,Z11
+	VPSRLD      $3,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPRORD      $17,Z26,Z10
+	VPRORD      $19,Z26,Z11
+	VPSRLD      $10,Z26,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z28,Z28
+	VPADDD.BCST chainLaneC<>+240(SB),Z28,Z8
+	VPADDD      Z8,Z3,Z3
+	VPADDD      Z3,Z7,Z7
+	VMOVDQA64   Z0,Z9
+	VPTERNLOGD  $202,Z2,Z1,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VPRORD      $6,Z0,Z9
+	VPRORD      $11,Z0,Z10
+	VPRORD      $25,Z0,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z9,Z7,Z7
+	VMOVDQA64   Z4,Z9
+	VPTERNLOGD  $232,Z6,Z5,Z9
+	VPADDD      Z9,Z3,Z3
+	VPRORD      $2,Z4,Z9
+	VPRORD      $13,Z4,Z10
+	VPRORD      $22,Z4,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z3,Z3
+	VPADDD      Z22,Z29,Z29
+	VPRORD      $7,Z30,Z10
+	VPRORD      $18,Z30,Z11
+	VPSRLD      $3,Z30,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPRORD      $17,Z27,Z10
+	VPRORD      $19,Z27,Z11
+	VPSRLD      $10,Z27,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z29,Z29
+	VPADDD.BCST chainLaneC<>+244(SB),Z29,Z8
+	VPADDD      Z8,Z2,Z2
+	VPADDD      Z2,Z6,Z6
+	VMOVDQA64   Z7,Z9
+	VPTERNLOGD  $202,Z1,Z0,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VPRORD      $6,Z7,Z9
+	VPRORD      $11,Z7,Z10
+	VPRORD      $25,Z7,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z9,Z6,Z6
+	VMOVDQA64   Z3,Z9
+	VPTERNLOGD  $232,Z5,Z4,Z9
+	VPADDD      Z9,Z2,Z2
+	VPRORD      $2,Z3,Z9
+	VPRORD      $13,Z3,Z10
+	VPRORD      $22,Z3,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z2,Z2
+	VPADDD      Z23,Z30,Z30
+	VPRORD      $7,Z31,Z10
+	VPRORD      $18,Z31,Z11
+	VPSRLD      $3,Z31,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPRORD      $17,Z28,Z10
+	VPRORD      $19,Z28,Z11
+	VPSRLD      $10,Z28,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z30,Z30
+	VPADDD.BCST chainLaneC<>+248(SB),Z30,Z8
+	VPADDD      Z8,Z1,Z1
+	VPADDD      Z1,Z5,Z5
+	VMOVDQA64   Z6,Z9
+	VPTERNLOGD  $202,Z0,Z7,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VPRORD      $6,Z6,Z9
+	VPRORD      $11,Z6,Z10
+	VPRORD      $25,Z6,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z9,Z5,Z5
+	VMOVDQA64   Z2,Z9
+	VPTERNLOGD  $232,Z4,Z3,Z9
+	VPADDD      Z9,Z1,Z1
+	VPRORD      $2,Z2,Z9
+	VPRORD      $13,Z2,Z10
+	VPRORD      $22,Z2,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z1,Z1
+	VPADDD      Z24,Z31,Z31
+	VPRORD      $7,Z16,Z10
+	VPRORD      $18,Z16,Z11
+	VPSRLD      $3,Z16,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPRORD      $17,Z29,Z10
+	VPRORD      $19,Z29,Z11
+	VPSRLD      $10,Z29,Z12
+	VPTERNLOGD  $150,Z12,Z11,Z10
+	VPADDD      Z10,Z31,Z31
+	VPADDD.BCST chainLaneC<>+252(SB),Z31,Z8
+	VPADDD      Z8,Z0,Z0
+	VPADDD      Z0,Z4,Z4
+	VMOVDQA64   Z5,Z9
+	VPTERNLOGD  $202,Z7,Z6,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VPRORD      $6,Z5,Z9
+	VPRORD      $11,Z5,Z10
+	VPRORD      $25,Z5,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
+	VPADDD      Z9,Z4,Z4
+	VMOVDQA64   Z1,Z9
+	VPTERNLOGD  $232,Z3,Z2,Z9
+	VPADDD      Z9,Z0,Z0
+	VPRORD      $2,Z1,Z9
+	VPRORD      $13,Z1,Z10
+	VPRORD      $22,Z1,Z11
+	VPTERNLOGD  $150,Z11,Z10,Z9
+	VPADDD      Z9,Z0,Z0
 
 	// The digest: the state plus the IV, W[0..7] of the next step.
-	VPADDD.BCST chainLaneC<>+256(SB), Z0, Z16
-	VPADDD.BCST chainLaneC<>+260(SB), Z1, Z17
-	VPADDD.BCST chainLaneC<>+264(SB), Z2, Z18
-	VPADDD.BCST chainLaneC<>+268(SB), Z3, Z19
-	VPADDD.BCST chainLaneC<>+272(SB), Z4, Z20
-	VPADDD.BCST chainLaneC<>+276(SB), Z5, Z21
-	VPADDD.BCST chainLaneC<>+280(SB), Z6, Z22
-	VPADDD.BCST chainLaneC<>+284(SB), Z7, Z23
+	VPADDD.BCST chainLaneC<>+256(SB),Z0,Z16
+	VPADDD.BCST chainLaneC<>+260(SB),Z1,Z17
+	VPADDD.BCST chainLaneC<>+264(SB),Z2,Z18
+	VPADDD.BCST chainLaneC<>+268(SB),Z3,Z19
+	VPADDD.BCST chainLaneC<>+272(SB),Z4,Z20
+	VPADDD.BCST chainLaneC<>+276(SB),Z5,Z21
+	VPADDD.BCST chainLaneC<>+280(SB),Z6,Z22
+	VPADDD.BCST chainLaneC<>+284(SB),Z7,Z23
 	DECQ        SI
 	JNE         avx512X16Lat2Chain_loop
 
 	// Store the digests.
-	VMOVDQU32 Z16, (DI)
-	VMOVDQU32 Z17, 64(DI)
-	VMOVDQU32 Z18, 128(DI)
-	VMOVDQU32 Z19, 192(DI)
-	VMOVDQU32 Z20, 256(DI)
-	VMOVDQU32 Z21, 320(DI)
-	VMOVDQU32 Z22, 384(DI)
-	VMOVDQU32 Z23, 448(DI)
+	VMOVDQU32 Z16,(DI)
+	VMOVDQU32 Z17,64(DI)
+	VMOVDQU32 Z18,128(DI)
+	VMOVDQU32 Z19,192(DI)
+	VMOVDQU32 Z20,256(DI)
+	VMOVDQU32 Z21,320(DI)
+	VMOVDQU32 Z22,384(DI)
+	VMOVDQU32 Z23,448(DI)
 
 avx512X16Lat2Chain_ret:
 	VZEROUPPER
