@@ -136,7 +136,7 @@ func (c *collector) add(k int, r io.Reader) error {
 		b = c.cur
 	}
 	buf := b.arena[b.used : b.used+readMax]
-	n, err := io.ReadFull(r, buf)
+	n, err := readFull(r, buf)
 	switch err {
 	case nil: // a long file
 		c.d.Reset()
@@ -145,7 +145,7 @@ func (c *collector) add(k int, r io.Reader) error {
 			return err
 		}
 		c.sums[k] = c.d.Sum256()
-	case io.EOF, io.ErrUnexpectedEOF:
+	case io.EOF:
 		b.msgs = append(b.msgs, buf[:n])
 		b.at = append(b.at, k)
 		b.used += n
@@ -153,6 +153,22 @@ func (c *collector) add(k int, r io.Reader) error {
 		return err
 	}
 	return nil
+}
+
+// readFull reads into buf until it is full (nil) or r returns an error:
+// io.EOF where the file ends, or r's own error, io.ErrUnexpectedEOF
+// included (flate's for a truncated stream), which io.ReadFull would
+// report as a file that ends there.
+func readFull(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
 }
 
 // flush hashes the batch being filled: at once, or with async on a

@@ -3,6 +3,7 @@ package interop
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"crypto/sha256"
 	"fmt"
 	"io"
@@ -275,4 +276,64 @@ func TestFilesAgainstCryptoSHA256(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHash1UnexpectedEOF: a reader that fails with io.ErrUnexpectedEOF
+// (flate's error for a truncated stream) fails Hash1 and HashZip as it
+// fails x/mod's, whose io.Copy returns it: it is not a file that ends
+// there.
+func TestHash1UnexpectedEOF(t *testing.T) {
+	names := []string{"a", "b"}
+	for _, n := range []int{0, 5} {
+		open := func(name string) (io.ReadCloser, error) {
+			r := io.Reader(strings.NewReader("hello"))
+			if name == "b" {
+				r = io.MultiReader(strings.NewReader("truncated"[:n]), unexpectedEOF{})
+			}
+			return io.NopCloser(r), nil
+		}
+		want, werr := xdirhash.Hash1(names, open)
+		got, gerr := dirhash.Hash1(names, open)
+		if werr == nil || got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("%d bytes, then io.ErrUnexpectedEOF: %q, %v; x/mod %q, %v", n, got, gerr, want, werr)
+		}
+	}
+
+	// A zip whose deflated entry is cut short, its sizes saying so.
+	var data bytes.Buffer
+	fw := flateWriter(&data)
+	fw.Write(bytes.Repeat([]byte("some module file\n"), 500))
+	fw.Close()
+	cut := data.Bytes()[:data.Len()/2]
+	var b bytes.Buffer
+	w := zip.NewWriter(&b)
+	ok, _ := w.Create("m@v1/a.go")
+	ok.Write([]byte("package a\n"))
+	raw, err := w.CreateRaw(&zip.FileHeader{Name: "m@v1/b.go", Method: zip.Deflate, CRC32: 1,
+		CompressedSize64: uint64(len(cut)), UncompressedSize64: 500 * 17})
+	if err != nil {
+		t.Fatal(err)
+	}
+	raw.Write(cut)
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	zf := filepath.Join(t.TempDir(), "m.zip")
+	if err := os.WriteFile(zf, b.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want, werr := xdirhash.HashZip(zf, xdirhash.Hash1)
+	got, gerr := dirhash.HashZip(zf, dirhash.Hash1)
+	if werr == nil || got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+		t.Errorf("a truncated zip entry: %q, %v; x/mod %q, %v", got, gerr, want, werr)
+	}
+}
+
+type unexpectedEOF struct{}
+
+func (unexpectedEOF) Read([]byte) (int, error) { return 0, io.ErrUnexpectedEOF }
+
+func flateWriter(w io.Writer) io.WriteCloser {
+	fw, _ := flate.NewWriter(w, flate.DefaultCompression)
+	return fw
 }
