@@ -3,10 +3,13 @@ package files
 import (
 	"archive/zip"
 	"bytes"
+	"compress/flate"
 	"context"
 	"crypto/sha256"
 	"errors"
 	"fmt"
+	"hash/crc32"
+	"io"
 	"io/fs"
 	"math/rand/v2"
 	"os"
@@ -389,6 +392,43 @@ func TestManyWorkers(t *testing.T) {
 	for i, r := range res {
 		if r.Err != nil || r.Sum != want(t, nil, paths[i]) {
 			t.Fatalf("%s: %v, digest right: %v", paths[i], r.Err, r.Sum == want(t, nil, paths[i]))
+		}
+	}
+}
+
+// TestFSTruncatedEntry: a zip entry whose deflated data is cut short reads
+// as flate's io.ErrUnexpectedEOF: an unreadable file, whose Result has an
+// error, not the digest of the bytes inflated before the cut. Small (read
+// whole) and large (streamed) entries both.
+func TestFSTruncatedEntry(t *testing.T) {
+	for _, size := range []int{10 << 10, 1 << 20} {
+		data := make([]byte, size)
+		r := rand.New(rand.NewPCG(uint64(size), 1))
+		for i := range data {
+			data[i] = byte('a' + r.IntN(4)) // compressible, not trivially
+		}
+		var z bytes.Buffer
+		fw, _ := flate.NewWriter(&z, flate.DefaultCompression)
+		fw.Write(data)
+		fw.Close()
+		cut := z.Bytes()[:z.Len()/2]
+		var b bytes.Buffer
+		zw := zip.NewWriter(&b)
+		w, err := zw.CreateRaw(&zip.FileHeader{Name: "x", Method: zip.Deflate, CRC32: crc32.ChecksumIEEE(data),
+			UncompressedSize64: uint64(size), CompressedSize64: uint64(len(cut))})
+		if err != nil {
+			t.Fatal(err)
+		}
+		w.Write(cut)
+		zw.Close()
+		zr, err := zip.NewReader(bytes.NewReader(b.Bytes()), int64(b.Len()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		res, err := (&Hasher{FS: zr}).Hash(context.Background(), []string{"x"})
+		var pe *fs.PathError
+		if r := res[0]; err != nil || !errors.Is(r.Err, io.ErrUnexpectedEOF) || !errors.As(r.Err, &pe) || pe.Path != "x" {
+			t.Errorf("a truncated entry of %d bytes: %v, %#v (%d bytes hashed), want an *fs.PathError of io.ErrUnexpectedEOF", size, err, r.Err, r.Size)
 		}
 	}
 }

@@ -10,6 +10,7 @@ package files
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"os"
 	"runtime"
 	"runtime/debug"
@@ -65,17 +66,43 @@ func (s *source) next(buf []byte, read bool) []byte {
 			return nil
 		}
 	}
-	n, err := io.ReadFull(s.r, buf)
+	n, err := readFull(s.r, buf)
 	s.off += int64(n)
 	switch {
 	case err == nil:
-	case errors.Is(err, io.EOF), errors.Is(err, io.ErrUnexpectedEOF):
+	case errors.Is(err, io.EOF):
 		s.done = true
 	default:
 		s.done, s.err = true, err
 		return nil
 	}
 	return buf[:n]
+}
+
+// readFull reads into buf until it is full (nil) or r returns an error:
+// io.EOF where the file ends, or r's own error, io.ErrUnexpectedEOF
+// included (an fs.FS's zip entry cut short, as flate reports it), which
+// io.ReadFull would pass off as a file that ends there.
+func readFull(r io.Reader, buf []byte) (int, error) {
+	n := 0
+	for n < len(buf) {
+		m, err := r.Read(buf[n:])
+		n += m
+		if err != nil {
+			return n, err
+		}
+	}
+	return n, nil
+}
+
+// pathErr is err in an *fs.PathError of op and path, as Result.Err says,
+// unless it is one already (an os.File's): an fs.FS's file may return its
+// errors bare (a zip entry's io.ErrUnexpectedEOF).
+func pathErr(op, path string, err error) error {
+	if _, ok := err.(*fs.PathError); ok {
+		return err
+	}
+	return &fs.PathError{Op: op, Path: path, Err: err}
 }
 
 // readAt reads the chunk at s.off with pread, the mapping and the file's
@@ -254,7 +281,7 @@ func (w *worker) streams(r *run, items []*item) {
 				w.recheck(s, ds[i], items[i].Path)
 			}
 			if s.err != nil {
-				items[i].Err = s.err
+				items[i].Err = pathErr("read", items[i].Path, s.err)
 			} else if !s.done {
 				next = append(next, i)
 			}

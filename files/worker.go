@@ -154,13 +154,13 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 		if before.size < 0 || before.size >= int64(len(buf)) {
 			return 0, isLarge, nil, nil
 		}
-		n, err = io.ReadFull(f, buf[:before.size+1])
+		n, err = readFull(f, buf[:before.size+1])
 		switch err {
 		case nil:
 			return 0, isLarge, nil, nil // grown
-		case io.EOF, io.ErrUnexpectedEOF:
+		case io.EOF:
 		default:
-			return 0, 0, nil, err
+			return 0, 0, nil, pathErr("read", path, err)
 		}
 		if changeHook != nil {
 			changeHook(path)
