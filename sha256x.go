@@ -15,7 +15,9 @@
 // "sha256x:" and names the missing CPU feature.
 //
 // All functions are safe for concurrent use and, after warm-up, allocate
-// nothing.
+// nothing but the memory they return: New, Kernels, Digest.Clone,
+// Digest.MarshalBinary, and Digest.Sum's or Digest.AppendBinary's growth
+// of a slice too short.
 //
 // This package is the API alone. Behind it, internal/sched turns each call
 // into kernel calls, following the plan internal/plan chose for this CPU,

@@ -610,3 +610,43 @@ func TestDispatch(t *testing.T) {
 	}
 	t.Logf("Kernel() = %s, Kernels() = %v", Kernel(), ks)
 }
+
+// TestPackageAllocs: the package doc's "after warm-up, allocate nothing",
+// for every function and method but those it names as returning memory of
+// their own (New, Kernels, Digest.Clone, Digest.MarshalBinary; and
+// Digest.Sum into a slice too short).
+func TestPackageAllocs(t *testing.T) {
+	msgs := [][]byte{make([]byte, 100), make([]byte, 1000), nil, make([]byte, 64)}
+	out := make([][Size]byte, 4)
+	var d Digest
+	ds := []*Digest{new(Digest), new(Digest)}
+	chunks := [][]byte{make([]byte, 200), make([]byte, 300)}
+	nodes := make([][Size]byte, 8)
+	states := make([][Size]byte, 3)
+	counts := []uint64{3, 5, 7}
+	buf := make([]byte, 0, 256)
+	state, _ := d.MarshalBinary()
+	for name, f := range map[string]func(){
+		"HashMany":               func() { HashMany(out, msgs) },
+		"HashManyDouble":         func() { HashManyDouble(out, msgs) },
+		"HashManyPrefixed":       func() { HashManyPrefixed(out, []byte{1, 2}, msgs) },
+		"Sum256":                 func() { Sum256(msgs[1]) },
+		"Chain":                  func() { Chain([Size]byte{}, 10) },
+		"Chains":                 func() { Chains(states, counts) },
+		"Kernel":                 func() { _ = Kernel() },
+		"WriteMany":              func() { WriteMany(ds, chunks) },
+		"Join.HashLevel":         func() { Join{Prefix: []byte{1}}.HashLevel(out, nodes) },
+		"Digest.Write":           func() { d.Write(msgs[1]) },
+		"Digest.Sum":             func() { d.Sum(buf[:0]) },
+		"Digest.Sum256":          func() { d.Sum256() },
+		"Digest.AppendBinary":    func() { d.AppendBinary(buf[:0]) },
+		"Digest.UnmarshalBinary": func() { d.UnmarshalBinary(state) },
+		"Digest.Reset":           func() { d.Reset() },
+		"Digest.Size, BlockSize": func() { _ = d.Size() + d.BlockSize() },
+	} {
+		f()
+		if a := testing.AllocsPerRun(100, f); a != 0 {
+			t.Errorf("%s: %v allocations", name, a)
+		}
+	}
+}
