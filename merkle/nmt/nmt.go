@@ -483,10 +483,14 @@ func (t *Tree) proofNodes(dst [][2]int, l, i, start, end int) [][2]int {
 	return t.proofNodes(dst, l-1, 2*i+1, start, end)
 }
 
-// ProveNamespace returns the proof for namespace ns: of the range of its
-// leaves if it has any; of its absence if it falls inside the root's
-// namespace range; the empty proof otherwise (and for an empty tree). It
-// is an error if ns is not a namespace of the tree's size.
+// ProveNamespace returns the proof for namespace ns: the empty proof if ns
+// lies outside the root's namespace range (and for an empty tree);
+// otherwise of the range of its leaves if it has any, of its absence if
+// not. It is an error if ns is not a namespace of the tree's size. The
+// range is the root's, as celestiaorg/nmt's ProveNamespace takes it since
+// it reads it from the root: with IgnoreMaxNamespace, the largest
+// namespace's leaves lie outside it unless the tree has no others, and get
+// the empty proof.
 func (t *Tree) ProveNamespace(ns []byte) (Proof, error) {
 	size := t.h.NamespaceSize
 	if len(ns) != size {
