@@ -3,33 +3,19 @@
 package sha256x
 
 import (
-	"os"
-	"syscall"
 	"testing"
 	"unsafe"
 
+	"github.com/sha256x/sha256x/internal/guardmem"
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-// guarded returns n bytes of memory with an unmapped (PROT_NONE) page right
-// before and right after it: a kernel that reads a byte outside a slice
-// that starts or ends there faults.
+// guarded returns n bytes (whole pages, a pattern in them) with an
+// unmapped page right before and right after them: a kernel that reads a
+// byte outside a slice that starts or ends there faults.
 func guarded(t *testing.T, n int) []byte {
-	ps := os.Getpagesize()
-	n = (n + ps - 1) / ps * ps
-	mem, err := syscall.Mmap(-1, 0, n+2*ps, syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_ANON|syscall.MAP_PRIVATE)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { syscall.Munmap(mem) })
-	if err := syscall.Mprotect(mem[:ps], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	if err := syscall.Mprotect(mem[ps+n:], syscall.PROT_NONE); err != nil {
-		t.Fatal(err)
-	}
-	b := mem[ps : ps+n]
-	copy(b, pattern(n, 77))
+	b := guardmem.Mem(t, n)
+	copy(b, pattern(len(b), 77))
 	return b
 }
 
