@@ -2,11 +2,15 @@ package files
 
 import (
 	"context"
+	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
+
+	"golang.org/x/sys/unix"
 )
 
 func TestSyscallCost(t *testing.T) {
@@ -68,6 +72,40 @@ func TestUntypedRingMinSaid(t *testing.T) {
 		}
 		if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
 			t.Errorf("%s does not say %q", f, want)
+		}
+	}
+}
+
+// TestReadTypes: readTypes marks regular the files its directory's entries
+// say are regular, and only them, whatever the machine's byte order (the
+// entries' lengths are the kernel's, big-endian on s390x), in a directory
+// larger than one read of its entries.
+func TestReadTypes(t *testing.T) {
+	dir := t.TempDir()
+	var items []*item
+	for i := range 600 {
+		name := fmt.Sprintf("file-with-a-long-name-%04d", i)
+		var err error
+		if i%3 == 0 {
+			err = os.Mkdir(filepath.Join(dir, name), 0o755)
+		} else {
+			err = os.WriteFile(filepath.Join(dir, name), nil, 0o644)
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		items = append(items, &item{Result: Result{Path: dir + "/" + name}})
+	}
+	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_DIRECTORY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	var rr ringReader
+	rr.readTypes(fd, items)
+	for i, it := range items {
+		if want := i%3 != 0; it.regular != want {
+			t.Fatalf("%s: regular %v, want %v", it.Path, it.regular, want)
 		}
 	}
 }

@@ -136,7 +136,7 @@ func (rr *ringReader) readTypes(fd int, items []*item) {
 		// struct linux_dirent64: ino, off (8 bytes each), reclen (2),
 		// type (1), the name ending in NUL.
 		for b := rr.dirents[:n]; len(b) >= 19; {
-			reclen := int(b[16]) | int(b[17])<<8
+			reclen := direntReclen(b)
 			if reclen < 19 || reclen > len(b) {
 				break
 			}

@@ -111,6 +111,11 @@ func nameKey(s string, m int) uint64 {
 	return k << (8 * (m - l))
 }
 
+// direntReclen is the length of the struct linux_dirent64 at b's start,
+// its d_reclen: two bytes at offset 16, in the machine's byte order (the
+// kernel's struct, not a wire format: big-endian on s390x and ppc64).
+func direntReclen(b []byte) int { return int(binary.NativeEndian.Uint16(b[16:18])) }
+
 // A rawDent is an entry as read: its name at names[off:off+n].
 type rawDent struct {
 	off, n int
@@ -151,7 +156,7 @@ func (r *dirReader) read(dir string) ([]dent, error) {
 		// struct linux_dirent64: ino, off (8 bytes each), reclen (2),
 		// type (1), the name ending in NUL.
 		for b := r.buf[:n]; len(b) >= 19; {
-			reclen := int(b[16]) | int(b[17])<<8
+			reclen := direntReclen(b)
 			if reclen < 19 || reclen > len(b) {
 				break
 			}
