@@ -57,7 +57,9 @@ var (
 // and whether the largest namespace is left out of the nodes' maxNs (the
 // spec's IgnoreMaxNamespace, true in Celestia, and nmt's default). The zero
 // Hasher has namespaces of no bytes: a plain RFC 6962 tree of 32-byte
-// digests.
+// digests. A negative NamespaceSize is a programmer error: New, NewSquare,
+// NodeSize, HashLeaf, HashNode and the verifiers panic with a message
+// starting "sha256x:".
 type Hasher struct {
 	NamespaceSize      int
 	IgnoreMaxNamespace bool
@@ -124,6 +126,7 @@ func (h Hasher) CheckNode(node []byte) error {
 // leaf), and returns the extended slice. It is an error if leaf is shorter
 // than a namespace.
 func (h Hasher) HashLeaf(dst, leaf []byte) ([]byte, error) {
+	h.NodeSize() // checks the namespace size
 	ns := h.NamespaceSize
 	if len(leaf) < ns {
 		return dst, errors.New("nmt: a leaf of " + strconv.Itoa(len(leaf)) + " bytes, shorter than its namespace (" + strconv.Itoa(ns) + ")")

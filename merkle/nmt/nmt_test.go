@@ -639,3 +639,29 @@ func TestShortAbsenceProofs(t *testing.T) {
 		}
 	}
 }
+
+// TestNegativeNamespaceSize: a negative NamespaceSize is a programmer
+// error, and every entry point that takes a Hasher says so with the
+// package's prefix rather than fault on a slice bound.
+func TestNegativeNamespaceSize(t *testing.T) {
+	h := Hasher{NamespaceSize: -1}
+	node := make([]byte, 40)
+	for name, f := range map[string]func(){
+		"New":             func() { New(h) },
+		"NewSquare":       func() { NewSquare(h) },
+		"NodeSize":        func() { h.NodeSize() },
+		"HashLeaf":        func() { h.HashLeaf(nil, []byte("leaf")) },
+		"HashNode":        func() { h.HashNode(nil, node, node) },
+		"VerifyInclusion": func() { h.VerifyInclusion(node, [][]byte{node}, Proof{Start: 0, End: 1}) },
+		"VerifyNamespace": func() { h.VerifyNamespace(node, nil, nil, Proof{}) },
+	} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.HasPrefix(msg, "sha256x: nmt:") {
+					t.Errorf("%s: panic %q, want one starting sha256x: nmt:", name, msg)
+				}
+			}()
+			f()
+		}()
+	}
+}

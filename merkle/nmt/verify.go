@@ -19,6 +19,7 @@ import (
 // far as its nodes do (a range at the end of a tree also verifies shifted
 // to where a larger tree would have it).
 func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error {
+	h.NodeSize() // checks the namespace size
 	if proof.Start == proof.End {
 		if !proof.IsEmpty() || len(leaves) != 0 {
 			return errors.New("nmt: an empty range with nodes, a leaf hash or leaves")
@@ -53,6 +54,7 @@ func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error
 // its level) verify as in nmt. It returns nil, an error wrapping
 // ErrMismatch, or an error saying what is malformed.
 func (h Hasher) VerifyNamespace(root, ns []byte, leaves [][]byte, proof Proof) error {
+	h.NodeSize() // checks the namespace size
 	if len(ns) != h.NamespaceSize {
 		return errors.New("nmt: a namespace of " + strconv.Itoa(len(ns)) + " bytes, want " + strconv.Itoa(h.NamespaceSize))
 	}
