@@ -22,8 +22,8 @@ import (
 // node forms that hasher_test.go's Test_namespacedTreeHasher_HashLeaf and
 // _HashNode compute with crypto/sha256.
 func TestNMTPortVectors(t *testing.T) {
-	h := newPortHasher(1, true)
-	tr := &portTree{h: h}
+	tr := newPortTree(1, true)
+	h := tr.h
 	for _, l := range []string{"\x00leaf_0", "\x00leaf_1", "\x01leaf_2", "\x03leaf_3"} {
 		if err := tr.push([]byte(l)); err != nil {
 			t.Fatal(err)

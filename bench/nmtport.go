@@ -19,9 +19,10 @@ import (
 //     computeNsRange, then Sum(0x01 || left || right)), ValidateLeaf,
 //     tryFetchNodeNSRange / tryFetchLeftAndRightNSRanges, computeNsRange,
 //     EmptyRoot; one hash.Hash (crypto/sha256) reset for every node.
-//   - nmt.go: NamespacedMerkleTree.Push (namespace order checked, the leaf
-//     hashed at once) and computeRoot / getSplitPoint (the recursion over
-//     RFC 6962's split, a HashNode call per node).
+//   - nmt.go: New, NamespacedMerkleTree.Push (namespace order checked, the
+//     leaf hashed at once, the namespace ranges and min/max updated) and
+//     computeRoot / getSplitPoint (the recursion over RFC 6962's split, a
+//     HashNode call per node).
 //
 // Its behaviour is checked against nmt's own test vectors and our
 // merkle/nmt against it (nmt_test.go). Nothing of nmt's code is copied.
@@ -109,20 +110,44 @@ func (n *portHasher) hashNode(left, right []byte) ([]byte, error) {
 	return h.Sum(res), nil
 }
 
-// portTree is nmt.go's NamespacedMerkleTree, as far as its root: Push and
+// portTree is nmt.go's NamespacedMerkleTree, as far as its root: New, Push
+// (with the caches Push keeps: namespaceRanges, minNID and maxNID) and
 // computeRoot.
 type portTree struct {
-	h          *portHasher
-	leaves     [][]byte
-	leafHashes [][]byte
+	h               *portHasher
+	leaves          [][]byte
+	leafHashes      [][]byte
+	namespaceRanges map[string]portLeafRange
+	minNID, maxNID  []byte
 }
 
-// push is nmt.go's Push: the namespace order checked, the leaf hashed.
+// portLeafRange is nmt.go's LeafRange.
+type portLeafRange struct{ start, end int }
+
+// newPortTree is nmt.go's New with the default options but the namespace
+// size and IgnoreMaxNamespace: a new hasher over a new crypto/sha256, the
+// leaves' slices of DefaultCapacity (128), the namespace map, the minimum
+// and maximum namespaces.
+func newPortTree(nsLen int, ignoreMaxNs bool) *portTree {
+	return &portTree{
+		h:               newPortHasher(nsLen, ignoreMaxNs),
+		leaves:          make([][]byte, 0, 128),
+		leafHashes:      make([][]byte, 0, 128),
+		namespaceRanges: make(map[string]portLeafRange),
+		minNID:          bytes.Repeat([]byte{0xFF}, nsLen),
+		maxNID:          bytes.Repeat([]byte{0x00}, nsLen),
+	}
+}
+
+// push is nmt.go's Push: the namespace order checked
+// (validateAndExtractNamespace), the leaf hashed, updateNamespaceRanges and
+// updateMinMaxID.
 func (t *portTree) push(ndata []byte) error {
 	if len(ndata) < t.h.nsLen {
 		return errPortLeafLen
 	}
-	if k := len(t.leaves); k > 0 && bytes.Compare(ndata[:t.h.nsLen], t.leaves[k-1][:t.h.nsLen]) < 0 {
+	nID := ndata[:t.h.nsLen]
+	if k := len(t.leaves); k > 0 && bytes.Compare(nID, t.leaves[k-1][:t.h.nsLen]) < 0 {
 		return errPortPushOrder
 	}
 	res, err := t.h.hashLeaf(ndata)
@@ -131,6 +156,21 @@ func (t *portTree) push(ndata []byte) error {
 	}
 	t.leaves = append(t.leaves, ndata)
 	t.leafHashes = append(t.leafHashes, res)
+	// updateNamespaceRanges (without ReuseBuffers: the key a new string)
+	last := len(t.leaves) - 1
+	key := string(t.leaves[last][:t.h.nsLen])
+	if r, ok := t.namespaceRanges[key]; !ok {
+		t.namespaceRanges[key] = portLeafRange{last, last + 1}
+	} else {
+		t.namespaceRanges[key] = portLeafRange{r.start, r.end + 1}
+	}
+	// updateMinMaxID
+	if bytes.Compare(nID, t.minNID) < 0 {
+		t.minNID = nID
+	}
+	if bytes.Compare(t.maxNID, nID) < 0 {
+		t.maxNID = nID
+	}
 	return nil
 }
 
@@ -177,7 +217,7 @@ func portSquareRoots(shares [][]byte, width, nsLen int) ([][]byte, error) {
 	roots := make([][]byte, 0, 2*width)
 	for axis := range 2 {
 		for a := range width {
-			t := &portTree{h: newPortHasher(nsLen, true)}
+			t := newPortTree(nsLen, true)
 			for b := range width {
 				i, j := a, b
 				if axis == 1 {

@@ -3,8 +3,11 @@ package bench
 import (
 	"crypto/sha256"
 	"errors"
+	"math"
 	"math/rand/v2"
+	"runtime"
 	"slices"
+	"sync"
 	"testing"
 
 	"github.com/prysmaticlabs/gohashtree"
@@ -20,7 +23,8 @@ import (
 // statement; "P:" comments quote or name the line ported. Prysm's module is
 // not served to this build, so its helpers are written out: trie.ZeroHashes
 // is sszx.ZeroHash, ssz.Depth is sszx.Depth, math.Int a bounds check,
-// htr.VectorizedSha256 is gohashtree (Prysm's own), and
+// htr.VectorizedSha256 is gohashtree (Prysm's own, its levels of 5,000
+// nodes or more split over GOMAXPROCS goroutines as Prysm splits them), and
 // hash.CustomSHA256Hasher (crypto/hash/hash.go: a pooled hash.Hash, Write,
 // Sum(h[:0]), Reset) is the same over crypto/sha256 (Prysm's is
 // minio/sha256-simd, which on SHA-NI CPUs runs the same instructions).
@@ -37,13 +41,35 @@ func prysmHasher() func([]byte) [32]byte {
 	}
 }
 
-// vectorizedSha256 is htr.VectorizedSha256: the pairs of a level hashed
-// into a new slice (gohashtree).
+// vectorizedSha256 is htr.VectorizedSha256 (crypto/hash/htr/hashtree.go):
+// the pairs of a level hashed into a new slice (gohashtree), a level of
+// 5,000 nodes or more split over GOMAXPROCS goroutines as Prysm splits it.
 func vectorizedSha256(in [][32]byte) [][32]byte {
-	out := make([][32]byte, len(in)/2)
-	if err := gohashtree.Hash(out, in); err != nil {
+	out := make([][32]byte, len(in)/2) // P: outputList := make([][32]byte, len(inputList)/2)
+	if len(in) < 5000 {                // P: if len(inputList) < minSliceSizeToParallelize {
+		if err := gohashtree.Hash(out, in); err != nil {
+			panic(err)
+		}
+		return out
+	}
+	n := runtime.GOMAXPROCS(0) - 1 // P: n := runtime.GOMAXPROCS(0) - 1
+	var wg sync.WaitGroup
+	wg.Add(n)
+	groupSize := len(in) / (2 * (n + 1)) // P: groupSize := len(inputList) / (2 * (n + 1))
+	for j := 0; j < n; j++ {
+		// P: go hashParallel(inputList[j*2*groupSize:(j+1)*2*groupSize], outputList[j*groupSize:], &wg)
+		go func(in, out [][32]byte) {
+			defer wg.Done()
+			if err := gohashtree.Hash(out, in); err != nil {
+				panic(err)
+			}
+		}(in[j*2*groupSize:(j+1)*2*groupSize], out[j*groupSize:])
+	}
+	// P: err := gohashtree.Hash(outputList[n*groupSize:], inputList[n*2*groupSize:])
+	if err := gohashtree.Hash(out[n*groupSize:], in[n*2*groupSize:]); err != nil {
 		panic(err)
 	}
+	wg.Wait()
 	return out
 }
 
@@ -138,7 +164,10 @@ func prysmRecomputeFromLayer(changedLeaves [][32]byte, changedIdx []uint64, laye
 	}
 	root := *layer[0][0] // P: root := *layer[0][0]
 	for _, idx := range changedIdx {
-		ii := int(idx) // P: ii, err := math.Int(idx)
+		if idx > math.MaxInt { // P: ii, err := math.Int(idx); if err != nil { return ... }
+			return [32]byte{}, nil, errors.New("integer overflow")
+		}
+		ii := int(idx)
 		var err error
 		root, layer, err = prysmRecomputeRootFromLayer(ii, layer, leaves, hasher) // P: root, layer, err = recomputeRootFromLayer(ii, layer, leaves, hasher)
 		if err != nil {
@@ -156,7 +185,10 @@ func prysmRecomputeFromLayerVariable(changedLeaves [][32]byte, changedIdx []uint
 	}
 	root := *layer[len(layer)-1][0] // P: root := *layer[len(layer)-1][0]
 	for i, idx := range changedIdx {
-		ii := int(idx) // P: ii, err := math.Int(idx)
+		if idx > math.MaxInt { // P: ii, err := math.Int(idx); if err != nil { return ... }
+			return [32]byte{}, nil, errors.New("integer overflow")
+		}
+		ii := int(idx)
 		var err error
 		// P: root, layer, err = recomputeRootFromLayerVariable(ii, changedLeaves[i], layer, hasher)
 		root, layer, err = prysmRecomputeRootFromLayerVariable(ii, changedLeaves[i], layer, hasher)

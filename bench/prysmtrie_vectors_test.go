@@ -1,0 +1,198 @@
+package bench
+
+import (
+	"crypto/sha256"
+	"math/bits"
+	"slices"
+	"strings"
+	"testing"
+
+	ssz "github.com/ferranbt/fastssz"
+	"github.com/ferranbt/fastssz/spectests"
+)
+
+// Prysm's own tests of the ported functions, beacon-chain/state/stateutil/
+// trie_helpers_test.go at 45a037fc87d653a38598ce2bf3a09bb009d80e4a, run on
+// the port. Prysm builds its inputs from util.DeterministicGenesisState(t,
+// 32): the block roots (SlotsPerHistoricalRoot = 8192 of them, all zero at
+// genesis) and the 32 validators' roots under ValidatorRegistryLimit =
+// 2^40. Its validators carry BLS interop keys, which need a BLS library:
+// here 32 genesis validators with patterned keys stand in, their roots and
+// the registry's root computed by fastssz's generated code (spectests),
+// the expected roots of the fixed trie by refMerkleize (crypto/sha256
+// only), neither through the port nor sha256x.
+
+// refMerkleize is the specs' merkleize(chunks, limit) over crypto/sha256:
+// each level padded with the zero subtree of its height when odd.
+func refMerkleize(chunks [][32]byte, limit uint64) [32]byte {
+	depth := 0
+	if limit > 1 {
+		depth = bits.Len64(limit - 1)
+	}
+	var zero [32]byte
+	layer := slices.Clone(chunks)
+	for d := 0; d < depth; d++ {
+		if len(layer)%2 == 1 || len(layer) == 0 {
+			layer = append(layer, zero)
+		}
+		next := make([][32]byte, len(layer)/2)
+		for i := range next {
+			next[i] = sha256.Sum256(append(layer[2*i][:], layer[2*i+1][:]...))
+		}
+		layer = next
+		zero = sha256.Sum256(append(zero[:], zero[:]...))
+	}
+	if len(layer) == 0 {
+		return zero
+	}
+	return layer[0]
+}
+
+// mixInLength is Prysm's AddInMixin: hash(root || uint64 LE length, padded).
+func mixInLength(root [32]byte, n uint64) [32]byte {
+	var b [64]byte
+	copy(b[:32], root[:])
+	for i := range 8 {
+		b[32+i] = byte(n >> (8 * i))
+	}
+	return sha256.Sum256(b[:])
+}
+
+// prysmGenesisValidators returns n genesis validators, as
+// DeterministicGenesisState makes them but for the keys: 32 ETH effective,
+// active from epoch 0, exit and withdrawable at FAR_FUTURE_EPOCH.
+func prysmGenesisValidators(n int) []*spectests.Validator {
+	vs := make([]*spectests.Validator, n)
+	for i := range vs {
+		pk := make([]byte, 48)
+		wc := make([]byte, 32)
+		for j := range pk {
+			pk[j] = byte(i*48 + j + 1)
+		}
+		wc[0] = 0
+		copy(wc[1:], pk[:31])
+		vs[i] = &spectests.Validator{
+			Pubkey: pk, WithdrawalCredentials: wc, EffectiveBalance: 32_000_000_000,
+			ExitEpoch: ^uint64(0), WithdrawableEpoch: ^uint64(0),
+		}
+	}
+	return vs
+}
+
+// registryRoot is fastssz's generated code for BeaconState.Validators: each
+// validator's HashTreeRootWith, merkleized under 2^40 with the length mixed
+// in (Prysm's ValidatorRegistryRoot).
+func registryRoot(t *testing.T, vs []*spectests.Validator) [32]byte {
+	hh := ssz.NewHasher()
+	indx := hh.Index()
+	for _, v := range vs {
+		if err := v.HashTreeRootWith(hh); err != nil {
+			t.Fatal(err)
+		}
+	}
+	hh.MerkleizeWithMixin(indx, uint64(len(vs)), 1<<40)
+	r, err := hh.HashRoot()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+func validatorRoots(t *testing.T, vs []*spectests.Validator) [][32]byte {
+	roots := make([][32]byte, len(vs))
+	for i, v := range vs {
+		r, err := v.HashTreeRoot()
+		if err != nil {
+			t.Fatal(err)
+		}
+		roots[i] = r
+	}
+	return roots
+}
+
+// TestPrysmPortReturnTrieLayer is TestReturnTrieLayer_OK: the genesis
+// block roots' trie, built twice from the same roots, tops out at their
+// root.
+func TestPrysmPortReturnTrieLayer(t *testing.T) {
+	roots := make([][32]byte, 8192)
+	want := refMerkleize(roots, 8192)
+	for range 2 {
+		layers, err := prysmReturnTrieLayer(roots, uint64(len(roots)))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := *layers[len(layers)-1][0]; got != want {
+			t.Fatalf("ReturnTrieLayer: root %x, want %x", got, want)
+		}
+		if len(layers) != 14 {
+			t.Fatalf("ReturnTrieLayer: %d layers, want 14", len(layers))
+		}
+	}
+}
+
+// TestPrysmPortReturnTrieLayerVariable is TestReturnTrieLayerVariable_OK:
+// the registry's trie, built twice, with the length mixed in, is the
+// registry's root.
+func TestPrysmPortReturnTrieLayerVariable(t *testing.T) {
+	vs := prysmGenesisValidators(32)
+	want := registryRoot(t, vs)
+	roots := validatorRoots(t, vs)
+	for range 2 {
+		layers := prysmReturnTrieLayerVariable(roots, 1<<40)
+		if got := mixInLength(*layers[len(layers)-1][0], uint64(len(vs))); got != want {
+			t.Fatalf("ReturnTrieLayerVariable: root %x, want %x", got, want)
+		}
+	}
+}
+
+// TestPrysmPortRecomputeFixed is TestRecomputeFromLayer_FixedSizedArray:
+// block roots 24 and 41 changed to "ABC" and "DEF".
+func TestPrysmPortRecomputeFixed(t *testing.T) {
+	roots := make([][32]byte, 8192)
+	layers, err := prysmReturnTrieLayer(roots, uint64(len(roots)))
+	if err != nil {
+		t.Fatal(err)
+	}
+	changedIdx := []uint64{24, 41}
+	changedRoots := [][32]byte{{'A', 'B', 'C'}, {'D', 'E', 'F'}}
+	updated := slices.Clone(roots)
+	updated[24], updated[41] = changedRoots[0], changedRoots[1]
+	want := refMerkleize(updated, 8192)
+	root, _, err := prysmRecomputeFromLayer(changedRoots, changedIdx, layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if root != want {
+		t.Fatalf("RecomputeFromLayer: %x, want %x", root, want)
+	}
+}
+
+// TestPrysmPortRecomputeVariable is TestRecomputeFromLayer_VariableSizedArray:
+// validators 2 and 29 replaced by copies of 10 and 11, slashed, exiting at
+// epochs 20 and 40.
+func TestPrysmPortRecomputeVariable(t *testing.T) {
+	vs := prysmGenesisValidators(32)
+	layers := prysmReturnTrieLayerVariable(validatorRoots(t, vs), 1<<40)
+	changedIdx := []uint64{2, 29}
+	val1, val2 := *vs[10], *vs[11]
+	val1.Slashed, val1.ExitEpoch = true, 20
+	val2.Slashed, val2.ExitEpoch = true, 40
+	changed := []*spectests.Validator{&val1, &val2}
+	vs[2], vs[29] = changed[0], changed[1]
+	want := registryRoot(t, vs)
+	root, _, err := prysmRecomputeFromLayerVariable(validatorRoots(t, changed), changedIdx, layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := mixInLength(root, uint64(len(vs))); got != want {
+		t.Fatalf("RecomputeFromLayerVariable: %x, want %x", got, want)
+	}
+}
+
+// TestPrysmPortBadHashLayer is TestMerkleizeTrieLeaves_BadHashLayer.
+func TestPrysmPortBadHashLayer(t *testing.T) {
+	_, _, err := prysmMerkleizeTrieLeaves(make([][][32]byte, 20), make([][32]byte, 12))
+	if err == nil || !strings.Contains(err.Error(), "hash layer is a non power of 2") {
+		t.Fatalf("MerkleizeTrieLeaves of 12: %v, want the power-of-2 error", err)
+	}
+}
