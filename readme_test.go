@@ -36,8 +36,9 @@ import (
 //	-->
 //	```go
 //
-// "run" after "readme_test:" runs the block too (it must not panic); the
-// other lines are Go statements placed before it. A block that starts with
+// "run" after "readme_test:" runs the block too (it must not panic, and
+// an error a top-level statement assigns to err panics, unless "errors"
+// follows too); the other lines are Go statements placed before it. A block that starts with
 // "package" is a whole program, compiled (and run, if marked) as it is.
 //
 // The blocks are compiled in the interop module, which requires this module
@@ -141,6 +142,7 @@ type readmeBlock struct {
 	preludeAt  int    // README.md's line of the prelude's first line
 	run        bool   // run it, not only compile it
 	program    bool   // a whole program (starts with "package")
+	errors     bool   // its calls may return errors: err is not checked
 	hasComment bool
 }
 
@@ -170,8 +172,10 @@ func readmeBlocks(readme string) ([]readmeBlock, error) {
 				switch w {
 				case "run":
 					b.run = true
+				case "errors":
+					b.errors = true
 				default:
-					return nil, fmt.Errorf("README.md:%d: readme_test: unknown word %q (only run)", j+1, w)
+					return nil, fmt.Errorf("README.md:%d: readme_test: unknown word %q (run or errors)", j+1, w)
 				}
 			}
 			b.prelude = strings.Join(lines[j+1:i-1], "\n")
@@ -337,6 +341,27 @@ func readmeFile(i int, b readmeBlock) (string, error) {
 	}
 	slices.Sort(declared)
 	declared = slices.Compact(declared)
+
+	// In a block that runs, an error a top-level statement assigns to err
+	// panics right there (an example whose call fails quietly, its err
+	// overwritten by the next line, shows what the API does not do), unless
+	// the block is marked "errors". The check goes on the statement's own
+	// line, so that the lines keep their numbers.
+	if b.run && !b.errors {
+		head := len("package main\n") + len(fmt.Sprintf("func block%d() {\n", i))
+		var ends []int
+		for _, st := range f.Decls[0].(*ast.FuncDecl).Body.List {
+			if st, ok := st.(*ast.AssignStmt); ok && slices.ContainsFunc(st.Lhs, func(e ast.Expr) bool {
+				id, ok := e.(*ast.Ident)
+				return ok && id.Name == "err"
+			}) {
+				ends = append(ends, fset.Position(st.End()).Offset-head)
+			}
+		}
+		for k := len(ends) - 1; k >= 0; k-- {
+			body = body[:ends[k]] + "; if err != nil { panic(err) }" + body[ends[k]:]
+		}
+	}
 	use := ""
 	for _, d := range declared {
 		use += "\t_ = " + d + "\n"
