@@ -87,7 +87,10 @@ type Hasher struct {
 
 	// FS, if set, is where paths are opened (with FS.Open); the paths are
 	// then fs.FS paths ("dir/file", no leading slash). Files of an FS are
-	// read with its Open and Read, never through io_uring.
+	// read with its Open and Read, never through io_uring. A panic in FS's
+	// methods or its files' (Open, Stat, Read, Close) is re-raised in the
+	// caller's goroutine after the call's goroutines have stopped and the
+	// files it opened are closed.
 	FS fs.FS
 
 	// PlainReads, if set, reads every file with plain system calls, never
@@ -99,7 +102,9 @@ type Hasher struct {
 	// large ones. A file hashed again because it changed while it was
 	// hashed counts its bytes once, up to the furthest point read. It is
 	// called from the hashing goroutines, one call at a time, and should
-	// return quickly.
+	// return quickly. A panic in Progress is re-raised in the caller's
+	// goroutine after the call's goroutines have stopped and the files it
+	// opened are closed; Progress is not called again by that call.
 	Progress func(files, bytes int64)
 }
 
@@ -177,6 +182,10 @@ func List(paths []string) iter.Seq[Entry] {
 // it open and writes nothing, holds Hash, Stream and Each until it is
 // written or closed, past ctx's cancellation. Tree leaves such files out;
 // a List of names from elsewhere may name one.
+//
+// A panic in h.Progress or h.FS is re-raised in the caller's goroutine,
+// with the value recovered, after the call's goroutines have stopped and
+// the files it opened are closed.
 func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
 	res := make([]Result, len(paths))
 	got := make([]bool, len(paths))
@@ -194,15 +203,22 @@ func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
 
 // Stream hashes the files that entries yields and calls fn with each
 // Result in input order, as soon as it and those before it are done. An
-// Entry with an Err is not opened: its Result carries the error. fn is called from the hashing goroutines, one call at a time. The
-// error is non-nil only if ctx was cancelled, and then fn is not called
-// again.
+// Entry with an Err is not opened: its Result carries the error. fn is
+// called from the hashing goroutines, one call at a time. The error is
+// non-nil only if ctx was cancelled, and then fn is not called again.
+//
+// A panic in fn, or in entries (which runs on the caller's goroutine), is
+// re-raised in the caller's goroutine, with the value recovered, after the
+// call's goroutines have stopped and the files it opened are closed; fn is
+// not called again. So is one in h.Progress or h.FS.
 func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, true, fn)
 }
 
 // Each is Stream with the Results handed to fn as each file finishes, in
-// no particular order (Result.Index tells which file it is).
+// no particular order (Result.Index tells which file it is). A panic in fn
+// or entries (or h.Progress, h.FS) is re-raised in the caller's goroutine
+// after the call's goroutines have stopped, as for Stream.
 func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, false, fn)
 }

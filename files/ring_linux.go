@@ -129,6 +129,14 @@ func (w *worker) release() {
 	}
 }
 
+// discard closes the worker's ring, not kept for the next call: the
+// worker panicked (run.work).
+func (w *worker) discard() {
+	if w.ring != nil {
+		w.dropRing()
+	}
+}
+
 // dropRing gives up the ring after a failure of the ring itself (not of a
 // file): the worker reads the plain way from then on.
 func (w *worker) dropRing() {

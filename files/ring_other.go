@@ -12,6 +12,8 @@ func (*ringReader) close() {}
 
 func (w *worker) release() {}
 
+func (w *worker) discard() {}
+
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
 
 var ringFiles, ringUnsettled atomic.Int64

@@ -100,8 +100,12 @@ type slab struct {
 }
 
 type run struct {
-	c   config
-	ctx context.Context
+	c config
+	// ctx is derived from the caller's context; cancel cancels it when a
+	// goroutine of the call panics (fail), which stops the call as the
+	// caller's cancellation does.
+	ctx    context.Context
+	cancel context.CancelFunc
 
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -126,6 +130,13 @@ type run struct {
 
 	pmu          sync.Mutex
 	files, bytes int64 // totals for the progress callback, under pmu
+	pstop        bool  // the callback panicked: not called again (under pmu)
+
+	// The first panic of the call (fail), under failMu, re-raised by run
+	// once every goroutine of the call has stopped.
+	failMu   sync.Mutex
+	panicked bool
+	panicVal any
 
 	smu   sync.Mutex
 	slabs []*slab   // free
@@ -187,14 +198,22 @@ func (r *run) release(s *slab) {
 
 // run hashes what seq yields and hands every Result to fn. n is the number
 // of files if known, else -1.
-func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bool, fn func(Result)) error {
-	if ctx == nil {
-		ctx = context.Background()
+//
+// A panic in the code the caller supplies (fn, Hasher.Progress, the
+// methods of Hasher.FS and its files, seq) stops the call as a
+// cancellation of ctx does: the first one is recorded (fail), the workers
+// end, every file the call opened is closed, and then run panics with
+// the value recovered, on the caller's goroutine.
+func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered bool, fn func(Result)) error {
+	if parent == nil {
+		parent = context.Background()
 	}
 	if n == 0 {
-		return ctx.Err()
+		return parent.Err()
 	}
-	r := &run{c: h.config(n), ctx: ctx, ordered: ordered, fn: fn}
+	ctx, cancel := context.WithCancel(parent)
+	defer cancel() // after stop: the AfterFunc below is not run for it
+	r := &run{c: h.config(n), ctx: ctx, cancel: cancel, ordered: ordered, fn: fn}
 	r.cond.L = &r.mu
 	r.dcond.L = &r.dmu
 	if ordered {
@@ -226,14 +245,60 @@ func (h *Hasher) run(ctx context.Context, seq iter.Seq[Entry], n int, ordered bo
 			r.work()
 		}()
 	}
-	r.produce(seq, n)
+	r.produceSafe(seq, n)
 	wg.Wait()
-	for _, it := range r.larges { // left by a cancelled call
-		if it.file != nil {
-			it.file.Close()
+	// Files left by a cancelled call (or one that panicked).
+	if e := closeFiles(r.larges); e != nil {
+		r.fail(e)
+	}
+	if r.panicked {
+		panic(r.panicVal)
+	}
+	return parent.Err()
+}
+
+// produceSafe is produce, a panic of seq's (the caller's iterator, or the
+// fs.FS that TreeFS walks) recorded to be raised again once the workers
+// have stopped.
+func (r *run) produceSafe(seq iter.Seq[Entry], n int) {
+	defer func() {
+		if e := recover(); e != nil {
+			r.fail(e)
+		}
+	}()
+	r.produce(seq, n)
+}
+
+// fail records a panic of the call (the first one is raised again by run)
+// and stops the call as a cancellation of its context does.
+func (r *run) fail(e any) {
+	r.failMu.Lock()
+	if !r.panicked {
+		r.panicked, r.panicVal = true, e
+	}
+	r.failMu.Unlock()
+	r.cancel()
+}
+
+// closeFiles closes the files left open in items, and returns the first
+// panic of their Close methods, or nil.
+func closeFiles(items []*item) (p any) {
+	for _, it := range items {
+		if f := it.file; f != nil {
+			it.file = nil
+			if e := closeRecover(f); e != nil && p == nil {
+				p = e
+			}
 		}
 	}
-	return ctx.Err()
+	return p
+}
+
+// closeRecover closes f and returns what its Close panicked with, or nil.
+func closeRecover(f io.Closer) (p any) {
+	defer func() { p = recover() }()
+	f.Close()
+	return nil
 }
 
 // produce cuts the input into batches for the workers.
@@ -306,11 +371,37 @@ func (r *run) push(b []*item) {
 
 // work is a worker's loop: large files first, then batches, until the
 // input is exhausted and no batch can add large files any more.
+//
+// A panic in the worker (fn, Hasher.Progress, Hasher.FS) is recovered at
+// its end: with r.mu in the state locked says, r.pmu released if the
+// progress callback panicked (deliver releases r.dmu itself), the files
+// of the batch or large files it held closed (those it streamed are closed
+// by streams), and its ring closed (not kept for the next call). Then
+// the call is stopped (fail).
 func (r *run) work() {
 	w := newWorker(&r.c)
-	defer w.close()
+	locked := false
+	defer func() {
+		if locked {
+			r.mu.Unlock()
+		}
+		e := recover()
+		if e == nil {
+			w.close()
+			return
+		}
+		r.fail(e)
+		if w.inProgress {
+			w.inProgress = false
+			r.pstop = true
+			r.pmu.Unlock()
+		}
+		closeFiles(w.cur)
+		w.cur = nil
+		w.discard()
+	}()
 	r.mu.Lock()
-	defer r.mu.Unlock()
+	locked = true
 	for r.ctx.Err() == nil {
 		if len(r.larges) > 0 {
 			// A fair share among the workers not streaming already.
@@ -319,10 +410,14 @@ func (r *run) work() {
 			part := r.larges[:k:k]
 			r.larges = r.larges[k:]
 			r.streaming++
+			w.cur = part
 			r.mu.Unlock()
+			locked = false
 			w.streams(r, part)
 			r.deliver(part)
+			w.cur = nil
 			r.mu.Lock()
+			locked = true
 			r.streaming--
 			continue
 		}
@@ -332,7 +427,9 @@ func (r *run) work() {
 			r.busy++
 			r.cond.Broadcast()
 			yield := r.pushing
+			w.cur = b
 			r.mu.Unlock()
+			locked = false
 			if yield {
 				// Let produce, just woken into this P's next slot, refill
 				// the queue now: left there while this worker hashes, it
@@ -344,15 +441,17 @@ func (r *run) work() {
 			}
 			large := w.smalls(r, b)
 			r.deliver(b)
+			w.cur = nil // its large files are in large
 			r.putBatch(b)
 			r.mu.Lock()
+			locked = true
 			r.busy--
 			r.larges = append(r.larges, large...)
 			r.cond.Broadcast()
 			continue
 		}
 		if r.closed && r.busy == 0 {
-			return
+			return // unlocked by the deferred function
 		}
 		r.idle.Add(1)
 		r.cond.Wait()
@@ -361,11 +460,19 @@ func (r *run) work() {
 }
 
 // deliver hands the finished items among items to fn: at once, or in
-// input order once those before them are delivered.
+// input order once those before them are delivered. If fn panics, it is
+// not called again (the worker's recovery then stops the call).
 func (r *run) deliver(items []*item) {
 	r.dmu.Lock()
-	defer r.dmu.Unlock()
+	returned := false
+	defer func() {
+		if !returned {
+			r.stopped = true // fn panicked
+		}
+		r.dmu.Unlock()
+	}()
 	if r.stopped || r.ctx.Err() != nil {
+		returned = true
 		return
 	}
 	if !r.ordered {
@@ -375,6 +482,7 @@ func (r *run) deliver(items []*item) {
 				r.release(it.slab)
 			}
 		}
+		returned = true
 		return
 	}
 	for _, it := range items {
@@ -397,9 +505,13 @@ func (r *run) deliver(items []*item) {
 	if moved {
 		r.dcond.Broadcast()
 	}
+	returned = true
 }
 
-func (r *run) progress(files int, bytes int64) {
+// progress adds to the totals and calls the progress callback, from
+// worker w: if the callback panics, w.inProgress says that w holds r.pmu
+// (work releases it).
+func (r *run) progress(w *worker, files int, bytes int64) {
 	if r.c.progress == nil {
 		return
 	}
@@ -407,8 +519,14 @@ func (r *run) progress(files int, bytes int64) {
 	// workers' totals could reach the callback in the other order, the
 	// second smaller than the first.
 	r.pmu.Lock()
+	if r.pstop {
+		r.pmu.Unlock()
+		return
+	}
 	r.files += int64(files)
 	r.bytes += bytes
+	w.inProgress = true
 	r.c.progress(r.files, r.bytes)
+	w.inProgress = false
 	r.pmu.Unlock()
 }

@@ -207,6 +207,9 @@ func (w *worker) streams(r *run, items []*item) {
 		s := &srcs[i]
 		*s = source{r: it.file}
 		it.file = nil
+		// Closed at the end, or if a panic (of an fs.FS's Stat or Read, of
+		// the progress callback) leaves the hashing.
+		defer s.close()
 		if s.r == nil {
 			f, err := w.open(it.Path)
 			if err != nil {
@@ -222,7 +225,6 @@ func (w *worker) streams(r *run, items []*item) {
 				}
 			}
 		}
-		defer s.close()
 		ds[i].Reset()
 		ds[i].Write(w.c.prefix)
 		idx = append(idx, i)
@@ -273,7 +275,7 @@ func (w *worker) streams(r *run, items []*item) {
 				s.counted = s.off
 			}
 		}
-		r.progress(0, bytes)
+		r.progress(w, 0, bytes)
 		next := idx[:0]
 		for _, i := range idx {
 			s := &srcs[i]
@@ -296,7 +298,7 @@ func (w *worker) streams(r *run, items []*item) {
 			files++
 		}
 	}
-	r.progress(files, 0)
+	r.progress(w, files, 0)
 }
 
 // timed records a trial round that took d to the trial, if every chunk of

@@ -30,6 +30,10 @@ type worker struct {
 	ring   *ringReader // nil until a batch is large enough, or where refused
 	noRing bool
 	turn   bool // this round of the trial reads (trial.go)
+	// cur is the batch, or the large files, the worker holds: their files
+	// left open are closed if it panics (run.work).
+	cur        []*item
+	inProgress bool // in the progress callback, holding run.pmu
 }
 
 func newWorker(c *config) *worker {
@@ -61,7 +65,7 @@ func (w *worker) hash(r *run) {
 		it.Size = int64(len(w.msgs[i]))
 		bytes += it.Size
 	}
-	r.progress(len(w.batch), bytes)
+	r.progress(w, len(w.batch), bytes)
 	w.msgs, w.batch = w.msgs[:0], w.batch[:0]
 }
 
@@ -134,15 +138,20 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 	if err != nil {
 		return 0, 0, nil, err
 	}
+	keep := false
+	defer func() {
+		if !keep { // closed too if Stat or Read panics
+			f.Close()
+		}
+	}()
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		f.Close()
 		return 0, 0, nil, err
 	case !st.IsDir() && !st.Mode().IsRegular():
+		keep = true
 		return 0, isLarge, f, nil // kept open, as readSmall keeps it
 	}
-	defer f.Close()
 	if st.IsDir() {
 		return 0, isDir, nil, nil
 	}
