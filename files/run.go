@@ -252,7 +252,8 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 		r.fail(e)
 	}
 	if r.panicked {
-		panic(r.panicVal)
+		v := r.panicVal // the caller's own panic, passed on
+		panic(v)
 	}
 	return parent.Err()
 }
