@@ -207,7 +207,8 @@ func portSplit(length int) int {
 }
 
 // portSquareRoots computes an extended data square's row and column roots
-// as celestia-app does with nmt: a tree per row and per column, each
+// as celestia-app did with nmt before it pooled its trees (nmt's
+// ReuseBuffers, its resizeableBufferTree): a tree per row and column, each
 // share pushed as ns || share (the share's own namespace in the original
 // quadrant, the parity namespace elsewhere), the root computed node by
 // node.
