@@ -86,23 +86,7 @@ func TestRFC6962(t *testing.T) {
 				continue
 			}
 			p := tree.Proof(i)
-			want, err := ref.InclusionProof(uint64(i), uint64(n))
-			if err != nil {
-				t.Fatal(err)
-			}
-			if len(want) != len(p.Path) {
-				t.Fatalf("%d leaves, leaf %d: %d entries, transparency-dev %d", n, i, len(p.Path), len(want))
-			}
-			path := make([][]byte, len(p.Path))
-			for k := range p.Path {
-				path[k] = p.Path[k][:]
-				if !bytes.Equal(path[k], want[k]) {
-					t.Fatalf("%d leaves, leaf %d: entry %d differs", n, i, k)
-				}
-			}
-			if err := proof.VerifyInclusion(h, uint64(i), uint64(n), h.HashLeaf(d[i]), path, root[:]); err != nil {
-				t.Fatalf("%d leaves, leaf %d: transparency-dev rejects our proof: %v", n, i, err)
-			}
+			want := checkInclusionTD(t, ref, p, d[i], root)
 			theirs := merkle.Proof{Index: i, Size: n}
 			for _, e := range want {
 				theirs.Path = append(theirs.Path, [32]byte(e))
@@ -215,4 +199,31 @@ func TestWorkers(t *testing.T) {
 			}
 		}
 	}
+}
+
+// checkInclusionTD checks our RFC 6962 inclusion proof p of leaf against
+// transparency-dev's: the same path as its tree's, and accepted by its
+// verifier under root. It returns transparency-dev's path.
+func checkInclusionTD(t *testing.T, ref *testonly.Tree, p merkle.Proof, leaf []byte, root [32]byte) [][]byte {
+	t.Helper()
+	h := rfc6962.DefaultHasher
+	i, n := p.Index, p.Size
+	want, err := ref.InclusionProof(uint64(i), uint64(n))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(want) != len(p.Path) {
+		t.Fatalf("%d leaves, leaf %d: %d entries, transparency-dev %d", n, i, len(p.Path), len(want))
+	}
+	path := make([][]byte, len(p.Path))
+	for k := range p.Path {
+		path[k] = p.Path[k][:]
+		if !bytes.Equal(path[k], want[k]) {
+			t.Fatalf("%d leaves, leaf %d: entry %d differs", n, i, k)
+		}
+	}
+	if err := proof.VerifyInclusion(h, uint64(i), uint64(n), h.HashLeaf(leaf), path, root[:]); err != nil {
+		t.Fatalf("%d leaves, leaf %d: transparency-dev rejects our proof: %v", n, i, err)
+	}
+	return want
 }
