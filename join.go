@@ -28,8 +28,9 @@ type Join struct {
 //
 // HashLevel panics with a message starting "sha256x:" if len(nodes) is odd,
 // if len(out) < len(nodes)/2, if Width is not in 0..32, if
-// len(Prefix)+len(Infix)+2*Width exceeds 183 bytes, or if out overlaps
-// nodes other than in place.
+// len(Prefix)+len(Infix)+2*Width exceeds 183 bytes, if out overlaps
+// nodes other than in place, or if out[:len(nodes)/2] overlaps Prefix or
+// Infix.
 func (j Join) HashLevel(out, nodes [][Size]byte) {
 	sched.HashLevel(plan.Active, len(j.Prefix)|len(j.Infix) == 0 && j.Width|Size == Size, (*sched.Join)(&j), out, nodes)
 }

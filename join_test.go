@@ -2,6 +2,7 @@ package sha256x
 
 import (
 	"crypto/sha256"
+	"fmt"
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/plan"
@@ -199,4 +200,63 @@ func TestHashLevelSmall(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestHashLevelOverlapsJoin: out over the Join's Prefix or Infix (a slice
+// of an out entry, or of the nodes' first half reduced in place) panics on
+// every plan, as HashManyPrefixed does for its prefix: the nodes hashed
+// after the overlapped entry is written would read its digest as their
+// prefix. A Prefix or Infix in the nodes, in out past the level, or right
+// beside out is fine.
+func TestHashLevelOverlapsJoin(t *testing.T) {
+	const msg = "sha256x: out overlaps Join.Prefix or Join.Infix"
+	forPlans(t, func(t *testing.T, pl *plan.Plan) {
+		for _, n := range []int{1, 2, 3, 4, 5, 17, 70, 200} {
+			for _, infix := range []bool{false, true} {
+				for _, inPlace := range []bool{false, true} {
+					buf := make([][Size]byte, 3*n+1)
+					for i := range buf {
+						copy(buf[i][:], pattern(Size, i+n))
+					}
+					nodes, out := buf[:2*n], buf[2*n:3*n]
+					if inPlace {
+						out = nodes[:n]
+					}
+					name := fmt.Sprintf("%d pairs, infix %v, in place %v", n, infix, inPlace)
+					mk := func(b []byte) Join {
+						if infix {
+							return Join{Infix: b, Width: 20}
+						}
+						return Join{Prefix: b}
+					}
+					// Over out[0], the first digest written; over out's last byte.
+					for _, b := range [][]byte{out[0][3:8], out[n-1][Size-1:]} {
+						func() {
+							defer func() {
+								if r := recover(); r != msg {
+									t.Errorf("%s: panic %v, want %q", name, r, msg)
+								}
+							}()
+							hashLevel(pl, out, mk(b), nodes)
+						}()
+					}
+					// Beside out, in out past the level, in the nodes: fine.
+					for _, b := range [][]byte{buf[3*n][:5], nodes[2*n-1][:7]} {
+						j := mk(b)
+						jc := mk(append([]byte(nil), b...))
+						wants := make([][Size]byte, n)
+						for i := range wants {
+							wants[i] = joinWant(jc, nodes[2*i], nodes[2*i+1])
+						}
+						hashLevel(pl, out, j, nodes)
+						for i := range wants {
+							if out[i] != wants[i] {
+								t.Fatalf("%s: pair %d: got %x, want %x", name, i, out[i], wants[i])
+							}
+						}
+					}
+				}
+			}
+		}
+	})
 }

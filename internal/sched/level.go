@@ -106,6 +106,12 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	if overlaps(lo, lo+uintptr(n2)*Size, nodeBytes) && &out[0] != &nodes[0] {
 		panic("sha256x: out overlaps nodes, other than in place")
 	}
+	// Prefix and Infix are read for node after node, some after digests
+	// before them are written: as HashManyPrefixed's prefix, neither may
+	// lie in out (a pairs join has neither, and took the path above).
+	if overlaps(lo, lo+uintptr(n2)*Size, jn.Prefix) || overlaps(lo, lo+uintptr(n2)*Size, jn.Infix) {
+		panic("sha256x: out overlaps Join.Prefix or Join.Infix")
+	}
 	if pl.Stdlib {
 		levelStdlib(out, jn, w, nodes)
 		return
