@@ -69,6 +69,9 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if status, ok := parseFlags(fs, benchUsage, args, stdout, stderr); !ok {
 		return status
 	}
+	if fs.NArg() > 0 {
+		return usageErrorf(stderr, benchUsage, "sha256x bench: no operands, but %s", quoteName(fs.Arg(0)))
+	}
 	if *long {
 		set := map[string]bool{}
 		fs.Visit(func(f *flag.Flag) { set[f.Name] = true })
@@ -80,17 +83,21 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		}
 	}
 	*rounds = max(*rounds, 1)
+	// Like the other commands, bench exits 1 when its output could not be
+	// written (the child's output is its parent's to check).
+	out := &errWriter{w: stdout}
 	switch {
 	case *small && *pause:
 		fmt.Fprint(stderr, "sha256x bench: -small or -pauses, not both\n", benchUsage)
 		return 2
 	case *small:
-		return benchSmall(stdout, *rounds, *each)
+		return out.writeStatus(stderr, benchSmall(out, *rounds, *each))
 	case *pause:
-		return benchPauses(stdout, *rounds)
+		return out.writeStatus(stderr, benchPauses(out, *rounds))
 	case *child:
 		return benchChild(stdin, stdout, *each)
 	}
+	stdout = out
 
 	ss := shapes.All()
 	var kids []*benchKid
@@ -148,7 +155,7 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			fmt.Fprintf(stdout, "  %-21s %18s %14s %7.2fx\n", "kernel "+kid.kernel, "", thousands(int64(v)), v/b)
 		}
 	}
-	return 0
+	return out.writeStatus(stderr, 0)
 }
 
 // benchHeader prints what the table will show: the CPU, the kernel, what

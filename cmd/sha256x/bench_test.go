@@ -99,3 +99,19 @@ func TestBenchLong(t *testing.T) {
 		t.Errorf("bench -long -rounds 1 -time 50us: %+v", got)
 	}
 }
+
+// TestBenchOperands: bench takes no operands; one is a usage error with
+// status 2, as with chain, -t and version (bench ran its full default
+// measurement and ignored the operand, and any flag after it).
+func TestBenchOperands(t *testing.T) {
+	for _, args := range [][]string{
+		{"bench", "-rounds", "1", "-time", "100us", "small"},
+		{"bench", "-rounds", "1", "-time", "100us", "x", "-small"},
+	} {
+		got := runCmd(args...)
+		if got.code != 2 || got.stdout != "" || !strings.Contains(got.stderr, "sha256x bench: no operands, but ") ||
+			!strings.HasSuffix(got.stderr, benchUsage) {
+			t.Errorf("%q: %+v; want status 2, nothing on stdout, the usage on stderr", args, got)
+		}
+	}
+}

@@ -21,8 +21,7 @@ func parseFlagsAnywhere(fs *flag.FlagSet, usage string, args []string, stdout, s
 		err := fs.Parse(args)
 		switch {
 		case errors.Is(err, flag.ErrHelp):
-			io.WriteString(stdout, usage)
-			return nil, 0, false
+			return nil, writeUsage(stdout, stderr, usage), false
 		case err != nil:
 			io.WriteString(stderr, usage)
 			return nil, 2, false
@@ -46,6 +45,14 @@ func usageErrorf(stderr io.Writer, usage, format string, a ...any) int {
 	fmt.Fprintf(stderr, format+"\n", a...)
 	io.WriteString(stderr, usage)
 	return 2
+}
+
+// writeUsage writes usage to stdout, as asked for by -h, --help or help:
+// status 0, or 1 after "sha256x: write error: ..." when it could not be
+// written.
+func writeUsage(stdout, stderr io.Writer, usage string) int {
+	_, err := io.WriteString(stdout, usage)
+	return writeStatus(stderr, err, 0)
 }
 
 // isSet reports whether the flag name was given.

@@ -92,8 +92,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 func helpMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case len(args) == 0:
-		writeHelp(stdout)
-		return 0
+		return writeStatus(stderr, writeHelp(stdout), 0)
 	case len(args) > 1:
 		io.WriteString(stderr, helpUsage)
 		return 2
@@ -107,14 +106,13 @@ func helpMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	}
 	for _, d := range docs {
 		if d.name == name {
-			io.WriteString(stdout, d.usage)
-			return 0
+			return writeUsage(stdout, stderr, d.usage)
 		}
 	}
 	return unknown(stderr, args[0])
 }
 
-func writeHelp(w io.Writer) {
+func writeHelp(w io.Writer) error {
 	var b strings.Builder
 	b.WriteString(helpText)
 	b.WriteString("commands:\n")
@@ -125,7 +123,8 @@ func writeHelp(w io.Writer) {
 		}
 	}
 	b.WriteString("\n\"sha256x help COMMAND\" or \"sha256x COMMAND -h\" prints a command's usage.\n")
-	io.WriteString(w, b.String())
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // unknown reports a command that does not exist, with the ones that do.
@@ -147,8 +146,7 @@ func docNames() []string {
 func versionMain(args []string, _ io.Reader, stdout, stderr io.Writer) int {
 	if len(args) > 0 {
 		if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-			io.WriteString(stdout, versionUsage)
-			return 0
+			return writeUsage(stdout, stderr, versionUsage)
 		}
 		io.WriteString(stderr, versionUsage)
 		return 2
@@ -237,8 +235,7 @@ func parseFlags(fs *flag.FlagSet, usage string, args []string, stdout, stderr io
 	case err == nil:
 		return 0, true
 	case errors.Is(err, flag.ErrHelp):
-		io.WriteString(stdout, usage)
-		return 0, false
+		return writeUsage(stdout, stderr, usage), false
 	default:
 		io.WriteString(stderr, usage)
 		return 2, false

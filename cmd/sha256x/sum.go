@@ -115,8 +115,7 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 				return usageError(stderr, "invalid number of jobs: %s", quoteName(value)), true
 			}
 		case "help":
-			io.WriteString(stdout, sumUsage)
-			return 0, true
+			return writeUsage(stdout, stderr, sumUsage), true
 		case "version":
 			return versionMain(nil, nil, stdout, stderr), true
 		}

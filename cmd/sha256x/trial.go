@@ -29,20 +29,21 @@ timed in user CPU seconds, and printed in FreeBSD's format.
 
 func trialMain(args []string, stdout, stderr io.Writer) int {
 	if len(args) == 1 && (args[0] == "-h" || args[0] == "-help" || args[0] == "--help") {
-		io.WriteString(stdout, trialUsage)
-		return 0
+		return writeUsage(stdout, stderr, trialUsage)
 	}
 	if len(args) > 0 {
 		io.WriteString(stderr, trialUsage)
 		return 2
 	}
+	out := &errWriter{w: stdout}
+	stdout = out
 	fmt.Fprintf(stdout, "SHA256 time trial. Digesting %d %d-byte blocks ...", trialBlockCount, trialBlockLen)
 	sum, secs := trial(trialBlockCount)
 	fmt.Fprintf(stdout, " done\n")
 	fmt.Fprintf(stdout, "Digest = %x", sum)
 	fmt.Fprintf(stdout, "\nTime = %f seconds\n", secs)
 	fmt.Fprintf(stdout, "Speed = %f MiB/second\n", float32(trialBlockLen)*float32(trialBlockCount)/float32(secs)/(1<<20))
-	return 0
+	return out.writeStatus(stderr, 0)
 }
 
 // trial digests count blocks and returns the digest and the user CPU
