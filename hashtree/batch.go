@@ -51,12 +51,12 @@ func ContainerRoots(roots, fields [][sha256x.Size]byte, k int) {
 	switch {
 	case n == 0:
 		return
-	case k == 1:
-		copy(roots, fields)
-		return
 	case overlaps(nodeBytes(roots[:n]), nodeBytes(fields)) && &roots[0] != &fields[0]:
 		// A later block's fields could be overwritten before they are read.
 		panic("sha256x: hashtree: ContainerRoots: roots overlap fields, other than in place")
+	case k == 1:
+		copy(roots, fields)
+		return
 	case k == 2:
 		sha256x.Join{}.HashLevel(roots[:n], fields)
 		return

@@ -48,6 +48,10 @@ func TestContainerRoots(t *testing.T) {
 	f := make([][32]byte, 3*10000)
 	mustPanic(t, "roots inside fields", func() { ContainerRoots(f[6000:], f, 3) })
 	mustPanic(t, "roots inside fields, 2 fields", func() { ContainerRoots(f[1:], f[:20], 2) })
+	// One field a container: the doc's rule holds for every k.
+	mustPanic(t, "roots inside fields, 1 field", func() { ContainerRoots(f[1:], f[:20], 1) })
+	mustPanic(t, "roots below fields, 1 field", func() { ContainerRoots(f[:20], f[1:21], 1) })
+	ContainerRoots(f[:20], f[:20], 1) // in place
 }
 
 func TestByteVectorRoots(t *testing.T) {
@@ -81,6 +85,10 @@ func TestByteVectorRoots(t *testing.T) {
 	mustPanic(t, "size 0", func() { ByteVectorRoots(nil, nil, 0) })
 	mustPanic(t, "size not dividing", func() { ByteVectorRoots(make([][32]byte, 2), make([]byte, 97), 48) })
 	mustPanic(t, "short roots", func() { PubkeyRoots(make([][32]byte, 1), keys[:2]) })
+	mustPanic(t, "roots inside 32-byte vectors", func() {
+		v := make([]byte, 32*20)
+		ByteVectorRoots(unsafe.Slice((*[32]byte)(unsafe.Pointer(&v[32])), 10), v[:320], 32)
+	})
 	mustPanic(t, "roots over the keys", func() {
 		PubkeyRoots(unsafe.Slice((*[32]byte)(unsafe.Pointer(&keys[0])), 300), keys)
 	})

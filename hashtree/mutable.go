@@ -3,6 +3,7 @@ package hashtree
 import (
 	"fmt"
 	"math/bits"
+	"slices"
 	"sync"
 	"unsafe"
 
@@ -403,6 +404,17 @@ func prove(node func(uint64) ([sha256x.Size]byte, error), g uint64) (Proof, erro
 }
 
 func proveMulti(node func(uint64) ([sha256x.Size]byte, error), gindices []uint64) (Multiproof, error) {
+	// What Multiproof.Root would reject is no proof to return.
+	if len(gindices) == 0 {
+		return Multiproof{}, fmt.Errorf("%w: no gindices", ErrMalformed)
+	}
+	sorted := slices.Clone(gindices)
+	slices.Sort(sorted)
+	for i := 1; i < len(sorted); i++ {
+		if sorted[i] == sorted[i-1] {
+			return Multiproof{}, fmt.Errorf("%w: gindex %d twice", ErrMalformed, sorted[i])
+		}
+	}
 	m := Multiproof{Gindices: append([]uint64(nil), gindices...), Leaves: make([][sha256x.Size]byte, len(gindices))}
 	for i, g := range gindices {
 		n, err := node(g)

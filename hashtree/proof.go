@@ -291,26 +291,11 @@ type Multiproof struct {
 	Helpers  [][sha256x.Size]byte
 }
 
-// ProveMulti returns the multiproof of the nodes at gindices.
+// ProveMulti returns the multiproof of the nodes at gindices. No gindices,
+// or one given twice, is an error (ErrMalformed), as Multiproof.Root has
+// it.
 func (t *Tree) ProveMulti(gindices []uint64) (Multiproof, error) {
-	m := Multiproof{Gindices: slices.Clone(gindices), Leaves: make([][sha256x.Size]byte, len(gindices))}
-	for i, g := range gindices {
-		n, err := t.Node(g)
-		if err != nil {
-			return Multiproof{}, err
-		}
-		m.Leaves[i] = n
-	}
-	helpers := HelperIndices(gindices)
-	m.Helpers = make([][sha256x.Size]byte, len(helpers))
-	for i, g := range helpers {
-		n, err := t.Node(g)
-		if err != nil {
-			return Multiproof{}, err
-		}
-		m.Helpers[i] = n
-	}
-	return m, nil
+	return proveMulti(t.Node, gindices)
 }
 
 type gnode struct {

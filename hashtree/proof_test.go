@@ -293,3 +293,36 @@ func FuzzMultiproof(f *testing.F) {
 		_, _ = p.Root()
 	})
 }
+
+// TestProveMultiVerifies: a multiproof that ProveMulti returns without an
+// error verifies against the root of the tree it came from; gindices that
+// Multiproof.Root calls malformed (one given twice, none) are an error of
+// ProveMulti too, not a proof its own Verify rejects. Over every tree that
+// proves.
+func TestProveMultiVerifies(t *testing.T) {
+	r := rand.New(rand.NewPCG(25, 26))
+	c := randChunks(r, 5)
+	for _, tc := range []struct {
+		name  string
+		prove func([]uint64) (Multiproof, error)
+		root  [32]byte
+	}{
+		{"Tree", NewTree(c, 8).ProveMulti, NewTree(c, 8).Root()},
+		{"list Tree", NewListTree(c, 8, 5).ProveMulti, NewListTree(c, 8, 5).Root()},
+		{"Chunks", NewChunks(c, 8).ProveMulti, NewChunks(c, 8).Root()},
+		{"Chunks list", NewChunkList(c, 8).ProveMulti, NewChunkList(c, 8).Root()},
+		{"BasicList", NewBasicList([]uint64{1, 2, 3, 4, 5}, 32).ProveMulti, NewBasicList([]uint64{1, 2, 3, 4, 5}, 32).Root()},
+		{"ContainerList", NewContainerList(1, c, 8).ProveMulti, NewContainerList(1, c, 8).Root()},
+	} {
+		for _, gs := range [][]uint64{{5, 5}, {4, 9, 4}, {1, 1}, {2, 3, 2}, {}, nil} {
+			m, err := tc.prove(gs)
+			if err == nil {
+				if verr := m.Verify(tc.root); verr != nil {
+					t.Errorf("%s: ProveMulti(%v) returned a multiproof that does not verify: %v", tc.name, gs, verr)
+				}
+			} else if !errors.Is(err, ErrMalformed) {
+				t.Errorf("%s: ProveMulti(%v): %v, want ErrMalformed", tc.name, gs, err)
+			}
+		}
+	}
+}
