@@ -21,6 +21,9 @@ type NodeStore struct {
 // over. It panics if the nodes would leave a gap in their level: a
 // NodeStore holds a log from its first leaf, its nodes in order.
 func (s *NodeStore) Visit(level int, index uint64, nodes [][Size]byte) {
+	if level < 0 {
+		panic("sha256x: translog: NodeStore visited with node " + NodeID{level, index}.String() + " of no level")
+	}
 	for len(s.levels) <= level {
 		s.levels = append(s.levels, nil)
 	}
@@ -99,10 +102,18 @@ type FlatStore struct {
 	Hashes [][Size]byte
 }
 
-// Visit stores nodes (level, index) onward at their stored indexes.
+// Visit stores nodes (level, index) onward at their stored indexes. It
+// panics if the nodes would leave a gap: a leaf before the earlier leaves
+// are stored, or a node before the leaves it covers. A FlatStore holds a
+// log from its first leaf, as a NodeStore does, and a hole in Hashes
+// would read as a stored node.
 func (s *FlatStore) Visit(level int, index uint64, nodes [][Size]byte) {
 	if len(nodes) == 0 {
 		return
+	}
+	if !s.covers(level, index, uint64(len(nodes))) {
+		panic("sha256x: translog: FlatStore visited with node " + NodeID{level, index}.String() +
+			" before the leaves before it or below it")
 	}
 	// The last node is stored furthest along: make room for it.
 	if end := StoredIndex(level, index+uint64(len(nodes))-1) + 1; end > uint64(len(s.Hashes)) {
@@ -120,6 +131,20 @@ func (s *FlatStore) Visit(level int, index uint64, nodes [][Size]byte) {
 	for k := range nodes {
 		s.Hashes[StoredIndex(level, index+uint64(k))] = nodes[k]
 	}
+}
+
+// covers reports whether the store may take k nodes (level, index) onward:
+// leaves from one at most past the last stored leaf, other nodes whose
+// leaves are all stored. Stored leaves are fewer than len(s.Hashes), which
+// keeps the arithmetic from overflowing.
+func (s *FlatStore) covers(level int, index, k uint64) bool {
+	n := uint64(len(s.Hashes))
+	if level == 0 {
+		return index <= n && StoredIndex(0, index) <= n
+	}
+	last := index + k - 1
+	return level > 0 && level < 64 && last >= index && last < n>>level &&
+		StoredIndex(0, (last+1)<<level-1) < n
 }
 
 // ReadNodes implements NodeReader.

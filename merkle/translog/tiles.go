@@ -334,7 +334,9 @@ func (t *TileLog) finish(old uint64) []TileData {
 		if oldN == newN {
 			continue
 		}
-		for n := oldN >> TileHeight; n<<TileHeight < newN; n++ {
+		// To the tile of the level's last node, (newN-1)>>TileHeight: the
+		// one past it begins at 2^64 for the last tile of level 0.
+		for n := oldN >> TileHeight; n <= (newN-1)>>TileHeight; n++ {
 			w := int(min(newN-n<<TileHeight, TileWidth))
 			off := int(n<<TileHeight-t.start[l]) * Size
 			t.tiles = append(t.tiles, TileData{Tile{l, n, w}, t.levels[l][off : off+w*Size : off+w*Size]})

@@ -636,6 +636,72 @@ func TestTileLog(t *testing.T) {
 	}
 }
 
+// TestTileLogHuge grows logs of all-equal leaves near 2^64 - 1 leaves, where
+// every node of a level is the same hash: each tile's data and the root are
+// known without the tree. The last tile of level 0 ends at or past 2^64 -
+// 256 leaves there.
+func TestTileLogHuge(t *testing.T) {
+	var perfect [64][Size]byte // the root of 2^l equal leaves
+	perfect[0] = LeafHash([]byte("leaf"))
+	for l := 1; l < 64; l++ {
+		perfect[l] = NodeHash(perfect[l-1], perfect[l-1])
+	}
+	root := func(n uint64) [Size]byte {
+		var h [Size]byte
+		for l, first := 0, true; l < 64; l++ {
+			if n>>l&1 == 1 {
+				if first {
+					h, first = perfect[l], false
+				} else {
+					h = NodeHash(perfect[l], h)
+				}
+			}
+		}
+		return h
+	}
+	const max = math.MaxUint64
+	for _, c := range []struct{ size, k uint64 }{
+		{max - 600, 300}, {max - 300, 1}, {max - 256, 1}, {max - 255, 1}, {max - 200, 1}, {max - 200, 200},
+		{max - 1, 1}, {max - 257, 257}, {max - 5000, 5000}, {1<<63 - 3, 600},
+	} {
+		edge := make([][]byte, tileLevels(c.size))
+		for l := range edge {
+			for range (c.size >> (TileHeight * l)) % TileWidth {
+				edge[l] = append(edge[l], perfect[TileHeight*l][:]...)
+			}
+		}
+		lg, err := NewTileLog(c.size, edge)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []TileData
+		func() {
+			defer func() {
+				if r := recover(); r != nil {
+					t.Errorf("growth %d to %d: panic %v", c.size, c.size+c.k, r)
+				}
+			}()
+			got = lg.AppendHashes(slices.Repeat([][Size]byte{perfect[0]}, int(c.k)), nil)
+		}()
+		want := NewTiles(nil, c.size, c.size+c.k)
+		if len(got) != len(want) {
+			t.Errorf("growth %d to %d: %d tiles, want %d", c.size, c.size+c.k, len(got), len(want))
+			continue
+		}
+		for i, td := range got {
+			if td.Tile != want[i] || string(td.Data) != strings.Repeat(string(perfect[TileHeight*td.L][:]), td.W) {
+				t.Errorf("growth %d to %d: tile %v, want %v with its data", c.size, c.size+c.k, td.Tile, want[i])
+			}
+		}
+		if lg.Size() != c.size+c.k || lg.Root() != root(c.size+c.k) {
+			t.Errorf("growth %d to %d: wrong size or root", c.size, c.size+c.k)
+		}
+		if again, err := NewTileLog(lg.Size(), lg.Edge()); err != nil || again.Root() != lg.Root() {
+			t.Errorf("size %d: a TileLog from its edge differs (%v)", lg.Size(), err)
+		}
+	}
+}
+
 func TestNewTiles(t *testing.T) {
 	// Brute force: a tile is written when a node of its level is new, and
 	// its width is its level's nodes in the tile.
@@ -806,6 +872,37 @@ func TestPanics(t *testing.T) {
 		{"store gap", "sha256x: translog: NodeStore visited with node ", func() {
 			var s NodeStore
 			s.Visit(0, 1, make([][Size]byte, 1))
+		}},
+		{"store negative level", "sha256x: translog: NodeStore visited with node ", func() {
+			var s NodeStore
+			s.Visit(-1, 0, make([][Size]byte, 1))
+		}},
+		{"flat store negative level", "sha256x: translog: FlatStore visited with node ", func() {
+			var s FlatStore
+			s.Visit(-1, 0, make([][Size]byte, 1))
+		}},
+		{"flat store gap", "sha256x: translog: FlatStore visited with node ", func() {
+			// Leaves 4 to 7 of a log whose leaves 0 to 3 are not stored:
+			// the store would read them (and node (2, 0)) as zero hashes.
+			r, err := NewRange(4, 4, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s FlatStore
+			r.Append(make([][Size]byte, 4), s.Visit)
+		}},
+		{"flat store node before its leaves", "sha256x: translog: FlatStore visited with node ", func() {
+			var s FlatStore
+			s.Visit(0, 0, make([][Size]byte, 2))
+			s.Visit(1, 0, make([][Size]byte, 2))
+		}},
+		{"flat store far away", "sha256x: translog: FlatStore visited with node ", func() {
+			r, err := NewRange(1<<62, 1<<62, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var s FlatStore
+			r.Append(make([][Size]byte, 1), s.Visit)
 		}},
 		{"past 2^64 - 1 leaves", "sha256x: translog: a log grown past 2^64 - 1 leaves", func() {
 			r, err := NewRange(math.MaxUint64, math.MaxUint64, nil)
