@@ -210,7 +210,9 @@ func (h *Hasher) Hash(ctx context.Context, paths []string) ([]Result, error) {
 // A panic in fn, or in entries (which runs on the caller's goroutine), is
 // re-raised in the caller's goroutine, with the value recovered, after the
 // call's goroutines have stopped and the files it opened are closed; fn is
-// not called again. So is one in h.Progress or h.FS.
+// not called again. So is one in h.Progress or h.FS. A runtime.Goexit in
+// any of them ends the caller's goroutine with runtime.Goexit, likewise
+// once the call's goroutines have stopped and its files are closed.
 func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, true, fn)
 }

@@ -225,6 +225,9 @@ type panicFS struct {
 
 func (p *panicFS) hit(op, name string) {
 	if p.on.Load() && op == p.op && name == p.path && p.calls.Add(1) == p.nth {
+		if p.val == errGoexit {
+			runtime.Goexit()
+		}
 		panic(p.val)
 	}
 }
@@ -387,4 +390,136 @@ func TestPanicCancelled(t *testing.T) {
 		})
 	})
 	checkAll(t, h, paths, osData(t))
+}
+
+// goexited runs call on a goroutine of its own and checks that it ends
+// there by runtime.Goexit (neither returning nor panicking), within a
+// few seconds, and that every goroutine the call started has stopped and
+// every file it opened is closed.
+func goexited(t *testing.T, call func()) {
+	t.Helper()
+	drainRings()
+	goroutines, fds := runtime.NumGoroutine(), openFDs()
+	ended := make(chan string, 1)
+	go func() {
+		how := "runtime.Goexit"
+		defer func() {
+			if e := recover(); e != nil {
+				how = fmt.Sprintf("a panic: %v", e)
+			}
+			ended <- how
+		}()
+		call()
+		how = "a return"
+	}()
+	select {
+	case how := <-ended:
+		if how != "runtime.Goexit" {
+			t.Fatalf("the caller's goroutine ended by %s, not runtime.Goexit", how)
+		}
+	case <-time.After(10 * time.Second):
+		buf := make([]byte, 1<<20)
+		t.Fatalf("the call has not ended after 10 s:\n%s", buf[:runtime.Stack(buf, true)])
+	}
+	if !settled(goroutines) {
+		buf := make([]byte, 1<<20)
+		t.Fatalf("%d goroutines left running, %d before:\n%s", runtime.NumGoroutine(), goroutines, buf[:runtime.Stack(buf, true)])
+	}
+	drainRings()
+	if after := openFDs(); after > fds {
+		t.Errorf("%d descriptors open after the call, %d before: %v", after, fds, fdLinks())
+	}
+}
+
+// errGoexit as a panicFS's value makes it call runtime.Goexit instead.
+var errGoexit = &panicValue{"runtime.Goexit"}
+
+// TestGoexit: runtime.Goexit in fn or Progress (on a hashing goroutine)
+// or in entries (on the caller's) stops the call as a panic there does:
+// every goroutine of the call stops and every file it opened is closed,
+// and the caller's goroutine exits by runtime.Goexit too; the Hasher then
+// hashes as before. The calls hung, their workers waiting for the exited
+// one's batch or lock, and a Goexit in entries left the workers waiting
+// for batches for ever.
+func TestGoexit(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 21, 600, 9000)
+	checkAll(t, &Hasher{}, paths, osData(t)) // what a process keeps open, opened
+	for _, workers := range []int{1, 4} {
+		for _, ordered := range []bool{true, false} {
+			call := func(h *Hasher, seq func(func(Entry) bool), fn func(Result)) {
+				if ordered {
+					h.Stream(context.Background(), seq, fn)
+				} else {
+					h.Each(context.Background(), seq, fn)
+				}
+			}
+			for _, at := range []int{1, len(paths) / 2} {
+				t.Run(fmt.Sprintf("workers=%d/ordered=%v/fn/at=%d", workers, ordered, at), func(t *testing.T) {
+					h := &Hasher{Workers: workers}
+					calls := 0
+					goexited(t, func() {
+						call(h, List(paths), func(Result) {
+							if calls++; calls == at {
+								runtime.Goexit()
+							}
+						})
+					})
+					if calls != at {
+						t.Errorf("fn called %d times, the last one exiting at %d", calls, at)
+					}
+					checkAll(t, h, paths, osData(t))
+				})
+			}
+			t.Run(fmt.Sprintf("workers=%d/ordered=%v/progress", workers, ordered), func(t *testing.T) {
+				var calls atomic.Int64
+				var on atomic.Bool
+				on.Store(true)
+				h := &Hasher{Workers: workers, Progress: func(int64, int64) {
+					if calls.Add(1) == 2 && on.Load() {
+						runtime.Goexit()
+					}
+				}}
+				goexited(t, func() { call(h, List(paths), func(Result) {}) })
+				on.Store(false)
+				checkAll(t, h, paths, osData(t))
+			})
+			mfs, fsPaths := panicTree()
+			for _, c := range []struct{ op, path string }{{"Read", "d1/f101"}, {"Read", "d0/f170"}, {"Stat", "d1/f157"}} {
+				t.Run(fmt.Sprintf("workers=%d/ordered=%v/fs/%s/%s", workers, ordered, c.op, c.path), func(t *testing.T) {
+					pfs := &panicFS{fsys: mfs, op: c.op, path: c.path, nth: 1, val: errGoexit}
+					pfs.on.Store(true)
+					h := &Hasher{Workers: workers, FS: pfs}
+					goexited(t, func() { call(h, List(fsPaths), func(Result) {}) })
+					if n := pfs.open.Load(); n != 0 {
+						t.Errorf("%d files left open", n)
+					}
+					pfs.on.Store(false)
+					checkAll(t, h, fsPaths, func(p string) []byte { return mfs[p].Data })
+				})
+			}
+			for _, after := range []int{0, 300, len(paths)} {
+				t.Run(fmt.Sprintf("workers=%d/ordered=%v/entries/after=%d", workers, ordered, after), func(t *testing.T) {
+					// Each Goexit after a pause, the workers by then
+					// waiting for batches.
+					seq := func(yield func(Entry) bool) {
+						for i, p := range paths {
+							if i == after {
+								time.Sleep(50 * time.Millisecond)
+								runtime.Goexit()
+							}
+							if !yield(Entry{Path: p, Regular: i%2 == 0}) {
+								return
+							}
+						}
+						time.Sleep(50 * time.Millisecond)
+						runtime.Goexit()
+					}
+					h := &Hasher{Workers: workers}
+					goexited(t, func() { call(h, seq, func(Result) {}) })
+					checkAll(t, h, paths, osData(t))
+				})
+			}
+		}
+	}
 }

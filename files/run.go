@@ -137,6 +137,7 @@ type run struct {
 	failMu   sync.Mutex
 	panicked bool
 	panicVal any
+	goexit   bool // what stopped it was runtime.Goexit on a worker
 
 	smu   sync.Mutex
 	slabs []*slab   // free
@@ -245,13 +246,29 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 			r.work()
 		}()
 	}
+	produced := false
+	defer func() {
+		if !produced {
+			// runtime.Goexit in seq, on this goroutine: the call stops as
+			// for a panic, and its goroutines end and its files are
+			// closed before this goroutine does (the AfterFunc is not
+			// stopped yet: it wakes the workers).
+			r.cancel()
+			wg.Wait()
+			closeFiles(r.larges)
+		}
+	}()
 	r.produceSafe(seq, n)
+	produced = true
 	wg.Wait()
 	// Files left by a cancelled call (or one that panicked).
 	if e := closeFiles(r.larges); e != nil {
 		r.fail(e)
 	}
 	if r.panicked {
+		if r.goexit {
+			runtime.Goexit() // a worker's, in the caller's code, passed on
+		}
 		v := r.panicVal // the caller's own panic, passed on
 		panic(v)
 	}
@@ -276,6 +293,17 @@ func (r *run) fail(e any) {
 	r.failMu.Lock()
 	if !r.panicked {
 		r.panicked, r.panicVal = true, e
+	}
+	r.failMu.Unlock()
+	r.cancel()
+}
+
+// failGoexit is fail for a runtime.Goexit in the caller's code on a
+// worker: run calls runtime.Goexit in its place.
+func (r *run) failGoexit() {
+	r.failMu.Lock()
+	if !r.panicked {
+		r.panicked, r.goexit = true, true
 	}
 	r.failMu.Unlock()
 	r.cancel()
@@ -378,20 +406,27 @@ func (r *run) push(b []*item) {
 // progress callback panicked (deliver releases r.dmu itself), the files
 // of the batch or large files it held closed (those it streamed are closed
 // by streams), and its ring closed (not kept for the next call). Then
-// the call is stopped (fail).
+// the call is stopped (fail). So is a runtime.Goexit there (failGoexit).
 func (r *run) work() {
 	w := newWorker(&r.c)
-	locked := false
+	locked, returned := false, false
 	defer func() {
 		if locked {
 			r.mu.Unlock()
 		}
 		e := recover()
-		if e == nil {
+		switch {
+		case e == nil && returned:
 			w.close()
 			return
+		case e == nil:
+			// runtime.Goexit in the caller's code: it stops the call as
+			// a panic does, or the other workers wait for this one's
+			// batch (busy) or lock (pmu) for ever.
+			r.failGoexit()
+		default:
+			r.fail(e)
 		}
-		r.fail(e)
 		if w.inProgress {
 			w.inProgress = false
 			r.pstop = true
@@ -452,12 +487,14 @@ func (r *run) work() {
 			continue
 		}
 		if r.closed && r.busy == 0 {
+			returned = true
 			return // unlocked by the deferred function
 		}
 		r.idle.Add(1)
 		r.cond.Wait()
 		r.idle.Add(-1)
 	}
+	returned = true
 }
 
 // deliver hands the finished items among items to fn: at once, or in
