@@ -136,21 +136,27 @@ func decimalImmediates(asm string) string {
 	return strings.Join(lines, "")
 }
 
-// tightOperands writes the operands of the instructions in asm (not of
-// its comments) separated by a comma alone: "VPADDD Z1,Z2,Z3" is the same
-// instruction as avo's "VPADDD Z1, Z2, Z3", a byte an operand fewer, a
-// hundred thousand times over the amd64 files (the module download's
-// limit).
+// tightOperands writes the instructions in asm (not its comments) with
+// one space after the opcode and a comma alone between operands:
+// "VPADDD Z1,Z2,Z3" is the same instruction as avo's "VPADDD      Z1, Z2, Z3",
+// whose operands stand in a column as wide as the function's longest
+// opcode: 290 KB fewer over the amd64 files, 188 KB of it the columns
+// (the module download's limit).
 func tightOperands(asm string) string {
 	lines := strings.SplitAfter(asm, "\n")
 	for i, l := range lines {
-		if op, _, _ := strings.Cut(strings.TrimSpace(l), " "); op == "" || strings.HasPrefix(op, "//") {
+		op, operands, _ := strings.Cut(strings.TrimSpace(l), " ")
+		if op == "" || strings.HasPrefix(op, "//") {
 			continue
 		}
 		if strings.Contains(l, "//") {
 			log.Fatalf("abi: an instruction line with a comment: %q", l)
 		}
-		lines[i] = strings.ReplaceAll(l, ", ", ",")
+		indent := l[:len(l)-len(strings.TrimLeft(l, " \t"))]
+		if operands = strings.TrimLeft(operands, " "); operands != "" {
+			op += " " + strings.ReplaceAll(operands, ", ", ",")
+		}
+		lines[i] = indent + op + "\n"
 	}
 	return strings.Join(lines, "")
 }
