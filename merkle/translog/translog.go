@@ -89,7 +89,8 @@ func (id NodeID) String() string {
 // is handed over exactly once, when its subtree becomes complete: in each
 // pass of an append (the batch, or each 4,096 leaves of a larger one) the
 // leaves first, then each level above them, so that each level's runs come
-// in order.
+// in order. A Visitor must not use the Range or TileLog whose append calls
+// it: that append is half done until it returns.
 type Visitor func(level int, index uint64, nodes [][Size]byte)
 
 // A NodeReader reads stored nodes: the roots of complete subtrees, as a
