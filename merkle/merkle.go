@@ -18,9 +18,11 @@
 // Programmer errors (a leaf of the wrong size for a scheme of 32-byte
 // leaves, a proof index out of range, a Solana tree of no leaves, a Scheme
 // whose fields are out of range) panic with a message that starts
-// "sha256x: merkle:". A proof from outside is data, not a programmer
-// error: Verify returns an error, wrapping ErrMismatch for a proof of
-// another root.
+// "sha256x: merkle:", or, for a Node that sha256x.Join.HashLevel refuses,
+// with HashLevel's, which starts "sha256x:" (Root and Build of one leaf
+// hash no node, and do not panic for it). A proof from outside is data,
+// not a programmer error: Verify returns an error, wrapping ErrMismatch
+// for a proof of another root.
 package merkle
 
 import (
@@ -121,9 +123,10 @@ var (
 	// transaction.
 	//
 	// Duplicating the odd node makes different transaction lists share a
-	// root (CVE-2012-2459): a list whose level ends with two equal nodes
-	// has the root of the list without the repeat. Validators reject
-	// blocks with duplicate txids; this package does not.
+	// root (CVE-2012-2459): where a level of an even number of nodes, four
+	// or more, ends with two equal nodes, the list without the txids under
+	// the last of them has the same root (txids a, b, c, c and a, b, c).
+	// Validators reject blocks with duplicate txids; this package does not.
 	Bitcoin = Scheme{
 		RawLeaves: true,
 		Double:    true,

@@ -539,6 +539,37 @@ func TestBitcoinBlocks(t *testing.T) {
 	}
 }
 
+// TestBitcoinDuplicates checks the CVE-2012-2459 property as Bitcoin's
+// doc comment states it: where a level of an even number of nodes, four or
+// more, ends with two equal nodes, the txids without those under the last
+// of them have the same root; a level of two equal nodes, or an odd number
+// ending with two, does not share its root with the list less the repeat.
+func TestBitcoinDuplicates(t *testing.T) {
+	for n := 1; n <= 70; n++ {
+		l := chunks(n)
+		lv := Bitcoin.Build(l).Levels()
+		for d, nodes := range lv {
+			if m := len(nodes); m%2 == 0 || m < 3 || (m-1)<<d+1<<d != n {
+				continue // no room for a copy of a whole last node
+			}
+			more := append(slices.Clone(l), l[n-1<<d:]...)
+			mlv := Bitcoin.Build(more).Levels()
+			if got := mlv[d]; len(got) != len(nodes)+1 || got[len(got)-1] != got[len(got)-2] {
+				t.Fatalf("%d txids plus the last %d: level %d does not end with two equal nodes", n, 1<<d, d)
+			}
+			if Bitcoin.Root(more) != Bitcoin.Root(l) {
+				t.Errorf("%d txids plus the last %d again: another root", n, 1<<d)
+			}
+		}
+	}
+	c := chunks(2)
+	for _, l := range [][][]byte{{c[0], c[0]}, {c[0], c[1], c[1]}} {
+		if Bitcoin.Root(l) == Bitcoin.Root(l[:len(l)-1]) {
+			t.Errorf("%d txids ending with two equal ones: the root of the list without the repeat", len(l))
+		}
+	}
+}
+
 func TestEmpty(t *testing.T) {
 	for _, c := range []struct {
 		s    *Scheme
