@@ -163,8 +163,11 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 // fits in 100 columns.
 func benchHeader(w io.Writer, ss []*shapes.Shape, rounds int, each, est time.Duration, all bool) {
 	how := "dispatched"
-	if os.Getenv("SHA256X_KERNEL") != "" {
+	switch {
+	case os.Getenv("SHA256X_KERNEL") != "":
 		how = "SHA256X_KERNEL"
+	case door.Pinned() != "":
+		how = "build tag sha256x_" + door.Pinned()
 	}
 	fmt.Fprintf(w, "CPU: %s\n", cpuName())
 	fmt.Fprintf(w, "     %s, %d threads, %s; one core measured\n", runtime.GOARCH, runtime.NumCPU(), runtime.Version())

@@ -4,9 +4,11 @@ import (
 	"os"
 	"strings"
 	"testing"
+	"time"
 	"unicode/utf8"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/plan"
 	"github.com/sha256x/sha256x/internal/shapes"
 )
 
@@ -86,6 +88,25 @@ func TestBenchTable(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestBenchHow: the header says why its kernel runs: SHA256X_KERNEL, the
+// build tag that pins it (go test -tags sha256x_generic), or the
+// dispatcher, which it names only for the plan the dispatcher chose.
+func TestBenchHow(t *testing.T) {
+	var b strings.Builder
+	benchHeader(&b, shapes.All()[:1], 1, time.Millisecond, time.Millisecond, false)
+	head := b.String()
+	want := "kernel: " + sha256x.Kernel() + " (dispatched)"
+	switch {
+	case os.Getenv("SHA256X_KERNEL") != "":
+		want = "kernel: " + sha256x.Kernel() + " (SHA256X_KERNEL)"
+	case plan.Active != plan.Choose("", ""):
+		want = "kernel: " + sha256x.Kernel() + " (build tag sha256x_"
+	}
+	if !strings.Contains(head, want) {
+		t.Errorf("the header says %q, want %q", strings.SplitN(strings.SplitN(head, "kernel: ", 2)[1], "\n", 2)[0], want)
 	}
 }
 

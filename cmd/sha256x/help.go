@@ -59,7 +59,9 @@ const versionUsage = `usage: sha256x version   (or sha256x --version)
 Prints the module version of this build, from its build info: a release
 (go install ...@v1.2.0), or the pseudo-version the go command stamps when it
 builds a checkout, followed by the commit, its time and ", modified" when the
-tree had changes; "(devel)" only when the build recorded no version at all.
+tree had changes; the replacement's version where a replace directive
+replaced the module; "(devel)" only when the build recorded no version at
+all, or a directory replaced the module.
 Then the Go version it was built with, and the kernel sha256x runs on this
 CPU, with every kernel the CPU can run.
 `
@@ -172,7 +174,9 @@ func moduleVersion() string {
 // formatVersion is the sha256x module's version in bi: a release
 // ("v1.2.0", from go install ...@v1.2.0), a pseudo-version (stamped by the
 // go command from the checkout's VCS), or "(devel)" only where the build
-// recorded neither (a checkout built without VCS stamping, or go run).
+// recorded neither (a checkout built without VCS stamping, or go run);
+// where a replace directive replaced the module, the replacement's version
+// ("(devel)" for a directory).
 // When the build recorded the checkout's commit, its revision, time and
 // whether the tree was modified follow in parentheses.
 func formatVersion(bi *debug.BuildInfo) string {
@@ -180,6 +184,15 @@ func formatVersion(bi *debug.BuildInfo) string {
 	v := ""
 	if bi.Main.Path == path {
 		v = bi.Main.Version
+		if r := bi.Main.Replace; r != nil {
+			// Built from a module that requires this one and replaces it
+			// (a fork, a directory): the code is the replacement's, not the
+			// version required, and no VCS settings are ours.
+			if r.Version == "" {
+				return "(devel)"
+			}
+			return r.Version
+		}
 	} else {
 		// Built into another module's binary: the dependency's version;
 		// the VCS settings are that module's, not ours.

@@ -8,6 +8,8 @@
 //     two or four pairs with its own checks, one frame sooner than through
 //     Join.HashLevel (bench/HISTORY.md, "SSZ");
 //   - CPUName: the CPU's brand string, which cmd/sha256x's reports print;
+//   - Pinned: the kernel a sha256x_<name> build tag pins, which bench's
+//     header names as the reason its kernel runs;
 //   - WriteAhead and PrefetchW: hashtree writes a level's nodes at scattered
 //     addresses, in calls as long as this CPU's plan says, each call's lines
 //     asked for while the call before it hashes.
@@ -65,6 +67,10 @@ func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 // CPUName names the CPU for reports: CPUID's brand string, family and
 // model on amd64, or "" where there is none.
 func CPUName() string { return kernel.CPUName() }
+
+// Pinned is the kernel a sha256x_<name> build tag pins, or "", for the
+// command's reports of why its kernel runs.
+func Pinned() string { return plan.Pinned }
 
 // WriteAhead is how many nodes of a level written at scattered addresses
 // one call hashes, each call's written lines asked for (PrefetchW) while

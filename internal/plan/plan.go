@@ -196,6 +196,9 @@ var kernels = func() []Kernel {
 // Active is the plan every call runs on.
 var Active = Choose(os.Getenv("SHA256X_KERNEL"), pinned)
 
+// Pinned is the kernel a sha256x_<name> build tag pins, or "".
+const Pinned = pinned
+
 // WriteAhead is how many nodes of a level written at scattered addresses
 // (hashtree's sparse updates) go to one call, each call's written lines
 // asked for (PREFETCHW) while the call before it hashes; 0: the level in
@@ -246,15 +249,10 @@ func Choose(env, pin string) *Plan {
 	return pl
 }
 
-// available lists the names SHA256X_KERNEL accepts on this CPU: the kernels,
-// then the plans of several kernels.
-func available() string {
-	names := Kernels()
-	for _, pl := range Mixed() {
-		names = append(names, pl.Name)
-	}
-	return strings.Join(names, ", ")
-}
+// available lists the names SHA256X_KERNEL accepts on this CPU (Names): the
+// kernels, then the plans of several kernels, a kernel's own by its name
+// ("neon+generic") among them.
+func available() string { return strings.Join(Names(), ", ") }
 
 // Names lists every name SHA256X_KERNEL accepts on this CPU: each kernel's
 // (Kernels), each plan's name where it differs from its kernel's (such as

@@ -221,3 +221,23 @@ func TestChainPlanOf(t *testing.T) {
 		}
 	}
 }
+
+// TestForceListsNames: the names a panic of Choose lists as available are
+// every name SHA256X_KERNEL accepts on this CPU (Names), a kernel's plan by
+// its own name ("neon+generic", which Kernel reports on arm64) among them.
+func TestForceListsNames(t *testing.T) {
+	defer func() {
+		r, _ := recover().(string)
+		_, list, ok := strings.Cut(r, "(available: ")
+		list, _ = strings.CutSuffix(list, ")")
+		if !ok || list != strings.Join(Names(), ", ") {
+			t.Errorf("Choose(\"nosuch\", \"\") panicked %q, want every name SHA256X_KERNEL accepts: %s", r, strings.Join(Names(), ", "))
+		}
+		for _, name := range Names() {
+			if Runnable(name) == nil {
+				t.Errorf("Names lists %s, which this CPU cannot run", name)
+			}
+		}
+	}()
+	Choose("nosuch", "")
+}
