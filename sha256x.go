@@ -79,8 +79,8 @@ func Kernel() string {
 // Kernels lists every kernel this CPU can run, in the order the dispatcher
 // prefers them when forced by name. The names are "generic" (portable Go),
 // "stdlib" (crypto/sha256, one message after another), and, where the CPU
-// has the features, "shani", "avx2", "avx512" (amd64), "neon" and "sha2"
-// (arm64).
+// has the features and the build has assembly (not purego), "shani",
+// "avx2", "avx512" (amd64), "neon" and "sha2" (arm64).
 func Kernels() []string {
 	return plan.Kernels()
 }
