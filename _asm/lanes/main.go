@@ -827,8 +827,9 @@ func setRun(v isa, r Mem) {
 }
 
 // endsMem is the frame's array of the lanes' run ends, a uint32 per lane: off
-// at a run's end. A kernel call steps off by at most 64 bytes times the
-// blocks of its bounded work (TestBoundedCalls), far below 2^32.
+// at a run's end. It does not wrap within the contract (kernel.MaxLaneSteps
+// and kernel.MaxLaneRun): a call's steps and a run's blocks, 64 bytes each,
+// stay below 2^32 together.
 func endsMem(v isa) Mem { return Mem{Base: frame, Disp: 8*stStride(v) + v.frameBytes()} }
 
 // laneEnd is lane laneIdx's run end.

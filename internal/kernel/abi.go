@@ -53,6 +53,18 @@ type Lane struct {
 	Job uintptr   // 1 + index of the lane's job in the queue; 0 when idle
 }
 
+// The AVX2 and AVX-512 lane kernels keep each lane's place as a 32-bit
+// byte offset from where the call began (_asm/lanes, endsMem): a call of
+// theirs may run at most MaxLaneSteps steps (MaxSteps 0 only where its jobs
+// hold fewer blocks than that), and a run may be at most MaxLaneRun
+// blocks, so that 64 * (MaxLaneSteps + MaxLaneRun) stays below 2^32. The
+// scheduler's bounds lie far below: plan.MaxSteps, and a plan's parts of
+// at most 1,024 blocks (internal/plan, TestLaneBounds).
+const (
+	MaxLaneSteps = 1 << 24
+	MaxLaneRun   = 1 << 25
+)
+
 // A LaneSet is what a kernel is called with, besides the queue.
 type LaneSet struct {
 	MinActive uintptr // return once the queue is empty and fewer lanes are busy
@@ -65,7 +77,9 @@ type LaneSet struct {
 	// MaxSteps, if not 0, is the most steps the call may run: a kernel
 	// returns once it has run MaxSteps steps, its queue then perhaps not
 	// empty, with each busy lane written back. The kernels that call
-	// crypto/sha256 (stdlib), which bounds its own calls, may run on.
+	// crypto/sha256 (stdlib), which bounds its own calls, may run on. The
+	// lane kernels' calls are bounded by MaxLaneSteps and their runs by
+	// MaxLaneRun.
 	MaxSteps uintptr
 	_        [4]uintptr
 	Lanes    [MaxLanes]Lane

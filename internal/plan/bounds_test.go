@@ -56,3 +56,28 @@ func TestCallBounds(t *testing.T) {
 		}
 	}
 }
+
+// TestLaneBounds: the scheduler keeps within the lane kernels' contract
+// (kernel.MaxLaneSteps, kernel.MaxLaneRun): every kernel's MaxSteps is a
+// bound, not 0 ("no end"), of at most MaxLaneSteps, and the blocks a run
+// can hold (a part, a window, a single message's call and its three
+// padding blocks) at most MaxLaneRun.
+func TestLaneBounds(t *testing.T) {
+	for _, id := range kernel.IDs() {
+		if f := kernel.Lookup(id).Family; f != "avx2" && f != "avx512" {
+			continue // Go, preemptible (generic, stdlib), or 64-bit offsets
+		}
+		if s := MaxSteps(id); s == 0 || s > kernel.MaxLaneSteps {
+			t.Errorf("%s: MaxSteps %d, want 1..%d", kernel.Lookup(id).Family, s, kernel.MaxLaneSteps)
+		}
+	}
+	if maxPart+3 > kernel.MaxLaneRun {
+		t.Errorf("parts of %d blocks, past the lanes' runs of %d", maxPart, kernel.MaxLaneRun)
+	}
+	for _, name := range Names() {
+		pl := Runnable(name)
+		if n := max(pl.PartBlocks, pl.WindowBlocks, pl.OneBlocks+3); n > kernel.MaxLaneRun {
+			t.Errorf("%s: runs of up to %d blocks, past the lanes' %d", name, n, kernel.MaxLaneRun)
+		}
+	}
+}
