@@ -302,8 +302,15 @@ func dirEntries(dir, prefix string) ([]files.Entry, []string, error) {
 		if clean != "." {
 			rel = file[len(clean)+1:]
 		}
-		names = append(names, filepath.ToSlash(filepath.Join(prefix, rel)))
-		ents = append(ents, files.Entry{Path: filepath.Join(dir, rel), Regular: d.Type().IsRegular()})
+		name := filepath.ToSlash(filepath.Join(prefix, rel))
+		names = append(names, name)
+		// The file HashDir's open (x/mod's) opens for the name: the one
+		// listed, but where joining prefix cleaned the name (a prefix
+		// "./m", "a/../b", or a dir of "") another path, whose type the
+		// listing does not say.
+		path := filepath.Join(dir, strings.TrimPrefix(name, prefix))
+		listed := filepath.Join(dir, rel)
+		ents = append(ents, files.Entry{Path: path, Regular: path == listed && d.Type().IsRegular()})
 		return nil
 	})
 	if err != nil {

@@ -155,3 +155,37 @@ func TestHash1Memory(t *testing.T) {
 		t.Errorf("Hash1 of 100 files allocated %d bytes a call", per)
 	}
 }
+
+// TestHashDirOpen: HashDir with Hash1 opens, and so hashes or fails on,
+// the files that HashDir's open hands another Hash (x/mod's:
+// filepath.Join(dir, strings.TrimPrefix(name, prefix))), also where
+// joining the prefix cleaned the names or dir is "".
+func TestHashDirOpen(t *testing.T) {
+	dir := t.TempDir()
+	os.WriteFile(filepath.Join(dir, "f"), []byte("file"), 0o644)
+	os.MkdirAll(filepath.Join(dir, "m", "v"), 0o755)
+	os.WriteFile(filepath.Join(dir, "m", "f"), []byte("m/f"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m", "v", "f"), []byte("m/v/f"), 0o644)
+	os.WriteFile(filepath.Join(dir, "m", "m"), []byte("m/m"), 0o644)
+	var other Hash = func(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
+		return Hash1(files, open)
+	}
+	t.Chdir(dir)
+	for _, tc := range []struct{ dir, prefix string }{
+		{dir, "example.com/m@v1.0.0"},
+		{dir, ""},
+		{dir, "./m"},
+		{dir, "a/../b"},
+		{dir, "m//v"},
+		{filepath.Join(dir, "m"), "./m"},
+		{"", "p"},
+		{".", "p"},
+		{"", ""},
+	} {
+		want, werr := HashDir(tc.dir, tc.prefix, other)
+		got, err := HashDir(tc.dir, tc.prefix, Hash1)
+		if got != want || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Errorf("HashDir(%q, %q): %s, %v; another Hash %s, %v", tc.dir, tc.prefix, got, err, want, werr)
+		}
+	}
+}

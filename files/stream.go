@@ -213,7 +213,7 @@ func (w *worker) streams(r *run, items []*item) {
 		if s.r == nil {
 			f, err := w.open(it.Path)
 			if err != nil {
-				it.Err = err
+				it.Err = pathErr("open", it.Path, err)
 				continue
 			}
 			s.r = f

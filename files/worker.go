@@ -136,7 +136,7 @@ const (
 func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ io.ReadCloser, err error) {
 	f, err := fsys.Open(path)
 	if err != nil {
-		return 0, 0, nil, err
+		return 0, 0, nil, pathErr("open", path, err)
 	}
 	keep := false
 	defer func() {
@@ -147,7 +147,7 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 	st, err := f.Stat()
 	switch {
 	case err != nil:
-		return 0, 0, nil, err
+		return 0, 0, nil, pathErr("stat", path, err)
 	case !st.IsDir() && !st.Mode().IsRegular():
 		keep = true
 		return 0, isLarge, f, nil // kept open, as readSmall keeps it
@@ -175,7 +175,7 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 			changeHook(path)
 		}
 		if st, err = f.Stat(); err != nil {
-			return 0, 0, nil, err
+			return 0, 0, nil, pathErr("stat", path, err)
 		}
 		after := infoStamp(st)
 		if after == before {
@@ -187,7 +187,7 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 			return 0, 0, nil, changedErr(path)
 		}
 		if _, err := sk.Seek(0, io.SeekStart); err != nil {
-			return 0, 0, nil, err
+			return 0, 0, nil, pathErr("seek", path, err)
 		}
 		before = after
 	}

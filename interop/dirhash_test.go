@@ -337,3 +337,25 @@ func flateWriter(w io.Writer) io.WriteCloser {
 	fw, _ := flate.NewWriter(w, flate.DefaultCompression)
 	return fw
 }
+
+// TestHashDirPrefixes: HashDir with Hash1 hashes, or fails on, the files
+// x/mod's HashDir opens, also where joining the prefix cleans the names
+// ("./m", "a/../b", "m//v") or dir is "" (x/mod then opens "/" + name).
+func TestHashDirPrefixes(t *testing.T) {
+	dir := t.TempDir()
+	for _, p := range []string{"f", "m/f", "m/v/f", "m/m"} {
+		os.MkdirAll(filepath.Join(dir, filepath.Dir(p)), 0o755)
+		os.WriteFile(filepath.Join(dir, p), []byte(p), 0o644)
+	}
+	t.Chdir(dir)
+	for _, c := range []struct{ dir, prefix string }{
+		{dir, "example.com/m@v1.0.0"}, {dir, ""}, {dir, "./m"}, {dir, "a/../b"}, {dir, "m//v"},
+		{filepath.Join(dir, "m"), "./m"}, {"", "p"}, {".", "p"}, {"", ""},
+	} {
+		want, werr := xdirhash.HashDir(c.dir, c.prefix, xdirhash.Hash1)
+		got, gerr := dirhash.HashDir(c.dir, c.prefix, dirhash.Hash1)
+		if got != want || fmt.Sprint(gerr) != fmt.Sprint(werr) {
+			t.Errorf("HashDir(%q, %q): %s, %v; x/mod %s, %v", c.dir, c.prefix, got, gerr, want, werr)
+		}
+	}
+}
