@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/plan"
+	"github.com/sha256x/sha256x/internal/sched"
 )
 
 var (
@@ -281,4 +282,40 @@ func TestMarshalAllocs(t *testing.T) {
 	}); a != 0 {
 		t.Errorf("a *Digest's AppendBinary and UnmarshalBinary: %v allocations", a)
 	}
+}
+
+// FuzzUnmarshalBinary: a Digest accepts exactly the states crypto/sha256
+// accepts (any h, x and length), then marshals as it does and, on every
+// plan, hashes more data as crypto/sha256 does from the same state.
+func FuzzUnmarshalBinary(f *testing.F) {
+	h := sha256.New()
+	h.Write(pattern(100, 1))
+	st, _ := h.(encoding.BinaryMarshaler).MarshalBinary()
+	f.Add(st, []byte("abc"))
+	f.Add(st[:40], []byte{})
+	f.Add(append(st[:len(st)-8:len(st)-8], 255, 255, 255, 255, 255, 255, 255, 200), pattern(200, 2))
+	plans := testPlans()
+	f.Fuzz(func(t *testing.T, st, data []byte) {
+		ref := sha256.New()
+		rerr := ref.(encoding.BinaryUnmarshaler).UnmarshalBinary(st)
+		ref.Write(data)
+		want := ref.Sum(nil)
+		for _, p := range plans {
+			var d Digest
+			if err := d.UnmarshalBinary(st); (err != nil) != (rerr != nil) {
+				t.Fatalf("%s: error %v, crypto/sha256's %v", p.Name, err, rerr)
+			} else if err != nil {
+				continue
+			}
+			e := d
+			d.s.Write(p.Plan, data)
+			sched.WriteMany(p.Plan, []*sched.Stream{&e.s, new(sched.Stream)}, [][]byte{data, data}, len(data)%2 == 0)
+			if got, got2 := d.s.Sum256(p.Plan), e.s.Sum256(p.Plan); !bytes.Equal(got[:], want) || got2 != got {
+				t.Fatalf("%s: sums %x (Write), %x (WriteMany), crypto/sha256's %x", p.Name, got, got2, want)
+			}
+			if got, wst := marshal(t, &d), marshal(t, ref); !bytes.Equal(got, wst) {
+				t.Fatalf("%s: marshals as %x, crypto/sha256 as %x", p.Name, got, wst)
+			}
+		}
+	})
 }

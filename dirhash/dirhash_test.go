@@ -189,3 +189,50 @@ func TestHashDirOpen(t *testing.T) {
 		}
 	}
 }
+
+// FuzzHashZip: HashZip with Hash1 gives, for any zip file (entries
+// duplicated, corrupt, cut short), the hash or the error of x/mod's Hash1
+// written out with crypto/sha256 and handed the same entries.
+func FuzzHashZip(f *testing.F) {
+	var b strings.Builder
+	w := zip.NewWriter(&b)
+	for i, name := range []string{"b", "a/x.go", "b", "c\nd", "e"} {
+		fw, _ := w.CreateHeader(&zip.FileHeader{Name: name, Method: uint16(i%2) * zip.Deflate})
+		io.WriteString(fw, strings.Repeat(name, 50*i))
+	}
+	w.Close()
+	f.Add([]byte(b.String()))
+	f.Add([]byte(b.String()[:len(b.String())/2]))
+	ref := func(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
+		files = slices.Sorted(slices.Values(files))
+		h := sha256.New()
+		for _, file := range files {
+			if strings.Contains(file, "\n") {
+				return "", errNewline
+			}
+			r, err := open(file)
+			if err != nil {
+				return "", err
+			}
+			hf := sha256.New()
+			_, err = io.Copy(hf, r)
+			r.Close()
+			if err != nil {
+				return "", err
+			}
+			fmt.Fprintf(h, "%x  %s\n", hf.Sum(nil), file)
+		}
+		return "h1:" + base64.StdEncoding.EncodeToString(h.Sum(nil)), nil
+	}
+	zf := filepath.Join(f.TempDir(), "m.zip")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		if err := os.WriteFile(zf, data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		want, werr := HashZip(zf, ref)
+		got, err := HashZip(zf, Hash1)
+		if got != want || fmt.Sprint(err) != fmt.Sprint(werr) {
+			t.Fatalf("HashZip: %s, %v; want %s, %v", got, err, want, werr)
+		}
+	})
+}

@@ -1,8 +1,10 @@
 package hashtree
 
 import (
+	"bytes"
 	"encoding/binary"
 	"errors"
+	"math/bits"
 	"math/rand/v2"
 	"slices"
 	"testing"
@@ -198,4 +200,40 @@ func TestBitlistRoot(t *testing.T) {
 			}
 		}
 	}
+}
+
+// FuzzBitlist: any bytes, as a Bitlist[limit] and as a ProgressiveBitList,
+// are an ErrBitlist error or the specs' root, as the references read them;
+// a ProgressiveBitlist made from them serializes back to them.
+func FuzzBitlist(f *testing.F) {
+	f.Add([]byte{0xff, 0x80}, uint64(15))
+	f.Add(append(make([]byte, 32), 1), uint64(256))
+	f.Add([]byte{1, 0}, uint64(0))
+	f.Fuzz(func(t *testing.T, ser []byte, limit uint64) {
+		limit %= 1 << 62 // the reference's (limit+255)/256 not past 2^64
+		want, ok := refBitlist(ser, limit)
+		got, err := BitlistRoot(ser, limit)
+		if ok != (err == nil) || ok && got != want || err != nil && !errors.Is(err, ErrBitlist) {
+			t.Fatalf("BitlistRoot(%x, %d) = %x, %v; want %x, valid %v", ser, limit, got, err, want, ok)
+		}
+		_, ok = refBitlist(ser, 1<<62)
+		got, err = ProgressiveBitlistRoot(ser)
+		l, lerr := NewProgressiveBitlist(ser)
+		if ok != (err == nil) || ok != (lerr == nil) || err != nil && !errors.Is(err, ErrBitlist) || lerr != nil && !errors.Is(lerr, ErrBitlist) {
+			t.Fatalf("ProgressiveBitlistRoot(%x): %v, NewProgressiveBitlist: %v; valid %v", ser, err, lerr, ok)
+		}
+		if !ok {
+			return
+		}
+		var bs []bool
+		for i := range 8*len(ser) - 8 + bits.Len8(ser[len(ser)-1]) - 1 {
+			bs = append(bs, ser[i/8]>>(i%8)&1 == 1)
+		}
+		if want := refProgBitlist(bs); got != want || l.Root() != want || l.Len() != uint64(len(bs)) {
+			t.Fatalf("ProgressiveBitlistRoot(%x) = %x, ProgressiveBitlist's %x; want %x", ser, got, l.Root(), want)
+		}
+		if b := l.Bytes(); !bytes.Equal(b, ser) {
+			t.Fatalf("NewProgressiveBitlist(%x).Bytes() = %x", ser, b)
+		}
+	})
 }

@@ -326,3 +326,54 @@ func TestProveMultiVerifies(t *testing.T) {
 		}
 	}
 }
+
+// FuzzMultiproofSound: a tree's multiproof, with hashes altered or added,
+// verifies only if unchanged, and then to the specs' root too; unchanged,
+// of distinct gindices, it verifies. A single proof likewise.
+func FuzzMultiproofSound(f *testing.F) {
+	tr := NewTree(randChunks(rand.New(rand.NewPCG(5, 6)), 13), 16)
+	node := func(g uint64) [32]byte { h, _ := tr.Node(g); return h }
+	f.Add([]byte{16, 17, 9, 31}, uint64(0), uint8(0))
+	f.Add([]byte{2, 5, 11}, uint64(2), uint8(1))
+	f.Fuzz(func(t *testing.T, gs []byte, alter uint64, extra uint8) {
+		var m Multiproof
+		for _, g := range gs {
+			m.Gindices = append(m.Gindices, 1+uint64(g)%31)
+			m.Leaves = append(m.Leaves, node(1+uint64(g)%31))
+		}
+		for _, g := range HelperIndices(m.Gindices) {
+			m.Helpers = append(m.Helpers, node(g))
+		}
+		nodes := append(slices.Clone(m.Leaves), m.Helpers...)
+		changed := extra%4 == 1 || extra%4 == 2
+		for i := range nodes {
+			if alter>>(i%64)&1 == 1 {
+				p := &m.Leaves
+				if i >= len(m.Leaves) {
+					p, i = &m.Helpers, i-len(m.Leaves)
+				}
+				(*p)[i][i%32] ^= 0x80
+				changed = true
+			}
+		}
+		if extra%4 == 1 {
+			m.Helpers = append(m.Helpers, [32]byte{})
+		} else if extra%4 == 2 {
+			m.Leaves = append(m.Leaves, [32]byte{})
+		}
+		err := m.Verify(tr.Root())
+		sr, ok := specMultiRoot(m.Leaves, m.Helpers, m.Gindices)
+		distinct := len(slices.Compact(slices.Sorted(slices.Values(m.Gindices)))) == len(gs)
+		if err == nil && (changed || !ok || sr != tr.Root()) || err != nil && !changed && distinct && len(gs) > 0 {
+			t.Fatalf("%v (altered %x, extra %d): %v; the specs' root %x, %v", m.Gindices, alter, extra%4, err, sr, ok)
+		}
+		p, _ := tr.Prove(1 + alter%31)
+		k := int(extra) % (len(p.Branch) + 1)
+		if k < len(p.Branch) {
+			p.Branch[k][extra%32] ^= 1
+		}
+		if err := p.Verify(tr.Root()); (err == nil) != (k == len(p.Branch)) {
+			t.Fatalf("gindex %d, branch node %d altered: %v", p.Gindex, k, err)
+		}
+	})
+}

@@ -664,3 +664,48 @@ func TestConcurrent(t *testing.T) {
 		}
 	}
 }
+
+// FuzzVerify: a proof from outside (a tree's proof with its index, size,
+// path or leaf changed) never panics, and verifies against the tree's root
+// and size only if it is that leaf's proof, but for the bytes past the
+// width.
+func FuzzVerify(f *testing.F) {
+	schemes := []*Scheme{&RFC6962, &Bitcoin, &Binary, &Solana, &tape}
+	f.Add(uint8(0), uint8(7), uint8(6), 0, uint16(0), uint8(0))
+	f.Add(uint8(1), uint8(5), uint8(4), 1, uint16(3), uint8(2))
+	f.Add(uint8(3), uint8(9), uint8(8), -1<<63, uint16(0), uint8(9))
+	f.Fuzz(func(t *testing.T, sel, n, i uint8, dIndex int, flip uint16, trunc uint8) {
+		s := schemes[int(sel)%len(schemes)]
+		leaves := chunks(int(n)%40 + 1)
+		tree := s.Build(leaves)
+		i %= uint8(len(leaves))
+		p := tree.Proof(int(i))
+		p.Path = slices.Clone(p.Path)
+		leaf := leaves[i]
+		switch sel / 8 % 4 {
+		case 1:
+			p.Index += dIndex
+		case 2:
+			p.Size += dIndex
+		case 3:
+			p.Index, p.Size = dIndex, int(flip)<<(trunc%64)
+		}
+		if k := int(flip>>8) % (len(p.Path) + 1); k < len(p.Path) && flip&1 == 1 {
+			p.Path[k][flip>>1%32] ^= 1 << (trunc % 8)
+		}
+		if trunc&0x80 != 0 {
+			p.Path = p.Path[:int(trunc)%(len(p.Path)+1)]
+		} else if trunc&0x40 != 0 {
+			p.Path = append(p.Path, p.Path...)
+		}
+		err := s.Verify(tree.Root(), leaf, p)
+		if err != nil || p.Size != len(leaves) {
+			return
+		}
+		want := tree.Proof(int(i))
+		w := s.width()
+		if p.Index != int(i) || !slices.EqualFunc(p.Path, want.Path, func(a, b [Size]byte) bool { return string(a[:w]) == string(b[:w]) }) {
+			t.Fatalf("%d leaves: a changed proof of leaf %d verifies: %+v, the tree's %+v", len(leaves), i, p, want)
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package translog
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"math"
@@ -921,4 +922,83 @@ func TestPanics(t *testing.T) {
 			c.f()
 		})
 	}
+}
+
+// FuzzTilePath: a path ParseTilePath accepts is the Path of the tile it
+// returns, and every tile's Path parses back to it.
+func FuzzTilePath(f *testing.F) {
+	f.Add("tile/1/x001/x234/067.p/5", uint8(7), ^uint64(0), uint8(0))
+	f.Add("tile/0/000", uint8(0), uint64(1000), uint8(255))
+	f.Fuzz(func(t *testing.T, path string, l uint8, n uint64, w uint8) {
+		if tl, err := ParseTilePath(path); err == nil && (tl.Path() != path || tl.L > 7 || tl.W < 1 || tl.W > TileWidth) {
+			t.Fatalf("%q parses as %+v, whose path is %q", path, tl, tl.Path())
+		}
+		tl := Tile{int(l % 8), n, 1 + int(w)}
+		if got, err := ParseTilePath(tl.Path()); err != nil || got != tl {
+			t.Fatalf("%+v: %q parses as %+v, %v", tl, tl.Path(), got, err)
+		}
+	})
+}
+
+// FuzzTileLog: a TileLog picked up from the right edge of a log of any
+// size (the store's, or made-up hashes past it) has the log's root, grows
+// to the reference's root and tiles, and gives back its edge; an edge of
+// the wrong shape is an error.
+func FuzzTileLog(f *testing.F) {
+	leaves := leafHashesOf(testEntries(1<<16 + 600))
+	var store NodeStore
+	var full Range
+	full.Append(leaves, store.Visit)
+	f.Add(uint64(300), uint16(700), uint8(0))
+	f.Add(^uint64(0)-3, uint16(3), uint8(0))
+	f.Add(uint64(1)<<40+77, uint16(300), uint8(3))
+	f.Fuzz(func(t *testing.T, size uint64, k uint16, bad uint8) {
+		known := size <= uint64(len(leaves)-int(k))
+		edge := make([][]byte, tileLevels(size))
+		for l := range edge {
+			n := size >> (TileHeight * l)
+			edge[l] = make([]byte, n%TileWidth*Size)
+			for i := range edge[l] {
+				edge[l][i] = byte(i*7 + l)
+			}
+			if known {
+				edge[l] = bytesOf(store.Level(TileHeight * l)[n-n%TileWidth : n])
+			}
+		}
+		if bad != 0 && len(edge) > 0 {
+			edge[int(bad)%len(edge)] = append(edge[int(bad)%len(edge)], make([]byte, 1+int(bad)%Size)...)
+			_, err := NewTileLog(size, edge)
+			_, err2 := NewTileLog(size, edge[1:])
+			if err == nil || err2 == nil {
+				t.Fatalf("size %d: an edge of the wrong shape: %v, %v", size, err, err2)
+			}
+			return
+		}
+		lg, err := NewTileLog(size, edge)
+		if err != nil || !slices.EqualFunc(lg.Edge(), edge, bytes.Equal) || known && lg.Root() != merkle.RFC6962.RootNodes(leaves[:size]) {
+			t.Fatalf("size %d: %v, or its edge or root differs", size, err)
+		}
+		if size+uint64(k) < size {
+			return
+		}
+		add := make([][Size]byte, k)
+		if known {
+			copy(add, leaves[size:])
+		}
+		tiles := lg.AppendHashes(add, nil)
+		want := NewTiles(nil, size, size+uint64(k))
+		for i, td := range tiles {
+			lvl := store.Level(TileHeight * td.L)
+			if i >= len(want) || td.Tile != want[i] || len(td.Data) != td.W*Size ||
+				known && !bytes.Equal(td.Data, bytesOf(lvl[td.N*TileWidth:td.N*TileWidth+uint64(td.W)])) {
+				t.Fatalf("size %d + %d: tile %d, %v, differs from %v", size, k, i, td.Tile, want)
+			}
+		}
+		if len(tiles) != len(want) || known && lg.Root() != merkle.RFC6962.RootNodes(leaves[:size+uint64(k)]) {
+			t.Fatalf("size %d + %d: %d tiles, want %d, or the root differs", size, k, len(tiles), len(want))
+		}
+		if again, err := NewTileLog(lg.Size(), lg.Edge()); err != nil || again.Root() != lg.Root() {
+			t.Fatalf("size %d + %d: a TileLog from its edge: %v", size, k, err)
+		}
+	})
 }
