@@ -5,6 +5,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"math/rand/v2"
 	"os"
 	"slices"
@@ -673,7 +674,7 @@ func FuzzVerify(f *testing.F) {
 	schemes := []*Scheme{&RFC6962, &Bitcoin, &Binary, &Solana, &tape}
 	f.Add(uint8(0), uint8(7), uint8(6), 0, uint16(0), uint8(0))
 	f.Add(uint8(1), uint8(5), uint8(4), 1, uint16(3), uint8(2))
-	f.Add(uint8(3), uint8(9), uint8(8), -1<<63, uint16(0), uint8(9))
+	f.Add(uint8(3), uint8(9), uint8(8), math.MinInt, uint16(0), uint8(9))
 	f.Fuzz(func(t *testing.T, sel, n, i uint8, dIndex int, flip uint16, trunc uint8) {
 		s := schemes[int(sel)%len(schemes)]
 		leaves := chunks(int(n)%40 + 1)
