@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"math/bits"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -374,10 +375,7 @@ func (r *refTree) refVerify(node [Size]byte, i, n int, path [][Size]byte) (root 
 			return r.join(x, next())
 		}
 	}
-	h := 0
-	for h < 63 && 1<<h < n {
-		h++
-	}
+	h := bits.Len(uint(n - 1)) // the least h with 1<<h >= n, on any int size
 	root = rec(i, n, h)
 	return root, used
 }
@@ -397,7 +395,7 @@ func TestVerifyHugeRef(t *testing.T) {
 			case 1:
 				n = r.IntN(math.MaxInt) + 1
 			default:
-				n = max(1<<r.IntN(63)+r.IntN(3)-1, 1)
+				n = max(1<<r.IntN(bits.UintSize-1)+r.IntN(3)-1, 1)
 			}
 			i := r.IntN(n)
 			if r.IntN(3) == 0 {
