@@ -82,7 +82,12 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			*each = 400 * time.Millisecond
 		}
 	}
-	*rounds = max(*rounds, 1)
+	if *rounds < 1 {
+		return usageErrorf(stderr, benchUsage, "sha256x bench: -rounds %d: at least 1", *rounds)
+	}
+	if *each <= 0 {
+		return usageErrorf(stderr, benchUsage, "sha256x bench: -time %v: more than 0", *each)
+	}
 	// Like the other commands, bench exits 1 when its output could not be
 	// written (the child's output is its parent's to check).
 	out := &errWriter{w: stdout}

@@ -136,3 +136,23 @@ func TestBenchOperands(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchBadValues: -rounds below 1 and -time of 0 or less are usage
+// errors with status 2 (a round count of 0 was quietly taken as 1, a
+// negative time as the shortest measurement).
+func TestBenchBadValues(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"bench", "-rounds", "0"}, "sha256x bench: -rounds 0: at least 1"},
+		{[]string{"bench", "-small", "-rounds", "-3"}, "sha256x bench: -rounds -3: at least 1"},
+		{[]string{"bench", "-time", "-1s"}, "sha256x bench: -time -1s: more than 0"},
+		{[]string{"bench", "-pauses", "-time", "0s"}, "sha256x bench: -time 0s: more than 0"},
+	} {
+		got := runCmd(c.args...)
+		if got.code != 2 || got.stdout != "" || !strings.HasPrefix(got.stderr, c.msg+"\n") || !strings.HasSuffix(got.stderr, benchUsage) {
+			t.Errorf("%q: %+v; want status 2, nothing on stdout, %q and the usage on stderr", c.args, got, c.msg)
+		}
+	}
+}
