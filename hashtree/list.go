@@ -197,7 +197,8 @@ func (l *BasicList[T]) Node(g uint64) ([sha256x.Size]byte, error) {
 // Prove returns the proof of the node at generalized index g.
 func (l *BasicList[T]) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
 
-// ProveMulti returns the multiproof of the nodes at gindices.
+// ProveMulti returns the multiproof of the nodes at gindices, as
+// Tree.ProveMulti does.
 func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
 	return proveMulti(l.Node, gindices)
 }
@@ -385,7 +386,8 @@ func (l *ContainerList) Node(g uint64) ([sha256x.Size]byte, error) {
 // Prove returns the proof of the node at generalized index g.
 func (l *ContainerList) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
 
-// ProveMulti returns the multiproof of the nodes at gindices.
+// ProveMulti returns the multiproof of the nodes at gindices, as
+// Tree.ProveMulti does.
 func (l *ContainerList) ProveMulti(gindices []uint64) (Multiproof, error) {
 	return proveMulti(l.Node, gindices)
 }
