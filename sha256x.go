@@ -6,7 +6,9 @@
 // Every digest is bit-identical to crypto/sha256.
 //
 // The kernel is chosen once at init from the CPU's features (see Kernel and
-// Kernels). The environment variable SHA256X_KERNEL=<name> forces one kernel
+// Kernels), less those Go's GODEBUG=cpu.<feature>=off turns off (such as
+// cpu.sha, cpu.avx2, cpu.avx512f or cpu.all), as it does for Go's own
+// crypto. The environment variable SHA256X_KERNEL=<name> forces one kernel
 // (a name of Kernels) or one plan (a name Kernel reports, such as
 // "avx512+shani") for every call; the build tag purego builds no assembly,
 // and the build tag

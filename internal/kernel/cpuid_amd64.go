@@ -4,6 +4,7 @@ package kernel
 
 import (
 	"encoding/binary"
+	"os"
 	"strconv"
 	"strings"
 )
@@ -34,8 +35,11 @@ type X86 struct {
 	AVX512        bool // AVX-512 F and BW, and the OS saves the opmask and ZMM registers
 }
 
-// CPU is this machine's.
-var CPU = readX86()
+// CPU is this machine's, less the features GODEBUG turns off.
+var CPU = detected.withGODEBUG(os.Getenv("GODEBUG"))
+
+// detected is what CPUID and the operating system say, before GODEBUG.
+var detected = readX86()
 
 func readX86() X86 {
 	var c X86
@@ -64,6 +68,50 @@ func readX86() X86 {
 		c.AVX2 = b&(1<<5) != 0 && osAVX
 		c.AVX512 = b&(1<<16) != 0 && b&(1<<30) != 0 && osAVX && osSavesAVX512(xcr0)
 	}
+	return c
+}
+
+// withGODEBUG returns c less the features that GODEBUG's cpu.<name>=off
+// settings turn off, as Go's runtime (crypto/sha256's kernels) and
+// golang.org/x/sys/cpu (this package's dispatcher on arm64) take them: Go's
+// names for the features, "all" for every one, the last setting of a name
+// winning, and "on" restoring no more than the CPU has. The AVX2 and AVX-512
+// kernels are VEX and EVEX code, so turning AVX off turns them off too.
+func (c X86) withGODEBUG(env string) X86 {
+	features := []struct {
+		names []string
+		has   *bool
+	}{
+		{[]string{"sha"}, &c.SHA},
+		{[]string{"ssse3"}, &c.SSSE3},
+		{[]string{"sse41"}, &c.SSE41},
+		{[]string{"avx"}, &c.AVX},
+		{[]string{"avx2"}, &c.AVX2},
+		{[]string{"avx512", "avx512f", "avx512bw"}, &c.AVX512},
+	}
+	on := make([]bool, len(features))
+	for i, f := range features {
+		on[i] = *f.has
+	}
+	for _, field := range strings.Split(env, ",") {
+		setting, ok := strings.CutPrefix(field, "cpu.")
+		key, value, _ := strings.Cut(setting, "=")
+		if !ok || (value != "on" && value != "off") {
+			continue
+		}
+		for i, f := range features {
+			for _, name := range f.names {
+				if key == name || key == "all" {
+					on[i] = value == "on" && *f.has
+				}
+			}
+		}
+	}
+	for i, f := range features {
+		*f.has = on[i]
+	}
+	c.AVX2 = c.AVX2 && c.AVX
+	c.AVX512 = c.AVX512 && c.AVX
 	return c
 }
 

@@ -9,26 +9,35 @@ func Missing(f string) string {
 	case "shani":
 		switch {
 		case !CPU.SHA:
-			return "SHA (SHA-NI)"
+			return lacks("SHA (SHA-NI)", detected.SHA)
 		case !CPU.SSSE3:
 			// PSHUFB, PALIGNR: every CPU with SHA-NI has them, but a hypervisor's
 			// CPU model may not say so.
-			return "SSSE3"
+			return lacks("SSSE3", detected.SSSE3)
 		case !CPU.SSE41:
-			return "SSE4.1"
+			return lacks("SSE4.1", detected.SSE41)
 		}
 	case "avx2":
 		if !CPU.AVX2 {
-			return "AVX2"
+			return lacks("AVX2", detected.AVX2)
 		}
 	case "avx512":
 		// The kernel's lane bookkeeping uses AVX2 instructions (every
 		// AVX-512 CPU has them).
 		if !CPU.AVX512 || !CPU.AVX2 {
-			return "AVX-512 F+BW and AVX2"
+			return lacks("AVX-512 F+BW and AVX2", detected.AVX512 && detected.AVX2)
 		}
 	}
 	return ""
+}
+
+// lacks names a missing feature, and says so where the CPU has it but
+// GODEBUG turned it off.
+func lacks(feature string, detected bool) string {
+	if detected {
+		return feature + " (turned off by GODEBUG)"
+	}
+	return feature
 }
 
 // useVZEROUPPER tells the SHA-NI kernels they may clear upper AVX state
