@@ -19,6 +19,9 @@ var (
 	titleRE  = regexp.MustCompile(`"([^"]+)"`)
 	anchorRE = regexp.MustCompile(`(BENCHMARKS\.md|bench/HISTORY\.md)#([\w-]+)`)
 	linkRE   = regexp.MustCompile(`\]\(bench/HISTORY\.md#([\w-]+)\)`)
+	// mdRE finds a record of the repository's root named in a comment
+	// (README.md, CONTRIBUTING.md), not a path into another project's tree.
+	mdRE = regexp.MustCompile(`(?:^|[^\w./-])([A-Z][A-Z0-9_]*\.md)\b`)
 )
 
 // TestBenchmarksCited: every section of BENCHMARKS.md or bench/HISTORY.md
@@ -71,9 +74,18 @@ func TestBenchmarksCited(t *testing.T) {
 				continue
 			}
 			for _, tm := range titleRE.FindAllStringSubmatch(m[2], -1) {
-				if title := squash(tm[1]); !cited(hs, title) {
+				title := squash(tm[1])
+				if !cited(hs, title) {
 					t.Errorf("%s cites %s, %q: no such section", path, file, title)
+				} else if n := decisions(hs, title); file == "BENCHMARKS.md" && n != 1 {
+					t.Errorf("%s cites %s, %q: the start of %d sections' titles, not one decision's", path, file, title, n)
 				}
+			}
+		}
+		// A record named in a comment is in the repository.
+		for _, m := range mdRE.FindAllStringSubmatch(text, -1) {
+			if _, err := os.Stat(m[1]); err != nil {
+				t.Errorf("%s cites %s: no such file in the repository", path, m[1])
 			}
 		}
 		for _, m := range anchorRE.FindAllStringSubmatch(text, -1) {
@@ -158,6 +170,18 @@ func cited(hs []string, title string) bool {
 		}
 	}
 	return false
+}
+
+// decisions counts the headings that start with the title: a citation of
+// BENCHMARKS.md names one decision, not the first words of several.
+func decisions(hs []string, title string) int {
+	n := 0
+	for _, h := range hs {
+		if strings.HasPrefix(h, title) {
+			n++
+		}
+	}
+	return n
 }
 
 // hasSlug reports whether a heading has the anchor GitHub gives it:

@@ -19,8 +19,10 @@ import (
 )
 
 // ringMin is the fewest small-file candidates in a batch for which a
-// worker uses io_uring: below it the ring's setup costs more than the
-// system calls it saves (BENCHMARKS.md, "Files").
+// worker uses io_uring: below it the ring's setup is taken to cost more
+// than the system calls it saves. Not measured: no decision of
+// BENCHMARKS.md holds it (bench/HISTORY.md, "One small file: where the
+// milliseconds go", states it).
 const ringMin = 16
 
 // ringRefused is set once the kernel has refused io_uring, so that no

@@ -611,8 +611,8 @@ func (c *Chunks) Copy() *Chunks {
 // live while any page of them is read, beside the pages written since.
 // Compact costs about the time of copying every node once (0.29 s for a
 // 2^20-validator registry and its balances on Zen 4: BENCHMARKS.md, "Trees
-// that change"), so a node that copies its state every slot calls it
-// seldom (a chain of two days of slots held 1.05 times the state beside
+// that change: pages copied allocated alone"), so a node that copies its
+// state every slot calls it seldom (a chain of two days of slots held 1.05 times the state beside
 // it); it changes no root, nor c's copies.
 func (c *Chunks) Compact() { c.t.compact() }
 

@@ -55,9 +55,10 @@ type speed struct {
 // crypto/sha256's, which bounds its own calls. A kernel not listed takes the
 // slowest speed a lane of the listed ones, times its lanes.
 var slowest = []speed{
-	// SHA-NI streams: the slowest of Zen 3 (PEERS.md, "A second CPU": x1
-	// 1.5 GB/s, x2 2.2-2.5, x3 2.5-2.7, x4 2.6), Zen 4 (bench/HISTORY.md,
-	// "Kernel variants and plans, side by side": x1 1.80), Zen 5 ("AMD Zen
+	// SHA-NI streams: the slowest of Zen 3 (x1 1.5 GB/s, x2 2.2-2.5, x3
+	// 2.5-2.7, x4 2.6: BENCHMARKS.md, "Kernel calls bounded by time"),
+	// Zen 4 (bench/HISTORY.md, "Kernel variants and plans, side by side": x1
+	// 1.81), Zen 5 ("AMD Zen
 	// 5: the plan measured": x1 1.61, x4 3.01), the Intel Xeon of model 167
 	// (x1 2.0, x2 2.7) and of model 207, the slowest of all: x1 1.37, x2
 	// 1.69, x3 1.78, x4 1.81 (BENCHMARKS.md, "Kernel calls bounded by time").
@@ -65,8 +66,9 @@ var slowest = []speed{
 	{"shani", "x2", 1690, "Intel Xeon, model 207"},
 	{"shani", "x3", 1780, "Intel Xeon, model 207"},
 	{"shani", "x4", 1810, "Intel Xeon, model 207"},
-	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (PEERS.md), Zen 4 1.72, Zen 5 1.48
-	// ("The AVX2 lanes against their bound").
+	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the slowest; the same record), Zen 4
+	// 1.72, Zen 5 1.48 (bench/HISTORY.md, "The AVX2 lanes against their
+	// bound").
 	{"avx2", "x8", 900, "Zen 3"},
 	// AVX-512 lanes: Zen 4 3.22 GB/s ("Kernel variants and plans"), Xeon
 	// model 167 3.82-3.87, model 207 3.27, Zen 5 4.49-4.60. The lat2 order:

@@ -68,7 +68,7 @@ var mixedPlans = []Plan{
 	{
 		// Without SHA-NI, the best single stream is crypto/sha256's own (its
 		// AVX2 code): 8 AVX2 lanes hash one long message at 0.45x its speed,
-		// 8 busy lanes 3.0-4.1x (BENCHMARKS.md, "AVX2 without SHA-NI"). So
+		// 8 busy lanes 3.0-4.2x (BENCHMARKS.md, "AVX2 without SHA-NI"). So
 		// single messages go to it, and a batch's last lanes once fewer than
 		// 3 are busy (8 lanes' per-lane speed, about 213 MB/s, times 2 busy
 		// is below one stream's 512 MB/s on Zen 4).
@@ -110,7 +110,7 @@ var mixedPlans = []Plan{
 	{
 		// For the Intel Xeon of model 207: avx512+shani2's stages and
 		// handover, which hold there (no variant of the handover or the
-		// streams after it leads by more than the noise; x16-lat2 3-8%
+		// streams after it leads by more than the noise; x16-lat2 4-8%
 		// slower), its lanes taking a last partial group of pairs later:
 		// its streams hash up to 10 contiguous pairs, 10 messages, 9
 		// SHA-256d pairs and 12 staged nodes faster than a pass of the
@@ -142,11 +142,12 @@ const (
 
 // routes is the dispatch table, first match wins; a CPU no row matches, or
 // whose row names a plan it cannot run, falls through to the next rows and
-// then to the first kernel it can run of avx512, shani, avx2.
+// then to the first plan it can run of shani, avx2+stdlib and generic
+// (bestPlan).
 var routes = []route{
 	// AMD Zen 4 (family 19h, models 10h-1Fh, 60h-7Fh, A0h-AFh), measured on
 	// this project's machine: shani leads or ties every shape; avx512+shani
-	// trails it by 5-20%, avx512 alone by up to 47% (BENCHMARKS.md, "AMD Zen
+	// trails it by 5-20%, avx512 alone by up to 51% (BENCHMARKS.md, "AMD Zen
 	// 4: shani"). A level written at scattered addresses, 16 nodes a call,
 	// each call's lines asked for ahead: 3-6% less time for a root after
 	// 512 or 8,192 changes of 2^20 (BENCHMARKS.md, "Writes asked for
@@ -172,7 +173,7 @@ var routes = []route{
 	// The Xeon of model 207 (family 6, model CFh, under KVM): the same plan, its
 	// lanes taking partial groups of pairs later (BENCHMARKS.md, "Intel
 	// Xeon (family 6, model 207): avx512+shani2-late"). Its changed trees'
-	// writes asked for ahead, 16 nodes a call: 7-13% less time for a root
+	// writes asked for ahead, 16 nodes a call: 3-13% less time for a root
 	// after 512 or 8,192 changes of 2^20 ("Writes asked for ahead"); every
 	// CPU of this model has the prefetch (PREFETCHW, since Broadwell).
 	{intel, 6, 0xcf, 0xcf, "avx512+shani2-late", 16},

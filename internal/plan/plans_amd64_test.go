@@ -2,7 +2,11 @@
 
 package plan
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+)
 
 // TestWriteAhead: the route this CPU takes sets WriteAhead for its own plan
 // alone; a plan forced by another name gets none; only the rows where it was
@@ -32,4 +36,38 @@ func TestWriteAhead(t *testing.T) {
 		}
 	}
 	t.Logf("route %s, WriteAhead %d", r.plan, WriteAhead)
+}
+
+// TestFallback: a CPU that no route matches (another vendor's, or one a
+// hypervisor names oddly) runs what routes' comment says it falls through
+// to: the first of shani, avx2+stdlib and generic it can run.
+func TestFallback(t *testing.T) {
+	saved, shani := kernel.CPU, Find("shani").Missing
+	defer func() { kernel.CPU, Find("shani").Missing = saved, shani }()
+	for _, c := range []struct {
+		vendor string
+		noSHA  bool
+	}{
+		{"HygonGenuine", false},
+		{"CentaurHauls", false},
+		{"HygonGenuine", true},
+	} {
+		kernel.CPU.Vendor = c.vendor
+		kernel.CPU.SHA, Find("shani").Missing = saved.SHA, shani
+		if c.noSHA {
+			kernel.CPU.SHA = false
+			Find("shani").Missing = kernel.Missing("shani")
+		}
+		want := "generic"
+		for _, name := range []string{"shani", "avx2+stdlib"} {
+			if Runnable(name) != nil {
+				want = name
+				break
+			}
+		}
+		if got := bestPlan().Name; got != want {
+			t.Errorf("vendor %s, SHA-NI %v: bestPlan() = %s, want %s", c.vendor, kernel.CPU.SHA, got, want)
+		}
+		t.Logf("vendor %s, SHA-NI %v: %s", c.vendor, kernel.CPU.SHA, want)
+	}
 }
