@@ -14,7 +14,8 @@ import (
 // from the chunks that changed alone. The values are kept packed in the
 // tree's chunks; Get and Set read and write them there and allocate
 // nothing, a changed value dirtying its chunk. It shares Chunks' levels,
-// copies, rules for concurrent use and panics.
+// copies, rules for concurrent use and panics. The zero BasicList is not
+// usable: make one with NewBasicList.
 type BasicList[T Basic] struct {
 	t     tree
 	n     uint64 // values
@@ -211,7 +212,8 @@ func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
 // together a level at a time (ContainerRoots, a block of containers at a
 // time), then the list's dirty nodes as Chunks does. Field, SetField and
 // Root allocate nothing once the list owns its pages. It shares Chunks'
-// copies, rules for concurrent use and panics.
+// copies, rules for concurrent use and panics. The zero ContainerList is
+// not usable: make one with NewContainerList.
 type ContainerList struct {
 	t      tree        // the list over the containers' roots
 	fields pages.Level // k field roots a container

@@ -108,7 +108,15 @@ func (t *tree) resize(n int) {
 	t.dirty.grow(n)
 }
 
-func (t *tree) len() int { return t.levels[0].Len() }
+// len returns the number of chunks. It panics for the tree of a zero
+// Chunks, BasicList or ContainerList, which has no levels (newTree makes
+// them all, the leaves' level if empty).
+func (t *tree) len() int {
+	if len(t.levels) == 0 {
+		panic("sha256x: hashtree: the zero Chunks, BasicList or ContainerList, not made by its New function")
+	}
+	return t.levels[0].Len()
+}
 
 // set writes chunk i (below len) and marks it dirty.
 func (t *tree) set(i int, c *[sha256x.Size]byte) {
@@ -474,6 +482,7 @@ func (t *tree) compact() { pages.Compact(t.levels) }
 //
 // Programmer errors (an index past the length, a truncation past it, an
 // append past the limit) panic with a message that starts "sha256x:".
+// The zero Chunks is not usable: make one with NewChunks or NewChunkList.
 type Chunks struct {
 	t     tree
 	limit uint64

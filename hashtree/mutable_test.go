@@ -266,6 +266,103 @@ func TestChunksKernels(t *testing.T) {
 	}
 }
 
+// TestZeroValues calls every method of each type's zero value. The zero
+// ProgressiveList, ProgressiveBitlist and ProgressiveContainer are empty
+// and usable: nothing panics, and their roots are those of no elements.
+// The zero Chunks, BasicList and ContainerList are not usable (their New
+// functions make them): a method may return, or panic with this package's
+// message, never fault.
+func TestZeroValues(t *testing.T) {
+	var z [32]byte
+	noChunks := MixInLength(z, 0)
+	noBits, _ := ProgressiveBitlistRoot([]byte{1})
+	for _, c := range []struct {
+		name   string
+		usable bool
+		f      func()
+	}{
+		{"Chunks.Len", false, func() { new(Chunks).Len() }},
+		{"Chunks.Limit", false, func() { new(Chunks).Limit() }},
+		{"Chunks.Get", false, func() { new(Chunks).Get(0) }},
+		{"Chunks.Set", false, func() { new(Chunks).Set(0, z) }},
+		{"Chunks.SetMany", false, func() { new(Chunks).SetMany([]uint64{0}, [][32]byte{z}) }},
+		{"Chunks.SetRange", false, func() { new(Chunks).SetRange(0, nil) }},
+		{"Chunks.Append", false, func() { new(Chunks).Append(z) }},
+		{"Chunks.Truncate", false, func() { new(Chunks).Truncate(0) }},
+		{"Chunks.Root", false, func() { new(Chunks).Root() }},
+		{"Chunks.Copy", false, func() { new(Chunks).Copy().Root() }},
+		{"Chunks.Compact", false, func() { new(Chunks).Compact() }},
+		{"Chunks.Gindex", false, func() { new(Chunks).Gindex(0) }},
+		{"Chunks.Node", false, func() { new(Chunks).Node(1) }},
+		{"Chunks.Prove", false, func() { new(Chunks).Prove(1) }},
+		{"Chunks.ProveMulti", false, func() { new(Chunks).ProveMulti([]uint64{1}) }},
+		{"BasicList.Len", false, func() { new(BasicList[uint64]).Len() }},
+		{"BasicList.Limit", false, func() { new(BasicList[uint64]).Limit() }},
+		{"BasicList.Get", false, func() { new(BasicList[uint64]).Get(0) }},
+		{"BasicList.Set", false, func() { new(BasicList[uint64]).Set(0, 1) }},
+		{"BasicList.SetRange", false, func() { new(BasicList[uint64]).SetRange(0, nil) }},
+		{"BasicList.Append", false, func() { new(BasicList[uint64]).Append(1) }},
+		{"BasicList.Truncate", false, func() { new(BasicList[uint64]).Truncate(0) }},
+		{"BasicList.Root", false, func() { new(BasicList[uint64]).Root() }},
+		{"BasicList.Copy", false, func() { new(BasicList[uint64]).Copy().Root() }},
+		{"BasicList.Compact", false, func() { new(BasicList[uint64]).Compact() }},
+		{"BasicList.Gindex", false, func() { new(BasicList[uint64]).Gindex(0) }},
+		{"BasicList.Node", false, func() { new(BasicList[uint64]).Node(1) }},
+		{"BasicList.Prove", false, func() { new(BasicList[uint64]).Prove(1) }},
+		{"BasicList.ProveMulti", false, func() { new(BasicList[uint64]).ProveMulti([]uint64{1}) }},
+		{"ContainerList.Len", false, func() { new(ContainerList).Len() }},
+		{"ContainerList.Limit", false, func() { new(ContainerList).Limit() }},
+		{"ContainerList.K", false, func() { new(ContainerList).K() }},
+		{"ContainerList.Field", false, func() { new(ContainerList).Field(0, 0) }},
+		{"ContainerList.SetField", false, func() { new(ContainerList).SetField(0, 0, z) }},
+		{"ContainerList.Set", false, func() { new(ContainerList).Set(0, nil) }},
+		{"ContainerList.Append", false, func() { new(ContainerList).Append(nil) }},
+		{"ContainerList.Truncate", false, func() { new(ContainerList).Truncate(0) }},
+		{"ContainerList.Root", false, func() { new(ContainerList).Root() }},
+		{"ContainerList.Copy", false, func() { new(ContainerList).Copy().Root() }},
+		{"ContainerList.Compact", false, func() { new(ContainerList).Compact() }},
+		{"ContainerList.Gindex", false, func() { new(ContainerList).Gindex(0) }},
+		{"ContainerList.Node", false, func() { new(ContainerList).Node(1) }},
+		{"ContainerList.Prove", false, func() { new(ContainerList).Prove(1) }},
+		{"ContainerList.ProveMulti", false, func() { new(ContainerList).ProveMulti([]uint64{1}) }},
+		{"ProgressiveList", true, func() {
+			l := new(ProgressiveList)
+			if l.Len() != 0 || l.Root() != noChunks || l.Copy().Root() != noChunks {
+				t.Error("the zero ProgressiveList is not empty")
+			}
+			l.Compact()
+			l.Truncate(0)
+			l.Append(z)
+		}},
+		{"ProgressiveBitlist", true, func() {
+			l := new(ProgressiveBitlist)
+			if l.Len() != 0 || l.Root() != noBits || l.Copy().Root() != noBits || string(l.Bytes()) != "\x01" {
+				t.Error("the zero ProgressiveBitlist is not empty")
+			}
+			l.Compact()
+			l.Truncate(0)
+			l.Append(true)
+		}},
+		{"ProgressiveContainer", true, func() {
+			c := new(ProgressiveContainer)
+			if c.Len() != 0 || c.Active(0) || c.Root() != c.Copy().Root() {
+				t.Error("the zero ProgressiveContainer has fields")
+			}
+			c.Compact()
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				r := recover()
+				if s, _ := r.(string); r != nil && (c.usable || !strings.HasPrefix(s, "sha256x: hashtree: ")) {
+					t.Errorf("the zero value panics: %v", r)
+				}
+			}()
+			c.f()
+		})
+	}
+}
+
 func TestChunksPanics(t *testing.T) {
 	c := NewChunkList(randChunks(rand.New(rand.NewPCG(1, 1)), 3), 4)
 	panicsWith(t, "sha256x: hashtree: Chunks.Set(3) past the length 3", func() { c.Set(3, [32]byte{}) })

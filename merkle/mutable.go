@@ -30,6 +30,9 @@ const gatherBlock = 1024
 // AppendNode, Root and Proof (which call Root) write; Len reads. Set, Root
 // and Proof's path allocate nothing once the tree has grown (a Proof is a
 // new slice).
+//
+// The zero Mutable is not usable, having no Scheme: make one with
+// Scheme.NewMutable or Scheme.NewMutableNodes. Its methods panic.
 type Mutable struct {
 	s      Scheme
 	levels [][][Size]byte // levels[0] the leaf nodes; the last, once hashed, the root alone
@@ -98,10 +101,19 @@ func (m *Mutable) shape() {
 }
 
 // Len returns the number of leaves.
-func (m *Mutable) Len() int { return len(m.levels[0]) }
+func (m *Mutable) Len() int { return len(m.leaves()) }
+
+// leaves returns the leaf nodes. It panics for the zero Mutable, which has
+// no levels (NewMutable makes the leaves' level, if empty).
+func (m *Mutable) leaves() [][Size]byte {
+	if len(m.levels) == 0 {
+		panic("sha256x: merkle: the zero Mutable, not made by Scheme.NewMutable or Scheme.NewMutableNodes")
+	}
+	return m.levels[0]
+}
 
 func (m *Mutable) index(op string, i int) {
-	if i < 0 || i >= len(m.levels[0]) {
+	if i < 0 || i >= len(m.leaves()) {
 		panic("sha256x: merkle: Mutable." + op + "(" + strconv.Itoa(i) + ") of a tree of " + strconv.Itoa(len(m.levels[0])) + " leaves")
 	}
 }
@@ -134,6 +146,7 @@ func (m *Mutable) SetNode(i int, node [Size]byte) {
 // (a later one wins), the leaves hashed in one batched call in a buffer
 // the tree keeps.
 func (m *Mutable) SetMany(indices []int, leaves [][]byte) {
+	m.leaves()
 	if len(indices) != len(leaves) {
 		panic("sha256x: merkle: Mutable.SetMany of " + strconv.Itoa(len(indices)) + " indices and " + strconv.Itoa(len(leaves)) + " leaves")
 	}
@@ -152,13 +165,13 @@ func (m *Mutable) SetMany(indices []int, leaves [][]byte) {
 
 // Append adds a leaf at the end.
 func (m *Mutable) Append(data []byte) {
-	m.s.leafNodes(m.leaf[:], [][]byte{data}, len(m.levels[0]))
+	m.s.leafNodes(m.leaf[:], [][]byte{data}, len(m.leaves()))
 	m.AppendNode(m.leaf[0])
 }
 
 // AppendNode adds a leaf node, already hashed, at the end.
 func (m *Mutable) AppendNode(node [Size]byte) {
-	n := len(m.levels[0])
+	n := len(m.leaves())
 	m.levels[0] = append(m.levels[0], node)
 	if len(m.mark) < (n+64)/64 {
 		m.mark = append(m.mark, 0)
@@ -170,7 +183,7 @@ func (m *Mutable) AppendNode(node [Size]byte) {
 // rehashing what changed since the last; the scheme's Empty for no leaves.
 // It panics for no leaves if the scheme has NoEmpty.
 func (m *Mutable) Root() [Size]byte {
-	n := len(m.levels[0])
+	n := len(m.leaves())
 	m.s.check(n)
 	if n == 0 {
 		return m.s.Empty

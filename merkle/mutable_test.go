@@ -139,6 +139,35 @@ func TestMutableEmpty(t *testing.T) {
 	m.Set(9, nil)
 }
 
+// TestMutableZero: the zero Mutable has no Scheme and is not usable; each
+// of its methods panics with the package's message, never faults.
+func TestMutableZero(t *testing.T) {
+	const msg = "sha256x: merkle: the zero Mutable, not made by Scheme.NewMutable or Scheme.NewMutableNodes"
+	for _, c := range []struct {
+		name string
+		f    func(m *Mutable)
+	}{
+		{"Len", func(m *Mutable) { m.Len() }},
+		{"Root", func(m *Mutable) { m.Root() }},
+		{"Proof", func(m *Mutable) { m.Proof(0) }},
+		{"Set", func(m *Mutable) { m.Set(0, nil) }},
+		{"SetNode", func(m *Mutable) { m.SetNode(0, [Size]byte{}) }},
+		{"SetMany", func(m *Mutable) { m.SetMany([]int{0}, [][]byte{nil}) }},
+		{"SetMany none", func(m *Mutable) { m.SetMany(nil, nil) }},
+		{"Append", func(m *Mutable) { m.Append(nil) }},
+		{"AppendNode", func(m *Mutable) { m.AppendNode([Size]byte{}) }},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			defer func() {
+				if r := recover(); r != msg {
+					t.Errorf("panic %v, want %q", r, msg)
+				}
+			}()
+			c.f(new(Mutable))
+		})
+	}
+}
+
 func TestMutableAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
