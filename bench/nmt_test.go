@@ -123,6 +123,17 @@ func TestNMTSquareAgainstPort(t *testing.T) {
 		if !bytes.Equal(got, slices.Concat(want...)) {
 			t.Fatalf("width %d: Square's roots differ from the port's", w)
 		}
+		tt := newTreesRoots(w, len(shares[0]))
+		for range 2 { // the second time on the buffers of the first
+			if err := tt.roots(shares); err != nil {
+				t.Fatal(err)
+			}
+			for i, tree := range tt.trees {
+				if !bytes.Equal(tree.Root(), want[i]) {
+					t.Fatalf("width %d: the benchmark's tree %d's root differs from the port's", w, i)
+				}
+			}
+		}
 		for i, ls := range nmtLeaves(shares, w) {
 			tr := nmt.New(nmt.Celestia)
 			for _, l := range ls {
@@ -174,24 +185,15 @@ func BenchmarkNMTSquare(b *testing.B) {
 	// The same roots tree by tree, 512 merkle/nmt Trees (each tree's
 	// leaves one batched call, each level one more, every share's leaf
 	// hashed in its row and again in its column, as the port does), the
-	// leaves ns || share built once, outside the loop.
+	// leaves ns || share built in the loop from the shares, as the port
+	// builds its own (into a buffer a tree, reused).
 	b.Run("impl=sha256x-trees", func(b *testing.B) {
-		leaves := nmtLeaves(shares, w)
-		trees := make([]*nmt.Tree, len(leaves))
-		for i := range trees {
-			trees[i] = nmt.New(nmt.Celestia)
-		}
+		tr := newTreesRoots(w, len(shares[0]))
 		b.SetBytes(int64(w * w * 512))
 		b.ReportAllocs()
 		for b.Loop() {
-			for i, t := range trees {
-				t.Reset()
-				for _, l := range leaves[i] {
-					if err := t.Push(l); err != nil {
-						b.Fatal(err)
-					}
-				}
-				t.Root()
+			if err := tr.roots(shares); err != nil {
+				b.Fatal(err)
 			}
 		}
 	})
@@ -207,6 +209,61 @@ func BenchmarkNMTSquare(b *testing.B) {
 }
 
 var nmtSquareOnce = sync.OnceValue(func() [][]byte { return nmtSquare(256, 128) })
+
+// treesRoots computes a square's row and column roots as 2w merkle/nmt
+// Trees, each tree's leaves (ns || share, the parity namespace outside the
+// original quadrant) built from the shares into its own buffer, reused
+// from square to square.
+type treesRoots struct {
+	w     int
+	trees []*nmt.Tree
+	bufs  [][]byte
+}
+
+func newTreesRoots(w, shareSize int) *treesRoots {
+	tr := &treesRoots{w: w, trees: make([]*nmt.Tree, 2*w), bufs: make([][]byte, 2*w)}
+	for i := range tr.trees {
+		tr.trees[i] = nmt.New(nmt.Celestia)
+		tr.bufs[i] = make([]byte, 0, w*(nmt.CelestiaNamespaceSize+shareSize))
+	}
+	return tr
+}
+
+// roots pushes every tree's leaves and computes its root; root i is
+// tr.trees[i].Root().
+func (tr *treesRoots) roots(shares [][]byte) error {
+	const nsLen = nmt.CelestiaNamespaceSize
+	w := tr.w
+	parity := [nsLen]byte{}
+	for i := range parity {
+		parity[i] = 0xFF
+	}
+	for t, tree := range tr.trees {
+		tree.Reset()
+		buf := tr.bufs[t][:0]
+		for x := range w {
+			i, j := t, x
+			if t >= w {
+				i, j = x, t-w
+			}
+			ns := parity[:]
+			if i < w/2 && j < w/2 {
+				ns = shares[i*w+j][:nsLen]
+			}
+			n := len(buf)
+			buf = append(buf, ns...)
+			buf = append(buf, shares[i*w+j]...)
+			if len(buf) > cap(tr.bufs[t]) {
+				panic("bench: a share larger than the trees' buffers")
+			}
+			if err := tree.Push(buf[n:len(buf):len(buf)]); err != nil {
+				return err
+			}
+		}
+		tree.Root()
+	}
+	return nil
+}
 
 // nmtLeaves returns the leaves of a square's row trees, then its column
 // trees: ns || share, the parity namespace outside the original quadrant.

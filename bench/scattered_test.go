@@ -44,7 +44,7 @@ func BenchmarkScattered(b *testing.B) {
 	for _, order := range []string{"in-cache", "in-order", "random"} {
 		ms := entries(order)
 		b.Run("order="+order+"/impl=sha256x", func(b *testing.B) {
-			b.SetBytes(batch * size)
+			b.SetBytes(batch * int64(len(prefix)+size)) // 0x00 || entry
 			i := 0
 			for b.Loop() {
 				if i+batch > len(ms) {
@@ -58,7 +58,7 @@ func BenchmarkScattered(b *testing.B) {
 			continue
 		}
 		b.Run("order="+order+"/impl=crypto", func(b *testing.B) {
-			b.SetBytes(batch * size)
+			b.SetBytes(batch * int64(len(prefix)+size)) // 0x00 || entry
 			h := sha256.New()
 			i := 0
 			for b.Loop() {

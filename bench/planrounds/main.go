@@ -203,10 +203,18 @@ func median(x []float64) float64 {
 	return (s[(len(s)-1)/2] + s[len(s)/2]) / 2
 }
 
-// lanes times the dispatched plan with each AVX-512 lane kernel in its
-// lanes and pairs stages (x16, x16-lat2: which round order suits this CPU),
-// on every shape and on levels of n pairs of each join.
-func lanes(base *plan.Plan, ns []int, rounds int) {
+// named is a variant of the dispatched plan.
+type named struct {
+	name string
+	pl   *plan.Plan
+}
+
+// lanePlans returns the dispatched plan with each AVX-512 lane kernel of 16
+// lanes in its lanes and pairs stages, its own first. A wide pairs stage
+// (PairsWide: Zen 5's x32, which would take a level's whole groups of 32
+// pairs in every variant alike) is left out of each, so that the levels
+// too time the kernel the variant names.
+func lanePlans(base *plan.Plan) []named {
 	swap := func(stages []plan.Stage, id kernel.ID) []plan.Stage {
 		out := slices.Clone(stages)
 		for i := range out {
@@ -215,10 +223,6 @@ func lanes(base *plan.Plan, ns []int, rounds int) {
 			}
 		}
 		return out
-	}
-	type named struct {
-		name string
-		pl   *plan.Plan
 	}
 	// The dispatched plan's own lanes first: the times are over its.
 	ids := []kernel.ID{kernel.Avx512X16, kernel.Avx512X16Lat2}
@@ -229,8 +233,17 @@ func lanes(base *plan.Plan, ns []int, rounds int) {
 	for _, id := range ids {
 		v := *base
 		v.Stages, v.Pairs = swap(base.Stages, id), swap(base.Pairs, id)
+		v.PairsWide = plan.Stage{}
 		plans = append(plans, named{"lanes " + kernel.Lookup(id).Variant, plan.New(v)})
 	}
+	return plans
+}
+
+// lanes times the dispatched plan with each AVX-512 lane kernel in its
+// lanes and pairs stages (x16, x16-lat2: which round order suits this CPU),
+// on every shape and on levels of n pairs of each join.
+func lanes(base *plan.Plan, ns []int, rounds int) {
+	plans := lanePlans(base)
 	for _, s := range shapes.All() {
 		out := make([][32]byte, len(s.Msgs))
 		var vs []variant

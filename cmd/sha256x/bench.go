@@ -179,7 +179,8 @@ func benchHeader(w io.Writer, ss []*shapes.Shape, rounds int, each, est time.Dur
 	fmt.Fprintf(w, "kernel: %s (%s); this CPU runs %s\n", sha256x.Kernel(), how, strings.Join(sha256x.Kernels(), ", "))
 	fmt.Fprintln(w, "sha256x: HashManyPrefixed of each shape's messages at once (Sum256 for single-*)")
 	fmt.Fprintln(w, "ratio: sha256x MB/s over crypto/sha256's, crypto/sha256 hashing the same messages")
-	fmt.Fprintln(w, "       one after another (Sum256 each), measured in this run, interleaved with sha256x")
+	fmt.Fprintln(w, "       one after another (Sum256 each; after a prefix, Reset, Write(prefix), Write, Sum")
+	fmt.Fprintln(w, "       of one hash.Hash), measured in this run, interleaved with sha256x")
 	fmt.Fprintf(w, "MB/s: medians of %d measurements of %v each; about %v in all\n", rounds, each, est.Round(100*time.Millisecond))
 	if !all {
 		fmt.Fprintln(w, "      (-long for a more careful run, -kernels for every kernel this CPU runs)")

@@ -156,3 +156,15 @@ func TestBenchBadValues(t *testing.T) {
 		}
 	}
 }
+
+// TestBenchHeaderPrefix: the header says how crypto/sha256 hashes a
+// shape with a prefix as measure does it (shapes.HashCrypto: a hash.Hash
+// reused, Reset, Write of the prefix and of the message, Sum), not Sum256.
+func TestBenchHeaderPrefix(t *testing.T) {
+	var b strings.Builder
+	s := &shapes.Shape{Name: "p", Prefix: []byte("LEAF"), Msgs: [][]byte{{1}}, What: "a prefixed shape"}
+	benchHeader(&b, []*shapes.Shape{s}, 1, time.Millisecond, time.Millisecond, false)
+	if !strings.Contains(b.String(), "Write(prefix)") {
+		t.Errorf("the header does not say how crypto/sha256 hashes a prefixed shape:\n%s", b.String())
+	}
+}

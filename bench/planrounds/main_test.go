@@ -1,0 +1,44 @@
+//go:build amd64 && !purego
+
+package main
+
+import (
+	"testing"
+
+	"github.com/sha256x/sha256x/internal/kernel"
+	"github.com/sha256x/sha256x/internal/plan"
+)
+
+// TestLanePlans: each variant of -what lanes runs the AVX-512 kernel it is
+// named after wherever the plan it varies runs lanes: its stages, its pairs
+// stages and its wide pairs stage (Zen 5's avx512+shani takes a level's
+// whole groups of 32 pairs on x32, which no variant names), so that the
+// levels' rows time x16 against x16-lat2 (BENCHMARKS.md, "The lanes on a
+// core of two-cycle vector operations: x16-lat2 on Zen 5").
+func TestLanePlans(t *testing.T) {
+	tested := 0
+	for _, base := range plan.Mixed() {
+		if base.Stdlib || kernel.Lookup(base.Stages[0].K).Family != "avx512" || kernel.Lookup(base.One[0].K).Family != "shani" {
+			continue // planrounds refuses it
+		}
+		tested++
+		for _, v := range lanePlans(base) {
+			want := v.pl.Stages[0].K
+			if "lanes "+kernel.Lookup(want).Variant != v.name {
+				t.Fatalf("%s: variant %q runs %s first", base.Name, v.name, kernel.Lookup(want).Variant)
+			}
+			stages := append(append(append([]plan.Stage{}, v.pl.Stages...), v.pl.Pairs...), v.pl.PairsWide)
+			for _, st := range stages {
+				if st.Width == 0 || kernel.Lookup(st.K).Family != "avx512" {
+					continue
+				}
+				if st.K != want {
+					t.Errorf("%s, variant %q: a stage of %d lanes runs avx512-%s", base.Name, v.name, st.Width, kernel.Lookup(st.K).Variant)
+				}
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no plan here starts on AVX-512 lanes and ends on SHA-NI")
+	}
+}
