@@ -119,7 +119,9 @@ func closeIdleRings() {
 	rings.idle = keep
 	rings.timer = nil
 	if len(keep) > 0 {
-		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
+		// When the oldest one kept (the first: returned in order) has
+		// been unused for ringIdle, not ringIdle from now.
+		rings.timer = time.AfterFunc(ringIdle-time.Since(keep[0].idle), closeIdleRings)
 	}
 }
 

@@ -11,6 +11,8 @@ import (
 	"time"
 
 	"golang.org/x/sys/unix"
+
+	"github.com/sha256x/sha256x/internal/uring"
 )
 
 func TestSyscallCost(t *testing.T) {
@@ -107,5 +109,38 @@ func TestReadTypes(t *testing.T) {
 		if want := i%3 != 0; it.regular != want {
 			t.Fatalf("%s: regular %v, want %v", it.Path, it.regular, want)
 		}
+	}
+}
+
+// TestRingIdleSecond: a ring handed back is closed a second after, not
+// kept until the timer's next round when the timer was set by an earlier
+// ring's return: after rings returned at 0 and at 0.5 s, the second was
+// still open at 1.75 s (closed at 2 s), 1.25 s unused.
+func TestRingIdleSecond(t *testing.T) {
+	if testing.Short() {
+		t.Skip("3 s of timers")
+	}
+	newRing := func() *ringReader {
+		arena := make([]byte, 64<<10)
+		ring, err := uring.New(8, 8, [][]byte{arena})
+		if err != nil {
+			t.Skip("no io_uring:", err)
+		}
+		return &ringReader{ring: ring, arena: arena, fixed: arena}
+	}
+	drainRings()
+	// The timer of an earlier test's rings, if any, goes off first.
+	time.Sleep(ringIdle + ringIdle/4)
+	a, b := newRing(), newRing()
+	defer b.close() // if the test fails and it is still open
+	putRing(a)
+	time.Sleep(ringIdle / 2)
+	putRing(b)
+	time.Sleep(ringIdle + ringIdle/4) // b unused 1.25 s
+	rings.Lock()
+	left := len(rings.idle)
+	rings.Unlock()
+	if left != 0 {
+		t.Fatalf("%d rings kept %v after they were handed back, longer than ringIdle (%v)", left, ringIdle+ringIdle/4, ringIdle)
 	}
 }

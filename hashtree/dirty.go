@@ -184,6 +184,18 @@ func (d *dirtySet) scan(l []int, empty bool) []int {
 	return l
 }
 
+// compact drops the memory d keeps beyond the indices it holds, for a
+// tree compacted: the list's room (every Append adds to it, 8 bytes a
+// leaf, kept for the next root's changes) and, in an empty set, the
+// bitmap. An empty set becomes the set of a tree built with n indices.
+func (d *dirtySet) compact(n int) {
+	if d.size() == 0 {
+		*d = dirtySet{n: n}
+		return
+	}
+	d.list = slices.Clone(d.list)
+}
+
 // clone returns a copy of d, apart from it: an empty set (a copy of a
 // tree whose root is up to date) without a bitmap.
 func (d *dirtySet) clone() dirtySet {

@@ -371,6 +371,7 @@ func (l *ContainerList) Copy() *ContainerList {
 func (l *ContainerList) Compact() {
 	l.t.compact()
 	pages.Compact(unsafe.Slice(&l.fields, 1))
+	l.dirty.compact(l.t.len())
 }
 
 // Gindex returns the generalized index of container i's root; a field's is

@@ -403,3 +403,82 @@ func TestChainFrees(t *testing.T) {
 	}
 	runtime.KeepAlive(c)
 }
+
+// TestCompactFreesAppended: a tree grown by Append, compacted, holds no more
+// than one built at once from the same values, and one then truncated to
+// empty and compacted holds little (ContainerList keeps a block's buffer
+// for its next Root, up to 1,024 containers' fields): nor the record of the leaves
+// changed since the last root, which every Append adds to (8 bytes a
+// leaf, kept for the next root's changes: a Chunks of 2^20 appended held
+// 8 MiB after Truncate(0) and Compact).
+func TestCompactFreesAppended(t *testing.T) {
+	const n = 1 << 16
+	type list interface {
+		Root() [32]byte
+		Truncate(uint64)
+		Compact()
+	}
+	var chunk [32]byte
+	fields := make([][32]byte, 4)
+	cases := []struct {
+		name         string
+		built, grown func() list
+	}{
+		{"Chunks", func() list { return NewChunkList(make([][32]byte, n), 1<<40) }, func() list {
+			c := NewChunkList(nil, 1<<40)
+			for range n {
+				c.Append(chunk)
+			}
+			return c
+		}},
+		{"BasicList", func() list { return NewBasicList(make([]uint8, 32*n), 1<<40) }, func() list {
+			l := NewBasicList([]uint8(nil), 1<<40)
+			for range 32 * n {
+				l.Append(0)
+			}
+			return l
+		}},
+		{"ContainerList", func() list { return NewContainerList(4, make([][32]byte, 4*n), 1<<40) }, func() list {
+			l := NewContainerList(4, nil, 1<<40)
+			for range n {
+				l.Append(fields)
+			}
+			return l
+		}},
+		{"ProgressiveList", func() list { return NewProgressiveList(make([][32]byte, n)) }, func() list {
+			l := NewProgressiveList(nil)
+			for range n {
+				l.Append(chunk)
+			}
+			return l
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			base := heap()
+			b := tc.built()
+			b.Root()
+			built := heap() - base
+			want := b.Root()
+			runtime.KeepAlive(b)
+			b = nil
+
+			base = heap()
+			g := tc.grown()
+			if got := g.Root(); got != want {
+				t.Fatalf("grown root %x, built %x", got, want)
+			}
+			g.Compact()
+			if held := heap() - base; held > built+built/32 {
+				t.Errorf("grown by Append and compacted: holds %d bytes, built at once %d", held, built)
+			}
+			g.Truncate(0)
+			g.Root()
+			g.Compact()
+			if held := heap() - base; held > built/32 {
+				t.Errorf("truncated to empty and compacted: holds %d bytes (built at once, %d)", held, built)
+			}
+			runtime.KeepAlive(g)
+		})
+	}
+}

@@ -449,8 +449,12 @@ func (t *tree) share() tree {
 	return tree{levels: pages.Share(t.levels), depth: t.depth, dirty: t.dirty.clone(), stale: t.stale}
 }
 
-// compact moves every level into one array of its own (pages.Compact).
-func (t *tree) compact() { pages.Compact(t.levels) }
+// compact moves every level into one array of its own (pages.Compact),
+// and drops the dirty set's spare memory.
+func (t *tree) compact() {
+	pages.Compact(t.levels)
+	t.dirty.compact(t.len())
+}
 
 // Chunks is an SSZ vector or list of 32-byte chunks that changes: chunks
 // set, appended and truncated, and its root recomputed from the nodes that
