@@ -28,7 +28,7 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		return 0, 0, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}
 	var st unix.Stat_t
-	if err := unix.Fstat(fd, &st); err != nil {
+	if err := fstat(fd, &st); err != nil {
 		unix.Close(fd)
 		return 0, 0, nil, &os.PathError{Op: "stat", Path: path, Err: err}
 	}

@@ -13,9 +13,23 @@ func statStamp(st *unix.Stat_t) stamp {
 	return stamp{st.Ino, st.Size, st.Mtim.Nano(), st.Ctim.Nano()}
 }
 
+// sysFstat is unix.Fstat; tests make it fail with EINTR.
+var sysFstat = unix.Fstat
+
+// fstat is fstat(2), made again while a signal interrupts it (EINTR), as
+// os.File.Stat does: on FUSE, NFS or CIFS any signal can, the runtime's
+// preemption (SIGURG) among them, and sha256sum would not fail the file.
+func fstat(fd int, st *unix.Stat_t) error {
+	for {
+		if err := sysFstat(fd, st); err != unix.EINTR {
+			return err
+		}
+	}
+}
+
 func fdStamp(fd int) (stamp, error) {
 	var st unix.Stat_t
-	err := unix.Fstat(fd, &st)
+	err := fstat(fd, &st)
 	return statStamp(&st), err
 }
 
@@ -26,6 +40,6 @@ func osFileStamp(r io.Reader) (st stamp, regular, done bool) {
 		return stamp{}, false, false
 	}
 	var s unix.Stat_t
-	err := unix.Fstat(int(f.Fd()), &s)
+	err := fstat(int(f.Fd()), &s)
 	return statStamp(&s), err == nil && s.Mode&unix.S_IFMT == unix.S_IFREG, true
 }

@@ -122,6 +122,10 @@ type rawDent struct {
 	typ    byte
 }
 
+// getdents and fstatat are unix.Getdents and unix.Fstatat; tests make the
+// one give no types (DT_UNKNOWN) and the other fail with EINTR.
+var getdents, fstatat = unix.Getdents, unix.Fstatat
+
 func (r *dirReader) read(dir string) ([]dent, error) {
 	if r.depth == len(r.levels) {
 		r.levels = append(r.levels, dirLevel{})
@@ -142,7 +146,7 @@ func (r *dirReader) read(dir string) ([]dent, error) {
 	lv.names, r.raw = lv.names[:0], r.raw[:0]
 	var rerr error
 	for {
-		n, err := unix.Getdents(fd, r.buf)
+		n, err := getdents(fd, r.buf)
 		if err == unix.EINTR {
 			continue
 		}
@@ -181,7 +185,11 @@ func (r *dirReader) read(dir string) ([]dent, error) {
 		if !ok {
 			// The file system gives no type: lstat, as os.ReadDir does.
 			var st unix.Stat_t
-			if err := unix.Fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW); err != nil {
+			err := fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			for err == unix.EINTR { // made again, as os.Lstat makes it (fstat)
+				err = fstatat(fd, name, &st, unix.AT_SYMLINK_NOFOLLOW)
+			}
+			if err != nil {
 				if err == unix.ENOENT {
 					continue // gone since it was listed
 				}

@@ -3,9 +3,57 @@ package files
 import (
 	"fmt"
 	"math/rand/v2"
+	"os"
+	"path/filepath"
 	"slices"
+	"sync/atomic"
 	"testing"
+
+	"golang.org/x/sys/unix"
 )
+
+// TestTreeUntypedInterrupted: on a file system whose directory entries
+// give no type (DT_UNKNOWN: ext2 without filetype, some FUSE and network
+// ones), Tree lstats each entry, and an lstat interrupted by a signal
+// (EINTR, as FUSE, NFS or CIFS give for the runtime's SIGURG) is made
+// again, as os.ReadDir makes it: Tree lists what the reference walk lists.
+func TestTreeUntypedInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	randomTree(t, dir, 29, 60, 5000)
+	if err := os.Symlink("d0/f0000", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	savedDents, savedStat := getdents, fstatat
+	defer func() { getdents, fstatat = savedDents, savedStat }()
+	getdents = func(fd int, buf []byte) (int, error) {
+		n, err := savedDents(fd, buf)
+		for b := buf[:max(n, 0)]; len(b) >= 19; b = b[direntReclen(b):] {
+			b[18] = unix.DT_UNKNOWN
+		}
+		return n, err
+	}
+	var calls, interrupted atomic.Int64
+	fstatat = func(dirfd int, path string, st *unix.Stat_t, flags int) error {
+		if calls.Add(1)%3 != 0 { // two calls of three interrupted
+			interrupted.Add(1)
+			return unix.EINTR
+		}
+		return savedStat(dirfd, path, st, flags)
+	}
+	got := slices.Collect(Tree(dir))
+	want := referenceTree(dir)
+	if interrupted.Load() == 0 {
+		t.Fatal("no lstat interrupted")
+	}
+	if len(got) != len(want) {
+		t.Fatalf("Tree: %d entries, want %d: %+v", len(got), len(want), got)
+	}
+	for i := range got {
+		if got[i].Path != want[i].Path || got[i].Regular != want[i].Regular || fmt.Sprint(got[i].Err) != fmt.Sprint(want[i].Err) {
+			t.Fatalf("Tree entry %d: %+v, want %+v", i, got[i], want[i])
+		}
+	}
+}
 
 // TestSortByName: sortByName orders names as a sort of the strings does,
 // where names share prefixes shorter and longer than a key, where one is

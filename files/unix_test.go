@@ -12,6 +12,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 
@@ -116,5 +117,38 @@ func TestBadFiles(t *testing.T) {
 func mkfifo(t *testing.T, p string) {
 	if err := unix.Mkfifo(p, 0o644); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestFstatInterrupted: an fstat interrupted by a signal (EINTR, as FUSE,
+// NFS or CIFS give for the runtime's SIGURG) is made again, as
+// os.File.Stat makes it: no file gets "interrupted system call" for an
+// error, and every digest is crypto/sha256's, in every configuration.
+func TestFstatInterrupted(t *testing.T) {
+	dir := t.TempDir()
+	paths := randomTree(t, dir, 23, 200, 1<<20)
+	saved := sysFstat
+	defer func() { sysFstat = saved }()
+	var calls, interrupted atomic.Int64
+	sysFstat = func(fd int, st *unix.Stat_t) error {
+		if calls.Add(1)%3 != 0 { // two calls of three interrupted
+			interrupted.Add(1)
+			return unix.EINTR
+		}
+		return saved(fd, st)
+	}
+	for _, c := range hashers {
+		res, err := c.h.Hash(context.Background(), paths)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, r := range res {
+			if r.Err != nil || r.Sum != want(t, c.h.Prefix, r.Path) {
+				t.Fatalf("%s: %s: err %v or wrong digest", c.name, r.Path, r.Err)
+			}
+		}
+	}
+	if interrupted.Load() == 0 {
+		t.Error("no fstat interrupted")
 	}
 }
