@@ -25,8 +25,9 @@ import (
 // milliseconds go", states it).
 const ringMin = 16
 
-// ringRefused is set once the kernel has refused io_uring, so that no
-// other worker asks again.
+// ringRefused is set once the kernel has refused io_uring, or a ring was
+// given up with operations in flight (close), so that no other worker asks
+// again.
 var ringRefused atomic.Bool
 
 // ringFiles counts the files read whole through a ring, ringShort those
@@ -61,10 +62,31 @@ type ringReader struct {
 	at      []int
 }
 
+// close closes the ring. A ring given up with operations in flight (a
+// failure of the ring itself, or a panic in the middle of a batch) is kept
+// from the collector for the life of the process, its arena and statx
+// results with it: closing the ring cancels what has not started, but a
+// read already running on the kernel's io-wq threads may still complete
+// and write into its buffer after close returns, and memory the collector
+// reused would take those bytes. So that what is kept stays bounded, no
+// worker sets up a ring after that.
 func (rr *ringReader) close() {
-	if rr != nil {
-		rr.ring.Close()
+	if rr == nil {
+		return
 	}
+	if rr.ring.Inflight() > 0 {
+		abandoned.Lock()
+		abandoned.rings = append(abandoned.rings, rr)
+		abandoned.Unlock()
+		ringRefused.Store(true)
+	}
+	rr.ring.Close()
+}
+
+// abandoned holds the rings closed with operations in flight (close).
+var abandoned struct {
+	sync.Mutex
+	rings []*ringReader
 }
 
 // Rings are kept between calls (setting one up and tearing it down costs

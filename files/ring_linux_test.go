@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -142,5 +143,37 @@ func TestRingIdleSecond(t *testing.T) {
 	rings.Unlock()
 	if left != 0 {
 		t.Fatalf("%d rings kept %v after they were handed back, longer than ringIdle (%v)", left, ringIdle+ringIdle/4, ringIdle)
+	}
+}
+
+// TestCloseInflight: a ring closed with operations in flight is kept, with
+// its buffers, since a read running on io-wq may still write them, and no
+// worker sets up a ring after it; one closed with none in flight is not
+// kept.
+func TestCloseInflight(t *testing.T) {
+	refused := ringRefused.Load()
+	defer ringRefused.Store(refused)
+	for _, inflight := range []bool{false, true} {
+		arena := make([]byte, 64<<10)
+		ring, err := uring.New(8, 8, [][]byte{arena})
+		if err != nil {
+			t.Skip("no io_uring:", err)
+		}
+		rr := &ringReader{ring: ring, arena: arena, fixed: arena}
+		ringRefused.Store(false)
+		if inflight {
+			ring.Nop(1, false)
+			if err := ring.Submit(1); err != nil {
+				t.Fatal(err)
+			}
+		}
+		rr.close()
+		abandoned.Lock()
+		kept := slices.Contains(abandoned.rings, rr)
+		abandoned.rings = slices.DeleteFunc(abandoned.rings, func(r *ringReader) bool { return r == rr })
+		abandoned.Unlock()
+		if kept != inflight || ringRefused.Load() != inflight {
+			t.Errorf("closed with operations in flight %v: kept %v, rings refused after %v", inflight, kept, ringRefused.Load())
+		}
 	}
 }

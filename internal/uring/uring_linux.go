@@ -232,7 +232,10 @@ func (r *Ring) init(p *params) error {
 	return nil
 }
 
-// Close releases the ring, its descriptors and its buffers.
+// Close releases the ring, its descriptors and its buffers. Operations
+// still in flight (Inflight) are cancelled, but a read the kernel's io-wq
+// is running may still complete after Close returns and write into its
+// buffer: the caller keeps such buffers from reuse.
 func (r *Ring) Close() error {
 	if r == nil {
 		return nil
