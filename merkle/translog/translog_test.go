@@ -892,6 +892,17 @@ func TestPanics(t *testing.T) {
 			var s FlatStore
 			r.Append(make([][Size]byte, 4), s.Visit)
 		}},
+		{"flat store leaf before the nodes the earlier leaves complete", "sha256x: translog: FlatStore visited with node ", func() {
+			// Leaves 0 to 3 are stored, but not node (2, 0), which the
+			// range [2, 4) does not have until it is merged (AppendRange):
+			// leaf 4 would leave its slot a hole that reads as a zero hash.
+			var s FlatStore
+			left, _ := NewRange(0, 0, nil)
+			left.Append(make([][Size]byte, 2), s.Visit)
+			right, _ := NewRange(2, 2, nil)
+			right.Append(make([][Size]byte, 2), s.Visit)
+			right.Append(make([][Size]byte, 1), s.Visit)
+		}},
 		{"flat store node before its leaves", "sha256x: translog: FlatStore visited with node ", func() {
 			var s FlatStore
 			s.Visit(0, 0, make([][Size]byte, 2))
