@@ -16,9 +16,10 @@
 // file contents a core by default), and its io_uring ring on Linux.
 //
 // On Linux the small files of a batch are opened, read and closed through
-// io_uring, one system call for up to 64 files (see bench/HISTORY.md,
-// "Files"). Files whose type is not known from a directory listing (List's
-// names) go through the ring only where a system call costs 0.12 µs or more,
+// io_uring, up to 64 files a system call at the default Memory (256 at most,
+// from 16 MiB a goroutine: each file takes 16 KiB of its arena; see
+// bench/HISTORY.md, "Files"). Files whose type is not known from a
+// directory listing (List's names) go through the ring only where a system call costs 0.12 µs or more,
 // measured once: the ring must read their directories' listings first, so
 // that no pipe is read before its type is known, which costs more than it
 // saves where system calls are cheap. SHA256X_IOURING=on sends them

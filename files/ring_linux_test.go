@@ -177,3 +177,29 @@ func TestCloseInflight(t *testing.T) {
 		}
 	}
 }
+
+// TestRingBatchSaid: README.md and the package doc give the most files one
+// submission of the ring opens and reads: a probe's 16 KiB of the arena a
+// file, at the default Memory and at most (where a goroutine's share is
+// large enough). They said a few hundred (README) and 64 whatever Memory
+// (the package doc): 64 at the default, 256 with 16 MiB a goroutine.
+func TestRingBatchSaid(t *testing.T) {
+	slots := func(h Hasher) int { return min(batchMax, h.config(-1).arenaMax/probeMax) }
+	def := slots(Hasher{})
+	most := slots(Hasher{Workers: 1, Memory: 1 << 30})
+	from := batchMax * probeMax * 4 // a goroutine's share whose arena (a quarter) holds batchMax probes
+	if slots(Hasher{Workers: 1, Memory: from}) != most || slots(Hasher{Workers: 1, Memory: from - 1}) == most {
+		t.Fatalf("the most files a submission takes are reached at a share other than %d bytes", from)
+	}
+	want := "up to " + strconv.Itoa(def) + " files a system call at the default Memory (" +
+		strconv.Itoa(most) + " at most, from " + strconv.Itoa(from>>20) + " MiB a goroutine"
+	for _, f := range []string{"../README.md", "files.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " "), want) {
+			t.Errorf("%s does not say %q", f, want)
+		}
+	}
+}

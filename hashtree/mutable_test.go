@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"runtime"
 	"slices"
 	"strconv"
@@ -457,6 +458,70 @@ func TestReadmePages(t *testing.T) {
 	} {
 		if !strings.Contains(readme, want) {
 			t.Errorf("README.md does not say %q", want)
+		}
+	}
+	readmeMethods(t, readme)
+}
+
+// readmeMethods: README's list of Chunks' methods names methods of Chunks,
+// and what it says BasicList and ContainerList have of them holds: each has
+// every one but those its sentence names after "but", and the methods its
+// sentence names before that.
+func readmeMethods(t *testing.T, readme string) {
+	t.Helper()
+	start := strings.Index(readme, "- `Chunks` (")
+	end := strings.Index(readme, "- Limits up to")
+	if start < 0 || end < start {
+		t.Fatal("README.md: no list of Chunks' methods")
+	}
+	list := readme[start:end]
+	b := strings.Index(list, "`BasicList[T]`")
+	c := strings.Index(list, "`ContainerList`")
+	colon := strings.Index(list, "):")
+	if colon < 0 || b < colon || c < b {
+		t.Fatalf("README.md: the list of Chunks' methods is not laid out as this test reads it: %q", list)
+	}
+	idents := func(s string) []string {
+		var out []string
+		for i, part := range strings.Split(s, "`") {
+			if i%2 == 1 && part != "" && part[0] >= 'A' && part[0] <= 'Z' && !strings.ContainsAny(part, "([ ") {
+				out = append(out, part)
+			}
+		}
+		return out
+	}
+	chunks := idents(list[colon:b])
+	if len(chunks) < 10 {
+		t.Fatalf("README.md lists %d methods of Chunks: %q", len(chunks), chunks)
+	}
+	for _, c := range []struct {
+		name string
+		typ  reflect.Type
+		text string
+	}{
+		{"Chunks", reflect.TypeOf(&Chunks{}), ""},
+		{"BasicList", reflect.TypeOf(&BasicList[uint64]{}), list[b+len("`BasicList[T]`") : c]},
+		{"ContainerList", reflect.TypeOf(&ContainerList{}), list[c+len("`ContainerList`"):]},
+	} {
+		named, but := c.text, ""
+		if i := strings.Index(c.text, " but "); i >= 0 {
+			named, but = c.text[:i], c.text[i:]
+		}
+		lacks := map[string]bool{}
+		for _, m := range idents(but) {
+			lacks[m] = true
+		}
+		for _, m := range chunks {
+			if _, ok := c.typ.MethodByName(m); ok && lacks[m] {
+				t.Errorf("README.md says %s lacks %s, which it has", c.name, m)
+			} else if !ok && !lacks[m] {
+				t.Errorf("README.md says %s has %s, which it does not", c.name, m)
+			}
+		}
+		for _, m := range idents(named) {
+			if _, ok := c.typ.MethodByName(m); !ok {
+				t.Errorf("README.md names %s's method %s, which it does not have", c.name, m)
+			}
 		}
 	}
 }
