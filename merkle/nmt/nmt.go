@@ -105,10 +105,21 @@ func isMax(ns []byte) bool {
 }
 
 // MinNamespace and MaxNamespace return a node's namespaces (slices of it).
-func (h Hasher) MinNamespace(node []byte) []byte { return node[:h.NamespaceSize] }
+// They panic if node is shorter than NodeSize.
+func (h Hasher) MinNamespace(node []byte) []byte { return h.node(node)[:h.NamespaceSize] }
 
 // MaxNamespace returns a node's largest namespace (a slice of it).
-func (h Hasher) MaxNamespace(node []byte) []byte { return node[h.NamespaceSize : 2*h.NamespaceSize] }
+func (h Hasher) MaxNamespace(node []byte) []byte {
+	return h.node(node)[h.NamespaceSize : 2*h.NamespaceSize]
+}
+
+// node returns node, checked to be at least NodeSize long.
+func (h Hasher) node(node []byte) []byte {
+	if n := h.NodeSize(); len(node) < n {
+		panic("sha256x: nmt: a node of " + strconv.Itoa(len(node)) + " bytes, shorter than " + strconv.Itoa(n))
+	}
+	return node
+}
 
 // CheckNode returns nil if node is a node of h: NodeSize bytes, its
 // minNs <= its maxNs.

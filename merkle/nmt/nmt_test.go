@@ -665,3 +665,25 @@ func TestNegativeNamespaceSize(t *testing.T) {
 		}()
 	}
 }
+
+// TestShortNode: MinNamespace and MaxNamespace of a slice shorter than a
+// node panic with the package's prefix, not on a slice bound.
+func TestShortNode(t *testing.T) {
+	for name, f := range map[string]func(){
+		"MinNamespace":                    func() { Celestia.MinNamespace(make([]byte, 28)) },
+		"MaxNamespace":                    func() { Celestia.MaxNamespace(make([]byte, 57)) },
+		"MaxNamespace of NamespaceSize 8": func() { Hasher{NamespaceSize: 8}.MaxNamespace(make([]byte, 16)) },
+	} {
+		func() {
+			defer func() {
+				if msg, _ := recover().(string); !strings.HasPrefix(msg, "sha256x: nmt:") {
+					t.Errorf("%s: panic %q, want one starting sha256x: nmt:", name, msg)
+				}
+			}()
+			f()
+		}()
+	}
+	if got := Celestia.MaxNamespace(make([]byte, Celestia.NodeSize())); len(got) != CelestiaNamespaceSize {
+		t.Errorf("MaxNamespace of a node: %d bytes", len(got))
+	}
+}
