@@ -10,12 +10,15 @@ require (
 	github.com/ferranbt/fastssz v0.1.4
 	github.com/klauspost/cpuid/v2 v2.4.2
 	github.com/pk910/hashtree-bindings v0.2.6
+	github.com/protolambda/ztyp v0.2.2
 	github.com/prysmaticlabs/gohashtree v0.0.4-beta
 	github.com/sha256x/sha256x v0.0.0-00010101000000-000000000000
 	github.com/sha256x/sha256x/logadapt v0.0.0-00010101000000-000000000000
 	github.com/transparency-dev/merkle v0.0.2
 	golang.org/x/mod v0.43.0
 )
+
+require github.com/holiman/uint256 v1.2.0 // indirect
 
 require (
 	github.com/cometbft/cometbft v1.0.1
