@@ -268,8 +268,10 @@ func TestChunksKernels(t *testing.T) {
 }
 
 // TestZeroValues calls every method of each type's zero value. The zero
-// ProgressiveList, ProgressiveBitlist and ProgressiveContainer are empty
-// and usable: nothing panics, and their roots are those of no elements.
+// ProgressiveList and ProgressiveBitlist are empty and usable: nothing
+// panics, and their roots are those of no elements. The zero
+// ProgressiveContainer has no active fields, which no ProgressiveContainer
+// type has: its Root panics, as ProgressiveContainerRoot does.
 // The zero Chunks, BasicList and ContainerList are not usable (their New
 // functions make them): a method may return, or panic with this package's
 // message, never fault.
@@ -346,10 +348,14 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"ProgressiveContainer", true, func() {
 			c := new(ProgressiveContainer)
-			if c.Len() != 0 || c.Active(0) || c.Root() != c.Copy().Root() {
+			if c.Len() != 0 || c.Active(0) || c.Copy().Len() != 0 {
 				t.Error("the zero ProgressiveContainer has fields")
 			}
 			c.Compact()
+		}},
+		{"ProgressiveContainer.Root", false, func() {
+			new(ProgressiveContainer).Root()
+			t.Error("the zero ProgressiveContainer has a root")
 		}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

@@ -443,7 +443,9 @@ func (l *ProgressiveBitlist) Compact() { l.p.compact() }
 // ProgressiveContainerRoot, recomputed from what changed, the changed fields'
 // subtrees and the spine above them, then active_fields mixed in. Inactive
 // indices hold zero chunks that never change. Make one with
-// NewProgressiveContainer (the zero value has no fields). It shares
+// NewProgressiveContainer: the zero value has no active fields, which no
+// ProgressiveContainer type has, and its Root panics, as
+// ProgressiveContainerRoot does for them. It shares
 // Chunks' copies, rules for concurrent use and panics; Set, Get and Root
 // allocate nothing once it owns its pages.
 type ProgressiveContainer struct {
@@ -492,6 +494,9 @@ func (c *ProgressiveContainer) Set(i int, root [sha256x.Size]byte) {
 
 // Root returns the root, after rehashing what changed since the last.
 func (c *ProgressiveContainer) Root() [sha256x.Size]byte {
+	if c.p.n == 0 {
+		panic("sha256x: hashtree: ProgressiveContainer.Root of no active fields (the zero value; make one with NewProgressiveContainer)")
+	}
 	if !c.fresh {
 		c.root, c.fresh = pair(c.p.root(), c.active), true
 	}
