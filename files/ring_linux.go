@@ -115,7 +115,9 @@ func takeRing(arena int) *ringReader {
 func putRing(rr *ringReader) {
 	rings.Lock()
 	defer rings.Unlock()
-	if len(rings.idle) >= runtime.GOMAXPROCS(0) {
+	// A ring with operations in flight is not handed to the next call,
+	// whose completions they would be taken for; close keeps it.
+	if len(rings.idle) >= runtime.GOMAXPROCS(0) || rr.ring.Inflight() > 0 {
 		rr.close()
 		return
 	}
