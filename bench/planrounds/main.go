@@ -15,6 +15,14 @@
 //	  after the 16 lanes of two, four, four then three, and three SHA-NI
 //	  streams, and on the lanes taking any last partial group.
 //
+// Where the plan is lanes handing over to crypto/sha256 (avx512+stdlib,
+// avx2+stdlib: a CPU without SHA-NI, or GODEBUG=cpu.sha=off):
+//
+//	-what stdlib: the shapes, the lanes handing over at each MinActive of
+//	  -min (every one by default), and single messages on the lanes;
+//	-what stdlib-pairs: levels of n pairs, the lanes taking a last partial
+//	  group always, never, and as dispatched.
+//
 // It prints each variant's median call and the median, best and worst of
 // its per-round time over the first variant's (the plan as dispatched).
 //
@@ -43,12 +51,35 @@ type variant struct {
 }
 
 func main() {
-	what := flag.String("what", "pairs", "handover, pairs or lanes")
+	what := flag.String("what", "pairs", "handover, pairs, lanes, stdlib or stdlib-pairs")
 	rounds := flag.Int("rounds", 30, "rounds")
-	mins := flag.String("min", "8,10,11,12,14,16", "the lanes' MinActive values (handover)")
+	mins := flag.String("min", "", "the lanes' MinActive values (handover: 8,10,11,12,14,16; stdlib: all)")
 	ns := flag.String("n", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,20,24,25,26,27,28,31", "pairs per level (pairs)")
 	flag.Parse()
 	base := plan.Active
+	if *what == "stdlib" || *what == "stdlib-pairs" {
+		if !stdlibPlan(base) {
+			fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" does not hand its lanes over to crypto/sha256 (try GODEBUG=cpu.sha=off)")
+			os.Exit(1)
+		}
+		fmt.Printf("sha256x plan %s; %d rounds\n", sha256x.Kernel(), *rounds)
+		if *what == "stdlib-pairs" {
+			stdlibPairs(base, ints(*ns), *rounds)
+			return
+		}
+		m := *mins
+		if m == "" {
+			for i := 1; i <= base.Stages[0].Width; i++ {
+				m += fmt.Sprintf(",%d", i)
+			}
+			m = m[1:]
+		}
+		stdlibHandover(base, ints(m), *rounds)
+		return
+	}
+	if *mins == "" {
+		*mins = "8,10,11,12,14,16"
+	}
 	if base.Stdlib || kernel.Lookup(base.Stages[0].K).Family != "avx512" || kernel.Lookup(base.One[0].K).Family != "shani" {
 		fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" does not start on AVX-512 lanes and end on SHA-NI")
 		os.Exit(1)

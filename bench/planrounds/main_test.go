@@ -3,6 +3,7 @@
 package main
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/kernel"
@@ -40,5 +41,27 @@ func TestLanePlans(t *testing.T) {
 	}
 	if tested == 0 {
 		t.Skip("no plan here starts on AVX-512 lanes and ends on SHA-NI")
+	}
+}
+
+// TestStdlibPlans: -what stdlib takes the plans that hand their lanes over
+// to crypto/sha256 and no other, so that its "crypto/sha256" variant times
+// crypto/sha256 and its "lanes" variant the plan's own lanes.
+func TestStdlibPlans(t *testing.T) {
+	tested := 0
+	for _, base := range plan.Mixed() {
+		want := strings.HasSuffix(base.Name, "+stdlib")
+		if stdlibPlan(base) != want {
+			t.Errorf("%s: stdlibPlan %v, want %v", base.Name, !want, want)
+		}
+		if want {
+			tested++
+			if k := kernel.Lookup(base.Stages[0].K); k.Family != "avx2" && k.Family != "avx512" {
+				t.Errorf("%s: its lanes are %s", base.Name, k.Family)
+			}
+		}
+	}
+	if tested == 0 {
+		t.Skip("no plan here hands lanes over to crypto/sha256")
 	}
 }

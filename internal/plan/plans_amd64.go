@@ -70,8 +70,10 @@ var mixedPlans = []Plan{
 		// AVX2 code): 8 AVX2 lanes hash one long message at 0.45x its speed,
 		// 8 busy lanes 3.0-4.2x (BENCHMARKS.md, "AVX2 without SHA-NI"). So
 		// single messages go to it, and a batch's last lanes once fewer than
-		// 3 are busy (8 lanes' per-lane speed, about 213 MB/s, times 2 busy
-		// is below one stream's 512 MB/s on Zen 4).
+		// 3 are busy: two busy lanes are slower than one stream, three
+		// faster, on Zen 4 and on the Xeon of model 207; the pairs lanes
+		// take a last partial group of 2 pairs, 3 messages (BENCHMARKS.md,
+		// "Lanes without SHA-NI: where crypto/sha256 takes over").
 		Name: "avx2+stdlib",
 		Stages: []Stage{
 			{K: kernel.Avx2X8, Width: 8, MinActive: 3},
@@ -79,18 +81,23 @@ var mixedPlans = []Plan{
 		},
 		One:          []Stage{{K: kernel.Stdlib, Width: 1, MinActive: 1}},
 		Pairs:        avx2Pairs8,
-		PairsPartial: PartialMins(3, 5, 3, 3),
+		PairsPartial: PartialMins(2, 3, 2, 3),
 	},
 	{
-		// The same for AVX-512 without SHA-NI (Skylake-SP and kin).
+		// The same for AVX-512 without SHA-NI (Skylake-SP and kin): two
+		// busy lanes of 16 already beat one stream on the Xeon of model 207
+		// (by 11%), three by 1.6x; three, so that a core whose lanes are
+		// slower beside its stream (AVX-512's lower clocks on Skylake-SP)
+		// does not lose on two (BENCHMARKS.md, "Lanes without SHA-NI: where
+		// crypto/sha256 takes over").
 		Name: "avx512+stdlib",
 		Stages: []Stage{
-			{K: kernel.Avx512X16, Width: 16, MinActive: 7},
+			{K: kernel.Avx512X16, Width: 16, MinActive: 3},
 			{K: kernel.Stdlib, Width: 1, MinActive: 1},
 		},
 		One:          []Stage{{K: kernel.Stdlib, Width: 1, MinActive: 1}},
 		Pairs:        avx512Pairs16,
-		PairsPartial: PartialMins(4, 4, 3, 5),
+		PairsPartial: PartialMins(2, 2, 2, 2),
 	},
 	{
 		// For Intel server cores with SHA-NI: two SHA-NI streams hash about
