@@ -26,8 +26,14 @@
 // through the ring anyway. Where the kernel or a seccomp profile refuses
 // io_uring, or with PlainReads or the environment variable
 // SHA256X_IOURING=off, files are read with plain system calls; either way
-// every file gets the same outcome as from sha256sum. Up to one ring and its arena per core are kept for a second
-// after a call, for the next one.
+// every file gets the same outcome as from sha256sum. Up to one ring and
+// its arena per core, and one arena per core of the plain way, are kept for
+// a second after a call, for the next one. Where system calls are cheap, a
+// call that has all its files (paths given to Hash, or a walk already
+// done) and fewer than 512 a goroutine reads them plainly unless a ring is
+// kept: setting one up costs more than it saves there (BENCHMARKS.md,
+// "Files: small files through the ring from 16"); SHA256X_IOURING=on sets
+// one up anyway.
 //
 // On Linux, large regular files (over 256 KiB) are either read in chunks
 // or hashed from memory mappings of the page cache, up to 16 MiB of each

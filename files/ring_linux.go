@@ -8,7 +8,9 @@ package files
 // probe_linux.go.
 
 import (
+	"os"
 	"runtime"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -19,11 +21,31 @@ import (
 )
 
 // ringMin is the fewest small-file candidates in a batch for which a
-// worker uses io_uring: below it the ring's setup is taken to cost more
-// than the system calls it saves. Not measured: no decision of
-// BENCHMARKS.md holds it (bench/HISTORY.md, "One small file: where the
-// milliseconds go", states it).
-const ringMin = 16
+// worker uses a ring: on the Intel Xeon a ring kept from a call before read
+// 64 or more files 11-25% faster than plain system calls, and was mixed
+// below (16 files 0.70, 32 1.42; BENCHMARKS.md, "Files: small files through
+// the ring from 16"). A variable for the tests.
+var ringMin = 16
+
+// ringSetupMin is the fewest files a worker for which a call that has all
+// its files (their number known, or the walk done) sets a ring up where
+// none is kept; a call still finding its files sets one up from ringMin.
+// On the Intel Xeon, where a system call costs 75 ns, a ring set up for the
+// call took 0.12-0.35 ms longer than plain reads up to 256 files and 6%
+// less time for 512: there a ring is set up from 512 files a worker. A
+// `sum -r` of 10,000 files was 3.9% slower with rings set up only after
+// 512 files a worker had been found, which is why a walk still going sets
+// one up. Where system calls cost more (syscallsCostly: Zen 4, Zen 5's
+// host) a file read through a ring saves more, and it is set up from
+// ringMin, as before this was measured; not measured there (BENCHMARKS.md,
+// "Files: small files through the ring from 16"). SHA256X_IOURING=on sets
+// one up from ringMin too. A variable for the tests.
+var ringSetupMin = func() int {
+	if os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly() {
+		return ringMin
+	}
+	return 512
+}
 
 // ringRefused is set once the kernel has refused io_uring, or a ring was
 // given up with operations in flight (close), so that no other worker asks
@@ -98,14 +120,14 @@ var rings struct {
 	timer *time.Timer
 }
 
-const ringIdle = time.Second
+const ringIdle = keptFor
 
 func takeRing(arena int) *ringReader {
 	rings.Lock()
 	defer rings.Unlock()
 	for i, rr := range rings.idle {
 		if len(rr.arena) == arena {
-			rings.idle = append(rings.idle[:i], rings.idle[i+1:]...)
+			rings.idle = slices.Delete(rings.idle, i, i+1)
 			return rr
 		}
 	}

@@ -75,6 +75,10 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		}
 		if rr := takeRing(w.c.arenaMax + w.c.smallMax + 1); rr != nil {
 			w.ring, w.arena = rr, rr.arena
+		} else if r.allFound.Load() && r.found.Load() < int64(r.c.workers*ringSetupMin()) {
+			// The call has all its files, too few a worker to repay a
+			// ring's setup: plainly.
+			return append(rest, todo...), nil
 		}
 	}
 	if w.ring == nil {

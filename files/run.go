@@ -116,6 +116,11 @@ type run struct {
 	busy      int  // workers on a batch, which may add large files
 	streaming int  // workers on large files
 	idle      atomic.Int32
+	// found is how many files the call has: all of them once allFound is
+	// set (from the start where their number is known), else those
+	// queued so far (ringSetupMin).
+	found    atomic.Int64
+	allFound atomic.Bool
 
 	dmu     sync.Mutex
 	dcond   sync.Cond
@@ -338,6 +343,10 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 		// together.
 		size = max(16, min(batchMax, (n+4*r.c.workers-1)/(4*r.c.workers)))
 	}
+	if n >= 0 {
+		r.found.Store(int64(n))
+		r.allFound.Store(true)
+	}
 	var b []*item
 	var s *slab
 	used := 0
@@ -362,6 +371,9 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 		b = append(b, it)
 		i++
 		if len(b) >= size || (n < 0 && len(b) >= batchMin && r.idle.Load() > 0) {
+			if n < 0 {
+				r.found.Store(int64(i))
+			}
 			r.push(b)
 			b = nil
 		}
@@ -372,6 +384,10 @@ func (r *run) produce(seq iter.Seq[Entry], n int) {
 			}
 			r.dmu.Unlock()
 		}
+	}
+	if n < 0 && r.ctx.Err() == nil {
+		r.found.Store(int64(i))
+		r.allFound.Store(true)
 	}
 	if len(b) > 0 {
 		r.push(b)

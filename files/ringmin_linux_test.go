@@ -1,0 +1,153 @@
+package files
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// The tests set a ring up from ringMin files, as on a host of costly
+// system calls, so that the ring's paths are covered by calls of any size
+// on every host; TestRingSetupMin checks the rule itself.
+func init() { ringSetupMin = func() int { return ringMin } }
+
+// defaultRingSetupMin is ringSetupMin before init replaced it.
+var defaultRingSetupMin = ringSetupMin
+
+// TestRingSetupDefault: a ring is set up for a call that has all its files
+// from 512 a goroutine where system calls are cheap, from ringMin where
+// they are costly or SHA256X_IOURING=on.
+func TestRingSetupDefault(t *testing.T) {
+	want := 512
+	if syscallsCostly() {
+		want = ringMin
+	}
+	t.Setenv("SHA256X_IOURING", "")
+	if got := defaultRingSetupMin(); got != want {
+		t.Errorf("ringSetupMin() = %d, want %d (system calls costly: %v)", got, want, syscallsCostly())
+	}
+	t.Setenv("SHA256X_IOURING", "on")
+	if got := defaultRingSetupMin(); got != ringMin {
+		t.Errorf("with SHA256X_IOURING=on, ringSetupMin() = %d, want %d", got, ringMin)
+	}
+}
+
+// dropIdleArenas drops the arenas kept for the next call.
+func dropKeptArenas() {
+	arenas.Lock()
+	defer arenas.Unlock()
+	clear(arenas.idle)
+	arenas.idle = arenas.idle[:0]
+}
+
+// smallDirs makes a directory of n files of 1 KiB for each n, changed long
+// enough ago that no read of them is checked again.
+func smallDirs(tb testing.TB, ns ...int) []string {
+	data := make([]byte, 1024)
+	dirs := make([]string, len(ns))
+	for k, n := range ns {
+		dirs[k] = tb.TempDir()
+		for i := range n {
+			data[0], data[1] = byte(i), byte(i>>8)
+			if err := os.WriteFile(filepath.Join(dirs[k], fmt.Sprintf("f%03d", i)), data, 0o644); err != nil {
+				tb.Fatal(err)
+			}
+		}
+	}
+	// A file changed less than a margin before its read is read again
+	// the plain way, to see that it held still (ringcheck_linux.go).
+	time.Sleep(coarseMargin + 100*time.Millisecond)
+	return dirs
+}
+
+func hashDir(tb testing.TB, h *Hasher, dir string) int {
+	files := 0
+	err := h.Each(context.Background(), Tree(dir), func(r Result) {
+		if r.Err != nil {
+			tb.Fatal(r.Err)
+		}
+		files++
+	})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return files
+}
+
+// TestRingSetupMin: a call that has found fewer files than ringSetupMin
+// sets up no ring; one that finds more does, and the ring kept from it
+// reads the next call's few files.
+func TestRingSetupMin(t *testing.T) {
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	if testing.Short() {
+		t.Skip("2 s for the files to settle")
+	}
+	saved := ringSetupMin
+	ringSetupMin = func() int { return 300 }
+	defer func() { ringSetupMin = saved }()
+	drainRings()
+	dirs := smallDirs(t, 40, 400)
+	h := Hasher{Workers: 1}
+	for i, c := range []struct {
+		dir  string
+		ring bool
+	}{
+		{dirs[0], false}, // no ring kept: plainly
+		{dirs[1], true},  // 300 files found: a ring set up, and kept
+		{dirs[0], true},  // the ring kept
+	} {
+		before := ringFiles.Load()
+		n := hashDir(t, &h, c.dir)
+		if ring := ringFiles.Load() - before; (ring > 0) != c.ring {
+			t.Errorf("call %d: %d of %d files through the ring, want some: %v", i, ring, n, c.ring)
+		}
+	}
+}
+
+// BenchmarkRingMin times one worker hashing a call's n small files (1 KiB,
+// one directory, found by Tree) through a ring and with plain system calls,
+// each with what a call finds kept from the call before (a ring, or an
+// arena) and without (a process's first call, or one more than keptFor
+// after the last): where ringMin and ringSetupMin belong (BENCHMARKS.md,
+// "Files: small files through the ring from 16"). The ring variants set a
+// ring up for any n; each variant checks which way its files went.
+//
+//	go test -run '^$' -bench RingMin -cpu 1 ./files
+func BenchmarkRingMin(b *testing.B) {
+	if why := ringRefusedWhy(); why != "" {
+		b.Skip("io_uring not used:", why)
+	}
+	savedMin, savedSetup := ringMin, ringSetupMin
+	ringMin, ringSetupMin = 1, func() int { return 1 }
+	defer func() { ringMin, ringSetupMin = savedMin, savedSetup }()
+	ns := []int{1, 4, 16, 32, 64, 128, 256, 512}
+	dirs := smallDirs(b, ns...)
+	for k, n := range ns {
+		for _, way := range []string{"ring-kept", "ring-fresh", "plain-kept", "plain-fresh"} {
+			h := Hasher{Workers: 1, PlainReads: way[0] == 'p'}
+			fresh := way[len(way)-1] == 'h'
+			b.Run(fmt.Sprintf("n=%d/%s", n, way), func(b *testing.B) {
+				before := ringFiles.Load()
+				files := 0
+				for b.Loop() {
+					if fresh {
+						b.StopTimer()
+						drainRings()
+						dropKeptArenas()
+						b.StartTimer()
+					}
+					files += hashDir(b, &h, dirs[k])
+				}
+				ring := int(ringFiles.Load() - before)
+				if want := map[bool]int{true: files, false: 0}[way[0] == 'r']; ring != want {
+					b.Fatalf("%d of %d files through the ring, want %d", ring, files, want)
+				}
+			})
+		}
+	}
+}
