@@ -26,7 +26,8 @@ const (
 	maxLanes    = kernel.MaxLanes
 
 	// levelChunk is how many nodes a level stages for one pairs kernel call
-	// (at most: plan.PairsMax bounds it too).
+	// (at most: plan.PairsMax bounds it too): 32 ran level with it, 128 up
+	// to 5% slower (BENCHMARKS.md, "Staged levels: 64 nodes a call").
 	levelChunk = 64
 )
 
@@ -275,6 +276,11 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 		skip, pn := b.span(f.part)
 		off, size = skip*BlockSize, pn*BlockSize
 	}
+	// Messages whose block counts span more than three powers of two are
+	// queued longest first, a class at a time, so that no long one starts
+	// last while the others' lanes idle: unordered, the mixed shape took
+	// 6-8% longer; ordered from a span of two, the short shape 12-14%
+	// (BENCHMARKS.md, "Ragged batches queued longest first").
 	cmax, cmin := 0, 0
 	ragged := false
 	if f.kind == fromMessages {
