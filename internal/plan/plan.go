@@ -45,6 +45,7 @@ type Plan struct {
 	PairsWide Stage
 
 	// Derived at init from the above.
+	Serial     int          // the most short messages a batch hashes one after another on One, not through the job queue
 	SmallPairs bool         // the last two pairs kernels take two pairs and one: Small[2] and Small[1]
 	Small4     bool         // one pairs kernel takes four pairs whole (Adjacent, Double), and no partial group of lanes: Small[4]
 	Small      [5]kernel.ID // the pairs kernel of one, two and four pairs, where SmallPairs and Small4
@@ -55,6 +56,14 @@ type Plan struct {
 	// the blocks of one message a call on One hashes, bounded by time.
 	PartBlocks, WindowBlocks, OneBlocks int
 }
+
+// SerialMax is the most short messages (at most 4 blocks each, no whole
+// block of prefix) a batch hashes one after another on the single-message
+// path, on a plan of SHA-NI streams: through the job queue two to four
+// took 10-25% longer than one by one, and five of 32 bytes 27%; six ran as
+// fast through the queue (bench/HISTORY.md, "Small batches"). A plan's
+// own is Serial.
+const SerialMax = 5
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest
 // messages a last partial group of a plan's first pairs stage, its lanes,
@@ -103,6 +112,21 @@ const MaxPairsWidth = kernel.MaxPairsLanes
 // derive sets what the plan's hot paths read of its stages, and checks
 // what they assume.
 func (pl *Plan) derive() {
+	// A few short messages go one after another on One, which costs less
+	// than the queue earns back on SHA-NI streams (SerialMax). Where the
+	// lanes hand over straight to one stream (the +stdlib plans, NEON's),
+	// only fewer than the lanes' MinActive: from there the plan's own
+	// measure has the lanes faster, and the queue took 3-5 messages
+	// 1.07-2.8x faster than one by one; where One is the lanes themselves
+	// (a forced lane kernel), none: one by one took 1.5-4.4x as long
+	// (BENCHMARKS.md, "A few short messages one after another").
+	pl.Serial = SerialMax
+	switch {
+	case len(pl.One) > 0 && pl.One[len(pl.One)-1].Width > 1:
+		pl.Serial = 1
+	case len(pl.Stages) == 2 && pl.Stages[0].Width > 1 && pl.Stages[1].Width == 1:
+		pl.Serial = min(SerialMax, pl.Stages[0].MinActive-1)
+	}
 	n := len(pl.Pairs)
 	// Derived afresh: a plan made from a copy of another (plan.New) must
 	// not keep the other's small kernels.

@@ -241,3 +241,34 @@ func TestForceListsNames(t *testing.T) {
 	}()
 	Choose("nosuch", "")
 }
+
+// TestSerial: the few short messages a plan hashes one after another are
+// SerialMax on plans of streams, fewer than the lanes' MinActive where the
+// lanes hand over straight to one stream, and none where single messages
+// run on the lanes (BENCHMARKS.md, "A few short messages one after
+// another").
+func TestSerial(t *testing.T) {
+	want := map[string]int{
+		"avx2+stdlib": 2, "avx512+stdlib": 2, "avx2": 1, "avx512": 1, "neon+generic": 1,
+		"shani": SerialMax, "avx512+shani": SerialMax, "avx512+shani2": SerialMax, "avx512+shani2-late": SerialMax,
+		"sha2": SerialMax, "generic": SerialMax,
+	}
+	tested := 0
+	for _, p := range every() {
+		if p.Stdlib {
+			continue
+		}
+		w, ok := want[p.Name]
+		if !ok {
+			t.Errorf("plan %s: no Serial expected here; add it", p.Name)
+			continue
+		}
+		tested++
+		if p.Serial != w {
+			t.Errorf("plan %s: Serial %d, want %d", p.Name, p.Serial, w)
+		}
+	}
+	if tested == 0 {
+		t.Fatal("no plan tested")
+	}
+}

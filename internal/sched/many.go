@@ -9,19 +9,14 @@ import (
 	"github.com/sha256x/sha256x/internal/plan"
 )
 
-const (
-	// A batch of at most serialBatch messages of at most 4 blocks each
-	// (block class serialClass-1), with no whole block of prefix, goes one
-	// message after another: through the job queue two to four such
-	// messages took 10-25% longer than one by one, and five of 32 bytes 27%
-	// (the queue's odd stage starts three and hands two over); six ran as
-	// fast through the queue (bench/HISTORY.md, "Small batches").
-	serialBatch = 5
-	serialClass = 4
-)
+// A batch of at most a plan's Serial messages of at most 4 blocks each
+// (block class serialClass-1), with no whole block of prefix, goes one
+// message after another (plan.SerialMax).
+const serialClass = 4
 
-// SerialBatch is serialBatch, for tests.
-const SerialBatch = serialBatch
+// SerialBatch is the most messages any plan hashes one after another, for
+// tests.
+const SerialBatch = plan.SerialMax
 
 // HashMany is HashMany and HashManyPrefixed on plan pl.
 func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
@@ -87,7 +82,7 @@ func hashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 			return
 		}
 	}
-	if len(msgs) == 1 || len(msgs) <= serialBatch && bits.Len64(classes) <= serialClass && whole == 0 {
+	if len(msgs) == 1 || len(msgs) <= pl.Serial && bits.Len64(classes) <= serialClass && whole == 0 {
 		// One message, or a few short ones: one after another on the
 		// single-message path, which costs less than the queue earns back.
 		for i, m := range msgs {
