@@ -41,8 +41,8 @@ var mixedPlans = []Plan{
 	{
 		// For Zen 5 (full-width AVX-512): 16 busy lanes hash 1.5x as fast
 		// as four SHA-NI streams, so the lanes keep going down to 11 busy
-		// (the mixed shape 1.5% faster than at 14, the others level), and
-		// four streams then two finish (tape-leaves 5% faster than three
+		// (the mixed shape 1.8% faster than at 14, the others level), and
+		// four streams then two finish (tape-leaves 4-5% faster than three
 		// or two). A level's pairs left after the lanes go to four streams,
 		// an odd count's last three to three (BENCHMARKS.md, "AMD Zen 5:
 		// avx512+shani"). Its vector operations take two cycles, so
