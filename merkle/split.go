@@ -28,8 +28,11 @@ import (
 // 4,096 154 vs 115 us, 8,192 306 vs 197 us; so a tree splits from
 // splitMin = 4,096 blocks, where it gains a quarter. 2^20 chunks: 40.5 ms
 // serial, split 21.2 ms with 4 subtrees per worker, 20.4 with 8, 20.0 with
-// 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32.
-// Tests lower these to split small trees.
+// 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32
+// (bench/HISTORY.md, "Trees on every core (merkle split, 2 vCPUs)").
+// minSubtree, the smallest subtree a worker takes, has no measurement of
+// its own: it only matters between splitMin and a few times it. Tests lower
+// these to split small trees.
 var (
 	splitMin          = 1 << 12
 	minSubtree        = 1 << 10

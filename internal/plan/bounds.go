@@ -36,7 +36,7 @@ const CallTimeMicros = 100
 const callMargin = 1.25
 
 const (
-	maxPart      = 1024 // blocks of one part, as before the bound by time
+	maxPart      = 1024 // blocks of one part (bench/HISTORY.md, "Intel Xeon, model 207: the second session, calls bounded by the kernels (2026-12-06, twelfth session)")
 	maxPairs     = 512  // messages of one pairs call
 	maxChainCall = 1024 // blocks (steps times lanes) of one chain call
 )

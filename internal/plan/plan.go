@@ -136,7 +136,8 @@ func (pl *Plan) derive() {
 		pl.Small[1], pl.Small[2] = pl.Pairs[n-1].K, pl.Pairs[n-2].K
 		// Four pairs, where the stage that hashPairs gives them to takes all
 		// four in one call (Zen 4's shani: x4); not where lanes would take
-		// them as a partial group.
+		// them as a partial group. On Zen 5 two streams took 1.10-1.23x as
+		// long (bench/HISTORY.md, "AMD Zen 5: the plan measured").
 		for _, st := range pl.Pairs {
 			if t := st.Take(4); t > 0 {
 				if t == 4 && st.Width == 4 && !pl.TakesPartial(4, kernel.Adjacent) && !pl.TakesPartial(4, kernel.Double) {
