@@ -26,7 +26,8 @@ import (
 const denseEighths = 6
 
 // gatherBlock is how many dirty nodes one gathered call hashes: 64 KiB of
-// children, in L2.
+// children, in L2; 512 and 2,048 ran level with it (BENCHMARKS.md, "Trees
+// that change: dirty nodes gathered a level at a time").
 const gatherBlock = 1024
 
 // writeAhead is how many nodes gather writes in place a call, each call's
