@@ -14,7 +14,9 @@ import (
 // time").
 const denseEighths = 6
 
-// gatherBlock is how many dirty nodes one gathered call hashes.
+// gatherBlock is how many dirty nodes one gathered call hashes; 512 and
+// 2,048 ran level with it (BENCHMARKS.md, "Trees that change: dirty nodes
+// gathered a level at a time").
 const gatherBlock = 1024
 
 // A Mutable is a Merkle tree of a Scheme whose leaves change: leaves

@@ -29,7 +29,8 @@ import (
 // splitMin = 4,096 blocks, where it gains a quarter. 2^20 chunks: 40.5 ms
 // serial, split 21.2 ms with 4 subtrees per worker, 20.4 with 8, 20.0 with
 // 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32
-// (bench/HISTORY.md, "Trees on every core (merkle split, 2 vCPUs)").
+// (BENCHMARKS.md, "Trees on every core: from 4,096 blocks, 16 subtrees a
+// worker").
 // minSubtree, the smallest subtree a worker takes, has no measurement of
 // its own: it only matters between splitMin and a few times it. Tests lower
 // these to split small trees.
