@@ -31,7 +31,9 @@ type Square struct {
 }
 
 // gatherShares is about how many shares Roots gathers and hashes at once:
-// a window of the engine, and some 140 KB of 512-byte shares, in L2.
+// a window of the engine, and some 140 KB of 512-byte shares, in L2; 128
+// and 512 ran level with it (BENCHMARKS.md, "Batches of the packages over
+// the engine: nmt 256 shares, bitcoin 256 KiB, dirhash 2 MiB").
 const gatherShares = 256
 
 // NewSquare returns a Square of hasher h (Celestia for Celestia's).
