@@ -13,15 +13,7 @@ func openFDs() int {
 
 // drainRings closes the rings kept for the next call, whose descriptors
 // would blur openFDs.
-func drainRings() {
-	rings.Lock()
-	defer rings.Unlock()
-	for _, rr := range rings.idle {
-		rr.close()
-	}
-	clear(rings.idle)
-	rings.idle = rings.idle[:0]
-}
+func drainRings() { rings.drain() }
 
 func fdLinks() []string {
 	ents, _ := os.ReadDir("/proc/self/fd")

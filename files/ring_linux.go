@@ -9,11 +9,8 @@ package files
 
 import (
 	"os"
-	"runtime"
-	"slices"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -66,7 +63,6 @@ type ringReader struct {
 	ring    *uring.Ring
 	arena   []byte // the worker's
 	fixed   []byte // arena's head, registered with ring
-	idle    time.Time
 	sts     []unix.Statx_t
 	after   unix.Statx_t // a statx after a read (ringcheck_linux.go)
 	res     []int32
@@ -114,60 +110,20 @@ var abandoned struct {
 // Rings are kept between calls (setting one up and tearing it down costs
 // about as much as reading a few hundred small files the plain way), up to
 // one per core, and closed after a second unused.
-var rings struct {
-	sync.Mutex
-	idle  []*ringReader
-	timer *time.Timer
-}
+var rings = keeper[*ringReader]{drop: (*ringReader).close}
 
 const ringIdle = keptFor
 
 func takeRing(arena int) *ringReader {
-	rings.Lock()
-	defer rings.Unlock()
-	for i, rr := range rings.idle {
-		if len(rr.arena) == arena {
-			rings.idle = slices.Delete(rings.idle, i, i+1)
-			return rr
-		}
-	}
-	return nil
+	rr, _ := rings.take(func(rr *ringReader) bool { return len(rr.arena) == arena })
+	return rr
 }
 
 func putRing(rr *ringReader) {
-	rings.Lock()
-	defer rings.Unlock()
 	// A ring with operations in flight is not handed to the next call,
 	// whose completions they would be taken for; close keeps it.
-	if len(rings.idle) >= runtime.GOMAXPROCS(0) || rr.ring.Inflight() > 0 {
+	if rr.ring.Inflight() > 0 || !rings.put(rr) {
 		rr.close()
-		return
-	}
-	rr.idle = time.Now()
-	rings.idle = append(rings.idle, rr)
-	if rings.timer == nil {
-		rings.timer = time.AfterFunc(ringIdle, closeIdleRings)
-	}
-}
-
-func closeIdleRings() {
-	rings.Lock()
-	defer rings.Unlock()
-	keep := rings.idle[:0]
-	for _, rr := range rings.idle {
-		if time.Since(rr.idle) >= ringIdle {
-			rr.close()
-		} else {
-			keep = append(keep, rr)
-		}
-	}
-	clear(rings.idle[len(keep):])
-	rings.idle = keep
-	rings.timer = nil
-	if len(keep) > 0 {
-		// When the oldest one kept (the first: returned in order) has
-		// been unused for ringIdle, not ringIdle from now.
-		rings.timer = time.AfterFunc(ringIdle-time.Since(keep[0].idle), closeIdleRings)
 	}
 }
 

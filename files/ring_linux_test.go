@@ -138,9 +138,7 @@ func TestRingIdleSecond(t *testing.T) {
 	time.Sleep(ringIdle / 2)
 	putRing(b)
 	time.Sleep(ringIdle + ringIdle/4) // b unused 1.25 s
-	rings.Lock()
-	left := len(rings.idle)
-	rings.Unlock()
+	left := rings.kept()
 	if left != 0 {
 		t.Fatalf("%d rings kept %v after they were handed back, longer than ringIdle (%v)", left, ringIdle+ringIdle/4, ringIdle)
 	}

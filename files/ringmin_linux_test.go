@@ -35,14 +35,6 @@ func TestRingSetupDefault(t *testing.T) {
 	}
 }
 
-// dropIdleArenas drops the arenas kept for the next call.
-func dropKeptArenas() {
-	arenas.Lock()
-	defer arenas.Unlock()
-	clear(arenas.idle)
-	arenas.idle = arenas.idle[:0]
-}
-
 // smallDirs makes a directory of n files of 1 KiB for each n, changed long
 // enough ago that no read of them is checked again.
 func smallDirs(tb testing.TB, ns ...int) []string {
@@ -138,7 +130,7 @@ func BenchmarkRingMin(b *testing.B) {
 					if fresh {
 						b.StopTimer()
 						drainRings()
-						dropKeptArenas()
+						arenas.drain()
 						b.StartTimer()
 					}
 					files += hashDir(b, &h, dirs[k])

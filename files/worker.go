@@ -9,10 +9,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"runtime"
-	"slices"
-	"sync"
-	"time"
 
 	"github.com/sha256x/sha256x"
 )
@@ -62,66 +58,21 @@ func (w *worker) arenaBuf() []byte {
 	return w.arena
 }
 
-// keptFor is how long a ring or an arena handed back is kept unused for
-// the next call.
-const keptFor = time.Second
-
 // Arenas of workers that read the plain way are kept between calls as
-// rings are, up to one per core, and dropped after keptFor unused: on the
-// Intel Xeon a call that hashes one small file took 217 µs with an arena of
-// its own (1.25 MiB, cleared, and collected after) and 21.7 µs with one
-// kept (BENCHMARKS.md, "Files: small files through the ring from 16").
-var arenas struct {
-	sync.Mutex
-	idle  []keptArena
-	timer *time.Timer
-}
-
-type keptArena struct {
-	buf  []byte
-	idle time.Time
-}
+// rings are: on the Intel Xeon a call that hashes one small file took 217
+// µs with an arena of its own (1.25 MiB, cleared, and collected after) and
+// 21.7 µs with one kept (BENCHMARKS.md, "Files: small files through the
+// ring from 16").
+var arenas = keeper[[]byte]{drop: func([]byte) {}}
 
 func takeArena(size int) []byte {
-	arenas.Lock()
-	defer arenas.Unlock()
-	for i, a := range arenas.idle {
-		if len(a.buf) == size {
-			arenas.idle = slices.Delete(arenas.idle, i, i+1)
-			return a.buf
-		}
+	if a, ok := arenas.take(func(a []byte) bool { return len(a) == size }); ok {
+		return a
 	}
 	return make([]byte, size)
 }
 
-func putArena(buf []byte) {
-	arenas.Lock()
-	defer arenas.Unlock()
-	if len(arenas.idle) >= runtime.GOMAXPROCS(0) {
-		return
-	}
-	arenas.idle = append(arenas.idle, keptArena{buf, time.Now()})
-	if arenas.timer == nil {
-		arenas.timer = time.AfterFunc(keptFor, dropIdleArenas)
-	}
-}
-
-func dropIdleArenas() {
-	arenas.Lock()
-	defer arenas.Unlock()
-	keep := arenas.idle[:0]
-	for _, a := range arenas.idle {
-		if time.Since(a.idle) < keptFor {
-			keep = append(keep, a)
-		}
-	}
-	clear(arenas.idle[len(keep):])
-	arenas.idle = keep
-	arenas.timer = nil
-	if len(keep) > 0 {
-		arenas.timer = time.AfterFunc(keptFor-time.Since(keep[0].idle), dropIdleArenas)
-	}
-}
+func putArena(buf []byte) { arenas.put(buf) }
 
 // hash hashes the messages gathered in w.msgs for w.batch in one call.
 func (w *worker) hash(r *run) {

@@ -1,0 +1,48 @@
+package files
+
+import (
+	"runtime"
+	"testing"
+)
+
+// TestKeeper: a keeper keeps up to one value a core, hands back only one
+// that fits, and drops what it holds when drained.
+func TestKeeper(t *testing.T) {
+	var dropped []int
+	k := keeper[int]{drop: func(v int) { dropped = append(dropped, v) }}
+	n := runtime.GOMAXPROCS(0)
+	for i := range n {
+		if !k.put(i) {
+			t.Fatalf("put %d of %d: refused", i+1, n)
+		}
+	}
+	if k.put(n) {
+		t.Fatalf("put %d with %d cores: kept", n+1, n)
+	}
+	if v, ok := k.take(func(v int) bool { return v == n-1 }); !ok || v != n-1 {
+		t.Fatalf("take the last: %d, %v", v, ok)
+	}
+	if _, ok := k.take(func(v int) bool { return v == n-1 }); ok {
+		t.Fatal("took the same value twice")
+	}
+	if got := k.kept(); got != n-1 {
+		t.Fatalf("%d kept, want %d", got, n-1)
+	}
+	k.drain()
+	if k.kept() != 0 || len(dropped) != n-1 {
+		t.Fatalf("after drain: %d kept, %d dropped, want 0 and %d", k.kept(), len(dropped), n-1)
+	}
+}
+
+// TestArenaKept: a call's plain arena is handed to the next call.
+func TestArenaKept(t *testing.T) {
+	arenas.drain()
+	a := takeArena(1000)
+	putArena(a)
+	if b := takeArena(1000); &b[0] != &a[0] {
+		t.Fatal("the arena handed back was not taken again")
+	}
+	if c := takeArena(1000); len(c) != 1000 {
+		t.Fatalf("a new arena of %d bytes, want 1000", len(c))
+	}
+}
