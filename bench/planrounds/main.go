@@ -133,10 +133,7 @@ func pairs(base *plan.Plan, ns []int, rounds int) {
 		v.PairsPartial = part
 		return plan.New(v)
 	}
-	plans := []struct {
-		name string
-		pl   *plan.Plan
-	}{
+	plans := []named{
 		{"dispatched", base},
 		{"x16.x2.x1", mk([]plan.Stage{x16, x2, x1}, 0)},
 		{"x16.x4.x2.x1", mk([]plan.Stage{x16, x4, x2, x1}, 0)},
@@ -144,15 +141,25 @@ func pairs(base *plan.Plan, ns []int, rounds int) {
 		{"x16.x3odd.x2.x1", mk([]plan.Stage{x16, x3, x2, x1}, 0)},
 		{"x16(partial).x4.x3odd.x2.x1", mk([]plan.Stage{x16, x4, x3, x2, x1}, plan.PartialAlways)},
 	}
-	joins := []struct {
-		name string
-		jn   sched.Join
-	}{
-		{"ssz", sched.Join{Width: 32}},
-		{"sha256d", sched.Join{Width: 32, Double: true}},
-		{"rfc6962", sched.Join{Prefix: []byte{1}, Width: 32}},
-		{"solana", sched.Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
-	}
+	levelRounds(plans, levelJoins, ns, rounds)
+}
+
+// A levelJoin is a kind of Merkle level levelRounds times.
+type levelJoin struct {
+	name string
+	jn   sched.Join
+}
+
+var levelJoins = []levelJoin{
+	{"ssz", sched.Join{Width: 32}},
+	{"sha256d", sched.Join{Width: 32, Double: true}},
+	{"rfc6962", sched.Join{Prefix: []byte{1}, Width: 32}},
+	{"solana", sched.Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20}},
+}
+
+// levelRounds times each plan, round robin, on HashMany of n 64-byte
+// messages and on a level of n pairs of each join, for each n of ns.
+func levelRounds(plans []named, joins []levelJoin, ns []int, rounds int) {
 	for _, n := range ns {
 		nodes := make([][32]byte, 2*n)
 		msgs := make([][]byte, n)

@@ -82,40 +82,11 @@ func stdlibPairs(base *plan.Plan, ns []int, rounds int) {
 		{"partial always", mk(plan.PartialAlways)},
 		{"partial never", mk(0)},
 	}
+	var fewer []int // than a group of the lanes: the partial groups
 	for _, n := range ns {
-		if n >= base.Pairs[0].Width {
-			continue
-		}
-		nodes := make([][32]byte, 2*n)
-		msgs := make([][]byte, n)
-		for i := range nodes {
-			for k := range nodes[i] {
-				nodes[i][k] = byte(i*31 + k)
-			}
-		}
-		for i := range msgs {
-			msgs[i] = append(nodes[2*i][:], nodes[2*i+1][:]...)
-		}
-		out := make([][32]byte, n)
-		var vs []variant
-		for _, p := range plans {
-			vs = append(vs, variant{p.name, func() { sched.HashMany(p.pl, out, nil, msgs) }})
-		}
-		roundRobin(fmt.Sprintf("n=%02d/many64", n), rounds, vs)
-		for _, j := range []struct {
-			name string
-			jn   sched.Join
-		}{
-			{"ssz", sched.Join{Width: 32}},
-			{"sha256d", sched.Join{Width: 32, Double: true}},
-			{"rfc6962", sched.Join{Prefix: []byte{1}, Width: 32}},
-		} {
-			plain := len(j.jn.Prefix) == 0
-			vs = vs[:0]
-			for _, p := range plans {
-				vs = append(vs, variant{p.name, func() { sched.HashLevel(p.pl, plain, &j.jn, out, nodes) }})
-			}
-			roundRobin(fmt.Sprintf("n=%02d/%s", n, j.name), rounds, vs)
+		if n < base.Pairs[0].Width {
+			fewer = append(fewer, n)
 		}
 	}
+	levelRounds(plans, levelJoins[:3], fewer, rounds)
 }
