@@ -3,6 +3,7 @@ package files
 import (
 	"runtime"
 	"testing"
+	"time"
 )
 
 // TestKeeper: a keeper keeps up to one value a core, hands back only one
@@ -44,5 +45,37 @@ func TestArenaKept(t *testing.T) {
 	}
 	if c := takeArena(1000); len(c) != 1000 {
 		t.Fatalf("a new arena of %d bytes, want 1000", len(c))
+	}
+}
+
+// TestKeeperExpires: what is kept is dropped once unused for keptFor, and
+// a value handed back later is kept its own keptFor, not the first one's.
+func TestKeeperExpires(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2 s of timers")
+	}
+	dropped := make(chan int, 2)
+	k := keeper[int]{drop: func(v int) { dropped <- v }}
+	k.put(1)
+	time.Sleep(keptFor / 2)
+	k.put(2)
+	select {
+	case v := <-dropped:
+		if v != 1 {
+			t.Fatalf("dropped %d first, want 1", v)
+		}
+	case <-time.After(keptFor):
+		t.Fatalf("nothing dropped %v after the first was handed back", keptFor*3/2)
+	}
+	if got := k.kept(); got != 1 {
+		t.Fatalf("%d kept after the first was dropped, want 1", got)
+	}
+	select {
+	case v := <-dropped:
+		if v != 2 {
+			t.Fatalf("dropped %d, want 2", v)
+		}
+	case <-time.After(keptFor):
+		t.Fatal("the second was not dropped")
 	}
 }
