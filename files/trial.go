@@ -48,7 +48,7 @@ func mapSetting() mapWay {
 
 // trialRounds is how many rounds each way the trial times before it
 // decides: the median of 6 shrugs off a round or two that the scheduler
-// or a cold cache spoiled, and 12 rounds of 256 KiB chunks are 3 MiB
+// or a cold cache spoiled, and 12 rounds of 128 KiB chunks are 1.5 MiB
 // a stream, a few percent of a run worth deciding for. A variable for the
 // tests.
 var trialRounds = 6
