@@ -79,3 +79,23 @@ func TestKeeperExpires(t *testing.T) {
 		t.Fatal("the second was not dropped")
 	}
 }
+
+// TestConfigBudget: a worker's read buffers (its arena, and a chunk for
+// each of its streams) fit its share of Memory at every budget, and the
+// default is what the README says: 16 large files side by side, read in
+// 128 KiB chunks.
+func TestConfigBudget(t *testing.T) {
+	for _, m := range []int{0, MinMemory, MinMemory + 1, 1 << 20, DefaultMemory, 64 << 20} {
+		c := (&Hasher{Memory: m}).config(-1)
+		per := DefaultMemory
+		if m > 0 {
+			per = max(MinMemory, m/c.workers)
+		}
+		if used := c.arenaMax + c.smallMax + 1 + c.streams*c.chunk; used > per {
+			t.Errorf("Memory %d: a worker's buffers take %d bytes, its share %d", m, used, per)
+		}
+	}
+	if c := (&Hasher{}).config(-1); c.streams != 16 || c.chunk != 128<<10 {
+		t.Errorf("default: %d streams of %d-byte chunks, the README says 16 of 128 KiB", c.streams, c.chunk)
+	}
+}
