@@ -23,6 +23,12 @@
 //	-what stdlib-pairs: levels of n pairs, the lanes taking a last partial
 //	  group always, never, and as dispatched.
 //
+// Where the plan is SHA-NI streams alone (shani: Zen 1-4):
+//
+//	-what streams: the batch shapes and levels of n pairs (-n, 1024 by
+//	  default) on four, three, two and one stream, on eight AVX2 lanes and
+//	  on crypto/sha256, each variant's quiet rounds and slow ones apart.
+//
 // It prints each variant's median call and the median, best and worst of
 // its per-round time over the first variant's (the plan as dispatched).
 //
@@ -51,12 +57,25 @@ type variant struct {
 }
 
 func main() {
-	what := flag.String("what", "pairs", "handover, pairs, lanes, stdlib or stdlib-pairs")
+	what := flag.String("what", "pairs", "handover, pairs, lanes, stdlib, stdlib-pairs or streams")
 	rounds := flag.Int("rounds", 30, "rounds")
 	mins := flag.String("min", "", "the lanes' MinActive values (handover: 8,10,11,12,14,16; stdlib: all)")
 	ns := flag.String("n", "1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,17,20,24,25,26,27,28,31", "pairs per level (pairs)")
 	flag.Parse()
 	base := plan.Active
+	if *what == "streams" {
+		if base.Stdlib || kernel.Lookup(base.Stages[0].K).Family != "shani" {
+			fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" is not SHA-NI streams alone (try SHA256X_KERNEL=shani)")
+			os.Exit(1)
+		}
+		n := *ns
+		if !flagSet("n") {
+			n = "1024"
+		}
+		fmt.Printf("sha256x plan %s; %d rounds\n", sha256x.Kernel(), *rounds)
+		streams(base, ints(n), *rounds)
+		return
+	}
 	if *what == "stdlib" || *what == "stdlib-pairs" {
 		if !stdlibPlan(base) {
 			fmt.Fprintln(os.Stderr, "planrounds: the dispatched plan "+base.Name+" does not hand its lanes over to crypto/sha256 (try GODEBUG=cpu.sha=off)")
@@ -220,6 +239,13 @@ func roundRobin(group string, rounds int, vs []variant) {
 		fmt.Printf("%-16s %-28s %10.1f ns  over dispatched %.3f (best %.3f, worst %.3f)\n",
 			group, v.name, median(ns[i]), median(rat), rat[0], rat[len(rat)-1])
 	}
+}
+
+// flagSet says whether the flag was given on the command line.
+func flagSet(name string) bool {
+	set := false
+	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
+	return set
 }
 
 func ints(s string) []int {

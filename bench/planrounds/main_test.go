@@ -65,3 +65,40 @@ func TestStdlibPlans(t *testing.T) {
 		t.Skip("no plan here hands lanes over to crypto/sha256")
 	}
 }
+
+// TestStreamPlans: each variant of -what streams runs the stream counts it
+// is named after in its stages, and single messages on one stream, so that
+// the rows compare what they say (BENCHMARKS.md, "AMD Zen 3: shani2").
+func TestStreamPlans(t *testing.T) {
+	base := plan.Runnable("shani")
+	if base == nil {
+		t.Skip("no SHA-NI")
+	}
+	want := map[string][]kernel.ID{
+		"x3.x2": {kernel.ShaniX3, kernel.ShaniX2},
+		"x2":    {kernel.ShaniX2},
+		"x1":    {kernel.ShaniX1},
+	}
+	seen := 0
+	for _, v := range streamPlans(base) {
+		ids, ok := want[v.name]
+		if !ok {
+			continue
+		}
+		seen++
+		if len(v.pl.Stages) != len(ids) {
+			t.Fatalf("variant %q: %d stages, want %d", v.name, len(v.pl.Stages), len(ids))
+		}
+		for i, st := range v.pl.Stages {
+			if st.K != ids[i] {
+				t.Errorf("variant %q: stage %d runs %s", v.name, i, kernel.Lookup(st.K).Variant)
+			}
+		}
+		if v.pl.One[0].K != kernel.ShaniX1 {
+			t.Errorf("variant %q: single messages on %s", v.name, kernel.Lookup(v.pl.One[0].K).Variant)
+		}
+	}
+	if seen != len(want) {
+		t.Errorf("%d of %d variants found", seen, len(want))
+	}
+}
