@@ -60,13 +60,17 @@ var slowest = []speed{
 	// Zen 4 (bench/HISTORY.md, "Kernel variants and plans, side by side": x1
 	// 1.81), Zen 5 ("AMD Zen
 	// 5: the plan measured": x1 1.61, x4 3.01), the Intel Xeon of model 167
-	// (x1 2.0, x2 2.7) and of model 207, the slowest of all: x1 1.37, x2
-	// 1.69, x3 1.78, x4 1.81 (BENCHMARKS.md, "Kernel calls bounded by time").
+	// (x1 2.0, x2 2.7) and of model 207: x1 1.37, x2 1.69, x3 1.78, x4 1.81
+	// (BENCHMARKS.md, "Kernel calls bounded by time"); Zen 3 measured
+	// natively while its host ran the core's other thread: x1 1.41, x2
+	// 2.22, x3 1.77, x4 1.73, the slowest three and four streams (BENCHMARKS.md,
+	// "AMD Zen 3: shani2").
 	{"shani", "x1", 1370, "Intel Xeon, model 207"},
 	{"shani", "x2", 1690, "Intel Xeon, model 207"},
-	{"shani", "x3", 1780, "Intel Xeon, model 207"},
-	{"shani", "x4", 1810, "Intel Xeon, model 207"},
-	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the slowest; the same record), Zen 4
+	{"shani", "x3", 1770, "AMD Zen 3, in a slow spell"},
+	{"shani", "x4", 1730, "AMD Zen 3, in a slow spell"},
+	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the slowest; the same record; 0.93-1.51
+	// measured natively in "AMD Zen 3: shani2"), Zen 4
 	// 1.72, Zen 5 1.48 (bench/HISTORY.md, "The AVX2 lanes against their
 	// bound").
 	{"avx2", "x8", 900, "Zen 3"},

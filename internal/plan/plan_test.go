@@ -250,7 +250,7 @@ func TestForceListsNames(t *testing.T) {
 func TestSerial(t *testing.T) {
 	want := map[string]int{
 		"avx2+stdlib": 2, "avx512+stdlib": 2, "avx2": 1, "avx512": 1, "neon+generic": 1,
-		"shani": SerialMax, "avx512+shani": SerialMax, "avx512+shani2": SerialMax, "avx512+shani2-late": SerialMax,
+		"shani": SerialMax, "shani2": SerialMax, "avx512+shani": SerialMax, "avx512+shani2": SerialMax, "avx512+shani2-late": SerialMax,
 		"sha2": SerialMax, "generic": SerialMax,
 	}
 	tested := 0

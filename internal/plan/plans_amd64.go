@@ -39,6 +39,19 @@ func archKernels() []Kernel {
 // the next stage's.
 var mixedPlans = []Plan{
 	{
+		// For Zen 3 (an EPYC, family 19h model 01h, under KVM): two SHA-NI
+		// streams for batches. Four hash 10-15% faster than two while the
+		// core is quiet, but while the host runs its other thread (most
+		// rounds on that machine) four lose 1.6-1.7x and two 1.1-1.2x, so
+		// two lead the batch shapes by 9-20% over all rounds; x3 loses as
+		// x4 does. Levels keep four streams: level in slow rounds, 10%
+		// faster in quiet ones (BENCHMARKS.md, "AMD Zen 3: shani2").
+		Name:   "shani2",
+		Stages: []Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}},
+		One:    []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:  shaniPairs,
+	},
+	{
 		// For Zen 5 (full-width AVX-512): 16 busy lanes hash 1.5x as fast
 		// as four SHA-NI streams, so the lanes keep going down to 11 busy
 		// (the mixed shape 1.8% faster than at 14, the others level), and
@@ -168,9 +181,17 @@ var routes = []route{
 	// alone trails it by 11-36% on every batch shape (BENCHMARKS.md, "AMD Zen 5:
 	// avx512+shani").
 	{amd, 0x1a, 0, 0xff, "avx512+shani", 0},
-	// Other AMD with SHA-NI (Zen 1-3): public measurements put 8-lane AVX2
-	// behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "CPUs not measured
-	// here").
+	// AMD Zen 3 servers (family 19h, models 00h-0Fh), measured on this
+	// project's machine (an EPYC, model 01h, under KVM): two SHA-NI streams
+	// for batches hold their speed while the host runs the core's other
+	// thread, where four lose 1.6-1.7x (BENCHMARKS.md, "AMD Zen 3:
+	// shani2"). Writes asked for ahead: no gain there (0.91-1.02 of none,
+	// faster in 4-6 of 8 rounds).
+	{amd, 0x19, 0x00, 0x0f, "shani2", 0},
+	// Other AMD with SHA-NI (Zen 1, 2, the other Zen 3 models): 8-lane
+	// AVX2 behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "AMD Zen 3:
+	// shani2"); four streams, the plan measured on Zen 4, not measured on
+	// these (BENCHMARKS.md, "CPUs not measured here").
 	{amd, anyFamily, 0, 0xff, "shani", 0},
 	// Intel with AVX-512 and SHA-NI (server cores), measured on an Intel
 	// Xeon (family 6, model 167, under KVM): 16 AVX-512 lanes lead every
