@@ -69,11 +69,12 @@ var slowest = []speed{
 	{"shani", "x2", 1690, "Intel Xeon, model 207"},
 	{"shani", "x3", 1770, "AMD Zen 3, in a slow spell"},
 	{"shani", "x4", 1730, "AMD Zen 3, in a slow spell"},
-	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the slowest; the same record; 0.93-1.51
-	// measured natively in "AMD Zen 3: shani2"), Zen 4
-	// 1.72, Zen 5 1.48 (bench/HISTORY.md, "The AVX2 lanes against their
-	// bound").
-	{"avx2", "x8", 900, "Zen 3"},
+	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the same record), 0.93-1.51 measured
+	// natively there, and 0.71 in a slow spell (its largest calls' median,
+	// 90.7 µs for 126 steps: BENCHMARKS.md, "Kernel calls bounded by time"),
+	// the slowest; Zen 4 1.72, Zen 5 1.48 (bench/HISTORY.md, "The AVX2 lanes
+	// against their bound").
+	{"avx2", "x8", 700, "Zen 3, in a slow spell"},
 	// AVX-512 lanes: Zen 4 3.22 GB/s ("Kernel variants and plans"), Xeon
 	// model 167 3.82-3.87, model 207 3.27, Zen 5 4.49-4.60. The lat2 order:
 	// Zen 5 4.75, Xeon model 167 3.79 ("The AVX-512 lanes against their
