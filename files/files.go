@@ -28,10 +28,11 @@
 // SHA256X_IOURING=off, files are read with plain system calls; either way
 // every file gets the same outcome as from sha256sum. Up to one ring and
 // its arena per core, and one arena per core of the plain way, are kept for
-// a second after a call, for the next one. Where system calls are cheap, a
-// call that has all its files (paths given to Hash, or a walk already
-// done) and fewer than 512 a goroutine reads them plainly unless a ring is
-// kept: setting one up costs more than it saves there (BENCHMARKS.md,
+// a second after a call, for the next one. A call that has all its files
+// (paths given to Hash, or a walk already done) and fewer than 512 a
+// goroutine where system calls are cheap, 256 where they cost up to 1 µs,
+// reads them plainly unless a ring is kept: setting one up costs more than
+// it saves on so few (BENCHMARKS.md,
 // "Files: small files through the ring from 16"); SHA256X_IOURING=on sets
 // one up anyway.
 //

@@ -29,7 +29,10 @@ var untypedByRing = func() bool {
 	return os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly()
 }
 
-var syscallsCostly = sync.OnceValue(func() bool { return syscallCost() >= untypedRingMin })
+var syscallsCostly = func() bool { return syscallCostOnce() >= untypedRingMin }
+
+// syscallCostOnce is syscallCost, measured once a process.
+var syscallCostOnce = sync.OnceValue(syscallCost)
 
 // untypedRingMin is the cost of a system call from which files of unknown
 // type go through the ring: above the Xeon's, below Zen 4's.

@@ -11,6 +11,7 @@ import (
 	"os"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -27,21 +28,34 @@ var ringMin = 16
 // ringSetupMin is the fewest files a worker for which a call that has all
 // its files (their number known, or the walk done) sets a ring up where
 // none is kept; a call still finding its files sets one up from ringMin.
-// On the Intel Xeon, where a system call costs 75 ns, a ring set up for the
-// call took 0.12-0.35 ms longer than plain reads up to 256 files and 6%
-// less time for 512: there a ring is set up from 512 files a worker. A
-// `sum -r` of 10,000 files was 3.9% slower with rings set up only after
+// A ring set up for the call against plain reads, one worker, n files of
+// 1 KiB: on the Intel Xeon (a system call 75 ns) 0.12-0.35 ms longer up to
+// 256 files and 6% less time at 512, so there from 512; on Zen 3 (0.57 µs),
+// 1.3-2.8x the time of plain reads up to 128 files, level at 256 and 12%
+// less time at 512, so there from 256. Where a call costs more than 1 µs
+// (Zen 5's host, about 2 µs: not measured) a file read through a ring
+// saves more, and it is set up from ringMin, as before these were
+// measured (BENCHMARKS.md, "Files: small files through the ring from 16").
+// A `sum -r` of 10,000 files was 3.9% slower with rings set up only after
 // 512 files a worker had been found, which is why a walk still going sets
-// one up. Where system calls cost more (syscallsCostly: Zen 4, Zen 5's
-// host) a file read through a ring saves more, and it is set up from
-// ringMin, as before this was measured; not measured there (BENCHMARKS.md,
-// "Files: small files through the ring from 16"). SHA256X_IOURING=on sets
-// one up from ringMin too. A variable for the tests.
+// one up. SHA256X_IOURING=on sets one up from ringMin too. A variable for
+// the tests.
 var ringSetupMin = func() int {
-	if os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly() {
+	if os.Getenv("SHA256X_IOURING") == "on" {
 		return ringMin
 	}
-	return 512
+	return ringSetupFor(syscallCostOnce())
+}
+
+// ringSetupFor is ringSetupMin on a host whose system calls cost c.
+func ringSetupFor(c time.Duration) int {
+	switch {
+	case c < untypedRingMin:
+		return 512
+	case c < time.Microsecond:
+		return 256
+	}
+	return ringMin
 }
 
 // ringRefused is set once the kernel has refused io_uring, or a ring was

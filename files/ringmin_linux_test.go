@@ -18,16 +18,28 @@ func init() { ringSetupMin = func() int { return ringMin } }
 var defaultRingSetupMin = ringSetupMin
 
 // TestRingSetupDefault: a ring is set up for a call that has all its files
-// from 512 a goroutine where system calls are cheap, from ringMin where
-// they are costly or SHA256X_IOURING=on.
+// from 512 a goroutine where system calls are cheap, from 256 where they
+// cost up to 1 µs, from ringMin where they cost more or SHA256X_IOURING=on.
 func TestRingSetupDefault(t *testing.T) {
-	want := 512
-	if syscallsCostly() {
-		want = ringMin
+	for _, c := range []struct {
+		cost time.Duration
+		want int
+	}{
+		{75 * time.Nanosecond, 512}, // the Intel Xeon
+		{untypedRingMin - 1, 512},
+		{untypedRingMin, 256},
+		{566 * time.Nanosecond, 256}, // Zen 3
+		{time.Microsecond - 1, 256},
+		{time.Microsecond, ringMin},
+		{2 * time.Microsecond, ringMin}, // Zen 5's host
+	} {
+		if got := ringSetupFor(c.cost); got != c.want {
+			t.Errorf("ringSetupFor(%v) = %d, want %d", c.cost, got, c.want)
+		}
 	}
 	t.Setenv("SHA256X_IOURING", "")
-	if got := defaultRingSetupMin(); got != want {
-		t.Errorf("ringSetupMin() = %d, want %d (system calls costly: %v)", got, want, syscallsCostly())
+	if got, want := defaultRingSetupMin(), ringSetupFor(syscallCostOnce()); got != want {
+		t.Errorf("ringSetupMin() = %d, want %d (a system call %v)", got, want, syscallCostOnce())
 	}
 	t.Setenv("SHA256X_IOURING", "on")
 	if got := defaultRingSetupMin(); got != ringMin {
