@@ -43,7 +43,7 @@ var mixedPlans = []Plan{
 		// streams for batches. Four hash 10-15% faster than two while the
 		// core is quiet, but while the host runs its other thread (most
 		// rounds on that machine) four lose 1.6-1.7x and two 1.1-1.2x, so
-		// two lead the batch shapes by 9-20% over all rounds; x3 loses as
+		// two lead the batch shapes by 9-22% over all rounds; x3 loses as
 		// x4 does. Levels keep four streams: level in slow rounds, 10%
 		// faster in quiet ones (BENCHMARKS.md, "AMD Zen 3: shani2").
 		Name:   "shani2",
