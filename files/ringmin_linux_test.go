@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 )
@@ -44,6 +45,27 @@ func TestRingSetupDefault(t *testing.T) {
 	t.Setenv("SHA256X_IOURING", "on")
 	if got := defaultRingSetupMin(); got != ringMin {
 		t.Errorf("with SHA256X_IOURING=on, ringSetupMin() = %d, want %d", got, ringMin)
+	}
+}
+
+// TestRingSetupSaid: README.md and the package doc give ringSetupFor's
+// thresholds.
+func TestRingSetupSaid(t *testing.T) {
+	wants := []string{
+		fmt.Sprintf("fewer than %d", ringSetupFor(0)),
+		fmt.Sprintf("%d where they cost up to 1 µs", ringSetupFor(untypedRingMin)),
+	}
+	for _, f := range []string{"../README.md", "files.go"} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " ")
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not say %q", f, want)
+			}
+		}
 	}
 }
 

@@ -71,3 +71,33 @@ func TestFallback(t *testing.T) {
 		t.Logf("vendor %s, SHA-NI %v: %s", c.vendor, kernel.CPU.SHA, want)
 	}
 }
+
+// TestZen3Route: the Zen 3 servers measured (family 19h, models 00h-0Fh)
+// run shani2; the other Zen 3 models, Zen 4, Zen 1 and 2 do not
+// (BENCHMARKS.md, "AMD Zen 3: shani2"). Routes are matched by vendor,
+// family and model alone here, whatever this CPU can run.
+func TestZen3Route(t *testing.T) {
+	first := func(vendor string, family, model int) string {
+		for _, r := range routes {
+			if r.vendor == vendor && (r.family == anyFamily || r.family == family) && r.modelLo <= model && model <= r.modelHi {
+				return r.plan
+			}
+		}
+		return ""
+	}
+	for _, c := range []struct {
+		family, model int
+		want          string
+	}{
+		{0x19, 0x01, "shani2"}, // Milan, the measured model
+		{0x19, 0x0f, "shani2"},
+		{0x19, 0x21, "shani"}, // Vermeer: the same core, not measured
+		{0x19, 0x50, "shani"},
+		{0x19, 0x11, "shani"}, // Zen 4
+		{0x17, 0x31, "shani"}, // Zen 2
+	} {
+		if got := first(amd, c.family, c.model); got != c.want {
+			t.Errorf("AMD family %#x model %#x: route %q, want %q", c.family, c.model, got, c.want)
+		}
+	}
+}
