@@ -210,26 +210,7 @@ func levelRounds(plans []named, joins []levelJoin, ns []int, rounds int) {
 // roundRobin times the variants, each round every one (calls enough to
 // take about 2 ms), the first to go rotating by round.
 func roundRobin(group string, rounds int, vs []variant) {
-	calls := make([]int, len(vs))
-	for i, v := range vs {
-		v.f()
-		t0 := time.Now()
-		for time.Since(t0) < 2*time.Millisecond {
-			v.f()
-			calls[i]++
-		}
-	}
-	ns := make([][]float64, len(vs))
-	for r := range rounds {
-		for k := range vs {
-			i := (k + r) % len(vs)
-			t0 := time.Now()
-			for range calls[i] {
-				vs[i].f()
-			}
-			ns[i] = append(ns[i], float64(time.Since(t0).Nanoseconds())/float64(calls[i]))
-		}
-	}
+	ns := timeRounds(vs, rounds, 2*time.Millisecond)
 	for i, v := range vs {
 		var rat []float64
 		for r := range ns[i] {
@@ -246,6 +227,33 @@ func flagSet(name string) bool {
 	set := false
 	flag.Visit(func(f *flag.Flag) { set = set || f.Name == name })
 	return set
+}
+
+// timeRounds times the variants round robin: in each round every variant
+// makes the calls that took it about each once measured, the first to go
+// rotating by round. It returns each variant's ns a call, round by round.
+func timeRounds(vs []variant, rounds int, each time.Duration) [][]float64 {
+	calls := make([]int, len(vs))
+	for i, v := range vs {
+		v.f()
+		t0 := time.Now()
+		for time.Since(t0) < each {
+			v.f()
+			calls[i]++
+		}
+	}
+	ns := make([][]float64, len(vs))
+	for r := range rounds {
+		for k := range vs {
+			i := (k + r) % len(vs)
+			t0 := time.Now()
+			for range calls[i] {
+				vs[i].f()
+			}
+			ns[i] = append(ns[i], float64(time.Since(t0).Nanoseconds())/float64(calls[i]))
+		}
+	}
+	return ns
 }
 
 func ints(s string) []int {

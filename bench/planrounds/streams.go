@@ -131,26 +131,7 @@ func streams(base *plan.Plan, pairsPerLevel []int, rounds int) {
 // last variant is crypto/sha256) in the median round of each kind and in
 // the worst round.
 func spellRounds(group string, rounds int, vs []variant) {
-	calls := make([]int, len(vs))
-	for i, v := range vs {
-		v.f()
-		t0 := time.Now()
-		for time.Since(t0) < time.Millisecond {
-			v.f()
-			calls[i]++
-		}
-	}
-	ns := make([][]float64, len(vs))
-	for r := range rounds {
-		for k := range vs {
-			i := (k + r) % len(vs)
-			t0 := time.Now()
-			for range calls[i] {
-				vs[i].f()
-			}
-			ns[i] = append(ns[i], float64(time.Since(t0).Nanoseconds())/float64(calls[i]))
-		}
-	}
+	ns := timeRounds(vs, rounds, time.Millisecond)
 	fastest := slices.Min(ns[0])
 	var quiet, slow []int
 	for r := range rounds {
@@ -190,7 +171,7 @@ func spellRounds(group string, rounds int, vs []variant) {
 		am, aw := speedup(i, allRounds(rounds))
 		qs, _ := speedup(i, quiet)
 		ss, sw := speedup(i, slow)
-		fmt.Printf("  %-16s median %9.1f ns (quiet %9.1f, slow %9.1f, slow/quiet %.2f)  crypto/it: all %.2fx worst %.2fx; quiet %.2fx; slow %.2fx worst %.2fx\n",
+		fmt.Printf("  %-20s median %9.1f ns (quiet %9.1f, slow %9.1f, slow/quiet %.2f)  crypto/it: all %.2fx worst %.2fx; quiet %.2fx; slow %.2fx worst %.2fx\n",
 			v.name, median(ns[i]), qm, slm, safeDiv(slm, qm), am, aw, qs, ss, sw)
 	}
 }
