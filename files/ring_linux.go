@@ -32,7 +32,7 @@ var ringMin = 16
 // 1 KiB: on the Intel Xeon (a system call 75 ns) 0.12-0.35 ms longer up to
 // 256 files and 6% less time at 512, so there from 512; on Zen 3 (0.57 µs),
 // 1.3-2.8x the time of plain reads up to 128 files, level at 256 and 12%
-// less time at 512, so there from 256. Where a call costs more than 1 µs
+// less time at 512, so there from 256. Where a call costs 1 µs or more
 // (Zen 5's host, about 2 µs: not measured) a file read through a ring
 // saves more, and it is set up from ringMin, as before these were
 // measured (BENCHMARKS.md, "Files: small files through the ring from 16").
