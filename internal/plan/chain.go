@@ -30,8 +30,8 @@ type ChainPlan struct {
 }
 
 // chainPlanOf returns the chain plan that follows plan pl: each of its
-// stages on the chain kernel of the same family and width, and the
-// single-message stage for Chain.
+// stages (its ChainStages, where it has them) on the chain kernel of the
+// same family and width, and the single-message stage for Chain.
 func chainPlanOf(pl *Plan) ChainPlan {
 	cp := ChainPlan{Name: pl.Name}
 	if pl.Stdlib {
@@ -40,7 +40,11 @@ func chainPlanOf(pl *Plan) ChainPlan {
 		return cp
 	}
 	cp.One = chainStageOf(pl.One[len(pl.One)-1])
-	for _, st := range pl.Stages {
+	stages := pl.Stages
+	if len(pl.ChainStages) > 0 {
+		stages = pl.ChainStages
+	}
+	for _, st := range stages {
 		cp.Stages = append(cp.Stages, drain(chainStageOf(st))...)
 	}
 	// The last stage runs to the end.

@@ -43,6 +43,10 @@ type Plan struct {
 	// (two waves of 16 lanes on Zen 5: BENCHMARKS.md, "Two waves of 16 lanes
 	// on Zen 5"); Pairs take the rest as they would take a smaller count.
 	PairsWide Stage
+	// ChainStages, if any, are the stages Chains runs on instead of Stages
+	// (Zen 3's shani2: its chains on four streams; BENCHMARKS.md, "AMD Zen
+	// 3: shani2").
+	ChainStages []Stage
 
 	// Derived at init from the above.
 	Serial     int          // the most short messages a batch hashes one after another on One, not through the job queue

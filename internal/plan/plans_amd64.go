@@ -12,7 +12,7 @@ func archKernels() []Kernel {
 	// (BENCHMARKS.md, "AMD Zen 4: shani").
 	shani := Kernel{Name: "shani", Plan: Plan{
 		Name:   "shani",
-		Stages: []Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 4}, {K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}},
+		Stages: shaniStages,
 		One:    []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
 		Pairs:  shaniPairs,
 	}}
@@ -45,11 +45,14 @@ var mixedPlans = []Plan{
 		// rounds on that machine) four lose 1.6-1.7x and two 1.1-1.2x, so
 		// two lead the batch shapes by 9-22% over all rounds; x3 loses as
 		// x4 does. Levels keep four streams: level in slow rounds, 10%
-		// faster in quiet ones (BENCHMARKS.md, "AMD Zen 3: shani2").
-		Name:   "shani2",
-		Stages: []Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}},
-		One:    []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
-		Pairs:  shaniPairs,
+		// faster in quiet ones; so do Chains: 64 chains on two streams
+		// took 1.05-1.13x the time of four (BENCHMARKS.md, "AMD Zen 3:
+		// shani2").
+		Name:        "shani2",
+		Stages:      []Stage{{K: kernel.ShaniX2, Width: 2, MinActive: 1}},
+		One:         []Stage{{K: kernel.ShaniX1, Width: 1, MinActive: 1}},
+		Pairs:       shaniPairs,
+		ChainStages: shaniStages,
 	},
 	{
 		// For Zen 5 (full-width AVX-512): 16 busy lanes hash 1.5x as fast
@@ -264,6 +267,9 @@ func writeAhead(pl *Plan) int {
 // streams lost; on Zen 5's, from where its streams lost there. Zen 4's
 // plan has no lanes.
 var (
+	// The SHA-NI plan's stages (see archKernels).
+	shaniStages = []Stage{{K: kernel.ShaniX4, Width: 4, MinActive: 4}, {K: kernel.ShaniX3, Width: 3, MinActive: 3, Odd: true}, {K: kernel.ShaniX2, Width: 2, MinActive: 1}}
+
 	// The SHA-NI plan's: an odd count's last three on three streams, one
 	// call where two and one took two (Zen 4: three pairs 1.3x faster;
 	// BENCHMARKS.md, "AMD Zen 4: shani"), as the Zen 5 and Intel plans do.

@@ -3,6 +3,7 @@
 package plan
 
 import (
+	"slices"
 	"testing"
 
 	"github.com/sha256x/sha256x/internal/kernel"
@@ -98,6 +99,12 @@ func TestZen3Route(t *testing.T) {
 	} {
 		if got := first(amd, c.family, c.model); got != c.want {
 			t.Errorf("AMD family %#x model %#x: route %q, want %q", c.family, c.model, got, c.want)
+		}
+	}
+	// Its Chains run on shani's stages, four streams first.
+	if s2, s := Runnable("shani2"), Runnable("shani"); s2 != nil && s != nil {
+		if !slices.Equal(s2.Chain.Stages, s.Chain.Stages) {
+			t.Errorf("shani2's chains run on %+v, shani's on %+v", s2.Chain.Stages, s.Chain.Stages)
 		}
 	}
 }
