@@ -11,8 +11,8 @@ import (
 
 // TestWriteAhead: the route this CPU takes sets WriteAhead for its own plan
 // alone; a plan forced by another name gets none; only the rows where it was
-// measured set one: Zen 4's and the Intel Xeon of model 207's (BENCHMARKS.md,
-// "Writes asked for ahead").
+// measured set one: AMD family 19h's (Zen 4's and Zen 3's) and the Intel Xeon
+// of model 207's (BENCHMARKS.md, "Writes asked for ahead").
 func TestWriteAhead(t *testing.T) {
 	r := bestRoute()
 	if r == nil {
@@ -30,9 +30,9 @@ func TestWriteAhead(t *testing.T) {
 		}
 	}
 	for _, rt := range routes {
-		zen4 := rt.vendor == amd && rt.family == 0x19
+		zen34 := rt.vendor == amd && rt.family == 0x19
 		xeon207 := rt.vendor == intel && rt.family == 6 && rt.modelLo == 0xcf && rt.modelHi == 0xcf
-		if rt.writeAhead != 0 && !zen4 && !xeon207 {
+		if rt.writeAhead != 0 && !zen34 && !xeon207 {
 			t.Errorf("route %+v sets writeAhead where it was not measured", rt)
 		}
 	}
@@ -74,17 +74,17 @@ func TestFallback(t *testing.T) {
 }
 
 // TestZen3Route: the Zen 3 servers measured (family 19h, models 00h-0Fh)
-// run shani2; the other Zen 3 models, Zen 4, Zen 1 and 2 do not
-// (BENCHMARKS.md, "AMD Zen 3: shani2"). Routes are matched by vendor,
+// run shani2, with writes asked for ahead; the other Zen 3 models, Zen 4,
+// Zen 1 and 2 do not (BENCHMARKS.md, "AMD Zen 3: shani2"). Routes are matched by vendor,
 // family and model alone here, whatever this CPU can run.
 func TestZen3Route(t *testing.T) {
-	first := func(vendor string, family, model int) string {
+	first := func(vendor string, family, model int) route {
 		for _, r := range routes {
 			if r.vendor == vendor && (r.family == anyFamily || r.family == family) && r.modelLo <= model && model <= r.modelHi {
-				return r.plan
+				return r
 			}
 		}
-		return ""
+		return route{}
 	}
 	for _, c := range []struct {
 		family, model int
@@ -97,9 +97,13 @@ func TestZen3Route(t *testing.T) {
 		{0x19, 0x11, "shani"}, // Zen 4
 		{0x17, 0x31, "shani"}, // Zen 2
 	} {
-		if got := first(amd, c.family, c.model); got != c.want {
+		if got := first(amd, c.family, c.model).plan; got != c.want {
 			t.Errorf("AMD family %#x model %#x: route %q, want %q", c.family, c.model, got, c.want)
 		}
+	}
+	// Its changed trees' writes asked for ahead, 16 nodes a call, as measured.
+	if got := first(amd, 0x19, 0x01).writeAhead; got != 16 {
+		t.Errorf("AMD family 0x19 model 0x1: writeAhead %d, want 16", got)
 	}
 	// Its Chains run on shani's stages, four streams first.
 	if s2, s := Runnable("shani2"), Runnable("shani"); s2 != nil && s != nil {
