@@ -11,7 +11,6 @@ import (
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
 	"github.com/sha256x/sha256x/internal/sched"
-	"github.com/sha256x/sha256x/internal/shapes"
 )
 
 // streamPlans returns the dispatched plan of SHA-NI streams (shani: four,
@@ -58,12 +57,7 @@ func streamPlans(base *plan.Plan) []named {
 func streams(base *plan.Plan, pairsPerLevel []int, rounds int) {
 	plans := streamPlans(base)
 	h := sha256.New()
-	for _, s := range shapes.All() {
-		switch s.Name {
-		case "solana", "tape-leaves", "short", "mixed":
-		default:
-			continue
-		}
+	for _, s := range batchShapes() {
 		out := make([][32]byte, len(s.Msgs))
 		var vs []variant
 		for _, p := range plans {
