@@ -61,12 +61,13 @@ type Plan struct {
 	PartBlocks, WindowBlocks, OneBlocks int
 }
 
-// SerialMax is the most short messages (at most 4 blocks each, no whole
-// block of prefix) a batch hashes one after another on the single-message
-// path, on a plan of SHA-NI streams: through the job queue two to four
-// took 10-25% longer than one by one, and five of 32 bytes 27%; six ran as
-// fast through the queue (bench/HISTORY.md, "Small batches"). A plan's
-// own is Serial.
+// SerialMax is the most short messages (at most 7 blocks each, the
+// scheduler's block class of 4-7; no whole block of prefix) a batch hashes
+// one after another on the single-message path, on a plan of SHA-NI
+// streams: through the job queue two to four of up to 4 blocks took 10-25%
+// longer than one by one, and five of 32 bytes 27%; six ran as fast
+// through the queue (bench/HISTORY.md, "Small batches"); 5-7 blocks not
+// measured. A plan's own is Serial.
 const SerialMax = 5
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest

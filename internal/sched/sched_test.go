@@ -3,6 +3,10 @@ package sched
 import (
 	"crypto/sha256"
 	"fmt"
+	"math/bits"
+	"os"
+	"strconv"
+	"strings"
 	"testing"
 	"unsafe"
 
@@ -106,6 +110,65 @@ func TestScratchAligned(t *testing.T) {
 	} {
 		if a := uintptr(p) % 64; a != 0 {
 			t.Errorf("%s at %d past a 64-byte line", name, a)
+		}
+	}
+}
+
+// TestSerialBlocks: the few short messages a batch hashes one after another
+// are those whose block class is below serialClass, which admits messages of
+// up to 7 padded blocks, not 4 (a class holds 4-7 blocks); the comments and
+// BENCHMARKS.md say the bound the code has, and the classes as blockClass
+// makes them.
+func TestSerialBlocks(t *testing.T) {
+	serial := func(n int) bool { return bits.Len64(1<<blockClass(n)) <= serialClass }
+	for _, c := range []struct {
+		n      int // bytes, padded to blocks
+		blocks int
+		serial bool
+	}{
+		{0, 1, true}, {55, 1, true}, {56, 2, true}, {247, 4, true}, {248, 5, true},
+		{439, 7, true}, {440, 8, false}, {1000, 16, false},
+	} {
+		if got := (c.n+8)/BlockSize + 1; got != c.blocks {
+			t.Fatalf("%d bytes pad to %d blocks, not %d", c.n, got, c.blocks)
+		}
+		if got := serial(c.n); got != c.serial {
+			t.Errorf("a message of %d bytes (%d blocks): one after another %v, want %v", c.n, c.blocks, got, c.serial)
+		}
+	}
+	most := 0
+	for n := 0; n < 64*BlockSize; n++ {
+		if serial(n) {
+			most = max(most, (n+8)/BlockSize+1)
+		}
+	}
+	// The classes' ranges of blocks, as BENCHMARKS.md lists them.
+	var classes []string
+	for c, lo := 1, 1; c <= 4; c++ {
+		hi := lo
+		for blockClass(hi*BlockSize) == c { // hi*64 bytes pad to hi+1 blocks
+			hi++
+		}
+		if classes = append(classes, strconv.Itoa(lo)); hi > lo {
+			classes[len(classes)-1] += "-" + strconv.Itoa(hi)
+		}
+		lo = hi + 1
+	}
+	said := map[string][]string{
+		"many.go":             {fmt.Sprintf("at most %d blocks each", most)},
+		"../plan/plan.go":     {fmt.Sprintf("at most %d blocks each", most)},
+		"../../BENCHMARKS.md": {fmt.Sprintf("at most %d blocks each", most), "block classes: " + strings.Join(classes, ", ") + " blocks"},
+	}
+	for f, wants := range said {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " ")
+		for _, want := range wants {
+			if !strings.Contains(text, want) {
+				t.Errorf("%s does not say %q", f, want)
+			}
 		}
 	}
 }
