@@ -188,9 +188,9 @@ var routes = []route{
 	// project's machine (an EPYC, model 01h, under KVM): two SHA-NI streams
 	// for batches hold their speed while the host runs the core's other
 	// thread, where four lose 1.6-1.7x (BENCHMARKS.md, "AMD Zen 3:
-	// shani2"). Writes asked for ahead, 16 nodes a call: 6-12% less time
-	// for a root after 512 or 8,192 changes of 2^20, in three runs of four
-	// (BENCHMARKS.md, "Writes asked for ahead").
+	// shani2"). Writes asked for ahead, 16 nodes a call: a root after 512
+	// changes of 2^20 0.82-0.99 of the time, after 8,192 0.88-0.94, in four
+	// runs (BENCHMARKS.md, "Writes asked for ahead").
 	{amd, 0x19, 0x00, 0x0f, "shani2", 16},
 	// Other AMD with SHA-NI (Zen 1, 2, the other Zen 3 models): 8-lane
 	// AVX2 behind SHA-NI streams on Zen 3 (BENCHMARKS.md, "AMD Zen 3:
