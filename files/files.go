@@ -84,7 +84,7 @@ type Hasher struct {
 	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
 	// goroutine gets Memory/Workers (at least MinMemory, which Workers'
 	// cap leaves only to a Memory below MinMemory): an arena of a
-	// quarter of it for small files, half of it for the chunks of up to 8
+	// quarter of it for small files, half of it for the chunks of up to 16
 	// large files hashed side by side. Memory also sets which files are
 	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.
 	Memory int

@@ -1,7 +1,10 @@
 package files
 
 import (
+	"fmt"
+	"os"
 	"runtime"
+	"strings"
 	"testing"
 	"time"
 )
@@ -97,5 +100,19 @@ func TestConfigBudget(t *testing.T) {
 	}
 	if c := (&Hasher{}).config(-1); c.streams != 16 || c.chunk != 128<<10 {
 		t.Errorf("default: %d streams of %d-byte chunks, the README says 16 of 128 KiB", c.streams, c.chunk)
+	}
+}
+
+// TestMemorySaid: Hasher.Memory's doc gives as many large files side by
+// side as a worker streams.
+func TestMemorySaid(t *testing.T) {
+	b, err := os.ReadFile("files.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n\t//", "\n")), " ")
+	c := (&Hasher{}).config(-1)
+	if want := fmt.Sprintf("the chunks of up to %d large files", c.streams); !strings.Contains(text, want) {
+		t.Errorf("Hasher.Memory's doc does not say %q", want)
 	}
 }
