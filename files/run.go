@@ -48,9 +48,10 @@ type config struct {
 
 func (h *Hasher) config(n int) config {
 	// Sixteen large files a worker side by side, each read a chunk of
-	// per/32 at a time (the same half of the worker's memory as eight of
-	// per/16): sixteen fill the widest lanes, where eight left 16 AVX-512
-	// lanes to the SHA-NI streams; 64 files of 8 MiB 0.66-0.71 of the time
+	// per/32 at a time, at most 256 KiB: at most half the worker's memory,
+	// as eight chunks of per/16 took (the same memory up to a share of 4
+	// MiB, the default). Sixteen fill the widest lanes, where eight left 16
+	// AVX-512 lanes to the SHA-NI streams; 64 files of 8 MiB 0.66-0.71 of the time
 	// (BENCHMARKS.md, "Files: 16 large files a worker").
 	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 16}
 	if c.workers <= 0 {
