@@ -377,6 +377,7 @@ func (r *Ring) SubmitInline(wait int) error {
 
 func (r *Ring) submit(wait int, raw bool) error {
 	atomic.StoreUint32(r.sqTail, r.tail)
+	refused := 0
 	for {
 		ready := int(atomic.LoadUint32(r.cqTail) - atomic.LoadUint32(r.cqHead))
 		want := min(wait, r.inflight+r.queued)
@@ -385,7 +386,9 @@ func (r *Ring) submit(wait int, raw bool) error {
 		}
 		var n uintptr
 		var errno unix.Errno
-		if raw && r.queued > 0 {
+		if refuseEnter != nil && refuseEnter() {
+			errno = unix.EAGAIN
+		} else if raw && r.queued > 0 {
 			k := r.chainsUpTo(rawSubmitMax)
 			n, _, errno = unix.RawSyscall6(unix.SYS_IO_URING_ENTER, uintptr(r.fd), uintptr(k), 0, 0, 0, 0)
 			if errno == 0 && int(n) == r.queued && int(atomic.LoadUint32(r.cqTail)-atomic.LoadUint32(r.cqHead)) < want {
@@ -402,15 +405,29 @@ func (r *Ring) submit(wait int, raw bool) error {
 		case 0:
 			r.queued -= int(n)
 			r.inflight += int(n)
-		case unix.EINTR, unix.EAGAIN, unix.EBUSY:
-			if errno != unix.EINTR {
-				runtime.Gosched()
+			refused = 0
+		case unix.EINTR:
+		case unix.EAGAIN, unix.EBUSY:
+			if refused++; refused == enterRefusedMax {
+				return fmt.Errorf("uring: io_uring_enter: %w, %d times in a row", errno, refused)
 			}
+			runtime.Gosched()
 		default:
 			return fmt.Errorf("uring: io_uring_enter: %w", errno)
 		}
 	}
 }
+
+// enterRefusedMax bounds the io_uring_enter calls in a row that the kernel
+// refuses for want of memory for requests (EAGAIN) or of room for
+// completions (EBUSY). Each yields the thread first; at the bound submit
+// returns the error, and its caller gives the ring up and reads the plain
+// way, rather than spinning on a ring the kernel keeps refusing.
+const enterRefusedMax = 1000
+
+// refuseEnter, if set (by tests), makes an io_uring_enter that it says
+// true for fail with EAGAIN, unmade.
+var refuseEnter func() bool
 
 // rawSubmitMax bounds the operations one raw io_uring_enter submits, cut
 // at the end of a chain: a raw call holds this thread's P, and a stop of

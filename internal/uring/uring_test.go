@@ -210,6 +210,31 @@ func TestFull(t *testing.T) {
 	}
 }
 
+// TestEnterRefused: io_uring_enter refused (EAGAIN) a few times in a row is
+// made again until it submits; refused enterRefusedMax times in a row,
+// Submit and SubmitInline return the error rather than spin.
+func TestEnterRefused(t *testing.T) {
+	defer func() { refuseEnter = nil }()
+	for _, submit := range []func(*Ring, int) error{(*Ring).Submit, (*Ring).SubmitInline} {
+		r := newRing(t, nil)
+		left := 10
+		refuseEnter = func() bool { left--; return left >= 0 }
+		r.Nop(1, false)
+		if err := submit(r, 1); err != nil {
+			t.Fatalf("refused 10 times, then: %v", err)
+		}
+		if got := reap(r); len(got) != 1 {
+			t.Fatalf("completions %v, want one", got)
+		}
+		calls := 0
+		refuseEnter = func() bool { calls++; return true }
+		r.Nop(2, false)
+		if err := submit(r, 1); !errors.Is(err, unix.EAGAIN) || calls != enterRefusedMax {
+			t.Fatalf("refused always: %v after %d calls, want EAGAIN after %d", err, calls, enterRefusedMax)
+		}
+	}
+}
+
 // TestSubmitInlinePending: an operation that cannot complete as it is
 // submitted (a read of a FIFO before its writer writes) is waited for, and
 // the next rawRetry SubmitInline calls go the ordinary way.
