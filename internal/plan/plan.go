@@ -233,8 +233,8 @@ const Pinned = pinned
 // (hashtree's sparse updates) go to one call, each call's written lines
 // asked for (PREFETCHW) while the call before it hashes; 0: the level in
 // one call, written after it. A CPU's route sets it where it was measured,
-// for the plan it routes to, not for a plan forced by name (BENCHMARKS.md,
-// "Writes asked for ahead").
+// for the plan it routes to (forced by name or not), not for another plan
+// forced by name (BENCHMARKS.md, "Writes asked for ahead").
 var WriteAhead = writeAhead(Active)
 
 // Kernels lists every kernel this CPU can run, in the order the dispatcher
