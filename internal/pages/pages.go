@@ -16,11 +16,11 @@ const size = 32
 // the block and the block marks the page owned.
 //
 // Copying a level copies its directory alone (a pointer a 256 nodes of
-// hashtree's levels, a 512 of a container list's field roots) and clears
-// the mine bits of both copies: the first write to a block in either
-// copies that block (96 bytes) with no group or page owned, then the group
-// written (64 bytes), then the page (128 bytes in hashtree's levels, 256 of
-// field roots). So Copy costs little (17 us for a 2^20-validator
+// hashtree's levels, a pointer a 512 of a container list's field roots)
+// and clears the mine bits of both copies: the first write to a block in
+// either copies that block (96 bytes) with no group or page owned, then
+// the group written (64 bytes), then the page (128 bytes in hashtree's
+// levels, 256 of field roots). So Copy costs little (17 us for a 2^20-validator
 // registry and its balances, Zen 4, where copying every page pointer would
 // take 0.2 ms), and the first root after it copies a page a dirty node and a
 // block and a group for a few (copy-on-write at three granularities, so
