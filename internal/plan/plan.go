@@ -337,12 +337,12 @@ func planMissing(pl *Plan) string {
 }
 
 // planKernels lists every kernel pl's stages name: its job queue's, its
-// single message's, its pairs kernels' and its wide pairs kernel's (the
-// small pairs and the chain kernels are of the same families, derived from
-// these).
+// single message's, its pairs kernels', its chains' if it names them, and
+// its wide pairs kernel's (the small pairs and the chain kernels are of the
+// same families, derived from these).
 func planKernels(pl *Plan) []kernel.ID {
 	var ids []kernel.ID
-	for _, sts := range [][]Stage{pl.Stages, pl.One, pl.Pairs} {
+	for _, sts := range [][]Stage{pl.Stages, pl.One, pl.Pairs, pl.ChainStages} {
 		for _, st := range sts {
 			ids = append(ids, st.K)
 		}
