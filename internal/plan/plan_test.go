@@ -272,3 +272,20 @@ func TestSerial(t *testing.T) {
 		t.Fatal("no plan tested")
 	}
 }
+
+// TestChainStagesChecked: a plan whose chains run on a kernel this CPU
+// lacks is refused, as one whose batches do is (planMissing).
+func TestChainStagesChecked(t *testing.T) {
+	for _, id := range kernel.IDs() {
+		f := kernel.Lookup(id).Family
+		if kernel.Missing(f) == "" {
+			continue
+		}
+		pl := &Plan{Stages: []Stage{{K: kernel.Generic, Width: 1, MinActive: 1}}, ChainStages: []Stage{{K: id}}}
+		if planMissing(pl) == "" {
+			t.Errorf("chains on %s-%s, which this CPU lacks: planMissing says nothing", f, kernel.Lookup(id).Variant)
+		}
+		return
+	}
+	t.Skip("this CPU runs every kernel")
+}
