@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -71,6 +72,7 @@ func makeTx(r *rand.Rand, witness bool, scriptLen int, coinbase bool) testTx {
 		return testTx{base, base}
 	}
 	full := append(append(append([]byte(nil), ver...), 0, 1), mid...)
+	some := false // an input with witness items: one must have some
 	for k := range nin {
 		items := r.IntN(3)
 		if coinbase && k == 0 {
@@ -78,6 +80,10 @@ func makeTx(r *rand.Rand, witness bool, scriptLen int, coinbase bool) testTx {
 			full = fill(full, 32)
 			continue
 		}
+		if k == nin-1 && !some {
+			items = max(items, 1)
+		}
+		some = some || items > 0
 		full = varint(full, items)
 		for range items {
 			l := r.IntN(scriptLen + 1)
@@ -219,6 +225,31 @@ func TestMalformed(t *testing.T) {
 	huge := append(block[:HeaderSize:HeaderSize], 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff)
 	if _, err := h.Block(huge); err == nil {
 		t.Error("2^64-1 transactions: no error")
+	}
+	// The segwit marker and flag on a transaction without witness: Bitcoin
+	// Core and btcd refuse it (a superfluous witness record).
+	in := append(make([]byte, 36), 0, 0, 0, 0, 0) // outpoint, empty script, sequence
+	out := make([]byte, 9)                        // value, empty script
+	for _, c := range []struct {
+		name string
+		tx   []byte // the version, marker and flag are prepended, the lock time appended
+	}{
+		{"no inputs", []byte{0, 0}},
+		{"one input, no items", slices.Concat([]byte{1}, in, []byte{1}, out, []byte{0})},
+		{"two inputs, no items", slices.Concat([]byte{2}, in, in, []byte{1}, out, []byte{0, 0})},
+	} {
+		b := slices.Concat(block[:HeaderSize:HeaderSize], []byte{1, 2, 0, 0, 0, 0, 1}, c.tx, []byte{0, 0, 0, 0})
+		if _, err := h.Block(b); !errors.Is(err, ErrMalformed) {
+			t.Errorf("%s: %v, want ErrMalformed", c.name, err)
+		}
+		// With one empty item it is a valid serialization.
+		b = slices.Concat(b[:len(b)-5], []byte{1, 0, 0, 0, 0, 0})
+		if c.name == "no inputs" {
+			continue
+		}
+		if _, err := h.Block(b); err != nil {
+			t.Errorf("%s, then one empty item: %v", c.name, err)
+		}
 	}
 }
 

@@ -131,8 +131,10 @@ type cbInfo struct {
 
 // Parse appends to txs the place of every transaction of the serialized
 // block (an 80-byte header, a CompactSize count, the transactions) and
-// returns the extended slice. A block that does not parse to its last byte
-// is an error, a *ParseError that matches ErrMalformed.
+// returns the extended slice. A block that does not parse to its last byte,
+// or with a segwit marker on a transaction without witness (which Bitcoin
+// Core refuses as a superfluous witness record), is an error, a
+// *ParseError that matches ErrMalformed.
 func Parse(txs []Tx, block []byte) ([]Tx, error) {
 	txs, _, err := parse(txs, block)
 	return txs, err
@@ -192,11 +194,13 @@ func parse(txs []Tx, block []byte) ([]Tx, cbInfo, error) {
 		}
 		if segwit {
 			t.Witness = r.off
+			some := false // an input with witness items
 			for range nin {
 				if r.err != nil {
 					break
 				}
 				items := r.varint("the witness item count")
+				some = some || items > 0
 				if coinbase && items == 1 && r.err == nil {
 					l := r.script("the witness item")
 					r.skip(l, "the witness item")
@@ -211,6 +215,12 @@ func parse(txs []Tx, block []byte) ([]Tx, cbInfo, error) {
 					}
 					r.skip(r.script("the witness item"), "the witness item")
 				}
+			}
+			// The marker and flag with no witness at all is a
+			// serialization Bitcoin Core and btcd refuse ("superfluous
+			// witness record"): no valid block holds it.
+			if r.err == nil && !some {
+				r.fail("a segwit flag with no witness")
 			}
 		}
 		r.skip(4, "the lock time")
