@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"math/rand/v2"
+	"slices"
 	"testing"
 
 	"github.com/btcsuite/btcd/blockchain"
@@ -249,4 +250,48 @@ func TestBitcoinMalformedReverse(t *testing.T) {
 		}
 	}
 	t.Logf("%d flipped blocks btcd reads", both)
+}
+
+// TestBitcoinHostileBlocks: hand-made blocks of one transaction that sit
+// on a rule of the serialization (the segwit marker and flag without
+// witness, an unknown flag, CompactSizes truncated, non-canonical or of
+// 2^64 - 1): we read each exactly when btcd reads it to its last byte.
+func TestBitcoinHostileBlocks(t *testing.T) {
+	in := append(make([]byte, 36), 0, 0, 0, 0, 0) // outpoint, empty script, sequence
+	out := make([]byte, 9)                        // value, empty script
+	ver, lock := []byte{2, 0, 0, 0}, []byte{0, 0, 0, 0}
+	seg := []byte{0, 1} // the marker and flag
+	for _, c := range []struct {
+		name string
+		tx   []byte
+	}{
+		{"legacy", slices.Concat(ver, []byte{1}, in, []byte{1}, out, lock)},
+		{"segwit, one empty item", slices.Concat(ver, seg, []byte{1}, in, []byte{1}, out, []byte{1, 0}, lock)},
+		{"segwit, no items", slices.Concat(ver, seg, []byte{1}, in, []byte{1}, out, []byte{0}, lock)},
+		{"segwit, two inputs, no items", slices.Concat(ver, seg, []byte{2}, in, in, []byte{1}, out, []byte{0, 0}, lock)},
+		{"segwit, two inputs, the second with an item", slices.Concat(ver, seg, []byte{2}, in, in, []byte{1}, out, []byte{0, 1, 1, 7}, lock)},
+		{"segwit, no inputs", slices.Concat(ver, seg, []byte{0, 0}, lock)},
+		{"segwit, no inputs, an output", slices.Concat(ver, seg, []byte{0, 1}, out, lock)},
+		{"flag 2", slices.Concat(ver, []byte{0, 2, 1}, in, []byte{1}, out, []byte{1, 0}, lock)},
+		{"no inputs, no flag", slices.Concat(ver, []byte{0, 0}, lock)},
+		{"a non-canonical output count", slices.Concat(ver, []byte{1}, in, []byte{0xfd, 1, 0}, out, lock)},
+		{"an output count of 2^64 - 1", slices.Concat(ver, []byte{1}, in, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, out, lock)},
+		{"a witness item count of 2^64 - 1", slices.Concat(ver, seg, []byte{1}, in, []byte{1}, out, []byte{0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff, 0xff}, lock)},
+		{"a truncated script length", slices.Concat(ver, []byte{1}, in[:36], []byte{0xfe, 1})},
+	} {
+		b := slices.Concat(make([]byte, 80), []byte{1}, c.tx)
+		_, err := bitcoin.Parse(nil, b)
+		rd := bytes.NewReader(b)
+		var mb wire.MsgBlock
+		berr := mb.Deserialize(rd)
+		if berr == nil && rd.Len() != 0 {
+			berr = errors.New("bytes past the block")
+		}
+		if (err == nil) != (berr == nil) {
+			t.Errorf("%s: Parse %v, btcd %v", c.name, err, berr)
+		}
+		if err != nil && !errors.Is(err, bitcoin.ErrMalformed) {
+			t.Errorf("%s: %v, not ErrMalformed", c.name, err)
+		}
+	}
 }
