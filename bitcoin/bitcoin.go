@@ -37,7 +37,6 @@ type Hasher struct {
 	ids, wids [][Size]byte
 	stage     []byte
 	d         sha256x.Digest
-	cb        cbInfo
 }
 
 // Sums are a block's hashes, in internal byte order.
@@ -64,7 +63,8 @@ type Sums struct {
 // ErrMalformed, never a panic.
 func (h *Hasher) Block(block []byte) (Sums, error) {
 	var s Sums
-	if err := h.parse(block); err != nil {
+	cb, err := h.parse(block)
+	if err != nil {
 		return s, err
 	}
 	s.Hash = headerHash(block)
@@ -74,12 +74,12 @@ func (h *Hasher) Block(block []byte) (Sums, error) {
 	if len(s.WTxIDs) > 0 {
 		s.WitnessRoot = merkle.Bitcoin.RootNodes(s.WTxIDs)
 	}
-	if h.cb.reservedOK {
-		s.Commitment = WitnessCommitment(s.WitnessRoot, [Size]byte(h.cb.reserved))
+	if cb.reservedOK {
+		s.Commitment = WitnessCommitment(s.WitnessRoot, [Size]byte(cb.reserved))
 		s.HasReserved = true
 	}
-	if h.cb.commitmentSeen {
-		s.CoinbaseCommitment = [Size]byte(h.cb.commitment)
+	if cb.commitmentSeen {
+		s.CoinbaseCommitment = [Size]byte(cb.commitment)
 		s.HasCommitment = true
 	}
 	return s, nil
@@ -88,7 +88,7 @@ func (h *Hasher) Block(block []byte) (Sums, error) {
 // TxIDs parses a serialized block and returns its txids, the Hasher's own
 // slice.
 func (h *Hasher) TxIDs(block []byte) ([][Size]byte, error) {
-	if err := h.parse(block); err != nil {
+	if _, err := h.parse(block); err != nil {
 		return nil, err
 	}
 	return h.txids(block), nil
@@ -98,23 +98,27 @@ func (h *Hasher) TxIDs(block []byte) ([][Size]byte, error) {
 // slice; the coinbase's is zero, as BIP 141 defines it for the witness
 // tree.
 func (h *Hasher) WTxIDs(block []byte) ([][Size]byte, error) {
-	if err := h.parse(block); err != nil {
+	if _, err := h.parse(block); err != nil {
 		return nil, err
 	}
 	return h.wtxids(block, false), nil
 }
 
-func (h *Hasher) parse(block []byte) error {
+// parse parses block into h.txs and returns what its coinbase holds of
+// the witness commitment, slices of block, which the Hasher does not keep
+// (it holds no block past a call).
+func (h *Hasher) parse(block []byte) (cbInfo, error) {
+	var cb cbInfo
 	var err error
-	h.txs, h.cb, err = parse(h.txs[:0], block)
+	h.txs, cb, err = parse(h.txs[:0], block)
 	if err != nil {
-		return err
+		return cbInfo{}, err
 	}
 	n := len(h.txs)
 	h.msgs = grow(h.msgs, n)
 	h.ids = grow(h.ids, n)
 	h.wids = grow(h.wids, n)
-	return nil
+	return cb, nil
 }
 
 func grow[T any](s []T, n int) []T {

@@ -5,8 +5,10 @@ import (
 	"encoding/binary"
 	"errors"
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
+	"time"
 )
 
 func sha256d(parts ...[]byte) [Size]byte {
@@ -207,6 +209,34 @@ func TestCommitment(t *testing.T) {
 	if s.HasCommitment {
 		t.Error("a coinbase without a commitment output has one")
 	}
+}
+
+// TestHoldsNoBlock: once Block returns, the Hasher keeps no slice of the
+// block (its coinbase's reserved value among them), so that a block handed
+// to it is freed while the Hasher lives on.
+func TestHoldsNoBlock(t *testing.T) {
+	var h Hasher
+	freed := make(chan struct{})
+	func() {
+		r := rand.New(rand.NewPCG(41, 9))
+		block := makeBlock([]testTx{makeTx(r, true, 10, true), makeTx(r, true, 100, false)})
+		s, err := h.Block(block)
+		if err != nil || !s.HasReserved {
+			t.Fatalf("Block: %v, reserved value %v", err, s.HasReserved)
+		}
+		runtime.SetFinalizer(&block[0], func(*byte) { close(freed) })
+	}()
+	for range 20 {
+		runtime.GC()
+		select {
+		case <-freed:
+			runtime.KeepAlive(&h)
+			return
+		case <-time.After(10 * time.Millisecond):
+		}
+	}
+	t.Error("the block is still held after Block returned")
+	runtime.KeepAlive(&h)
 }
 
 func TestMalformed(t *testing.T) {
