@@ -22,7 +22,9 @@ type Join struct {
 
 // HashLevel hashes a whole level of a Merkle tree in one batched call: it
 // sets out[i] to the join of nodes[2i] and nodes[2i+1] for every pair of
-// nodes. Children are read where they are; nothing is concatenated first.
+// nodes. Merkle pairs (no Prefix or Infix, Width 32) are read where they
+// are; other joins are staged whole in a small scratch area, a chunk of
+// nodes at a time.
 // out may be nodes[:len(nodes)/2], reducing a level in place; otherwise it
 // must not overlap nodes.
 //

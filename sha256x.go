@@ -59,6 +59,8 @@ func HashMany(out [][Size]byte, msgs [][]byte) {
 // whole blocks are hashed once for the batch, blocks lying wholly inside a
 // message are read in place, and only the block that straddles prefix and
 // message and the final padded blocks are copied into a small scratch area.
+// (Where the plan has pairs kernels, a batch of short messages that all pad
+// to as many blocks, at most three, is staged whole for them instead.)
 //
 // It panics like HashMany, and also if out[:len(msgs)] overlaps prefix.
 func HashManyPrefixed(out [][Size]byte, prefix []byte, msgs [][]byte) {
