@@ -24,8 +24,11 @@ func Missing(f string) string {
 	case "avx512":
 		// The kernel's lane bookkeeping uses AVX2 instructions (every
 		// AVX-512 CPU has them).
-		if !CPU.AVX512 || !CPU.AVX2 {
-			return lacks("AVX-512 F+BW and AVX2", detected.AVX512 && detected.AVX2)
+		switch {
+		case !CPU.AVX512:
+			return lacks("AVX-512 F+BW", detected.AVX512)
+		case !CPU.AVX2:
+			return lacks("AVX2", detected.AVX2)
 		}
 	}
 	return ""
