@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"os"
 	"slices"
 	"strconv"
 	"strings"
@@ -42,10 +43,11 @@ The following options are useful only when verifying checksums:
   -h, --help       print this and exit
       --version    print the version (as sha256x version) and exit
 
-Options may follow file names ("--" ends them), long ones by any unambiguous
-prefix. Output, messages and exit status are those of GNU coreutils 9.1
-sha256sum, with "sha256x" where sha256sum names itself: -z and --tag are
-refused with -c, --text after --tag is refused.
+Options may follow file names ("--" ends them; with POSIXLY_CORRECT set,
+the first file name does), long ones by any unambiguous prefix. Output,
+messages and exit status are those of GNU coreutils 9.1 sha256sum, with
+"sha256x" where sha256sum names itself: -z and --tag are refused with -c,
+--text after --tag is refused.
 `
 
 type sumOpts struct {
@@ -77,7 +79,8 @@ var sumLong = []struct {
 }
 
 // parseSum parses GNU-style options, which may come after file names (as
-// getopt permutes them; "--" ends them), as GNU coreutils 9.1 sha256sum
+// getopt permutes them; "--" ends them, or with POSIXLY_CORRECT the first
+// file name), as GNU coreutils 9.1 sha256sum
 // does: long options by any unambiguous prefix, "--help" and "--version"
 // done where they come, the first error met the one reported, then the
 // checks of the options together in sha256sum's order.
@@ -183,6 +186,12 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 			}
 		default:
 			o.files = append(o.files, a)
+			if posixlyCorrect {
+				// getopt's order under POSIXLY_CORRECT, as sha256sum
+				// takes it: the first operand ends the options.
+				o.files = append(o.files, args[i+1:]...)
+				i = len(args)
+			}
 		}
 	}
 	// The options together, in sha256sum's order.
@@ -214,6 +223,14 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 	}
 	return o, 0, false
 }
+
+// posixlyCorrect: POSIXLY_CORRECT is in the environment (set, whatever
+// its value, as glibc's getopt asks), so that options end at the first
+// operand.
+var posixlyCorrect = func() bool {
+	_, ok := os.LookupEnv("POSIXLY_CORRECT")
+	return ok
+}()
 
 // parseJobs sets o.jobs from the argument of -j, a positive number.
 func parseJobs(o *sumOpts, v string) bool {

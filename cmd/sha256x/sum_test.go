@@ -491,6 +491,56 @@ func TestSumVersion(t *testing.T) {
 	}
 }
 
+// TestSumPosixlyCorrect: with POSIXLY_CORRECT in the environment, the
+// first operand ends the options, "--" after it included, as sha256sum
+// 9.1 takes them (getopt's order); without it, options may follow.
+func TestSumPosixlyCorrect(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("f", []byte("hi\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	sum := fmt.Sprintf("%x", sha256.Sum256([]byte("hi\n")))
+	plain, tag := sum+"  f\n", "SHA256 (f) = "+sum+"\n"
+	missing := func(names ...string) string {
+		var b strings.Builder
+		for _, n := range names {
+			fmt.Fprintf(&b, "sha256x: %s: No such file or directory\n", n)
+		}
+		return b.String()
+	}
+	_, lookErr := exec.LookPath("sha256sum")
+	defer func(v bool) { posixlyCorrect = v }(posixlyCorrect)
+	for _, c := range []struct {
+		posix bool
+		args  []string
+		want  result
+	}{
+		{false, []string{"f", "--tag"}, result{tag, "", 0}},
+		{true, []string{"f", "--tag"}, result{plain, missing("--tag"), 1}},
+		{true, []string{"--tag", "f", "-b"}, result{tag, missing("-b"), 1}},
+		{true, []string{"f", "--", "-b"}, result{plain, missing("--", "-b"), 1}},
+		{true, []string{"--", "f", "--"}, result{plain, missing("--"), 1}},
+		{true, []string{"f", "-c"}, result{plain, missing("-c"), 1}},
+		{true, []string{"f", "-x"}, result{plain, missing("-x"), 1}},
+	} {
+		t.Run(fmt.Sprint(c.posix, c.args), func(t *testing.T) {
+			posixlyCorrect = c.posix
+			if got := ours(nil, c.args...); got != c.want {
+				t.Errorf("sum %q: %+v, want %+v", c.args, got, c.want)
+			}
+			if lookErr != nil {
+				return
+			}
+			if c.posix {
+				t.Setenv("POSIXLY_CORRECT", "1")
+			}
+			if w := sha256sum(t, "C.UTF-8", nil, c.args...); w != c.want {
+				t.Errorf("sha256sum %q: %+v, want %+v", c.args, w, c.want)
+			}
+		})
+	}
+}
+
 // TestProgressOut: standard output sharing the progress line's terminal
 // erases the line before each write, and a write that ends mid-line keeps
 // the line from being drawn over it until one ends the line.
