@@ -157,6 +157,12 @@ func TestMerkleArgs(t *testing.T) {
 		{[]string{"-scheme", "rfc6962", "-proof", "3", "l0", "l1", "l2"}, 2, "", "-proof 3: not a file's index (0 to 2, of 3 files)"},
 		{[]string{"-scheme", "rfc6962", "-proof", "0"}, 2, "", "-proof 0: not a file's index"},
 		{[]string{"-scheme", "rfc6962", "-proof", "x", "l0"}, 2, "", "invalid value \"x\" for flag -proof"},
+		// Decimal, as the usage says (flag.Int read 010 as 8, 0x1 as 1).
+		{[]string{"-scheme", "rfc6962", "-proof", "01", "l0", "l1", "l2"}, 0, withProof, ""},
+		{[]string{"-scheme", "rfc6962", "-proof", "+1", "l0", "l1", "l2"}, 0, withProof, ""},
+		{[]string{"-scheme", "rfc6962", "-proof", "010", "l0", "l1", "l2"}, 2, "", "-proof 10: not a file's index"},
+		{[]string{"-scheme", "rfc6962", "-proof", "0x1", "l0", "l1", "l2"}, 2, "", "invalid value \"0x1\" for flag -proof: parse error"},
+		{[]string{"-scheme", "rfc6962", "-proof", "99999999999999999999", "l0"}, 2, "", "invalid value \"99999999999999999999\" for flag -proof: value out of range"},
 		{[]string{"-scheme", "rfc6962", "l0", "-proof"}, 2, "", "flag needs an argument: -proof"},
 		{[]string{"l0", "-scheme"}, 2, "", "flag needs an argument: -scheme"},
 		{[]string{"l0", "l1"}, 2, "", "-scheme is required"},
