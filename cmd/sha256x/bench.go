@@ -59,7 +59,7 @@ another in the same run. About 8 s by default.
 // implementations so that drift hits all alike.
 func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x bench", flag.ContinueOnError)
-	rounds := fs.Int("rounds", 3, "measurements of each shape; the table shows medians")
+	rounds := intFlag(fs, "rounds", 3, "measurements of each shape; the table shows medians")
 	each := fs.Duration("time", 150*time.Millisecond, "time per measurement")
 	long := fs.Bool("long", false, "a longer, more careful run: -rounds 7 -time 400ms")
 	all := fs.Bool("kernels", false, "also every kernel this CPU runs")

@@ -146,6 +146,7 @@ func TestBenchBadValues(t *testing.T) {
 		msg  string
 	}{
 		{[]string{"bench", "-rounds", "0"}, "sha256x bench: -rounds 0: at least 1"},
+		{[]string{"bench", "-rounds", "0x3"}, "invalid value \"0x3\" for flag -rounds: parse error"},
 		{[]string{"bench", "-small", "-rounds", "-3"}, "sha256x bench: -rounds -3: at least 1"},
 		{[]string{"bench", "-time", "-1s"}, "sha256x bench: -time -1s: more than 0"},
 		{[]string{"bench", "-pauses", "-time", "0s"}, "sha256x bench: -time 0s: more than 0"},

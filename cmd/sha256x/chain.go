@@ -41,10 +41,10 @@ const maxChains = 1 << 20
 
 func chainMain(args []string, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x chain", flag.ContinueOnError)
-	n := fs.Uint64("n", 10_000_000, "steps of the serial chain")
+	n := uint64Flag(fs, "n", 10_000_000, "steps of the serial chain")
 	seed := fs.String("seed", "", "the chain starts at SHA-256 of this text")
 	crypto := fs.Bool("crypto", false, "also time the same chain on a crypto/sha256.Sum256 loop")
-	chains := fs.Int("chains", 0, "also time this many chains of n/chains steps each, side by side (sha256x.Chains)")
+	chains := intFlag(fs, "chains", 0, "also time this many chains of n/chains steps each, side by side (sha256x.Chains)")
 	operands, status, ok := parseFlagsAnywhere(fs, chainUsage, args, stdout, stderr)
 	if !ok {
 		return status

@@ -40,6 +40,10 @@ func TestChainArgs(t *testing.T) {
 	if got := runCmd("chain", "-n", "10", "-chains", "10"); got.code != 0 || !strings.Contains(got.stdout, "sha256x.Chains, 10 x 1:") {
 		t.Errorf("chain -n 10 -chains 10: %+v", got)
 	}
+	// -n 010 is ten steps (flag.Uint64 read eight, fewer than the chains).
+	if got := runCmd("chain", "-n", "010", "-chains", "9"); got.code != 0 || !strings.Contains(got.stdout, "sha256x.Chains, 9 x 1:") {
+		t.Errorf("chain -n 010 -chains 9: %+v", got)
+	}
 	for _, c := range []struct {
 		args   []string
 		stderr string
@@ -49,6 +53,11 @@ func TestChainArgs(t *testing.T) {
 		{[]string{"-n", "0"}, "-n 0: nothing to time"},
 		{[]string{"-n", "-5"}, "invalid value \"-5\" for flag -n"},
 		{[]string{"-n", "ten"}, "invalid value \"ten\" for flag -n"},
+		// Decimal, as every integer flag of the command (flag.Uint64 read 0x10
+		// as 16, 010 as 8).
+		{[]string{"-n", "0x10"}, "invalid value \"0x10\" for flag -n: parse error"},
+		{[]string{"-n", "99999999999999999999"}, "for flag -n: value out of range"},
+		{[]string{"-n", "100", "-chains", "0x2"}, "invalid value \"0x2\" for flag -chains: parse error"},
 		{[]string{"-n", "100", "-chains", "0"}, "-chains 0: at least 1"},
 		{[]string{"-n", "100", "-chains", "-1"}, "-chains -1: at least 1"},
 		{[]string{"-n", "100000000", "-chains", "2000000"}, "-chains 2000000: at most 1048576"},

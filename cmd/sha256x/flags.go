@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 )
 
 // parseFlagsAnywhere parses a subcommand's flags with fs wherever they come
@@ -95,4 +96,66 @@ func writeStatus(stderr io.Writer, err error, status int) int {
 		return 1
 	}
 	return status
+}
+
+// The commands' integer flags are read in decimal, one convention for all:
+// flag.Int and flag.Uint64 read Go's literals, so that 010 was 8 and 0x1 was
+// 1 (a zero-padded -proof gave another file's proof). The errors are the
+// flag package's words.
+
+type decimalInt struct{ p *int }
+
+func (d decimalInt) String() string {
+	if d.p == nil {
+		return "0"
+	}
+	return strconv.Itoa(*d.p)
+}
+
+func (d decimalInt) Set(v string) error {
+	n, err := strconv.ParseInt(v, 10, strconv.IntSize)
+	if err != nil {
+		return numError(err)
+	}
+	*d.p = int(n)
+	return nil
+}
+
+type decimalUint64 struct{ p *uint64 }
+
+func (d decimalUint64) String() string {
+	if d.p == nil {
+		return "0"
+	}
+	return strconv.FormatUint(*d.p, 10)
+}
+
+func (d decimalUint64) Set(v string) error {
+	n, err := strconv.ParseUint(v, 10, 64)
+	if err != nil {
+		return numError(err)
+	}
+	*d.p = n
+	return nil
+}
+
+func numError(err error) error {
+	if errors.Is(err, strconv.ErrRange) {
+		return errors.New("value out of range")
+	}
+	return errors.New("parse error")
+}
+
+// intFlag defines a decimal int flag.
+func intFlag(fs *flag.FlagSet, name string, value int, usage string) *int {
+	p := &value
+	fs.Var(decimalInt{p}, name, usage)
+	return p
+}
+
+// uint64Flag defines a decimal uint64 flag.
+func uint64Flag(fs *flag.FlagSet, name string, value uint64, usage string) *uint64 {
+	p := &value
+	fs.Var(decimalUint64{p}, name, usage)
+	return p
 }

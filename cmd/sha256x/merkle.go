@@ -4,11 +4,9 @@ package main
 
 import (
 	"bufio"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strconv"
 
 	"github.com/sha256x/sha256x"
 	"github.com/sha256x/sha256x/merkle"
@@ -50,20 +48,7 @@ var schemes = map[string]*merkle.Scheme{
 func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("sha256x merkle", flag.ContinueOnError)
 	name := fs.String("scheme", "", "rfc6962, bitcoin, binary or solana")
-	// -proof is decimal: flag.Int reads 010 as 8 and 0x1 as 1, so that a
-	// zero-padded index gave another file's proof.
-	proof := -1
-	fs.Func("proof", "print the inclusion proof of file `I`", func(v string) error {
-		n, err := strconv.Atoi(v)
-		switch {
-		case errors.Is(err, strconv.ErrRange):
-			return errors.New("value out of range")
-		case err != nil:
-			return errors.New("parse error")
-		}
-		proof = n
-		return nil
-	})
+	proof := intFlag(fs, "proof", -1, "print the inclusion proof of file `I`")
 	files, status, ok := parseFlagsAnywhere(fs, merkleUsage, args, stdout, stderr)
 	if !ok {
 		return status
@@ -76,8 +61,8 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -scheme %s: must be rfc6962, bitcoin, binary or solana", quoteName(*name))
 	case len(files) == 0 && s.NoEmpty:
 		return usageErrorf(stderr, merkleUsage, "sha256x merkle: a %s tree needs at least one file", *name)
-	case isSet(fs, "proof") && (proof < 0 || proof >= len(files)):
-		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -proof %d: not a file's index (0 to %d, of %d files)", proof, len(files)-1, len(files))
+	case isSet(fs, "proof") && (*proof < 0 || *proof >= len(files)):
+		return usageErrorf(stderr, merkleUsage, "sha256x merkle: -proof %d: not a file's index (0 to %d, of %d files)", *proof, len(files)-1, len(files))
 	}
 	// Leaves: prefixed schemes hash prefix || contents as they read; the
 	// others hash the contents (and bitcoin once more).
@@ -112,8 +97,8 @@ func merkleMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 		root = merkle.Reverse(root)
 	}
 	fmt.Fprintf(w, "%x\n", root)
-	if proof >= 0 {
-		p := tree.Proof(proof)
+	if *proof >= 0 {
+		p := tree.Proof(*proof)
 		width := s.Node.Width
 		if width == 0 {
 			width = 32
