@@ -2,11 +2,11 @@ package files
 
 import (
 	"fmt"
-	"os"
 	"runtime"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/sha256x/sha256x/internal/docsaid"
 )
 
 // TestKeeper: a keeper keeps up to one value a core, hands back only one
@@ -106,13 +106,6 @@ func TestConfigBudget(t *testing.T) {
 // TestMemorySaid: Hasher.Memory's doc gives as many large files side by
 // side as a worker streams.
 func TestMemorySaid(t *testing.T) {
-	b, err := os.ReadFile("files.go")
-	if err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n\t//", "\n")), " ")
 	c := (&Hasher{}).config(-1)
-	if want := fmt.Sprintf("the chunks of up to %d large files", c.streams); !strings.Contains(text, want) {
-		t.Errorf("Hasher.Memory's doc does not say %q", want)
-	}
+	docsaid.Check(t, []string{"files.go"}, fmt.Sprintf("the chunks of up to %d large files", c.streams))
 }

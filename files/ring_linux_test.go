@@ -7,12 +7,12 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
-	"strings"
 	"testing"
 	"time"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/sha256x/sha256x/internal/docsaid"
 	"github.com/sha256x/sha256x/internal/uring"
 )
 
@@ -68,15 +68,7 @@ func TestUntypedPlain(t *testing.T) {
 // untypedRingMin is.
 func TestUntypedRingMinSaid(t *testing.T) {
 	want := "a system call costs " + strconv.FormatFloat(untypedRingMin.Seconds()*1e6, 'f', -1, 64) + " µs or more"
-	for _, f := range []string{"../README.md", "files.go"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(strings.Join(strings.Fields(string(b)), " "), want) {
-			t.Errorf("%s does not say %q", f, want)
-		}
-	}
+	docsaid.Check(t, []string{"../README.md", "files.go"}, want)
 }
 
 // TestReadTypes: readTypes marks regular the files its directory's entries
@@ -191,13 +183,5 @@ func TestRingBatchSaid(t *testing.T) {
 	}
 	want := "up to " + strconv.Itoa(def) + " files a system call at the default Memory (" +
 		strconv.Itoa(most) + " at most, from " + strconv.Itoa(from>>20) + " MiB a goroutine"
-	for _, f := range []string{"../README.md", "files.go"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if !strings.Contains(strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " "), want) {
-			t.Errorf("%s does not say %q", f, want)
-		}
-	}
+	docsaid.Check(t, []string{"../README.md", "files.go"}, want)
 }

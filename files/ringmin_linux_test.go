@@ -5,9 +5,10 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/sha256x/sha256x/internal/docsaid"
 )
 
 // The tests set a ring up from ringMin files, as on a host of costly
@@ -55,18 +56,7 @@ func TestRingSetupSaid(t *testing.T) {
 		fmt.Sprintf("fewer than %d", ringSetupFor(0)),
 		fmt.Sprintf("%d where they cost up to 1 µs", ringSetupFor(untypedRingMin)),
 	}
-	for _, f := range []string{"../README.md", "files.go"} {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " ")
-		for _, want := range wants {
-			if !strings.Contains(text, want) {
-				t.Errorf("%s does not say %q", f, want)
-			}
-		}
-	}
+	docsaid.Check(t, []string{"../README.md", "files.go"}, wants...)
 }
 
 // smallDirs makes a directory of n files of 1 KiB for each n, changed long

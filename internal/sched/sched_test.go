@@ -4,12 +4,12 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"math/bits"
-	"os"
 	"strconv"
 	"strings"
 	"testing"
 	"unsafe"
 
+	"github.com/sha256x/sha256x/internal/docsaid"
 	"github.com/sha256x/sha256x/internal/kernel"
 	"github.com/sha256x/sha256x/internal/plan"
 	"github.com/sha256x/sha256x/internal/plan/plantest"
@@ -160,15 +160,6 @@ func TestSerialBlocks(t *testing.T) {
 		"../../BENCHMARKS.md": {fmt.Sprintf("at most %d blocks each", most), "block classes: " + strings.Join(classes, ", ") + " blocks"},
 	}
 	for f, wants := range said {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		text := strings.Join(strings.Fields(strings.ReplaceAll(string(b), "\n//", "\n")), " ")
-		for _, want := range wants {
-			if !strings.Contains(text, want) {
-				t.Errorf("%s does not say %q", f, want)
-			}
-		}
+		docsaid.Check(t, []string{f}, wants...)
 	}
 }
