@@ -420,13 +420,14 @@ func (r *Ring) submit(wait int, raw bool) error {
 
 // enterRefusedMax bounds the io_uring_enter calls in a row that the kernel
 // refuses for want of memory for requests (EAGAIN) or of room for
-// completions (EBUSY). Each yields the thread first; at the bound submit
-// returns the error, and its caller gives the ring up and reads the plain
-// way, rather than spinning on a ring the kernel keeps refusing.
+// completions (EBUSY). Each refusal below the bound yields the thread and
+// the call is made again; at the bound submit returns the error, and its
+// caller gives the ring up and reads the plain way, rather than spinning on
+// a ring the kernel keeps refusing.
 const enterRefusedMax = 1000
 
-// refuseEnter, if set (by tests), makes an io_uring_enter that it says
-// true for fail with EAGAIN, unmade.
+// refuseEnter, if set (by tests), is asked before each io_uring_enter; where
+// it returns true the call is not made and counts as refused with EAGAIN.
 var refuseEnter func() bool
 
 // rawSubmitMax bounds the operations one raw io_uring_enter submits, cut
