@@ -53,6 +53,13 @@ var (
 	errPortPushOrder = errors.New("pushed data has to be lexicographically ordered by namespace IDs")
 )
 
+// The prefixes, hasher.go's leafPrefixSlice and nodePrefixSlice: package
+// slices, so that a Write of one allocates nothing.
+var (
+	portLeafPrefix = []byte{0}
+	portNodePrefix = []byte{1}
+)
+
 // hashLeaf is hasher.go's NmtHasher.HashLeaf.
 func (n *portHasher) hashLeaf(ndata []byte) ([]byte, error) {
 	h := n.base
@@ -64,7 +71,7 @@ func (n *portHasher) hashLeaf(ndata []byte) ([]byte, error) {
 	res := make([]byte, 0, 2*n.nsLen+h.Size())
 	res = append(res, nID...)
 	res = append(res, nID...)
-	h.Write([]byte{0})
+	h.Write(portLeafPrefix) // h.Write(leafPrefixSlice)
 	h.Write(ndata)
 	return h.Sum(res), nil
 }
@@ -104,7 +111,7 @@ func (n *portHasher) hashNode(left, right []byte) ([]byte, error) {
 	res := make([]byte, 0, len(minNs)+len(maxNs)+h.Size())
 	res = append(res, minNs...)
 	res = append(res, maxNs...)
-	h.Write([]byte{1})
+	h.Write(portNodePrefix) // h.Write(nodePrefixSlice)
 	h.Write(left)
 	h.Write(right)
 	return h.Sum(res), nil

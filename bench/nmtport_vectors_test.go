@@ -206,3 +206,25 @@ func TestNMTPortMinMaxAndRanges(t *testing.T) {
 		}
 	}
 }
+
+// TestNMTPortAllocs: the port's hasher allocates what nmt's does without
+// ReuseBuffers: the result alone (hasher.go's getBytes, make), a leaf's
+// and a node's; the prefixes written are package slices (leafPrefixSlice,
+// nodePrefixSlice), not a byte allocated a call.
+func TestNMTPortAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's build allocates otherwise")
+	}
+	h := newPortHasher(29, true)
+	leaf := append(bytes.Repeat([]byte{3}, 29), make([]byte, 512)...)
+	l, err := h.hashLeaf(leaf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = h.hashLeaf(leaf) }); n != 1 {
+		t.Errorf("hashLeaf: %v allocations, nmt's HashLeaf 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _, _ = h.hashNode(l, l) }); n != 1 {
+		t.Errorf("hashNode: %v allocations, nmt's HashNode 1", n)
+	}
+}
