@@ -51,6 +51,7 @@ var (
 	errPortNodeOrder = errors.New("invalid NMT node namespace order")
 	errPortSiblings  = errors.New("NMT sibling nodes should be ordered lexicographically by namespace IDs")
 	errPortPushOrder = errors.New("pushed data has to be lexicographically ordered by namespace IDs")
+	errPortRange     = errors.New("invalid proof range")
 )
 
 // The prefixes, hasher.go's leafPrefixSlice and nodePrefixSlice: package
@@ -183,8 +184,12 @@ func (t *portTree) push(ndata []byte) error {
 
 func (t *portTree) root() ([]byte, error) { return t.computeRoot(0, len(t.leaves)) }
 
-// computeRoot is nmt.go's computeRoot.
+// computeRoot is nmt.go's computeRoot: the range checked at every call,
+// then the recursion.
 func (t *portTree) computeRoot(start, end int) ([]byte, error) {
+	if start < 0 || start > end || end > len(t.leaves) { // if start < 0 || start > end || end > n.Size() {
+		return nil, errPortRange // ErrInvalidRange
+	}
 	switch end - start {
 	case 0:
 		return t.h.emptyRoot(), nil

@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"crypto/sha256"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -12,8 +13,9 @@ import (
 // hasher_test.go's TestEmptyRoot, Test_namespacedTreeHasher_HashLeaf and
 // TestComputeNsRange; nmt_test.go's TestNamespacedMerkleTreeRoot,
 // TestNamespacedMerkleTree_Push, TestIgnoreMaxNamespace (the root's
-// maximum namespace), TestMinMaxNamespace, and the namespace ranges that
-// ExampleProof_VerifyNamespace's proof range [2, 3) comes from.
+// maximum namespace), TestMinMaxNamespace, Test_computeRoot_Error, and the
+// namespace ranges that ExampleProof_VerifyNamespace's proof range [2, 3)
+// comes from.
 
 func nmtSum(parts ...[]byte) []byte {
 	s := sha256.Sum256(slices.Concat(parts...))
@@ -168,16 +170,21 @@ func TestNMTPortIgnoreMaxNamespace(t *testing.T) {
 	}
 }
 
-func TestNMTPortMinMaxAndRanges(t *testing.T) {
-	example := func(nsLen int, nids ...byte) *portTree {
-		tr := newPortTree(nsLen, true)
-		for i, nid := range nids {
-			if err := tr.push(slices.Concat(bytes.Repeat([]byte{nid}, nsLen), fmt.Appendf(nil, "leaf_%d", i))); err != nil {
-				t.Fatal(err)
-			}
+// portExample is nmt_test.go's exampleNMT: a leaf a namespace, each nsLen
+// bytes of its nid, with the data "leaf_i".
+func portExample(t *testing.T, nsLen int, nids ...byte) *portTree {
+	t.Helper()
+	tr := newPortTree(nsLen, true)
+	for i, nid := range nids {
+		if err := tr.push(slices.Concat(bytes.Repeat([]byte{nid}, nsLen), fmt.Appendf(nil, "leaf_%d", i))); err != nil {
+			t.Fatal(err)
 		}
-		return tr
 	}
+	return tr
+}
+
+func TestNMTPortMinMaxAndRanges(t *testing.T) {
+	example := func(nsLen int, nids ...byte) *portTree { return portExample(t, nsLen, nids...) }
 	for _, c := range []struct {
 		tr               *portTree
 		wantMin, wantMax []byte
@@ -226,5 +233,31 @@ func TestNMTPortAllocs(t *testing.T) {
 	}
 	if n := testing.AllocsPerRun(100, func() { _, _ = h.hashNode(l, l) }); n != 1 {
 		t.Errorf("hashNode: %v allocations, nmt's HashNode 1", n)
+	}
+}
+
+// TestNMTPortComputeRootErrors is nmt_test.go's Test_computeRoot_Error: a
+// corrupt leaf hash, two leaves swapped, and ranges outside the tree, each
+// the error nmt returns.
+func TestNMTPortComputeRootErrors(t *testing.T) {
+	nids := []byte{1, 2, 3, 4, 5, 6, 7, 8}
+	corrupt := portExample(t, 2, nids...)
+	corrupt.leafHashes[4] = corrupt.leafHashes[4][:1]
+	unordered := portExample(t, 2, nids...)
+	unordered.leaves[4], unordered.leaves[5] = unordered.leaves[5], unordered.leaves[4]
+	unordered.leafHashes[4], unordered.leafHashes[5] = unordered.leafHashes[5], unordered.leafHashes[4]
+	valid := portExample(t, 2, nids...)
+	for _, c := range []struct {
+		tr         *portTree
+		start, end int
+		want       error
+	}{
+		{corrupt, 0, 7, errPortNodeLen}, {corrupt, 4, 7, errPortNodeLen}, {corrupt, 3, 5, errPortNodeLen},
+		{unordered, 0, 7, errPortSiblings}, {unordered, 4, 6, errPortSiblings}, {unordered, 3, 7, errPortSiblings},
+		{valid, -1, 1, errPortRange}, {valid, 3, 1, errPortRange}, {valid, 3, len(valid.leaves) + 1, errPortRange},
+	} {
+		if _, err := c.tr.computeRoot(c.start, c.end); !errors.Is(err, c.want) {
+			t.Errorf("computeRoot(%d, %d): %v, want %v", c.start, c.end, err, c.want)
+		}
 	}
 }
