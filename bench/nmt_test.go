@@ -5,6 +5,7 @@ import (
 	"crypto/sha256"
 	"encoding/binary"
 	"encoding/hex"
+	"errors"
 	"math/rand/v2"
 	"slices"
 	"strings"
@@ -18,9 +19,10 @@ import (
 // The tree of Figure 1 of docs/spec/nmt.md (namespaces of one byte,
 // digests given to 7 hex digits), with the two nodes that nmt's
 // example_test.go (ExampleProof_VerifyNamespace) prints in full; the
-// error cases of hasher_test.go's TestHashNode_Error; and the leaf and
-// node forms that hasher_test.go's Test_namespacedTreeHasher_HashLeaf and
-// _HashNode compute with crypto/sha256.
+// cases of hasher_test.go's TestHashNode_Error, each error the one nmt
+// returns, and its Test_namespacedTreeHasher_HashNode, over its randHash
+// (32 bytes of 0x01); and the leaf form that its
+// Test_namespacedTreeHasher_HashLeaf computes with crypto/sha256.
 func TestNMTPortVectors(t *testing.T) {
 	tr := newPortTree(1, true)
 	h := tr.h
@@ -46,21 +48,25 @@ func TestNMTPortVectors(t *testing.T) {
 		}
 	}
 	h2 := newPortHasher(2, false)
-	d := bytes.Repeat([]byte{7}, 32)
+	d := bytes.Repeat([]byte{1}, 32) // randHash
 	node := func(b ...byte) []byte { return append(b, d...) }
 	for _, c := range []struct {
 		l, r    []byte
-		wantErr bool
+		wantErr error
 	}{
-		{node(0, 0, 1, 1), node(0, 0, 1, 1), true},
-		{node(0, 0, 1, 1), node(1, 1, 2, 2), false},
-		{node(0, 0, 1, 1), node(2, 2, 3, 3), false},
-		{node(2, 2, 0, 0), node(1, 1, 4, 4), true},
-		{node(0, 0, 1, 1), node(4, 4, 1, 1), true},
+		// TestHashNode_Error
+		{node(0, 0, 1, 1), node(0, 0, 1, 1), errPortSiblings},
+		{node(0, 0, 1, 1), node(1, 1, 2, 2), nil},
+		{node(0, 0, 1, 1), node(2, 2, 3, 3), nil},
+		{node(2, 2, 0, 0), node(1, 1, 4, 4), errPortNodeOrder},
+		{node(0, 0, 1, 1), node(4, 4, 1, 1), errPortNodeOrder},
+		// Test_namespacedTreeHasher_HashNode
+		{node(0, 0, 0, 0), node(1, 1, 1, 1), nil},
+		{node(0, 0, 0, 0), node(0, 0, 1, 1), nil},
 	} {
 		got, err := h2.hashNode(c.l, c.r)
-		if (err != nil) != c.wantErr {
-			t.Errorf("hashNode(%x, %x): %v", c.l[:4], c.r[:4], err)
+		if !errors.Is(err, c.wantErr) {
+			t.Errorf("hashNode(%x, %x): %v, want %v", c.l[:4], c.r[:4], err, c.wantErr)
 		}
 		if err == nil {
 			s := sha256.Sum256(slices.Concat([]byte{1}, c.l, c.r))
