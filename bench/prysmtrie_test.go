@@ -1,8 +1,8 @@
 package bench
 
 import (
-	"crypto/sha256"
 	"errors"
+	"hash"
 	"math"
 	"math/rand/v2"
 	"runtime"
@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	simd "github.com/minio/sha256-simd"
 	"github.com/prysmaticlabs/gohashtree"
 	sszx "github.com/sha256x/sha256x/hashtree"
 )
@@ -25,13 +26,24 @@ import (
 // is sszx.ZeroHash, ssz.Depth is sszx.Depth, math.Int a bounds check,
 // htr.VectorizedSha256 is gohashtree (Prysm's own, its levels of 5,000
 // nodes or more split over GOMAXPROCS goroutines as Prysm splits them), and
-// hash.CustomSHA256Hasher (crypto/hash/hash.go: a pooled hash.Hash, Write,
-// Sum(h[:0]), Reset) is the same over crypto/sha256 (Prysm's is
-// minio/sha256-simd, which on SHA-NI CPUs runs the same instructions).
+// hash.CustomSHA256Hasher (crypto/hash/hash.go: a hash.Hash from its pool,
+// Write, Sum(h[:0]), Reset) is the same over the same minio/sha256-simd,
+// v1.0.1 as Prysm's go.mod pins it (on SHA-NI CPUs its own digest and
+// assembly, not crypto/sha256's).
+
+// prysmSHA256Pool is crypto/hash/hash.go's sha256Pool.
+var prysmSHA256Pool = sync.Pool{New: func() any {
+	return simd.New() // P: return sha256.New() (minio/sha256-simd)
+}}
 
 // prysmHasher is hash.CustomSHA256Hasher: one hash.Hash reused.
 func prysmHasher() func([]byte) [32]byte {
-	hasher := sha256.New() // P: hasher = sha256.New() (from the pool)
+	hasher, ok := prysmSHA256Pool.Get().(hash.Hash) // P: hasher, ok := sha256Pool.Get().(hash.Hash)
+	if !ok {                                        // P: if !ok { hasher = sha256.New() } else { hasher.Reset() }
+		hasher = simd.New()
+	} else {
+		hasher.Reset()
+	}
 	var h [32]byte
 	return func(data []byte) [32]byte {
 		hasher.Write(data) // P: hasher.Write(data)

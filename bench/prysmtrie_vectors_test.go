@@ -3,12 +3,14 @@ package bench
 import (
 	"crypto/sha256"
 	"math/bits"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
 
 	ssz "github.com/ferranbt/fastssz"
 	"github.com/ferranbt/fastssz/spectests"
+	simd "github.com/minio/sha256-simd"
 )
 
 // Prysm's own tests of the ported functions, beacon-chain/state/stateutil/
@@ -194,5 +196,27 @@ func TestPrysmPortBadHashLayer(t *testing.T) {
 	_, _, err := prysmMerkleizeTrieLeaves(make([][][32]byte, 20), make([][32]byte, 12))
 	if err == nil || !strings.Contains(err.Error(), "hash layer is a non power of 2") {
 		t.Fatalf("MerkleizeTrieLeaves of 12: %v, want the power-of-2 error", err)
+	}
+}
+
+// TestPrysmPortHasher: hash.CustomSHA256Hasher's port hashes over Prysm's
+// minio/sha256-simd (its pool's hasher is sha256-simd's, on this CPU
+// reflect.TypeOf(simd.New())), and its one hasher, reset after each Sum,
+// gives each message's SHA-256.
+func TestPrysmPortHasher(t *testing.T) {
+	h, want := prysmSHA256Pool.Get(), reflect.TypeOf(simd.New())
+	if got := reflect.TypeOf(h); got != want {
+		t.Fatalf("the pool's hasher is a %v, Prysm's sha256-simd gives a %v", got, want)
+	}
+	prysmSHA256Pool.Put(h)
+	hasher := prysmHasher()
+	for _, n := range []int{64, 0, 64, 1, 200} {
+		msg := make([]byte, n)
+		for i := range msg {
+			msg[i] = byte(i + n)
+		}
+		if got := hasher(msg); got != sha256.Sum256(msg) {
+			t.Fatalf("hasher of %d bytes: %x, want %x", n, got, sha256.Sum256(msg))
+		}
 	}
 }
