@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"bytes"
 	"errors"
 	"hash"
 	"math"
@@ -113,6 +114,8 @@ func prysmReturnTrieLayer(elements [][32]byte, length uint64) ([][]*[32]byte, er
 // prysmMerkleizeTrieLeaves is MerkleizeTrieLeaves.
 func prysmMerkleizeTrieLeaves(layers [][][32]byte, hashLayer [][32]byte) ([][][32]byte, [][32]byte, error) {
 	i := 1
+	chunkBuffer := bytes.NewBuffer([]byte{})    // P: chunkBuffer := bytes.NewBuffer([]byte{})
+	chunkBuffer.Grow(64)                        // P: chunkBuffer.Grow(64)
 	for len(hashLayer) > 1 && i < len(layers) { // P: for len(hashLayer) > 1 && i < len(layers) {
 		if n := uint64(len(hashLayer)); n&(n-1) != 0 { // P: if !math.IsPowerOf2(uint64(len(hashLayer)))
 			return nil, nil, errors.New("hash layer is a non power of 2")
@@ -139,7 +142,9 @@ func prysmReturnTrieLayerVariable(elements [][32]byte, length uint64) [][]*[32]b
 		arr := elements[i]          // P: arr := elements[i]
 		transformedLeaves[i] = &arr // P: transformedLeaves[i] = &arr
 	}
-	layers[0] = transformedLeaves // P: layers[0] = transformedLeaves
+	layers[0] = transformedLeaves       // P: layers[0] = transformedLeaves
+	buffer := bytes.NewBuffer([]byte{}) // P: buffer := bytes.NewBuffer([]byte{})
+	buffer.Grow(64)                     // P: buffer.Grow(64)
 	for i := uint8(0); i < depth; i++ {
 		layerLen := len(layers[i])       // P: layerLen := len(layers[i])
 		oddNodeLength := layerLen%2 == 1 // P: oddNodeLength := layerLen%2 == 1

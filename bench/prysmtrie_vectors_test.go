@@ -220,3 +220,21 @@ func TestPrysmPortHasher(t *testing.T) {
 		}
 	}
 }
+
+// TestPrysmPortAllocs: where no level is hashed, the port allocates what
+// Prysm's functions allocate: MerkleizeTrieLeaves of one leaf its
+// chunkBuffer's 64 bytes (bytes.NewBuffer, Grow(64)); ReturnTrieLayerVariable
+// of one leaf under a limit of 1 its layers, transformedLeaves, the leaf's
+// copy and its buffer's 64 bytes.
+func TestPrysmPortAllocs(t *testing.T) {
+	if raceEnabled {
+		t.Skip("the race detector's build allocates otherwise")
+	}
+	layers, one := make([][][32]byte, 2), make([][32]byte, 1)
+	if n := testing.AllocsPerRun(100, func() { _, _, _ = prysmMerkleizeTrieLeaves(layers, one) }); n != 1 {
+		t.Errorf("MerkleizeTrieLeaves of one leaf: %v allocations, Prysm's 1", n)
+	}
+	if n := testing.AllocsPerRun(100, func() { _ = prysmReturnTrieLayerVariable(one, 1) }); n != 4 {
+		t.Errorf("ReturnTrieLayerVariable of one leaf: %v allocations, Prysm's 4", n)
+	}
+}
