@@ -17,20 +17,24 @@ import (
 )
 
 // A Go port of Prysm's per-path recompute of a changed trie, the algorithm
-// a beacon node runs today (issue 39), for the "Trees that change" tables:
+// beacon nodes ran (issue 39), for the "Trees that change" tables:
 // beacon-chain/state/stateutil/trie_helpers.go at OffchainLabs/prysm
-// 45a037fc87d653a38598ce2bf3a09bb009d80e4a, functions ReturnTrieLayer,
-// ReturnTrieLayerVariable, RecomputeFromLayer, RecomputeFromLayerVariable,
-// recomputeRootFromLayer and recomputeRootFromLayerVariable, statement by
-// statement; "P:" comments quote or name the line ported. Prysm's module is
-// not served to this build, so its helpers are written out: trie.ZeroHashes
-// is sszx.ZeroHash, ssz.Depth is sszx.Depth, math.Int a bounds check,
-// htr.VectorizedSha256 is gohashtree (Prysm's own, its levels of 5,000
-// nodes or more split over GOMAXPROCS goroutines as Prysm splits them), and
-// hash.CustomSHA256Hasher (crypto/hash/hash.go: a hash.Hash from its pool,
-// Write, Sum(h[:0]), Reset) is the same over the same minio/sha256-simd,
-// v1.0.1 as Prysm's go.mod pins it (on SHA-NI CPUs its own digest and
-// assembly, not crypto/sha256's).
+// 83d75bcb78f7360fd7ded88b008789e6776e3ae6 (release v6.1.0; the same through
+// v7.1.4 but for the v7 import paths, range loops, a redundant nil check
+// dropped and AddInMixin; v7.1.5 replaced these functions with the flat
+// field trie of beacon-chain/state/fieldtrie, PR 16512), functions
+// ReturnTrieLayer, ReturnTrieLayerVariable, RecomputeFromLayer,
+// RecomputeFromLayerVariable, recomputeRootFromLayer and
+// recomputeRootFromLayerVariable, statement by statement; "P:" comments
+// quote or name the line ported. Prysm's module is not served to this
+// build, so its helpers are written out: trie.ZeroHashes is sszx.ZeroHash,
+// ssz.Depth is sszx.Depth, math.Int a bounds check, htr.VectorizedSha256 is
+// gohashtree (Prysm's own, its levels of 5,000 nodes or more split over
+// GOMAXPROCS goroutines as Prysm splits them), and hash.CustomSHA256Hasher
+// (crypto/hash/hash.go: a hash.Hash from its pool, Write, Sum(h[:0]),
+// Reset) is the same over the same minio/sha256-simd, v1.0.1 as Prysm's
+// go.mod pins it (on SHA-NI CPUs its own digest and assembly, not
+// crypto/sha256's).
 
 // prysmSHA256Pool is crypto/hash/hash.go's sha256Pool.
 var prysmSHA256Pool = sync.Pool{New: func() any {
@@ -284,16 +288,16 @@ func prysmRecomputeRootFromLayerVariable(idx int, item [32]byte, layers [][]*[32
 		}
 		parentHash := hasher(combinedChunks[:]) // P: parentHash := hasher(combinedChunks[:])
 		root = parentHash
-		parentIdx := currentIndex / 2      // P: parentIdx := currentIndex / 2
-		if parentIdx >= len(layers[i+1]) { // P: if parentIdx >= len(layers[i+1]) { pad with zerohashes }
-			for len(layers[i+1]) < parentIdx+1 {
-				zerohash := sszx.ZeroHash(i + 1)
-				layers[i+1] = append(layers[i+1], &zerohash)
-			}
+		parentIdx := currentIndex / 2 // P: parentIdx := currentIndex / 2
+		// P: if len(layers[i+1]) == 0 || parentIdx >= len(layers[i+1]) {
+		if len(layers[i+1]) == 0 || parentIdx >= len(layers[i+1]) {
+			newItem := root                             // P: newItem := root
+			layers[i+1] = append(layers[i+1], &newItem) // P: layers[i+1] = append(layers[i+1], &newItem)
+		} else {
+			newItem := root                   // P: newItem := root
+			layers[i+1][parentIdx] = &newItem // P: layers[i+1][parentIdx] = &newItem
 		}
-		newItem := root                   // P: newItem := root
-		layers[i+1][parentIdx] = &newItem // P: layers[i+1][parentIdx] = &newItem
-		currentIndex = parentIdx          // P: currentIndex = parentIdx
+		currentIndex = parentIdx // P: currentIndex = parentIdx
 	}
 	return root, layers, nil
 }

@@ -14,8 +14,8 @@ import (
 )
 
 // Prysm's own tests of the ported functions, beacon-chain/state/stateutil/
-// trie_helpers_test.go at 45a037fc87d653a38598ce2bf3a09bb009d80e4a, run on
-// the port. Prysm builds its inputs from util.DeterministicGenesisState(t,
+// trie_helpers_test.go at 83d75bcb78f7360fd7ded88b008789e6776e3ae6 (v6.1.0),
+// run on the port. Prysm builds its inputs from util.DeterministicGenesisState(t,
 // 32): the block roots (SlotsPerHistoricalRoot = 8192 of them, all zero at
 // genesis) and the 32 validators' roots under ValidatorRegistryLimit =
 // 2^40. Its validators carry BLS interop keys, which need a BLS library:
@@ -263,5 +263,28 @@ func TestPrysmPortRecomputeAllocs(t *testing.T) {
 	vidx := []uint64{3, 50, 99, 100, 101}
 	if n := testing.AllocsPerRun(100, func() { _, vl, _ = prysmRecomputeFromLayerVariable(vals, vidx, vl) }); n != 213 {
 		t.Errorf("RecomputeFromLayerVariable: %v allocations, Prysm's 213", n)
+	}
+}
+
+// TestPrysmPortVariableAppend: a change past a layer's end appends the new
+// parent, as Prysm's recomputeRootFromLayerVariable does (trie_helpers.go
+// v6.1.0:226-228), whatever its index, where the unmerged PR 15750 padded
+// the layer with zero hashes up to it: leaf 4 set in a trie of leaves 0
+// and 1 under a limit of 8 leaves layer 1 two nodes long, the second the
+// parent of leaves 4 and 5, and the root returned is the tree's.
+func TestPrysmPortVariableAppend(t *testing.T) {
+	leaves := [][32]byte{{1}, {2}}
+	layers := prysmReturnTrieLayerVariable(slices.Clone(leaves), 8)
+	item := [32]byte{5}
+	root, layers, err := prysmRecomputeFromLayerVariable([][32]byte{item}, []uint64{4}, layers)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zero [32]byte
+	if want := refMerkleize([][32]byte{leaves[0], leaves[1], zero, zero, item}, 8); root != want {
+		t.Fatalf("root %x, want %x", root, want)
+	}
+	if len(layers[1]) != 2 || *layers[1][1] != refMerkleize([][32]byte{item}, 2) {
+		t.Fatalf("layer 1: %d nodes, want 2, the second the parent of leaves 4 and 5", len(layers[1]))
 	}
 }
