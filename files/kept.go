@@ -4,6 +4,7 @@ import (
 	"runtime"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -46,12 +47,25 @@ func (k *keeper[T]) put(v T) bool {
 	if len(k.idle) >= runtime.GOMAXPROCS(0) {
 		return false
 	}
+	if k.timer == nil && !timersUp.Load() {
+		// The process's first timer sets up the runtime's poller, which
+		// ends the process if it gets no descriptors: short of them,
+		// nothing is kept.
+		if !pollerRoom() {
+			return false
+		}
+		defer timersUp.Store(true)
+	}
 	k.idle = append(k.idle, keptItem[T]{v, time.Now()})
 	if k.timer == nil {
 		k.timer = time.AfterFunc(keptFor, k.expire)
 	}
 	return true
 }
+
+// timersUp is set once a keeper has started a timer: the runtime's poller
+// is set up.
+var timersUp atomic.Bool
 
 // expire drops what has been unused for keptFor, and sets the timer for
 // when the oldest left (the first: handed back in order) will have been,
@@ -75,7 +89,8 @@ func (k *keeper[T]) expire() {
 	}
 }
 
-// drain drops everything kept now (for the tests).
+// drain drops everything kept now: for the tests, and for the
+// descriptors of rings when the process is short of them (room.go).
 func (k *keeper[T]) drain() {
 	k.mu.Lock()
 	defer k.mu.Unlock()
@@ -86,7 +101,7 @@ func (k *keeper[T]) drain() {
 	k.idle = k.idle[:0]
 }
 
-// kept reports how many values are kept (for the tests).
+// kept reports how many values are kept.
 func (k *keeper[T]) kept() int {
 	k.mu.Lock()
 	defer k.mu.Unlock()

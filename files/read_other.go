@@ -11,6 +11,13 @@ import (
 
 var errIsDir = errors.New("is a directory")
 
+// outOfFiles reports whether err is a refusal for want of file
+// descriptors: not looked for outside Unix.
+func outOfFiles(err error) bool { return false }
+
+// openFile opens the file at path to be streamed.
+func openFile(path string) (*os.File, error) { return os.Open(path) }
+
 // readSmall opens the file at path and, if it is a regular file of at most
 // len(buf)-1 bytes, reads it into buf.
 func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {

@@ -3,6 +3,7 @@
 package files
 
 import (
+	"errors"
 	"io"
 	"os"
 	"syscall"
@@ -12,6 +13,37 @@ import (
 
 var errIsDir error = syscall.EISDIR
 
+// outOfFiles reports whether err is a refusal for want of file
+// descriptors: the process's (EMFILE) or the system's (ENFILE).
+func outOfFiles(err error) bool {
+	return errors.Is(err, unix.EMFILE) || errors.Is(err, unix.ENFILE)
+}
+
+// openRead opens path for reading, made again while a signal interrupts
+// it.
+func openRead(path string) (int, error) {
+	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	for err == unix.EINTR {
+		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
+	}
+	return fd, err
+}
+
+// openFile opens the file at path to be streamed. An *os.File from os.Open
+// would be added to the runtime's poller, which, the first time, opens
+// two descriptors of its own and ends the process if it cannot (in a
+// process short of them), and on Linux costs four more system calls for a
+// regular file; os.NewFile of a descriptor in blocking mode is not added.
+// A pipe is then read with blocking system calls, as readSmall hands one
+// over.
+func openFile(path string) (*os.File, error) {
+	fd, err := openRead(path)
+	if err != nil {
+		return nil, &os.PathError{Op: "open", Path: path, Err: err}
+	}
+	return os.NewFile(uintptr(fd), path), nil
+}
+
 // readSmall opens the file at path and, if it is a regular file of at most
 // len(buf)-1 bytes, reads it into buf. A file that is not regular (a pipe,
 // a device) is returned open, to be streamed: opening it again could miss
@@ -20,10 +52,7 @@ var errIsDir error = syscall.EISDIR
 // fstat on the open file replaces a stat of the path, and one after the
 // read checks it (changed.go).
 func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
-	fd, err := unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	for err == unix.EINTR {
-		fd, err = unix.Open(path, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	}
+	fd, err := openRead(path)
 	if err != nil {
 		return 0, 0, nil, &os.PathError{Op: "open", Path: path, Err: err}
 	}

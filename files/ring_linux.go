@@ -141,6 +141,16 @@ func putRing(rr *ringReader) {
 	}
 }
 
+// dropKept closes the rings kept for the next call, for their
+// descriptors (room.go), and reports whether there were any.
+func dropKept() bool {
+	if rings.kept() == 0 {
+		return false
+	}
+	rings.drain()
+	return true
+}
+
 // release hands the worker's ring back for the next call.
 func (w *worker) release() {
 	if w.ring != nil {

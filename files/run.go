@@ -251,16 +251,28 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 		r.stopped = true
 		r.dcond.Broadcast()
 		r.dmu.Unlock()
+		wakeRoom() // a worker waiting for a descriptor
 	})
 	defer stop()
 	var wg sync.WaitGroup
-	for range r.c.workers {
+	// Handed back once every worker has stopped, when none of the call's
+	// files is open: a keeper's first timer takes descriptors (kept.go).
+	ws := make([]*worker, r.c.workers)
+	for i := range ws {
+		ws[i] = newWorker(&r.c)
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			r.work()
+			r.work(ws[i])
 		}()
 	}
+	defer func() {
+		for _, w := range ws {
+			if w.ended {
+				w.close()
+			}
+		}
+	}()
 	produced := false
 	defer func() {
 		if !produced {
@@ -433,8 +445,7 @@ func (r *run) push(b []*item) {
 // of the batch or large files it held closed (those it streamed are closed
 // by streams), and its ring closed (not kept for the next call). Then
 // the call is stopped (fail). So is a runtime.Goexit there (failGoexit).
-func (r *run) work() {
-	w := newWorker(&r.c)
+func (r *run) work(w *worker) {
 	locked, returned := false, false
 	defer func() {
 		if locked {
@@ -443,7 +454,7 @@ func (r *run) work() {
 		e := recover()
 		switch {
 		case e == nil && returned:
-			w.close()
+			w.ended = true // its ring and arena handed back by run
 			return
 		case e == nil:
 			// runtime.Goexit in the caller's code: it stops the call as
@@ -457,6 +468,10 @@ func (r *run) work() {
 			w.inProgress = false
 			r.pstop = true
 			r.pmu.Unlock()
+		}
+		if w.batching {
+			w.batching = false
+			ended(&room.batch)
 		}
 		closeFiles(w.cur)
 		w.cur = nil
@@ -501,7 +516,11 @@ func (r *run) work() {
 				// producer's turn").
 				runtime.Gosched()
 			}
+			room.batch.Add(1) // its small files' descriptors (room.go)
+			w.batching = true
 			large := w.smalls(r, b)
+			w.batching = false
+			ended(&room.batch)
 			r.deliver(b)
 			w.cur = nil // its large files are in large
 			r.putBatch(b)

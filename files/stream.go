@@ -39,6 +39,9 @@ type source struct {
 	st      stamp
 	stamped bool
 	tries   int
+	// waiting says the file is yet to be opened: it was refused a
+	// descriptor, or came after one that was (room.go).
+	waiting bool
 }
 
 // next returns the source's next chunk (empty at the end), in buf if it
@@ -176,10 +179,14 @@ func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
 	w.rewind(s, d, path)
 }
 
-func (s *source) close() {
+// close closes s's file, counted out of r's first: a Close that panics
+// leaves no count that a worker or Tree would wait on.
+func (s *source) close(r *run) {
 	s.mp.forget()
-	if s.r != nil {
-		s.r.Close()
+	if f := s.r; f != nil {
+		s.r, s.f = nil, nil
+		closed(&room.open)
+		f.Close()
 	}
 }
 
@@ -202,37 +209,34 @@ func (w *worker) streams(r *run, items []*item) {
 	}
 	ds, srcs := w.ds[:len(items)], w.srcs[:len(items)]
 	var idx []int // the items still being read
+	waiting := 0  // the items yet to be opened
 	for i, it := range items {
 		it.stream = false
 		s := &srcs[i]
 		*s = source{r: it.file}
 		it.file = nil
-		// Closed at the end, or if a panic (of an fs.FS's Stat or Read, of
-		// the progress callback) leaves the hashing.
-		defer s.close()
+		// Closed once read, or at the end, or if a panic (of an fs.FS's
+		// Stat or Read, of the progress callback) leaves the hashing.
+		defer s.close(r)
 		if s.r == nil {
-			f, err := w.open(it.Path)
-			if err != nil {
-				it.Err = pathErr("open", it.Path, err)
-				continue
-			}
-			s.r = f
-			s.st, s.stamped = fileStamp(f)
-			if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
-				s.f = f
-				if w.c.mapWay == wayMapped || trialWay() != wayRead {
-					s.mapFile(w.c.mapMin)
-				}
-			}
+			s.waiting = true
+			waiting++
+			continue
 		}
+		room.open.Add(1) // a pipe that readSmall found, opened
 		ds[i].Reset()
 		ds[i].Write(w.c.prefix)
 		idx = append(idx, i)
 	}
+	idx, waiting, _ = w.admit(r, items, srcs, ds, idx, waiting)
 	unmapped := false // the mappings ended, once the trial decided to read
-	for len(idx) > 0 {
+	for len(idx) > 0 || waiting > 0 {
 		if r.ctx.Err() != nil {
 			return
+		}
+		if len(idx) == 0 {
+			idx, waiting = w.noRoom(r, items, srcs, ds, waiting)
+			continue
 		}
 		way := w.c.mapWay
 		if w.c.trying() {
@@ -286,9 +290,15 @@ func (w *worker) streams(r *run, items []*item) {
 				items[i].Err = pathErr("read", items[i].Path, s.err)
 			} else if !s.done {
 				next = append(next, i)
+				continue
 			}
+			s.close(r) // its descriptor for a file waiting
 		}
-		idx = next
+		if waiting > 0 && len(next) < len(idx) {
+			idx, waiting, _ = w.admit(r, items, srcs, ds, next, waiting)
+		} else {
+			idx = next
+		}
 	}
 	files := 0
 	for i, it := range items {
@@ -299,6 +309,76 @@ func (w *worker) streams(r *run, items []*item) {
 		}
 	}
 	r.progress(w, files, 0)
+}
+
+// admit opens the files waiting, in order, adds those opened to idx and
+// starts their digests, and gives the others that fail their Err, until
+// one is refused a descriptor: it returns idx, the number still waiting,
+// and the refusal, if any.
+func (w *worker) admit(r *run, items []*item, srcs []source, ds []*sha256x.Digest, idx []int, waiting int) ([]int, int, error) {
+	for i := 0; waiting > 0; i++ {
+		s, it := &srcs[i], items[i]
+		if !s.waiting {
+			continue
+		}
+		var f io.ReadCloser
+		err := counted(&room.open, func() (err error) {
+			f, err = w.open(it.Path)
+			return err
+		})
+		if err != nil && outOfFiles(err) {
+			return idx, waiting, err
+		}
+		s.waiting = false
+		waiting--
+		if err != nil {
+			it.Err = pathErr("open", it.Path, err)
+			continue
+		}
+		s.r = f
+		s.st, s.stamped = fileStamp(f)
+		if f, ok := f.(*os.File); ok && w.c.mapMin > 0 {
+			s.f = f
+			if w.c.mapWay == wayMapped || trialWay() != wayRead {
+				s.mapFile(w.c.mapMin)
+			}
+		}
+		ds[i].Reset()
+		ds[i].Write(w.c.prefix)
+		idx = append(idx, i)
+	}
+	return idx, waiting, nil
+}
+
+// noRoom is admit for a worker with none of its files open. Refused, it
+// tries again if anything closed meanwhile; else it waits for something
+// to close while anything of the package is held (room.go); with nothing,
+// it closes its ring, or those kept for the next call, and tries again.
+// Refused with nothing of the package open, the first file waiting gets
+// the refusal as its Err, as it would alone.
+func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Digest, waiting int) ([]int, int) {
+	since := room.closes.Load()
+	idx, waiting, err := w.admit(r, items, srcs, ds, nil, waiting)
+	if len(idx) > 0 || err == nil {
+		return idx, waiting
+	}
+	switch {
+	case room.closes.Load() != since:
+	case held():
+		awaitRoom(since, func() bool { return r.ctx.Err() != nil })
+	case w.ring != nil:
+		w.discard()
+	case !refusedFinally(since):
+	default:
+		for i := range srcs {
+			if s := &srcs[i]; s.waiting {
+				s.waiting = false
+				items[i].Err = pathErr("open", items[i].Path, err)
+				return nil, waiting - 1
+			}
+		}
+	}
+	return nil, waiting
 }
 
 // timed records a trial round that took d to the trial, if every chunk of

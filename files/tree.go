@@ -40,7 +40,7 @@ func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 			return
 		}
 		readDir := func(name string) ([]dent, error) {
-			ents, err := fs.ReadDir(fsys, name)
+			ents, err := readDirRoom(func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }, name)
 			return dents(ents), err
 		}
 		stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }

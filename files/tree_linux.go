@@ -132,14 +132,20 @@ func (r *dirReader) read(dir string) ([]dent, error) {
 	}
 	lv := &r.levels[r.depth]
 	r.depth++ // done is called for every read, its errors too
-	fd, err := unix.Open(dir, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	for err == unix.EINTR {
-		fd, err = unix.Open(dir, unix.O_RDONLY|unix.O_CLOEXEC, 0)
-	}
+	// Refused a descriptor while the Hasher that takes the walk holds
+	// files, it is opened again once one closes (room.go).
+	var fd int
+	err := walkOpen(func() (err error) {
+		fd, err = openRead(dir)
+		return err
+	})
 	if err != nil {
 		return nil, &fs.PathError{Op: "open", Path: dir, Err: err}
 	}
-	defer unix.Close(fd)
+	defer func() {
+		unix.Close(fd)
+		walkClosed()
+	}()
 	if r.buf == nil {
 		r.buf = make([]byte, 32<<10)
 	}

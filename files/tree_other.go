@@ -9,7 +9,7 @@ import "os"
 type dirReader struct{}
 
 func (*dirReader) read(dir string) ([]dent, error) {
-	ents, err := os.ReadDir(dir)
+	ents, err := readDirRoom(os.ReadDir, dir)
 	return dents(ents), err
 }
 

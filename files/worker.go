@@ -8,7 +8,6 @@ package files
 import (
 	"io"
 	"io/fs"
-	"os"
 
 	"github.com/sha256x/sha256x"
 )
@@ -34,6 +33,8 @@ type worker struct {
 	// left open are closed if it panics (run.work).
 	cur        []*item
 	inProgress bool // in the progress callback, holding run.pmu
+	ended      bool // returned, not panicked: its ring and arena to keep
+	batching   bool // counted in room.batch (room.go)
 }
 
 func newWorker(c *config) *worker {
@@ -129,6 +130,10 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 			n, kind, it.file, err = readSmall(it.Path, buf)
 		}
 		switch {
+		case err != nil && outOfFiles(err):
+			// Opened again as a large file is, once others close.
+			it.stream = true
+			large = append(large, it)
 		case err != nil:
 			it.Err = err
 		case kind == isDir:
@@ -222,5 +227,5 @@ func (w *worker) open(path string) (io.ReadCloser, error) {
 	if w.c.fsys != nil {
 		return w.c.fsys.Open(path)
 	}
-	return os.Open(path)
+	return openFile(path)
 }
