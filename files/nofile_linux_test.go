@@ -11,45 +11,18 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
 
-	"golang.org/x/sys/unix"
+	"github.com/sha256x/sha256x/internal/fdlimit"
 )
 
 // The child of TestShortOfDescriptors is this test binary run again with
 // nofileEnv set to "spare way dir": it leaves itself spare descriptors
-// (setNofile), hashes the files of dir (way "list": Hash of their paths;
+// (fdlimit.Leave), hashes the files of dir (way "list": Hash of their paths;
 // "tree": Stream of Tree(dir)), and prints a line for each Result.
 const nofileEnv = "SHA256X_TEST_NOFILE"
-
-// setNofile sets the limit of open files, soft and hard, so that spare
-// more descriptors can be opened than are open now: the limit bounds
-// descriptors' numbers, and the lowest free one is taken.
-func setNofile(spare int) error {
-	ents, err := os.ReadDir("/proc/self/fd")
-	if err != nil {
-		return err
-	}
-	open := map[int]bool{}
-	for _, e := range ents {
-		// The listing's own descriptor is among them, closed since.
-		fd, err := strconv.Atoi(e.Name())
-		if _, ferr := unix.FcntlInt(uintptr(fd), unix.F_GETFD, 0); err == nil && ferr == nil {
-			open[fd] = true
-		}
-	}
-	limit, free := 0, 0
-	for free < spare || open[limit] {
-		if !open[limit] {
-			free++
-		}
-		limit++
-	}
-	return unix.Setrlimit(unix.RLIMIT_NOFILE, &unix.Rlimit{Cur: uint64(limit), Max: uint64(limit)})
-}
 
 // nofileChild is the child's part of TestShortOfDescriptors.
 func nofileChild(t *testing.T, arg string) {
@@ -68,7 +41,7 @@ func nofileChild(t *testing.T, arg string) {
 			paths = append(paths, filepath.Join(dir, e.Name()))
 		}
 	}
-	if err := setNofile(spare); err != nil {
+	if err := fdlimit.Leave(spare); err != nil {
 		t.Fatal(err)
 	}
 	out := bufio.NewWriter(os.Stdout)
