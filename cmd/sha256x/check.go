@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -48,7 +47,7 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 	if name == "-" {
 		display = "standard input"
 	} else {
-		f, err := os.Open(name)
+		f, err := openList(name)
 		if err != nil {
 			out.errorf("%s: %s", quoteName(name), errText(err))
 			return false
