@@ -15,6 +15,22 @@
 // Hasher.Memory, or DefaultMemory each if Memory is 0 (so at most 4 MiB of
 // file contents a core by default), and its io_uring ring on Linux.
 //
+// File descriptors are not bounded so: each goroutine holds up to 16 large
+// files open side by side, and its ring. A process short of them (its
+// RLIMIT_NOFILE reached, EMFILE, or the system's table full, ENFILE) is
+// not failed for it while any other file of the package is open: the file
+// refused waits for one to close and is opened again, whether it is a
+// large file, a small one or a directory Tree lists, and a goroutine
+// refused with none of its own open closes its ring. A file gets the
+// error only when it is refused with nothing of the package open, as it
+// would from sha256sum, which holds one file at a time: one descriptor to
+// spare hashes every file, one at a time. The waits are for any call's
+// files, of this process. Files are opened without the runtime's poller
+// (os.NewFile of a blocking descriptor), and a ring or arena is kept for
+// the next call only with two descriptors to spare: the poller, set up by
+// the process's first os.Open of a pollable file or first timer, opens
+// two of its own and ends the process if it cannot.
+//
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, up to 64 files a system call at the default Memory (256 at most,
 // from 16 MiB a goroutine: each file takes 16 KiB of its arena; see
@@ -77,7 +93,9 @@ type Hasher struct {
 	// Workers bounds the goroutines that read and hash at once; 0 means
 	// runtime.GOMAXPROCS(0). It is capped at MaxWorkers, and where
 	// Memory is set at Memory/MinMemory (at least 1), so that memory stays
-	// within the budget whatever is asked.
+	// within the budget whatever is asked. Each goroutine holds up to 16
+	// large files open at once, fewer where the process is short of
+	// descriptors (see the package doc).
 	Workers int
 
 	// Memory bounds the bytes of file contents held at once by all the
