@@ -179,13 +179,14 @@ func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
 	w.rewind(s, d, path)
 }
 
-// close closes s's file, counted out of r's first: a Close that panics
-// leaves no count that a worker or Tree would wait on.
-func (s *source) close(r *run) {
+// close closes s's file and then counts it out (room.go): counted out
+// before, its descriptor could be refused to a worker that then sees
+// nothing open; and if Close panics, the count falls all the same.
+func (s *source) close() {
 	s.mp.forget()
 	if f := s.r; f != nil {
 		s.r, s.f = nil, nil
-		closed(&room.open)
+		defer closed(&room.open)
 		f.Close()
 	}
 }
@@ -217,7 +218,7 @@ func (w *worker) streams(r *run, items []*item) {
 		it.file = nil
 		// Closed once read, or at the end, or if a panic (of an fs.FS's
 		// Stat or Read, of the progress callback) leaves the hashing.
-		defer s.close(r)
+		defer s.close()
 		if s.r == nil {
 			s.waiting = true
 			waiting++
@@ -292,7 +293,7 @@ func (w *worker) streams(r *run, items []*item) {
 				next = append(next, i)
 				continue
 			}
-			s.close(r) // its descriptor for a file waiting
+			s.close() // its descriptor for a file waiting
 		}
 		if waiting > 0 && len(next) < len(idx) {
 			idx, waiting, _ = w.admit(r, items, srcs, ds, next, waiting)
