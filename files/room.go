@@ -102,9 +102,9 @@ func awaitRoom(since uint64, stop func() bool) {
 	room.mu.Unlock()
 }
 
-// refusedFinally reports whether an open refused a descriptor (err) is
-// to fail: nothing counted has closed since the count of closes was since
-// and nothing is held. Before it says so, it closes the rings kept for the
+// refusedFinally reports whether an open refused a descriptor is to fail:
+// nothing counted has closed since the count of closes was since, and
+// nothing is held. Before it says so, it closes the rings kept for the
 // next call, if any, and reports false: the open is to be tried again.
 func refusedFinally(since uint64) bool {
 	return room.closes.Load() == since && !held() && !dropKept()
@@ -112,8 +112,8 @@ func refusedFinally(since uint64) bool {
 
 // walkOpen is Tree's open of a directory: open, counted in walking, made
 // again while it is refused a descriptor and anything of the package is
-// held, which may close. done is to be called once the directory is
-// closed, or not opened (err).
+// held, which may close. Once it has opened, walkClosed is to be called
+// when the directory is closed.
 func walkOpen(open func() error) (err error) {
 	for {
 		since := room.closes.Load()
