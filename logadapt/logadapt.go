@@ -21,6 +21,7 @@ package logadapt
 import (
 	"errors"
 	"fmt"
+	"math/bits"
 	"strconv"
 
 	"github.com/sha256x/sha256x"
@@ -181,8 +182,7 @@ func HashReader(r translog.NodeReader) tlog.HashReader {
 			if x < 0 {
 				return nil, fmt.Errorf("logadapt: stored hash index %d", x)
 			}
-			level, n := tlog.SplitStoredHashIndex(x)
-			ids[i] = translog.NodeID{Level: level, Index: uint64(n)}
+			ids[i] = splitStored(uint64(x))
 		}
 		hs := make([][32]byte, len(ids))
 		if err := r.ReadNodes(ids, hs); err != nil {
@@ -190,6 +190,26 @@ func HashReader(r translog.NodeReader) tlog.HashReader {
 		}
 		return ToTlog(hs), nil
 	})
+}
+
+// splitStored returns the node stored at index x (x < 2^63): what
+// tlog.SplitStoredHashIndex returns, in uint64 arithmetic, which cannot
+// overflow here. tlog's own loops forever on math.MaxInt64, the index of
+// leaf 2^62, where its int64 sum of the next leaf's index overflows.
+func splitStored(x uint64) translog.NodeID {
+	// Leaf n is stored at 2n - popcount(n) <= x, and each leaf after it
+	// 1 + (the nodes that leaf n completes) further on: at most 64 steps.
+	n := x / 2
+	at := 2*n - uint64(bits.OnesCount64(n))
+	for {
+		next := at + 1 + uint64(bits.TrailingZeros64(n+1))
+		if next > x {
+			break
+		}
+		n, at = n+1, next
+	}
+	level := int(x - at)
+	return translog.NodeID{Level: level, Index: n >> level}
 }
 
 // NodeReader returns the translog.NodeReader of r, a store of tlog's
