@@ -21,6 +21,7 @@ package logadapt
 import (
 	"errors"
 	"fmt"
+	"math"
 	"math/bits"
 	"strconv"
 
@@ -227,7 +228,11 @@ func (h hashReader) ReadNodes(ids []translog.NodeID, out [][32]byte) error {
 	}
 	indexes := make([]int64, len(ids))
 	for i, id := range ids {
-		if id.Level < 0 || id.Level > 61 || id.Index >= 1<<(61-id.Level) {
+		// Node (l, i) is stored past its last leaf ((i+1)<<l) - 1: below
+		// 2^63 that leaf's index, about twice it, fits in a uint64, and
+		// the node's then fits in an int64 up to leaf 2^62.
+		if id.Level < 0 || id.Level > 63 || id.Index >= 1<<(63-id.Level) ||
+			translog.StoredIndex(id.Level, id.Index) > math.MaxInt64 {
 			return errors.New("logadapt: node " + id.String() + " has no stored hash index in an int64")
 		}
 		indexes[i] = int64(translog.StoredIndex(id.Level, id.Index))

@@ -1,9 +1,13 @@
 package logadapt
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
+	"errors"
 	"fmt"
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 	"time"
 
@@ -110,4 +114,92 @@ func TestHashReaderIndexes(t *testing.T) {
 		}
 	}
 	t.Logf("%d indexes", len(xs))
+}
+
+// indexHashes is a tlog.HashReader of a log too large to store: stored
+// hash i is SHA-256 of i's eight bytes.
+type indexHashes struct{}
+
+func (indexHashes) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
+	out := make([]tlog.Hash, len(indexes))
+	for i, x := range indexes {
+		if x < 0 {
+			return nil, fmt.Errorf("indexHashes: index %d", x)
+		}
+		out[i] = sha256.Sum256(binary.BigEndian.AppendUint64(nil, uint64(x)))
+	}
+	return out, nil
+}
+
+// TestNodeReaderLargeLogs: roots and proofs read through NodeReader are
+// tlog's, read from the same stored hashes, for logs of more than 2^61
+// leaves, up to 2^62 - 1, the largest tlog computes (its maxpow2 loops
+// forever past it). NodeReader refused every node past leaf 2^61 - 1, whose
+// stored hash indexes are below 2^63, as having none in an int64.
+func TestNodeReaderLargeLogs(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 2))
+	nr := NodeReader(indexHashes{})
+	sizes := []int64{1<<61 - 1, 1 << 61, 1<<61 + 1, 3 << 60, 1<<62 - 2, 1<<62 - 1}
+	for range 20 {
+		sizes = append(sizes, 1<<61+r.Int64N(1<<61))
+	}
+	for _, n := range sizes {
+		want, err := tlog.TreeHash(n, indexHashes{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got, err := translog.TreeRoot(uint64(n), nr); err != nil || got != want {
+			t.Fatalf("size %d: TreeRoot = %x, %v; tlog.TreeHash = %x", n, got, err, want[:])
+		}
+		for _, i := range []int64{0, 1 << 61, n - 1, r.Int64N(n)} {
+			if i >= n {
+				continue
+			}
+			want, err := tlog.ProveRecord(n, i, indexHashes{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := translog.InclusionProof(nil, uint64(i), uint64(n), nr)
+			if err != nil || !slices.Equal(got, FromTlog(want)) {
+				t.Fatalf("size %d, leaf %d: InclusionProof: %v", n, i, err)
+			}
+		}
+		for _, m := range []int64{1, 1 << 61, n - 1, 1 + r.Int64N(n)} {
+			if m > n {
+				continue
+			}
+			want, err := tlog.ProveTree(n, m, indexHashes{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := translog.ConsistencyProof(nil, uint64(m), uint64(n), nr)
+			if err != nil || !slices.Equal(got, FromTlog(want)) {
+				t.Fatalf("sizes %d to %d: ConsistencyProof: %v", m, n, err)
+			}
+		}
+	}
+	// Nodes past leaf 2^62, stored hash index 2^63 - 1, have none: an
+	// error, and no read.
+	out := make([][32]byte, 1)
+	for _, id := range []translog.NodeID{node(0, 1<<62+1), node(1, 1<<61), node(62, 1), node(63, 0), node(64, 0), node(-1, 0), node(0, math.MaxUint64)} {
+		if err := NodeReader(failReader{t}).ReadNodes([]translog.NodeID{id}, out); err == nil {
+			t.Errorf("node %v: no error", id)
+		}
+	}
+	for _, id := range []translog.NodeID{node(0, 1<<62), node(0, 1<<62-1), node(62, 0), node(61, 1), node(1, 1<<61-1)} {
+		if err := nr.ReadNodes([]translog.NodeID{id}, out); err != nil {
+			t.Errorf("node %v: %v", id, err)
+		}
+	}
+}
+
+func node(level int, index uint64) translog.NodeID {
+	return translog.NodeID{Level: level, Index: index}
+}
+
+type failReader struct{ t *testing.T }
+
+func (f failReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
+	f.t.Errorf("ReadHashes(%d)", indexes)
+	return nil, errors.New("failReader")
 }
