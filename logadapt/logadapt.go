@@ -256,9 +256,10 @@ func Tile(t translog.Tile) tlog.Tile {
 }
 
 // FromTile returns tlog's tile t as translog names it. It is an error if t
-// is not a tile of hashes of height 8.
+// is not a tile of hashes of height 8 of a tree level below 64 (tile level
+// 0 to 7, as translog.ParseTilePath takes).
 func FromTile(t tlog.Tile) (translog.Tile, error) {
-	if t.H != translog.TileHeight || t.L < 0 || t.N < 0 || t.W < 1 || t.W > translog.TileWidth {
+	if t.H != translog.TileHeight || t.L < 0 || t.L >= 64/translog.TileHeight || t.N < 0 || t.W < 1 || t.W > translog.TileWidth {
 		return translog.Tile{}, fmt.Errorf("logadapt: tile %+v is not a hash tile of height 8", t)
 	}
 	return translog.Tile{L: t.L, N: uint64(t.N), W: t.W}, nil

@@ -8,6 +8,7 @@ import (
 	"math"
 	"math/rand/v2"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -202,4 +203,48 @@ type failReader struct{ t *testing.T }
 func (f failReader) ReadHashes(indexes []int64) ([]tlog.Hash, error) {
 	f.t.Errorf("ReadHashes(%d)", indexes)
 	return nil, errors.New("failReader")
+}
+
+// TestFromTile: FromTile converts the tiles of height 8 that tlog parses
+// exactly when translog parses the same tile's path, into the tile it
+// parses, and Tile converts it back; tile levels 8 and up (tree levels 64
+// and up, of no log) were converted into translog tiles whose own paths
+// translog.ParseTilePath refuses.
+func TestFromTile(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 3))
+	var paths []string
+	for _, l := range []string{"data", "0", "1", "7", "8", "9", "63", "64"} {
+		paths = append(paths, "tile/8/"+l+"/000", "tile/8/"+l+"/x001/234.p/5", "tile/4/"+l+"/000")
+	}
+	for range 20000 {
+		tt := tlog.Tile{H: 8, L: r.IntN(12) - 1, N: r.Int64N(int64(1) << r.IntN(63)), W: 1 + r.IntN(256)}
+		if r.IntN(8) == 0 {
+			tt.H = 1 + r.IntN(10)
+			tt.W = 1 + r.IntN(1<<tt.H)
+		}
+		paths = append(paths, tt.Path())
+	}
+	converted := 0
+	for _, p := range paths {
+		tt, err := tlog.ParseTilePath(p)
+		if err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		got, err := FromTile(tt)
+		var want translog.Tile
+		var wantErr error = errors.New("not of height 8")
+		if tt.H == 8 {
+			want, wantErr = translog.ParseTilePath("tile/" + strings.TrimPrefix(p, "tile/8/"))
+		}
+		if (err == nil) != (wantErr == nil) || got != want {
+			t.Fatalf("%s: FromTile = %+v, %v; translog.ParseTilePath: %+v, %v", p, got, err, want, wantErr)
+		}
+		if err == nil {
+			if back := Tile(got); back != tt {
+				t.Fatalf("%s: Tile(FromTile) = %+v", p, back)
+			}
+			converted++
+		}
+	}
+	t.Logf("%d paths, %d converted", len(paths), converted)
 }
