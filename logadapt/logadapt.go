@@ -101,8 +101,12 @@ func CompactRange(f *compact.RangeFactory, r *translog.Range) (*compact.Range, e
 }
 
 // Visit returns a translog.Visitor that hands each new node to visit, one
-// by one with its compact.NodeID, as compact.Range.Append does; the hash
-// slice is visit's to keep.
+// by one with its compact.NodeID; the hash slice is visit's to keep. The
+// nodes and hashes are those that compact.Range.Append (and AppendRange)
+// would hand over for the same leaves, each after its children, but in
+// translog's order: a batch's leaves first, then its new nodes of level 1,
+// and so on up, where compact's visits each leaf and then the nodes it
+// completes.
 func Visit(visit compact.VisitFn) translog.Visitor {
 	return func(level int, index uint64, nodes [][32]byte) {
 		for k := range nodes {

@@ -1,6 +1,8 @@
 package logadapt
 
 import (
+	"bytes"
+	"cmp"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -13,6 +15,8 @@ import (
 	"time"
 
 	"github.com/sha256x/sha256x/merkle/translog"
+	"github.com/transparency-dev/merkle/compact"
+	"github.com/transparency-dev/merkle/rfc6962"
 	"golang.org/x/mod/sumdb/tlog"
 )
 
@@ -247,4 +251,98 @@ func TestFromTile(t *testing.T) {
 		}
 	}
 	t.Logf("%d paths, %d converted", len(paths), converted)
+}
+
+type visited struct {
+	id   compact.NodeID
+	hash []byte
+}
+
+// TestVisit: Visit hands over the nodes that compact.Range.Append and
+// AppendRange hand their visitor, with the same hashes, for ranges that
+// begin anywhere and grow in batches, and each node after its children;
+// the hashes are the visitor's own. The order differs from compact's, as
+// Visit's doc says: level by level, not leaf by leaf.
+func TestVisit(t *testing.T) {
+	r := rand.New(rand.NewPCG(20, 4))
+	ref := &compact.RangeFactory{Hash: rfc6962.DefaultHasher.HashChildren}
+	reordered, nodes := 0, 0
+	for it := range 200 {
+		begin := r.Uint64N(5000)
+		if it%3 == 0 {
+			begin = 0
+		}
+		theirs := ref.NewEmptyRange(begin)
+		ours, err := FromCompact(Factory.NewEmptyRange(begin))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for range 1 + r.IntN(5) {
+			var want, got []visited
+			if r.IntN(3) == 0 {
+				// A range beside this one, merged in.
+				k := uint64(1 + r.IntN(300))
+				other := ref.NewEmptyRange(theirs.End())
+				for i := range k {
+					other.Append(rfc6962.DefaultHasher.HashLeaf([]byte{byte(i)}), nil)
+				}
+				o, err := FromCompact(other)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := theirs.AppendRange(other, func(id compact.NodeID, h []byte) { want = append(want, visited{id, h}) }); err != nil {
+					t.Fatal(err)
+				}
+				if err := ours.AppendRange(o, Visit(func(id compact.NodeID, h []byte) { got = append(got, visited{id, h}) })); err != nil {
+					t.Fatal(err)
+				}
+			} else {
+				entries := make([][]byte, r.IntN(300))
+				for i := range entries {
+					entries[i] = fmt.Appendf(nil, "entry %d %d", it, r.Uint64())
+					theirs.Append(rfc6962.DefaultHasher.HashLeaf(entries[i]), func(id compact.NodeID, h []byte) { want = append(want, visited{id, h}) })
+				}
+				ours.AppendEntries(entries, Visit(func(id compact.NodeID, h []byte) { got = append(got, visited{id, h}) }))
+			}
+			// A child visited in the same batch comes first.
+			at := map[compact.NodeID]int{}
+			for i, v := range got {
+				at[v.id] = i
+			}
+			for i, v := range got {
+				if v.id.Level == 0 {
+					continue
+				}
+				for _, c := range []compact.NodeID{compact.NewNodeID(v.id.Level-1, 2*v.id.Index), compact.NewNodeID(v.id.Level-1, 2*v.id.Index+1)} {
+					if j, ok := at[c]; ok && j > i {
+						t.Fatalf("node %+v before its child %+v", v.id, c)
+					}
+				}
+			}
+			if !slices.EqualFunc(got, want, func(a, b visited) bool { return a.id == b.id && bytes.Equal(a.hash, b.hash) }) {
+				byID := func(a, b visited) int {
+					return cmp.Or(cmp.Compare(a.id.Level, b.id.Level), cmp.Compare(a.id.Index, b.id.Index))
+				}
+				slices.SortFunc(got, byID)
+				slices.SortFunc(want, byID)
+				if !slices.EqualFunc(got, want, func(a, b visited) bool { return a.id == b.id && bytes.Equal(a.hash, b.hash) }) {
+					t.Fatalf("range from %d: visited %d nodes, compact %d, or other ones", begin, len(got), len(want))
+				}
+				reordered++
+			}
+			// The hashes are the visitor's: changing one changes no other,
+			// nor the range.
+			for _, v := range got {
+				v.hash[0] ^= 0xff
+			}
+			if cr, err := CompactRange(ref, ours); err != nil || !cr.Equal(theirs) {
+				t.Fatalf("range from %d: not compact's after the visitor changed its hashes: %v", begin, err)
+			}
+			nodes += len(got)
+		}
+	}
+	if reordered == 0 {
+		t.Error("no batch visited in another order than compact's")
+	}
+	t.Logf("%d nodes; %d batches in another order than compact's", nodes, reordered)
 }
