@@ -178,8 +178,10 @@ func (w wrapped) Unwrap() error { return w.err }
 // every block: the leaves of all the trees hashed in one batched call, then
 // each level of every tree in one call, so that many small trees (the
 // blocks a node catching up hashes) fill the lanes as one large tree does.
-// Blocks are taken in groups of about 64Ki items, so that the working
-// memory stays bounded; it is pooled, and after warm-up the call allocates
+// Blocks are taken in groups of at most 64Ki items and blocks together (a
+// larger block in a group of its own), so that the working memory stays
+// bounded by the larger of 64Ki hashes and the largest block, however many
+// blocks there are; it is pooled, and after warm-up the call allocates
 // nothing. Every tree is hashed on the calling goroutine.
 //
 // It panics with a message starting "sha256x: " if len(roots) <
@@ -190,9 +192,14 @@ func HashFromByteSlicesMany(roots [][Size]byte, blocks [][][]byte) {
 	}
 	sc := manyPool.Get().(*manyScratch)
 	defer manyPool.Put(sc)
+	sc.many(roots, blocks)
+}
+
+// many hashes the roots of blocks a group at a time.
+func (sc *manyScratch) many(roots [][Size]byte, blocks [][][]byte) {
 	for start := 0; start < len(blocks); {
 		end, items := start, 0
-		for end < len(blocks) && (end == start || items+len(blocks[end]) <= groupItems) {
+		for end < len(blocks) && (end == start || items+len(blocks[end])+(end-start+1) <= groupItems) {
 			items += len(blocks[end])
 			end++
 		}
@@ -201,7 +208,10 @@ func HashFromByteSlicesMany(roots [][Size]byte, blocks [][][]byte) {
 	}
 }
 
-// groupItems bounds the items of one group of HashFromByteSlicesMany.
+// groupItems bounds the items and blocks of one group of
+// HashFromByteSlicesMany: each block takes a hash of scratch besides its
+// items (an empty block's root too), so that counting the items alone let
+// a group of empty blocks grow without bound.
 const groupItems = 1 << 16
 
 var (

@@ -177,3 +177,44 @@ func TestMismatchNamesRoots(t *testing.T) {
 		}
 	}
 }
+
+// TestManyScratchBounded: HashFromByteSlicesMany's working memory (its
+// doc: "Blocks are taken in groups of about 64Ki items, so that the working
+// memory stays bounded") is of at most groupItems hashes a buffer, or of
+// the largest block where that is larger, however many blocks there are:
+// the empty blocks of a chain, one-transaction blocks. A group took any
+// number of empty blocks, and a hash of scratch for each: 2^20 empty
+// blocks kept 80 MiB in the pool.
+func TestManyScratchBounded(t *testing.T) {
+	r := rand.New(rand.NewPCG(41, 23))
+	one := randItems(r, 1<<18, 8)
+	for _, tc := range []struct {
+		name   string
+		blocks [][][]byte
+		bound  int // the largest block
+	}{
+		{"2^20 empty blocks", make([][][]byte, 1<<20), 0},
+		{"2^18 blocks of one item", func() [][][]byte {
+			b := make([][][]byte, len(one))
+			for i := range b {
+				b[i] = one[i : i+1]
+			}
+			return b
+		}(), 1},
+		{"empty blocks and a large one", append(append(make([][][]byte, 1<<17), one[:groupItems+100]), make([][][]byte, 1<<17)...), groupItems + 100},
+	} {
+		sc := new(manyScratch)
+		roots := make([][Size]byte, len(tc.blocks))
+		sc.many(roots, tc.blocks)
+		for i, b := range tc.blocks {
+			if roots[i] != refRoot(b) {
+				t.Fatalf("%s: block %d: wrong root", tc.name, i)
+			}
+		}
+		limit := max(groupItems, tc.bound+1)
+		limit += limit / 4 // grow's headroom
+		if cap(sc.a) > limit || cap(sc.b) > limit || cap(sc.msgs) > limit {
+			t.Errorf("%s: scratch of %d, %d and %d hashes and items, more than %d", tc.name, cap(sc.a), cap(sc.b), cap(sc.msgs), limit)
+		}
+	}
+}
