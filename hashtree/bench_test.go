@@ -27,3 +27,22 @@ func BenchmarkHash(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkMerkleizeSmall: the roots of small containers' field roots,
+// whose first level fits stackNodes nodes on the stack up to 13 chunks
+// and takes a buffer from the pool above (BENCHMARKS.md, "SSZ: small
+// trees' first level on the stack").
+//
+//	go test ./hashtree -run '^$' -bench MerkleizeSmall -cpu 1 -count 6
+func BenchmarkMerkleizeSmall(b *testing.B) {
+	r := rand.New(rand.NewPCG(5, 6))
+	for _, m := range []int{5, 8, 13, 16, 28} {
+		chunks := randChunks(r, m)
+		b.Run(fmt.Sprintf("chunks=%d", m), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				_ = Merkleize(chunks, uint64(m))
+			}
+		})
+	}
+}

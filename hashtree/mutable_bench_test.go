@@ -151,3 +151,35 @@ func BenchmarkGetAfterCopy(b *testing.B) {
 }
 
 var getSink uint64
+
+// BenchmarkContainerChanges times a root of a registry-like list (2^18
+// containers of 8 fields, a limit of 2^40) after k containers had a field
+// set at random: a slot's 16, an epoch's 2,000, and more. The changed
+// containers are hashed containerBlock at a time (BENCHMARKS.md, "Trees
+// that change: changed containers 1,024 a call"):
+//
+//	go test ./hashtree -run '^$' -bench ContainerChanges -cpu 1 -count 6
+func BenchmarkContainerChanges(b *testing.B) {
+	const n, k = 1 << 18, 8
+	r := rand.New(rand.NewPCG(3, 4))
+	l := NewContainerList(k, randChunks(r, n*k), 1<<40)
+	l.Root()
+	vals := randChunks(r, 1<<10)
+	for _, changed := range []int{16, 2000, 1 << 14, 1 << 16} {
+		idx := make([]uint64, changed)
+		for i := range idx {
+			idx[i] = r.Uint64N(n)
+		}
+		b.Run(fmt.Sprintf("changed=%d", changed), func(b *testing.B) {
+			b.ReportAllocs()
+			it := 0
+			for b.Loop() {
+				for j, i := range idx {
+					l.SetField(i, (j+it)%k, vals[(j+it)%len(vals)])
+				}
+				it++
+				l.Root()
+			}
+		})
+	}
+}

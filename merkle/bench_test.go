@@ -131,6 +131,22 @@ func BenchmarkSplit(b *testing.B) {
 	}
 }
 
+// BenchmarkSplitFrom: SSZ trees from splitMin chunks to 8 times it, as
+// they run by default on -cpu 2: where a worker's subtrees are held to
+// minSubtree leaves rather than a 16th of its share (BENCHMARKS.md, "Trees
+// on every core: subtrees of at least 1,024 leaves").
+func BenchmarkSplitFrom(b *testing.B) {
+	for n := splitMin; n <= 8*splitMin; n *= 2 {
+		nodes := nodesOf(chunks(n))
+		b.Run(fmt.Sprintf("chunks=%d", n), func(b *testing.B) {
+			b.SetBytes(int64(32 * n))
+			for b.Loop() {
+				Binary.RootNodes(nodes)
+			}
+		})
+	}
+}
+
 // BenchmarkSmall: trees below the split threshold (and RFC 6962's of 4,095
 // leaves of about 100 bytes, just above it), as they run by default: none
 // may be slower than before trees were split (run this file at 699b2ff
