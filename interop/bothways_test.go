@@ -379,7 +379,17 @@ func TestTilePathsTlog(t *testing.T) {
 		if r.IntN(2) == 0 {
 			w = 1 + r.IntN(255)
 		}
-		tt := tlog.Tile{H: 8, L: r.IntN(8), N: n, W: w}
+		l := r.IntN(8)
+		// A tile of some log: its last node within 2^64 - 1 leaves'
+		// (the tiles past it are errors to ours, FromTile's too).
+		last := ^uint64(0) >> (8 * l)
+		if uint64(w) > last {
+			w = int(last)
+		}
+		if m := (last - uint64(w)) >> 8; uint64(n) > m {
+			n = int64(uint64(n) % (m + 1))
+		}
+		tt := tlog.Tile{H: 8, L: l, N: n, W: w}
 		want, err := logadapt.FromTile(tt)
 		if err != nil {
 			t.Fatal(err)
@@ -410,8 +420,8 @@ func TestTilePathsTlog(t *testing.T) {
 			toTlogPath(string(s)) == theirs.Path() {
 			// A tile tlog reads at its canonical path: ours reads it the
 			// same.
-			w, _ := logadapt.FromTile(theirs)
-			if oerr != nil || ours != w {
+			w, werr := logadapt.FromTile(theirs)
+			if (oerr == nil) != (werr == nil) || ours != w {
 				t.Fatalf("%q: ours %+v (%v), tlog %+v", s, ours, oerr, theirs)
 			}
 		}

@@ -77,16 +77,23 @@ func ID(id compact.NodeID) translog.NodeID {
 	return translog.NodeID{Level: int(id.Level), Index: id.Index}
 }
 
-// CompactID converts a translog node ID to transparency-dev's.
+// CompactID converts a translog node ID to transparency-dev's. It panics
+// if the level is not 0 to 63.
 func CompactID(id translog.NodeID) compact.NodeID {
+	if id.Level < 0 || id.Level > 63 {
+		panic("sha256x: logadapt: CompactID of level " + strconv.Itoa(id.Level))
+	}
 	return compact.NewNodeID(uint(id.Level), id.Index)
 }
 
 // FromCompact returns the translog.Range of the same leaves and nodes as r,
 // a compact range of transparency-dev/merkle: to go on appending to a
 // stored range in batches. It is an error if r's hashes are not 32 bytes
-// or not as many as its range has nodes.
+// or not as many as its range has nodes. It panics if r is nil.
 func FromCompact(r *compact.Range) (*translog.Range, error) {
+	if r == nil {
+		panic("sha256x: logadapt: FromCompact of a nil range")
+	}
 	hs, err := Hashes(r.Hashes())
 	if err != nil {
 		return nil, err
@@ -254,17 +261,27 @@ func (h hashReader) ReadNodes(ids []translog.NodeID, out [][32]byte) error {
 	return nil
 }
 
-// Tile returns t as tlog names it: tlog.Tile{H: 8, L, N, W}.
+// Tile returns t as tlog names it: tlog.Tile{H: 8, L, N, W}. It panics if
+// N does not fit tlog's int64, which no tile that translog.ParseTilePath
+// returns or that a log has (at most 2^56 a level) comes near.
 func Tile(t translog.Tile) tlog.Tile {
+	if t.N > math.MaxInt64 {
+		panic("sha256x: logadapt: Tile of index " + strconv.FormatUint(t.N, 10) + ", past tlog's int64")
+	}
 	return tlog.Tile{H: translog.TileHeight, L: t.L, N: int64(t.N), W: t.W}
 }
 
 // FromTile returns tlog's tile t as translog names it. It is an error if t
 // is not a tile of hashes of height 8 of a tree level below 64 (tile level
-// 0 to 7, as translog.ParseTilePath takes).
+// 0 to 7), or not a tile of any log (past the last node of 2^64 - 1
+// leaves): what translog.ParseTilePath takes.
 func FromTile(t tlog.Tile) (translog.Tile, error) {
 	if t.H != translog.TileHeight || t.L < 0 || t.L >= 64/translog.TileHeight || t.N < 0 || t.W < 1 || t.W > translog.TileWidth {
 		return translog.Tile{}, fmt.Errorf("logadapt: tile %+v is not a hash tile of height 8", t)
 	}
-	return translog.Tile{L: t.L, N: uint64(t.N), W: t.W}, nil
+	tile := translog.Tile{L: t.L, N: uint64(t.N), W: t.W}
+	if _, err := translog.ParseTilePath(tile.Path()); err != nil {
+		return translog.Tile{}, fmt.Errorf("logadapt: tile %+v: %w", t, err)
+	}
+	return tile, nil
 }

@@ -346,3 +346,30 @@ func TestVisit(t *testing.T) {
 	}
 	t.Logf("%d nodes; %d batches in another order than compact's", nodes, reordered)
 }
+
+// TestPanics: the programmer errors the adapter's conversions document,
+// each a panic with sha256x's prefix, not a wrapped index or a nil
+// dereference.
+func TestPanics(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"Tile of an index past int64", func() { Tile(translog.Tile{L: 0, N: 1 << 63, W: 256}) }},
+		{"CompactID of level -1", func() { CompactID(translog.NodeID{Level: -1}) }},
+		{"CompactID of level 64", func() { CompactID(translog.NodeID{Level: 64}) }},
+		{"FromCompact of nil", func() { FromCompact(nil) }},
+	} {
+		func() {
+			defer func() {
+				if e, ok := recover().(string); !ok || !strings.HasPrefix(e, "sha256x: logadapt: ") {
+					t.Errorf("%s: panicked with %v, want a sha256x: logadapt: message", c.name, e)
+				}
+			}()
+			c.f()
+		}()
+	}
+	if got := Tile(translog.Tile{L: 0, N: 1<<56 - 1, W: 255}); got.N != 1<<56-1 {
+		t.Errorf("Tile of the largest log's last tile: N %d", got.N)
+	}
+}

@@ -73,8 +73,9 @@ func appendTileIndex(b []byte, n uint64) []byte {
 
 // ParseTilePath parses a tile path, as a tile server receives it: what
 // Path returns, and nothing else (no leading zeros but in N's groups, no
-// width 256 or 0, a tile level of 0 to 7). It is an error, saying what is
-// wrong, for any other string.
+// width 256 or 0, a tile level of 0 to 7), of a tile that a log of at most
+// 2^64 - 1 leaves can have. It is an error, saying what is wrong, for any
+// other string.
 func ParseTilePath(path string) (Tile, error) {
 	bad := func(why string) (Tile, error) {
 		return Tile{}, errors.New("translog: tile path " + strconv.Quote(path) + ": " + why)
@@ -118,7 +119,17 @@ func ParseTilePath(path string) (Tile, error) {
 	if t.Path() != path {
 		return bad("not in canonical form")
 	}
+	if !t.inLog() {
+		return bad("a tile past the last node of a log of 2^64 - 1 leaves")
+	}
 	return t, nil
+}
+
+// inLog reports whether some log (of at most 2^64 - 1 leaves) has t's
+// nodes: those of tree level 8*L up to 256*N + W - 1.
+func (t Tile) inLog() bool {
+	last := ^uint64(0) >> (TileHeight * t.L) // the nodes of the level in the largest log
+	return uint64(t.W) <= last && t.N <= (last-uint64(t.W))>>TileHeight
 }
 
 // NewTiles appends to dst the tiles that a log growing from oldSize to

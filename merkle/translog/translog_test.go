@@ -741,7 +741,11 @@ func TestTilePath(t *testing.T) {
 		{Tile{1, 1234067, 256}, "tile/1/x001/x234/067"},
 		{Tile{2, 1234067, 5}, "tile/2/x001/x234/067.p/5"},
 		{Tile{0, 1000, 255}, "tile/0/x001/000.p/255"},
-		{Tile{7, ^uint64(0), 256}, "tile/7/x018/x446/x744/x073/x709/x551/615"},
+		// The last tiles of a log of 2^64 - 1 leaves.
+		{Tile{0, 1<<56 - 1, 255}, "tile/0/x072/x057/x594/x037/x927/935.p/255"},
+		{Tile{0, 1<<56 - 2, 256}, "tile/0/x072/x057/x594/x037/x927/934"},
+		{Tile{6, 255, 255}, "tile/6/255.p/255"},
+		{Tile{7, 0, 255}, "tile/7/000.p/255"},
 	}
 	for _, tt := range tests {
 		if got := tt.t.Path(); got != tt.path {
@@ -756,9 +760,21 @@ func TestTilePath(t *testing.T) {
 		"tile/0/001/002", "tile/0/x001", "tile/0/x000/001", "tile/0/000.p/0", "tile/0/000.p/256",
 		"tile/0/000.p/01", "tile/0/000.p/", "tile/0/000.p", "tile/entries/000", "tile/0/x018/x446/x744/x073/x709/x551/616",
 		"tile/0/x001/x002/x003/x004/x005/x006/x007/008", "tiles/0/000", "tile/0/-01", "tile/0/000/",
+		// Tiles of no log: past the last node of 2^64 - 1 leaves.
+		"tile/0/x072/x057/x594/x037/x927/935", "tile/0/x072/x057/x594/x037/x927/936.p/1",
+		"tile/6/256.p/1", "tile/7/000", "tile/7/001.p/1", "tile/7/x018/x446/x744/x073/x709/x551/615",
 	} {
 		if got, err := ParseTilePath(bad); err == nil {
 			t.Errorf("ParseTilePath(%q) = %v, no error", bad, got)
+		}
+	}
+	// Path writes any index; every tile the largest log has parses back.
+	if got, want := (Tile{7, ^uint64(0), 256}).Path(), "tile/7/x018/x446/x744/x073/x709/x551/615"; got != want {
+		t.Errorf("Path of the largest index: %s, want %s", got, want)
+	}
+	for _, tile := range NewTiles(nil, ^uint64(0)-600, ^uint64(0)) {
+		if got, err := ParseTilePath(tile.Path()); err != nil || got != tile {
+			t.Errorf("ParseTilePath(%s) of a tile of the largest log = %v, %v", tile.Path(), got, err)
 		}
 	}
 }
@@ -936,7 +952,8 @@ func TestPanics(t *testing.T) {
 }
 
 // FuzzTilePath: a path ParseTilePath accepts is the Path of the tile it
-// returns, and every tile's Path parses back to it.
+// returns, and every tile's Path parses back to it if a log has the tile,
+// and is an error if not.
 func FuzzTilePath(f *testing.F) {
 	f.Add("tile/1/x001/x234/067.p/5", uint8(7), ^uint64(0), uint8(0))
 	f.Add("tile/0/000", uint8(0), uint64(1000), uint8(255))
@@ -945,8 +962,9 @@ func FuzzTilePath(f *testing.F) {
 			t.Fatalf("%q parses as %+v, whose path is %q", path, tl, tl.Path())
 		}
 		tl := Tile{int(l % 8), n, 1 + int(w)}
-		if got, err := ParseTilePath(tl.Path()); err != nil || got != tl {
-			t.Fatalf("%+v: %q parses as %+v, %v", tl, tl.Path(), got, err)
+		got, err := ParseTilePath(tl.Path())
+		if ok := tl.inLog(); ok && (err != nil || got != tl) || !ok && err == nil {
+			t.Fatalf("%+v (of a log: %v): %q parses as %+v, %v", tl, ok, tl.Path(), got, err)
 		}
 	})
 }
