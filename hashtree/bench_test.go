@@ -30,8 +30,8 @@ func BenchmarkHash(b *testing.B) {
 
 // BenchmarkMerkleizeSmall: the roots of small containers' field roots,
 // whose first level fits stackNodes nodes on the stack up to 13 chunks
-// and takes a buffer from the pool above (BENCHMARKS.md, "SSZ: small
-// trees' first level on the stack").
+// and takes a buffer from the pool above (BENCHMARKS.md, "Constants that
+// measured level").
 //
 //	go test ./hashtree -run '^$' -bench MerkleizeSmall -cpu 1 -count 6
 func BenchmarkMerkleizeSmall(b *testing.B) {

@@ -321,7 +321,8 @@ func (l *ContainerList) Truncate(n uint64) {
 }
 
 // containerBlock is how many changed containers Root hashes in one
-// ContainerRoots call.
+// ContainerRoots call; 512 and 4,096 ran level with it (BENCHMARKS.md,
+// "Constants that measured level").
 const containerBlock = 1024
 
 // Root returns the root, after rehashing the changed containers, then the

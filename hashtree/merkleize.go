@@ -252,7 +252,8 @@ func packedRoot(b []byte, size int, swap bool, depth int) [sha256x.Size]byte {
 }
 
 // stackNodes is how many nodes of a small tree's first level root keeps on
-// its stack rather than take a buffer from the pool.
+// its stack rather than take a buffer from the pool; 16 ran level with it
+// (BENCHMARKS.md, "Constants that measured level").
 const stackNodes = 8
 
 type scratch struct{ nodes [][sha256x.Size]byte }

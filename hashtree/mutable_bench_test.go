@@ -155,8 +155,8 @@ var getSink uint64
 // BenchmarkContainerChanges times a root of a registry-like list (2^18
 // containers of 8 fields, a limit of 2^40) after k containers had a field
 // set at random: a slot's 16, an epoch's 2,000, and more. The changed
-// containers are hashed containerBlock at a time (BENCHMARKS.md, "Trees
-// that change: changed containers 1,024 a call"):
+// containers are hashed containerBlock at a time (BENCHMARKS.md,
+// "Constants that measured level"):
 //
 //	go test ./hashtree -run '^$' -bench ContainerChanges -cpu 1 -count 6
 func BenchmarkContainerChanges(b *testing.B) {

@@ -133,8 +133,8 @@ func BenchmarkSplit(b *testing.B) {
 
 // BenchmarkSplitFrom: SSZ trees from splitMin chunks to 8 times it, as
 // they run by default on -cpu 2: where a worker's subtrees are held to
-// minSubtree leaves rather than a 16th of its share (BENCHMARKS.md, "Trees
-// on every core: subtrees of at least 1,024 leaves").
+// minSubtree leaves rather than a 16th of its share (BENCHMARKS.md,
+// "Constants that measured level").
 func BenchmarkSplitFrom(b *testing.B) {
 	for n := splitMin; n <= 8*splitMin; n *= 2 {
 		nodes := nodesOf(chunks(n))

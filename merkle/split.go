@@ -31,9 +31,10 @@ import (
 // 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32
 // (BENCHMARKS.md, "Trees on every core: from 4,096 blocks, 16 subtrees a
 // worker").
-// minSubtree, the smallest subtree a worker takes, has no measurement of
-// its own: it only matters between splitMin and a few times it. Tests lower
-// these to split small trees.
+// minSubtree, the smallest subtree a worker takes, only matters between
+// splitMin and a few times it; 512 and 2,048 ran level with it
+// (BENCHMARKS.md, "Constants that measured level"). Tests lower these to
+// split small trees.
 var (
 	splitMin          = 1 << 12
 	minSubtree        = 1 << 10

@@ -11,7 +11,7 @@ import (
 // one (so that a chunk's first node pairs with a node of the range), the sizes a log
 // sequencer's batches or a bulk import reach: what chunkLeaves trades, a
 // Range's scratch kept inside L2 against a few more short calls at each
-// chunk's top levels (BENCHMARKS.md, "translog's chunks of 4,096 leaves").
+// chunk's top levels (BENCHMARKS.md, "Constants that measured level").
 //
 //	go test ./merkle/translog -run '^$' -bench AppendBatch -cpu 1 -count 6
 func BenchmarkAppendBatch(b *testing.B) {

@@ -38,7 +38,8 @@ type rangeNode struct {
 // chunkLeaves bounds the leaves appended in one pass: a larger batch is
 // appended chunkLeaves at a time, so a Range's scratch stays 256 KiB
 // (inside L2) whatever the batch, at the cost of a few more calls of a
-// handful of pairs at each chunk's top levels.
+// handful of pairs at each chunk's top levels; 2,048 and 16,384 ran level
+// with it (BENCHMARKS.md, "Constants that measured level").
 const chunkLeaves = 1 << 12
 
 // NewRange returns the range of leaves begin to end-1 whose compact nodes
