@@ -52,7 +52,9 @@
 // level and recompute the root from the nodes that changed alone, each
 // level's dirty nodes in one batched call; ProgressiveList, ProgressiveBitlist
 // and ProgressiveContainer do the same for the progressive types. Their roots
-// and proofs equal those of the functions above over the current values. Copy
+// equal those of the functions above over the current values. The first
+// three also prove (see Proofs); the progressive types have no Gindex or
+// Prove. Copy
 // copies a directory of pointers alone and shares every page until one of
 // the copies writes it; each copy has one writer at a time, readers may
 // share a copy once its Root has returned, and two copies may be written
