@@ -1,4 +1,4 @@
-package hashtree
+package interop
 
 import (
 	"bufio"
@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	sszx "github.com/sha256x/sha256x/hashtree"
 )
 
 // stream returns n bytes: SHA-256 of label, ":" and a counter, 0, 1, ...,
@@ -92,8 +94,8 @@ func TestProgressiveVectors(t *testing.T) {
 			for k := range fields {
 				copy(fields[k][:], b[32*k:])
 			}
-			got = ProgressiveContainerRoot(fields, active)
-			changing = NewProgressiveContainer(fields, active).Root
+			got = sszx.ProgressiveContainerRoot(fields, active)
+			changing = sszx.NewProgressiveContainer(fields, active).Root
 		} else {
 			n, err := strconv.Atoi(w[1])
 			if err != nil {
@@ -106,17 +108,17 @@ func TestProgressiveVectors(t *testing.T) {
 				for i := range v {
 					v[i] = binary.LittleEndian.Uint64(b[8*i:])
 				}
-				got = ProgressiveBasicListRoot(v)
+				got = sszx.ProgressiveBasicListRoot(v)
 			case "bytes":
-				got = ProgressiveBasicListRoot(stream("bytes "+w[1], n))
+				got = sszx.ProgressiveBasicListRoot(stream("bytes "+w[1], n))
 			case "roots":
 				b := stream("roots "+w[1], 32*n)
 				roots := make([][32]byte, n)
 				for i := range roots {
 					copy(roots[i][:], b[32*i:])
 				}
-				got = ProgressiveListRoot(roots)
-				l := NewProgressiveList(roots[:n/2])
+				got = sszx.ProgressiveListRoot(roots)
+				l := sszx.NewProgressiveList(roots[:n/2])
 				for _, r := range roots[n/2:] {
 					l.Append(r)
 				}
@@ -127,10 +129,10 @@ func TestProgressiveVectors(t *testing.T) {
 					t.Fatalf("line %q: kind %q", s.Text(), kind)
 				}
 				bits := vectorBits(t, mode, n)
-				if got, err = ProgressiveBitlistRoot(serializeBits(bits)); err != nil {
+				if got, err = sszx.ProgressiveBitlistRoot(bitsBytes(bits)); err != nil {
 					t.Fatal(err)
 				}
-				l := &ProgressiveBitlist{}
+				l := &sszx.ProgressiveBitlist{}
 				for _, v := range bits {
 					l.Append(v)
 				}
