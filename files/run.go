@@ -116,6 +116,9 @@ type run struct {
 	// caller's cancellation does.
 	ctx    context.Context
 	cancel context.CancelFunc
+	// workers counts the workers running; handing, those yet to hand
+	// back their rings and arenas (run).
+	workers, handing sync.WaitGroup
 
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -254,25 +257,28 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 		wakeRoom() // a worker waiting for a descriptor
 	})
 	defer stop()
-	var wg sync.WaitGroup
-	// Handed back once every worker has stopped, when none of the call's
-	// files is open: a keeper's first timer takes descriptors (kept.go).
-	ws := make([]*worker, r.c.workers)
-	for i := range ws {
-		ws[i] = newWorker(&r.c)
-		wg.Add(1)
+	// Each worker hands its ring and arena back for the next call once
+	// every worker has stopped, when none of the call's files is open: a
+	// keeper's first timer takes descriptors (kept.go). It waits for that
+	// on its own goroutine, so that its worker stays on that goroutine's
+	// stack: handed to run, each worker was an allocation a call.
+	r.workers.Add(r.c.workers)
+	r.handing.Add(r.c.workers)
+	defer r.handing.Wait()
+	for range r.c.workers {
 		go func() {
-			defer wg.Done()
-			r.work(ws[i])
+			w := newWorker(&r.c)
+			defer func() {
+				r.workers.Done()
+				r.workers.Wait()
+				if w.ended {
+					w.close()
+				}
+				r.handing.Done()
+			}()
+			r.work(w)
 		}()
 	}
-	defer func() {
-		for _, w := range ws {
-			if w.ended {
-				w.close()
-			}
-		}
-	}()
 	produced := false
 	defer func() {
 		if !produced {
@@ -281,13 +287,13 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 			// closed before this goroutine does (the AfterFunc is not
 			// stopped yet: it wakes the workers).
 			r.cancel()
-			wg.Wait()
+			r.workers.Wait()
 			closeFiles(r.larges)
 		}
 	}()
 	r.produceSafe(seq, n)
 	produced = true
-	wg.Wait()
+	r.workers.Wait()
 	// Files left by a cancelled call (or one that panicked).
 	if e := closeFiles(r.larges); e != nil {
 		r.fail(e)

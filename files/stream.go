@@ -209,8 +209,10 @@ func (w *worker) streams(r *run, items []*item) {
 		w.srcs = append(w.srcs, source{})
 	}
 	ds, srcs := w.ds[:len(items)], w.srcs[:len(items)]
-	var idx []int // the items still being read
-	waiting := 0  // the items yet to be opened
+	// The items still being read: at most streams of them, on the stack
+	// (admit appends to it), as a slice grown from nil was in part.
+	idx := make([]int, 0, 16)
+	waiting := 0 // the items yet to be opened
 	for i, it := range items {
 		it.stream = false
 		s := &srcs[i]
@@ -236,7 +238,7 @@ func (w *worker) streams(r *run, items []*item) {
 			return
 		}
 		if len(idx) == 0 {
-			idx, waiting = w.noRoom(r, items, srcs, ds, waiting)
+			idx, waiting = w.noRoom(r, items, srcs, ds, idx, waiting)
 			continue
 		}
 		way := w.c.mapWay
@@ -357,9 +359,9 @@ func (w *worker) admit(r *run, items []*item, srcs []source, ds []*sha256x.Diges
 // it closes its ring, or those kept for the next call, and tries again.
 // Refused with nothing of the package open, the first file waiting gets
 // the refusal as its Err, as it would alone.
-func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Digest, waiting int) ([]int, int) {
+func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Digest, idx []int, waiting int) ([]int, int) {
 	since := room.closes.Load()
-	idx, waiting, err := w.admit(r, items, srcs, ds, nil, waiting)
+	idx, waiting, err := w.admit(r, items, srcs, ds, idx[:0], waiting)
 	if len(idx) > 0 || err == nil {
 		return idx, waiting
 	}
@@ -375,11 +377,11 @@ func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Dige
 			if s := &srcs[i]; s.waiting {
 				s.waiting = false
 				items[i].Err = pathErr("open", items[i].Path, err)
-				return nil, waiting - 1
+				return idx, waiting - 1
 			}
 		}
 	}
-	return nil, waiting
+	return idx, waiting
 }
 
 // timed records a trial round that took d to the trial, if every chunk of

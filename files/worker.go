@@ -129,17 +129,18 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 		} else {
 			n, kind, it.file, err = readSmall(it.Path, buf)
 		}
+		// A file refused a descriptor is opened again as a large file is,
+		// once others close (room.go). One append to large: a second one
+		// kept the compiler from starting large on the stack, an
+		// allocation more as it grew.
+		refused := err != nil && outOfFiles(err)
 		switch {
-		case err != nil && outOfFiles(err):
-			// Opened again as a large file is, once others close.
-			it.stream = true
-			large = append(large, it)
-		case err != nil:
+		case err != nil && !refused:
 			it.Err = err
-		case kind == isDir:
+		case err == nil && kind == isDir:
 			it.Err = &fs.PathError{Op: "read", Path: it.Path, Err: errIsDir}
-		case kind != isSmall:
-			it.stream = true // large, grown or not a regular file
+		case refused || kind != isSmall:
+			it.stream = true // refused, large, grown or not a regular file
 			large = append(large, it)
 		default:
 			w.batch = append(w.batch, it)
