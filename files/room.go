@@ -11,9 +11,11 @@ package files
 // it will not be held for ever:
 //
 //   - open: the files being streamed, each from before it is opened, which
-//     close as their workers read them to the end. Not a pipe waiting in
-//     the queue of large files: a worker waiting for a descriptor would
-//     wait for it for ever.
+//     close as their workers read them to the end; and the pipes a batch
+//     found open, from then on. Those wait at the head of the queue of
+//     large files, which the worker that queued them takes next: behind
+//     files a worker refused a descriptor waits with, none would take
+//     them.
 //   - batching: the workers reading a batch of small files, each of which
 //     is open only within readSmall; a file refused there is streamed.
 //   - walking: Tree's directories being listed, one a walk.

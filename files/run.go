@@ -342,18 +342,50 @@ func (r *run) failGoexit() {
 	r.cancel()
 }
 
-// closeFiles closes the files left open in items, and returns the first
-// panic of their Close methods, or nil.
+// closeFiles closes the files left open in items, each counted out of
+// room.open, and returns the first panic of their Close methods, or nil.
 func closeFiles(items []*item) (p any) {
 	for _, it := range items {
 		if f := it.file; f != nil {
 			it.file = nil
-			if e := closeRecover(f); e != nil && p == nil {
+			e := closeRecover(f)
+			closed(&room.open)
+			if e != nil && p == nil {
 				p = e
 			}
 		}
 	}
 	return p
+}
+
+// queueLarge adds a batch's large files to the queue q, those it found open
+// (pipes, held in room.open) at its head: behind others, taken by a
+// worker only once those were hashed, they could hold the descriptors
+// those wait for (room.go). The worker that queued them takes the head
+// next, unless another one did.
+func queueLarge(q, large []*item) []*item {
+	open := 0
+	for _, it := range large {
+		if it.file != nil {
+			open++
+		}
+	}
+	if open == 0 {
+		return append(q, large...)
+	}
+	nq := make([]*item, 0, len(q)+len(large))
+	for _, it := range large {
+		if it.file != nil {
+			nq = append(nq, it)
+		}
+	}
+	nq = append(nq, q...)
+	for _, it := range large {
+		if it.file == nil {
+			nq = append(nq, it)
+		}
+	}
+	return nq
 }
 
 // closeRecover closes f and returns what its Close panicked with, or nil.
@@ -533,7 +565,7 @@ func (r *run) work(w *worker) {
 			r.mu.Lock()
 			locked = true
 			r.busy--
-			r.larges = append(r.larges, large...)
+			r.larges = queueLarge(r.larges, large)
 			r.cond.Broadcast()
 			continue
 		}

@@ -226,8 +226,7 @@ func (w *worker) streams(r *run, items []*item) {
 			waiting++
 			continue
 		}
-		room.open.Add(1) // a pipe that readSmall found, opened
-		ds[i].Reset()
+		ds[i].Reset() // a pipe found open, counted since (room.go)
 		ds[i].Write(w.c.prefix)
 		idx = append(idx, i)
 	}

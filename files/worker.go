@@ -129,6 +129,9 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 		} else {
 			n, kind, it.file, err = readSmall(it.Path, buf)
 		}
+		if it.file != nil {
+			room.open.Add(1) // a pipe found open, held until streamed (room.go)
+		}
 		// A file refused a descriptor is opened again as a large file is,
 		// once others close (room.go). One append to large: a second one
 		// kept the compiler from starting large on the stack, an
