@@ -25,8 +25,8 @@ package files
 //
 // Counted across calls: a call short of descriptors waits for another's
 // files to close, as for its own. Plenty of descriptors costs three atomic
-// adds and two loads a large file, and two adds and a load a batch and a
-// directory.
+// adds and two loads a large file, three adds and a load a batch, and
+// three adds and two loads a directory.
 
 import (
 	"io/fs"
@@ -52,8 +52,8 @@ func init() { room.cond.L = &room.mu }
 // or may be.
 func held() bool { return room.open.Load() > 0 || room.batch.Load() > 0 || room.walking.Load() > 0 }
 
-// ended takes one from a count (file refused, batch read) and wakes whoever
-// waits for the counts to fall.
+// ended takes one from a count (an open refused) and wakes whoever waits
+// for the counts to fall.
 func ended(n *atomic.Int64) {
 	n.Add(-1)
 	// Seen as 0 here, a waiter's increment comes after the add above,
@@ -79,7 +79,8 @@ func counted(n *atomic.Int64, open func() error) error {
 	return err
 }
 
-// closed takes a file or directory closed from its count n.
+// closed takes a file or directory closed, or a batch read (its files
+// closed), from its count n.
 func closed(n *atomic.Int64) {
 	room.closes.Add(1)
 	ended(n)

@@ -5,6 +5,9 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"io/fs"
+	"runtime"
+	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 	"testing"
@@ -18,6 +21,8 @@ import (
 type budgetFS struct {
 	fsys fstest.MapFS
 	left atomic.Int64
+	// refused, if set, is called when name is refused a descriptor.
+	refused func(name string)
 }
 
 type budgetFile struct {
@@ -29,6 +34,9 @@ type budgetFile struct {
 func (b *budgetFS) take(op, name string) error {
 	if b.left.Add(-1) < 0 {
 		b.left.Add(1)
+		if b.refused != nil {
+			b.refused(name)
+		}
 		return &fs.PathError{Op: op, Path: name, Err: syscall.EMFILE}
 	}
 	return nil
@@ -120,4 +128,72 @@ func TestQueuedPipeHeld(t *testing.T) {
 			t.Errorf("workers %d: %d descriptors left after the call, want 1", workers, left)
 		}
 	}
+}
+
+// calledFrom reports whether the caller's caller was called, at some depth,
+// from the function of the package named name.
+func calledFrom(name string) bool {
+	pc := make([]uintptr, 64)
+	frames := runtime.CallersFrames(pc[:runtime.Callers(3, pc)])
+	for {
+		f, more := frames.Next()
+		if strings.HasSuffix(f.Function, "."+name) {
+			return true
+		}
+		if !more {
+			return false
+		}
+	}
+}
+
+// TestBatchEndCloses: the end of a batch counts as a close, as its files
+// have closed: a file refused a descriptor that a batch (of another call,
+// here) held, and that finds nothing held once the batch has ended, is
+// opened again, not failed. The batch's end did not count, so the worker,
+// seeing nothing closed since it was refused and nothing held, failed the
+// file with EMFILE.
+func TestBatchEndCloses(t *testing.T) {
+	drainRings()
+	m := fstest.MapFS{"small": {Data: []byte("small")}, "large": {Data: make([]byte, 300<<10)}}
+	b := &budgetFS{fsys: m}
+	b.left.Store(1)
+	holding, refused := make(chan struct{}), make(chan struct{})
+	changeHook = func(p string) {
+		if p == "small" { // read by the batch, still open
+			close(holding)
+			select {
+			case <-refused:
+			case <-time.After(10 * time.Second):
+				t.Error("large not refused in noRoom")
+			}
+		}
+	}
+	defer func() { changeHook = nil }()
+	var once sync.Once
+	b.refused = func(name string) {
+		if name == "large" && calledFrom("noRoom") {
+			// Refused again by a worker with nothing open: the batch
+			// ends before it looks at what is held.
+			once.Do(func() {
+				close(refused)
+				for room.batch.Load() > 0 {
+					time.Sleep(time.Millisecond)
+				}
+			})
+		}
+	}
+	small := make(chan []Result, 1)
+	go func() {
+		res, _ := (&Hasher{FS: b, Workers: 1}).Hash(context.Background(), []string{"small"})
+		small <- res
+	}()
+	<-holding
+	res, err := (&Hasher{FS: b, Workers: 1}).Hash(context.Background(), []string{"large"})
+	if err != nil || res[0].Err != nil || res[0].Sum != sha256.Sum256(m["large"].Data) {
+		t.Errorf("large: %v, %v, or a wrong digest", err, res[0].Err)
+	}
+	if r := <-small; r[0].Err != nil || r[0].Sum != sha256.Sum256(m["small"].Data) {
+		t.Errorf("small: %v, or a wrong digest", r[0].Err)
+	}
+	roomEmpty(t)
 }

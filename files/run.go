@@ -509,7 +509,7 @@ func (r *run) work(w *worker) {
 		}
 		if w.batching {
 			w.batching = false
-			ended(&room.batch)
+			closed(&room.batch)
 		}
 		closeFiles(w.cur)
 		w.cur = nil
@@ -558,7 +558,9 @@ func (r *run) work(w *worker) {
 			w.batching = true
 			large := w.smalls(r, b)
 			w.batching = false
-			ended(&room.batch)
+			// Its files have closed: a worker refused a descriptor while
+			// they were open tries again.
+			closed(&room.batch)
 			r.deliver(b)
 			w.cur = nil // its large files are in large
 			r.putBatch(b)
