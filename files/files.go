@@ -16,12 +16,13 @@
 // file contents a core by default), and its io_uring ring on Linux.
 //
 // File descriptors are not bounded so: each goroutine holds up to 16 large
-// files open side by side, and its ring. A process short of them (its
-// RLIMIT_NOFILE reached, EMFILE, or the system's table full, ENFILE) is
-// not failed for it while any other file of the package is open: the file
-// refused waits for one to close and is opened again, whether it is a
-// large file, a small one or a directory Tree lists, and a goroutine
-// refused with none of its own open closes its ring. A file gets the
+// files open side by side, and a ring while it reads a batch. A process
+// short of them (its RLIMIT_NOFILE reached, EMFILE, or the system's table
+// full, ENFILE) is not failed for it while any other file of the package
+// is open: the file refused waits for one to close and is opened again,
+// whether it is a large file, a small one or a directory Tree lists, and
+// a goroutine refused with nothing open closes the rings not reading a
+// batch (the call then sets up no more). A file gets the
 // error only when it is refused with nothing of the package open, as it
 // would from sha256sum, which holds one file at a time: one descriptor to
 // spare hashes every file, one at a time. The waits are for any call's

@@ -192,3 +192,102 @@ func TestShortOfDescriptors(t *testing.T) {
 		})
 	}
 }
+
+// ringsEnv names the directory whose files the child of TestIdleRingsClosed
+// hashes.
+const ringsEnv = "SHA256X_TEST_RINGS"
+
+// TestIdleRingsClosed: in a process whose limit of open files is high
+// enough for io_uring rings (their tables of 256 files count against it)
+// but that has one descriptor to spare, a worker's ring, set up for a
+// batch of small files, is closed for another worker's file refused a
+// descriptor while the first waits for more files or has stopped: kept by
+// that worker, the ring held the one descriptor, and the other worker's
+// files failed with EMFILE, 8 to 72 of 96 in every run, nothing of the
+// package being open that could close. Small files first, then large
+// ones, on two workers, in four child processes.
+func TestIdleRingsClosed(t *testing.T) {
+	if dir := os.Getenv(ringsEnv); dir != "" {
+		idleRingsChild(t, dir)
+		return
+	}
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := rand.New(rand.NewPCG(11, 11))
+	dir := t.TempDir()
+	write := func(name string, size int64) {
+		for _, p := range randomFiles(t, r, 1, func(int) int64 { return size }) {
+			if err := os.Rename(p, filepath.Join(dir, name)); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	for i := range 64 {
+		write(fmt.Sprintf("s%02d", i), 100+r.Int64N(3000))
+	}
+	for i := range 32 {
+		write(fmt.Sprintf("t%02d", i), 256<<10+1+r.Int64N(64<<10))
+	}
+	for run := range 4 {
+		cmd := exec.Command(exe, "-test.run=^TestIdleRingsClosed$", "-test.count=1")
+		cmd.Env = append(os.Environ(), ringsEnv+"="+dir, "SHA256X_IOURING=on", "GOMAXPROCS=2")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("child: %v\n%s", err, out)
+		}
+		n := 0
+		for line := range strings.Lines(string(out)) {
+			f := strings.Split(strings.TrimSuffix(line, "\n"), "\t")
+			if len(f) != 4 || f[0] != "nofile" {
+				continue
+			}
+			n++
+			if w := want(t, nil, f[1]); f[3] != "" || f[2] != hex.EncodeToString(w[:]) {
+				t.Errorf("run %d: %s: %s, or a wrong digest", run, f[1], f[3])
+			}
+		}
+		if n != 96 {
+			t.Fatalf("run %d: %d results, want 96\n%s", run, n, out)
+		}
+	}
+}
+
+// idleRingsChild is the child's part of TestIdleRingsClosed: 300
+// descriptors open (the limit then room for rings' tables), one to spare.
+func idleRingsChild(t *testing.T, dir string) {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, e := range ents {
+		paths = append(paths, filepath.Join(dir, e.Name()))
+	}
+	for range 300 {
+		if _, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fdlimit.Leave(1); err != nil {
+		t.Fatal(err)
+	}
+	res, err := (&Hasher{Workers: 2}).Hash(context.Background(), paths)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := bufio.NewWriter(os.Stdout)
+	for _, r := range res {
+		e := ""
+		if r.Err != nil {
+			e = r.Err.Error()
+		}
+		fmt.Fprintf(out, "nofile\t%s\t%x\t%s\n", r.Path, r.Sum, e)
+	}
+	out.Flush()
+	os.Exit(0) // before the testing package's timer: see nofileChild
+}

@@ -9,6 +9,7 @@ package files
 
 import (
 	"os"
+	"slices"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -92,6 +93,7 @@ type ringReader struct {
 	more    []int32
 	opens   []int32
 	at      []int
+	owner   *run // the call that parked it among the idle rings
 }
 
 // close closes the ring. A ring given up with operations in flight (a
@@ -141,13 +143,99 @@ func putRing(rr *ringReader) {
 	}
 }
 
-// dropKept closes the rings kept for the next call, for their
-// descriptors (room.go), and reports whether there were any.
+// dropKept closes the rings kept for the next call, and those of running
+// calls between batches (idleRings), for their descriptors (room.go), and
+// reports whether there were any.
 func dropKept() bool {
+	idle := dropIdleRings()
 	if rings.kept() == 0 {
-		return false
+		return idle
 	}
 	rings.drain()
+	return true
+}
+
+// idleRings holds the rings of running calls' workers between batches: a
+// worker parks its ring there once it has read a batch, and takes one back
+// for its next (its own, or another of the same arena). Kept by the
+// worker while it waited for more files, or after it stopped until the
+// call's others had, a ring held a descriptor that nothing would close: a
+// file refused one with nothing of the package open then failed, where
+// closing the ring would have let it open. A worker or a walk refused so
+// closes the rings here (dropKept).
+var idleRings struct {
+	sync.Mutex
+	rings []*ringReader
+}
+
+// park puts the worker's ring, if it has one, among the idle rings, with
+// its arena: the batch it read is done.
+func (w *worker) park(r *run) {
+	if w.ring == nil {
+		return
+	}
+	if w.ring.ring.Inflight() > 0 {
+		w.dropRing() // its completions would be taken for another batch's
+		return
+	}
+	w.ring.owner = r
+	idleRings.Lock()
+	idleRings.rings = append(idleRings.rings, w.ring)
+	idleRings.Unlock()
+	w.ring, w.arena = nil, nil
+}
+
+// unpark gives the worker, about to read a batch, an idle ring and its
+// arena if it has neither and one fits.
+func (w *worker) unpark(r *run) {
+	if w.ring != nil || w.arena != nil || w.noRing {
+		return
+	}
+	size := w.c.arenaMax + w.c.smallMax + 1
+	idleRings.Lock()
+	for i := len(idleRings.rings) - 1; i >= 0; i-- {
+		if rr := idleRings.rings[i]; len(rr.arena) == size {
+			idleRings.rings = slices.Delete(idleRings.rings, i, i+1)
+			rr.owner = r
+			w.ring, w.arena = rr, rr.arena
+			break
+		}
+	}
+	idleRings.Unlock()
+}
+
+// handBackRings hands the idle rings r parked back for the next call, once
+// its workers have stopped.
+func handBackRings(r *run) {
+	idleRings.Lock()
+	defer idleRings.Unlock()
+	keep := idleRings.rings[:0]
+	for _, rr := range idleRings.rings {
+		if rr.owner == r {
+			rr.owner = nil
+			putRing(rr)
+		} else {
+			keep = append(keep, rr)
+		}
+	}
+	clear(idleRings.rings[len(keep):])
+	idleRings.rings = keep
+}
+
+// dropIdleRings closes the idle rings, and reports whether there were any.
+// The calls they were parked by set up no more (ringSmalls).
+func dropIdleRings() bool {
+	idleRings.Lock()
+	defer idleRings.Unlock()
+	if len(idleRings.rings) == 0 {
+		return false
+	}
+	for _, rr := range idleRings.rings {
+		rr.close()
+	}
+	clear(idleRings.rings)
+	idleRings.rings = idleRings.rings[:0]
+	room.ringDrops.Add(1)
 	return true
 }
 

@@ -14,6 +14,12 @@ func (w *worker) release() {}
 
 func (w *worker) discard() {}
 
+func (w *worker) park(r *run) {}
+
+func (w *worker) unpark(r *run) {}
+
+func handBackRings(r *run) {}
+
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
 
 var ringFiles, ringUnsettled atomic.Int64

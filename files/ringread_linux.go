@@ -79,6 +79,11 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 			// The call has all its files, too few a worker to repay a
 			// ring's setup: plainly.
 			return append(rest, todo...), nil
+		} else if room.ringDrops.Load() != r.ringDrops {
+			// Idle rings were closed for their descriptors during the
+			// call: none set up again, to be closed again.
+			w.noRing = true
+			return append(rest, todo...), nil
 		}
 	}
 	if w.ring == nil {

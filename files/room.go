@@ -20,8 +20,11 @@ package files
 //     is open only within readSmall; a file refused there is streamed.
 //   - walking: Tree's directories being listed, one a walk.
 //
-// Rings' descriptors are not counted (a ring lives as long as its worker):
-// a worker refused closes its own, and those kept for the next call.
+// Rings' descriptors are not counted: a worker holds one only while it
+// reads a batch (counted), and parks it among the idle rings in between
+// (ring_linux.go). Refused with nothing held, a worker or a walk closes
+// those, and those kept for the next call, and tries again; the calls
+// they were parked by set up no more.
 //
 // Counted across calls: a call short of descriptors waits for another's
 // files to close, as for its own. Plenty of descriptors costs three atomic
@@ -44,6 +47,8 @@ var room struct {
 	// closes counts the files and directories closed: one may be opened
 	// again since.
 	closes atomic.Uint64
+	// ringDrops counts the times idle rings were closed (ring_linux.go).
+	ringDrops atomic.Uint64
 }
 
 func init() { room.cond.L = &room.mu }
@@ -107,11 +112,32 @@ func awaitRoom(since uint64, stop func() bool) {
 
 // refusedFinally reports whether an open refused a descriptor is to fail:
 // nothing counted has closed since the count of closes was since, and
-// nothing is held. Before it says so, it closes the rings kept for the
-// next call, if any, and reports false: the open is to be tried again.
+// nothing is held. Before it says so, it closes the idle rings and those
+// kept for the next call, if any, and reports false: the open is to be
+// tried again. Their closing counts as a close, under dropMu, for another
+// open refused meanwhile: not counted, that one found the rings gone and
+// nothing closed, and failed, as this one took the descriptor.
 func refusedFinally(since uint64) bool {
-	return room.closes.Load() == since && !held() && !dropKept()
+	if room.closes.Load() != since || held() {
+		return false
+	}
+	dropMu.Lock()
+	dropped := dropKept()
+	if dropped {
+		room.closes.Add(1)
+	}
+	dropMu.Unlock()
+	if dropped {
+		if room.waiting.Load() > 0 {
+			wakeRoom()
+		}
+		return false
+	}
+	return room.closes.Load() == since && !held()
 }
+
+// dropMu makes dropKept and the count of its closing one step.
+var dropMu sync.Mutex
 
 // walkOpen is Tree's open of a directory: open, counted in walking, made
 // again while it is refused a descriptor and anything of the package is

@@ -119,6 +119,8 @@ type run struct {
 	// workers counts the workers running; handing, those yet to hand
 	// back their rings and arenas (run).
 	workers, handing sync.WaitGroup
+	// ringDrops is room.ringDrops when the call started.
+	ringDrops uint64
 
 	mu        sync.Mutex
 	cond      sync.Cond
@@ -232,7 +234,7 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	}
 	ctx, cancel := context.WithCancel(parent)
 	defer cancel() // after stop: the AfterFunc below is not run for it
-	r := &run{c: h.config(n), ctx: ctx, cancel: cancel, ordered: ordered, fn: fn}
+	r := &run{c: h.config(n), ctx: ctx, cancel: cancel, ordered: ordered, fn: fn, ringDrops: room.ringDrops.Load()}
 	r.cond.L = &r.mu
 	r.dcond.L = &r.dmu
 	if ordered {
@@ -257,14 +259,18 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 		wakeRoom() // a worker waiting for a descriptor
 	})
 	defer stop()
-	// Each worker hands its ring and arena back for the next call once
-	// every worker has stopped, when none of the call's files is open: a
-	// keeper's first timer takes descriptors (kept.go). It waits for that
-	// on its own goroutine, so that its worker stays on that goroutine's
-	// stack: handed to run, each worker was an allocation a call.
+	// Each worker hands its arena back for the next call once every worker
+	// has stopped, when none of the call's files is open: a keeper's first
+	// timer takes descriptors (kept.go). It waits for that on its own
+	// goroutine, so that its worker stays on that goroutine's stack:
+	// handed to run, each worker was an allocation a call. The rings they
+	// parked between batches are handed back then too.
 	r.workers.Add(r.c.workers)
 	r.handing.Add(r.c.workers)
-	defer r.handing.Wait()
+	defer func() {
+		r.handing.Wait()
+		handBackRings(r) // those its workers parked (ring_linux.go)
+	}()
 	for range r.c.workers {
 		go func() {
 			w := newWorker(&r.c)

@@ -355,7 +355,8 @@ func (w *worker) admit(r *run, items []*item, srcs []source, ds []*sha256x.Diges
 // noRoom is admit for a worker with none of its files open. Refused, it
 // tries again if anything closed meanwhile; else it waits for something
 // to close while anything of the package is held (room.go); with nothing,
-// it closes its ring, or those kept for the next call, and tries again.
+// it closes the idle rings, or those kept for the next call, and tries
+// again.
 // Refused with nothing of the package open, the first file waiting gets
 // the refusal as its Err, as it would alone.
 func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Digest, idx []int, waiting int) ([]int, int) {
@@ -368,8 +369,6 @@ func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Dige
 	case room.closes.Load() != since:
 	case held():
 		awaitRoom(since, func() bool { return r.ctx.Err() != nil })
-	case w.ring != nil:
-		w.discard()
 	case !refusedFinally(since):
 	default:
 		for i := range srcs {

@@ -104,10 +104,13 @@ func (w *worker) smalls(r *run, b []*item) (large []*item) {
 			todo = append(todo, it)
 		}
 	}
+	w.unpark(r) // a ring, or its arena, for the batch (ring_linux.go)
 	if !w.noRing && len(todo) >= ringMin {
 		todo, large = w.ringSmalls(r, todo)
 	}
-	return append(large, w.plainSmalls(r, todo)...)
+	large = append(large, w.plainSmalls(r, todo)...)
+	w.park(r)
+	return large
 }
 
 // plainSmalls reads each file with plain system calls (or the FS's Open
