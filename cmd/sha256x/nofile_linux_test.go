@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"os/exec"
@@ -11,6 +12,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"golang.org/x/sys/unix"
 
 	"github.com/sha256x/sha256x/internal/fdlimit"
 )
@@ -124,4 +127,80 @@ func TestSumShortOfDescriptors(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestSumShortOfDescriptorsOnTerminal: sum with standard error a terminal
+// and one or two descriptors to spare hashes every file and draws no
+// progress line: the progress line's timer sets up the runtime's poller,
+// which takes two descriptors, and ended the process with a fatal error
+// where it had fewer (one spare), or left none for the files (two spare:
+// every file failed with EMFILE).
+func TestSumShortOfDescriptorsOnTerminal(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	r := rand.New(rand.NewPCG(10, 10))
+	var names []string
+	var sums strings.Builder
+	for i := range 4 {
+		b := make([]byte, smallMax+1+r.IntN(64<<10))
+		for j := range b {
+			b[j] = byte(r.Uint32())
+		}
+		name := fmt.Sprintf("f%d", i)
+		if err := os.WriteFile(filepath.Join(dir, name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		names = append(names, name)
+		fmt.Fprintf(&sums, "%x  %s\n", sha256.Sum256(b), name)
+	}
+	for _, spare := range []int{1, 2} {
+		t.Run(fmt.Sprintf("spare=%d", spare), func(t *testing.T) {
+			ptm, pts := openPty(t)
+			defer ptm.Close()
+			var tty bytes.Buffer
+			read := make(chan struct{})
+			go func() {
+				io.Copy(&tty, ptm) // until the terminal's last holder closes it (EIO)
+				close(read)
+			}()
+			cmd := exec.Command(exe, append([]string{"sum"}, names...)...)
+			cmd.Dir = dir
+			cmd.Env = append(os.Environ(), nofileEnv+"="+strconv.Itoa(spare), "LC_ALL=C.UTF-8")
+			var stdout bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, pts
+			err := cmd.Run()
+			pts.Close()
+			<-read
+			if err != nil || stdout.String() != sums.String() || tty.Len() > 0 {
+				t.Errorf("%v\nstdout: %s\nterminal: %q", err, diff(stdout.String(), sums.String()), tty.String())
+			}
+		})
+	}
+}
+
+// openPty opens a pseudo-terminal: its master and its slave.
+func openPty(t *testing.T) (ptm, pts *os.File) {
+	fd, err := unix.Open("/dev/ptmx", unix.O_RDWR|unix.O_NOCTTY|unix.O_CLOEXEC, 0)
+	if err != nil {
+		t.Skip("no pseudo-terminals:", err)
+	}
+	ptm = os.NewFile(uintptr(fd), "/dev/ptmx")
+	if err := unix.IoctlSetPointerInt(fd, unix.TIOCSPTLCK, 0); err != nil {
+		ptm.Close()
+		t.Skip("no pseudo-terminals:", err)
+	}
+	n, err := unix.IoctlGetInt(fd, unix.TIOCGPTN)
+	if err != nil {
+		ptm.Close()
+		t.Skip("no pseudo-terminals:", err)
+	}
+	pts, err = os.OpenFile(fmt.Sprintf("/dev/pts/%d", n), os.O_RDWR|unix.O_NOCTTY, 0)
+	if err != nil {
+		ptm.Close()
+		t.Skip("no pseudo-terminals:", err)
+	}
+	return ptm, pts
 }

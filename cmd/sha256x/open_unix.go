@@ -23,3 +23,22 @@ func openList(name string) (*os.File, error) {
 	}
 	return os.NewFile(uintptr(fd), name), nil
 }
+
+// spareDescriptors reports whether the process could open n descriptors
+// more now.
+func spareDescriptors(n int) bool {
+	fds := make([]int, 0, n)
+	defer func() {
+		for _, fd := range fds {
+			syscall.Close(fd)
+		}
+	}()
+	for range n {
+		fd, err := syscall.Open(os.DevNull, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
+		if err != nil {
+			return false
+		}
+		fds = append(fds, fd)
+	}
+	return true
+}

@@ -27,10 +27,13 @@ type progress struct {
 	once    sync.Once
 }
 
-// startProgress returns nil (no progress line) unless w is a terminal.
+// startProgress returns nil (no progress line) unless w is a terminal and
+// the process has three descriptors to spare: the line's timer sets up the
+// runtime's poller, which takes two and ends the process without them,
+// and the files need one (sha256sum, which draws no line, needs only that).
 func startProgress(w io.Writer, eng *engine) *progress {
 	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) {
+	if !ok || !term.IsTerminal(int(f.Fd())) || !spareDescriptors(3) {
 		return nil
 	}
 	p := &progress{w: w, quit: make(chan struct{})}
