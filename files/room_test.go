@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io/fs"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -23,12 +24,23 @@ type budgetFS struct {
 	left atomic.Int64
 	// refused, if set, is called when name is refused a descriptor.
 	refused func(name string)
+	// block, if set, holds the reads of the file named "block" until it
+	// is closed.
+	block chan struct{}
 }
 
 type budgetFile struct {
 	fs.File
 	b      *budgetFS
+	name   string
 	closed atomic.Bool
+}
+
+func (f *budgetFile) Read(p []byte) (int, error) {
+	if f.name == "block" && f.b.block != nil {
+		<-f.b.block
+	}
+	return f.File.Read(p)
 }
 
 func (b *budgetFS) take(op, name string) error {
@@ -51,7 +63,7 @@ func (b *budgetFS) Open(name string) (fs.File, error) {
 		b.left.Add(1)
 		return nil, err
 	}
-	return &budgetFile{File: f, b: b}, nil
+	return &budgetFile{File: f, b: b, name: name}, nil
 }
 
 func (b *budgetFS) ReadDir(name string) ([]fs.DirEntry, error) {
@@ -194,6 +206,49 @@ func TestBatchEndCloses(t *testing.T) {
 	}
 	if r := <-small; r[0].Err != nil || r[0].Sum != sha256.Sum256(m["small"].Data) {
 		t.Errorf("small: %v, or a wrong digest", r[0].Err)
+	}
+	roomEmpty(t)
+}
+
+// TestTreeFSRootWaits: TreeFS's stat of its root, which an fs.FS without
+// Stat (fs.Sub's) makes by opening it, waits for a descriptor as a
+// directory's listing does: refused, the root was taken for a file, and
+// the walk yielded it alone, hashed to an error, not its files.
+func TestTreeFSRootWaits(t *testing.T) {
+	m := fstest.MapFS{
+		"block":   {Data: make([]byte, 300<<10)},
+		"d/a":     {Data: []byte("a")},
+		"d/b/c":   {Data: []byte("c")},
+		"d/large": {Data: make([]byte, 300<<10)},
+	}
+	b := &budgetFS{fsys: m, block: make(chan struct{})}
+	b.left.Store(1)
+	held := make(chan error, 1)
+	go func() { // holds the one descriptor until b.block is closed
+		_, err := (&Hasher{FS: b, Workers: 1}).Hash(context.Background(), []string{"block"})
+		held <- err
+	}()
+	for b.left.Load() > 0 {
+		time.Sleep(time.Millisecond)
+	}
+	go func() {
+		for room.waiting.Load() == 0 {
+			time.Sleep(time.Millisecond)
+		}
+		close(b.block)
+	}()
+	var got []string
+	err := (&Hasher{FS: b, Workers: 1}).Stream(context.Background(), TreeFS(b, "d"), func(r Result) {
+		if r.Err != nil || r.Sum != sha256.Sum256(m[r.Path].Data) {
+			t.Errorf("%s: %v, or a wrong digest", r.Path, r.Err)
+		}
+		got = append(got, r.Path)
+	})
+	if err != nil || <-held != nil {
+		t.Fatal(err)
+	}
+	if want := []string{"d/a", "d/b/c", "d/large"}; !slices.Equal(got, want) {
+		t.Errorf("results for %q, want %q", got, want)
 	}
 	roomEmpty(t)
 }

@@ -35,7 +35,20 @@ func Tree(dir string) iter.Seq[Entry] {
 // their entries is.
 func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
-		if st, err := fs.Stat(fsys, root); err != nil || !st.IsDir() {
+		// Without StatFS (fs.Sub's FS), fs.Stat opens the file: refused a
+		// descriptor, it is made again as a directory is read (room.go).
+		// Refused outright, the root was taken for a file.
+		stat := func(name string) (st fs.FileInfo, err error) {
+			err = walkOpen(func() (err error) {
+				st, err = fs.Stat(fsys, name)
+				return err
+			})
+			if err == nil {
+				walkClosed()
+			}
+			return st, err
+		}
+		if st, err := stat(root); err != nil || !st.IsDir() {
 			yield(Entry{Path: root})
 			return
 		}
@@ -43,7 +56,6 @@ func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 			ents, err := readDirRoom(func(name string) ([]fs.DirEntry, error) { return fs.ReadDir(fsys, name) }, name)
 			return dents(ents), err
 		}
-		stat := func(name string) (fs.FileInfo, error) { return fs.Stat(fsys, name) }
 		w := walker{readDir: readDir, stat: stat, yield: yield}
 		if root == "." {
 			// fs.FS paths have no "./".
