@@ -39,8 +39,9 @@ func settled(before int) bool {
 }
 
 // panicked checks that call panics with want on the caller's goroutine,
-// and that every goroutine it started has stopped and (where the process's
-// descriptors can be counted) every file it opened is closed.
+// and that every goroutine it started has stopped, (where the process's
+// descriptors can be counted) every file it opened is closed, and nothing
+// is counted held or waiting for a descriptor (room.go).
 func panicked(t *testing.T, want any, call func()) {
 	t.Helper()
 	drainRings()
@@ -57,6 +58,7 @@ func panicked(t *testing.T, want any, call func()) {
 	if after := openFDs(); after > fds {
 		t.Errorf("%d descriptors open after the panic, %d before: %v", after, fds, fdLinks())
 	}
+	roomEmpty(t)
 }
 
 // checkAll hashes paths with h, nothing panicking now, and checks every
@@ -394,8 +396,8 @@ func TestPanicCancelled(t *testing.T) {
 
 // goexited runs call on a goroutine of its own and checks that it ends
 // there by runtime.Goexit (neither returning nor panicking), within a
-// few seconds, and that every goroutine the call started has stopped and
-// every file it opened is closed.
+// few seconds, and that every goroutine the call started has stopped,
+// every file it opened is closed, and nothing is counted held (room.go).
 func goexited(t *testing.T, call func()) {
 	t.Helper()
 	drainRings()
@@ -429,6 +431,7 @@ func goexited(t *testing.T, call func()) {
 	if after := openFDs(); after > fds {
 		t.Errorf("%d descriptors open after the call, %d before: %v", after, fds, fdLinks())
 	}
+	roomEmpty(t)
 }
 
 // errGoexit as a panicFS's value makes it call runtime.Goexit instead.
