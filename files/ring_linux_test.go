@@ -185,3 +185,51 @@ func TestRingBatchSaid(t *testing.T) {
 		strconv.Itoa(most) + " at most, from " + strconv.Itoa(from>>20) + " MiB a goroutine"
 	docsaid.Check(t, []string{"../README.md", "files.go"}, want)
 }
+
+// TestLongerPlain: where longerPlain says so, a worker whose files are
+// mostly longer than a probe reads reads its later batches the plain way,
+// and one whose files are short keeps the ring; the digests are
+// crypto/sha256's either way.
+func TestLongerPlain(t *testing.T) {
+	if why := ringRefusedWhy(); why != "" {
+		t.Skip("io_uring not used:", why)
+	}
+	if testing.Short() {
+		t.Skip("2 s for the files to settle")
+	}
+	saved, savedPlain := ringSetupMin, longerPlain
+	ringSetupMin, longerPlain = func() int { return 1 }, func() bool { return true }
+	defer func() { ringSetupMin, longerPlain = saved, savedPlain }()
+	const n = 1000
+	sizes := []int{probeMax/2 + 100, 3*probeMax + 100} // not a multiple of 4096 (probed)
+	dirs := make([]string, len(sizes))
+	for k, size := range sizes {
+		dirs[k] = t.TempDir()
+		data := make([]byte, size)
+		for i := range n {
+			data[0], data[1] = byte(i), byte(i>>8)
+			if err := os.WriteFile(filepath.Join(dirs[k], fmt.Sprintf("f%04d", i)), data, 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	time.Sleep(coarseMargin + 100*time.Millisecond) // settled (ringcheck_linux.go)
+	h := Hasher{Workers: 1}
+	for k, size := range sizes {
+		before := ringFiles.Load()
+		var res []Result
+		if err := h.Stream(context.Background(), Tree(dirs[k]), func(r Result) { res = append(res, r) }); err != nil || len(res) != n {
+			t.Fatalf("size %d: %d results, %v", size, len(res), err)
+		}
+		for _, r := range res {
+			if r.Err != nil || r.Sum != want(t, nil, r.Path) {
+				t.Fatalf("size %d: %s: %v, or a wrong digest", size, r.Path, r.Err)
+			}
+		}
+		ring := ringFiles.Load() - before
+		t.Logf("files of %d bytes: %d of %d through the ring", size, ring, n)
+		if size <= probeMax && ring != n || size > probeMax && (ring == 0 || ring > n/2) {
+			t.Errorf("files of %d bytes: %d of %d through the ring", size, ring, n)
+		}
+	}
+}

@@ -22,6 +22,8 @@ func handBackRings(r *run) {}
 
 func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) { return todo, nil }
 
+func longerPlain() bool { return false }
+
 var ringFiles, ringUnsettled atomic.Int64
 
 // probeMax is the size of a probe read on Linux (ringread_linux.go).

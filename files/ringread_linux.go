@@ -242,6 +242,9 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			case probePlain:
 				*rest = append(*rest, it)
 			case probeSized:
+				if rr.reads[s] == probeMax {
+					w.sizedOne(probeMax + 1)
+				}
 				if rr.reads[s] < probeMax {
 					// Empty, or read to a multiple of 4096 bytes: rare,
 					// and a statx would wait for an io-wq thread (the
@@ -252,6 +255,7 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 					rr.sized = append(rr.sized, k)
 				}
 			case probeWhole:
+				w.sizedOne(int64(rr.reads[s]))
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[s*probeMax:s*probeMax+int(rr.reads[s])])
 				whole++
@@ -311,6 +315,9 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 	cand := rr.cand[:0]
 	for _, k := range rr.cand {
 		it, st := todo[k], &rr.sts[k]
+		if rr.res[k] >= 0 && !it.regular && st.Mode&unix.S_IFMT == unix.S_IFREG {
+			w.sizedOne(int64(st.Size)) // the probed ones were counted there
+		}
 		switch {
 		case rr.res[k] < 0, st.Mode&unix.S_IFMT == unix.S_IFDIR:
 			rest = append(rest, it)

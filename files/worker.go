@@ -35,6 +35,13 @@ type worker struct {
 	inProgress bool // in the progress callback, holding run.pmu
 	ended      bool // returned, not panicked: its ring and arena to keep
 	batching   bool // counted in room.batch (room.go)
+	// sized and longer count the regular files of the call's latest
+	// batches whose size the worker learned, and those of them longer than
+	// a probe reads (ringread_linux.go): where a third or more are, the
+	// worker reads its batches the plain way, as reading such files
+	// through the ring reads them twice (BENCHMARKS.md, "Files: small
+	// files through the ring from 16").
+	sized, longer int
 }
 
 func newWorker(c *config) *worker {
@@ -105,12 +112,34 @@ func (w *worker) smalls(r *run, b []*item) (large []*item) {
 		}
 	}
 	w.unpark(r) // a ring, or its arena, for the batch (ring_linux.go)
-	if !w.noRing && len(todo) >= ringMin {
+	if !w.noRing && len(todo) >= ringMin && !w.mostlyLonger() {
 		todo, large = w.ringSmalls(r, todo)
 	}
 	large = append(large, w.plainSmalls(r, todo)...)
 	w.park(r)
+	if w.sized >= longerWindow {
+		w.sized, w.longer = w.sized/2, w.longer/2
+	}
 	return large
+}
+
+// longerWindow is about how many of the latest files sized and longer
+// count: halved when they reach it.
+const longerWindow = 1024
+
+// mostlyLonger reports whether a third or more of the regular files the
+// worker sized lately were longer than probeMax (from 32 files), where
+// such files are read the plain way (longerPlain).
+func (w *worker) mostlyLonger() bool {
+	return w.sized >= 32 && 3*w.longer >= w.sized && longerPlain()
+}
+
+// sizedOne counts a regular file of size n in sized and longer.
+func (w *worker) sizedOne(n int64) {
+	w.sized++
+	if n > probeMax {
+		w.longer++
+	}
 }
 
 // plainSmalls reads each file with plain system calls (or the FS's Open
@@ -148,7 +177,11 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 		case refused || kind != isSmall:
 			it.stream = true // refused, large, grown or not a regular file
 			large = append(large, it)
+			if kind == isLarge && it.file == nil {
+				w.sizedOne(probeMax + 1) // large or grown, not a pipe
+			}
 		default:
+			w.sizedOne(int64(n))
 			w.batch = append(w.batch, it)
 			w.msgs = append(w.msgs, arena[used:used+n])
 			used += n
