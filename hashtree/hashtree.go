@@ -52,13 +52,11 @@
 // level and recompute the root from the nodes that changed alone, each
 // level's dirty nodes in one batched call; ProgressiveList, ProgressiveBitlist
 // and ProgressiveContainer do the same for the progressive types. Their roots
-// equal those of the functions above over the current values. The first
-// three also prove (see Proofs); the progressive types have no Gindex or
-// Prove. Copy
-// copies a directory of pointers alone and shares every page until one of
-// the copies writes it; each copy has one writer at a time, readers may
-// share a copy once its Root has returned, and two copies may be written
-// from two goroutines at once.
+// equal those of the functions above over the current values. All six
+// prove (see Proofs). Copy copies a directory of pointers alone and shares
+// every page until one of the copies writes it; each copy has one writer at
+// a time, readers may share a copy once its Root has returned, and two
+// copies may be written from two goroutines at once.
 //
 // # Proofs
 //
@@ -66,7 +64,9 @@
 // index: Tree.Prove and Tree.ProveMulti (the specs' helper indices and order,
 // see HelperIndices); Proof.Verify and Multiproof.Verify check them, and
 // ConcatProofs chains proofs of nested objects. Chunks, BasicList and
-// ContainerList prove from their current levels the same way.
+// ContainerList prove from their current levels the same way, and so do
+// the progressive types, at the gindices ProgressiveGindex gives, which
+// stay as a list grows.
 //
 // # Errors
 //

@@ -514,3 +514,136 @@ func (c *ProgressiveContainer) Copy() *ProgressiveContainer {
 // Compact moves c's nodes into arrays of their own, as Chunks.Compact
 // does.
 func (c *ProgressiveContainer) Compact() { c.p.compact() }
+
+// Generalized indices: consensus-specs v1.7.0-alpha.13 has none for the
+// progressive types (ssz/merkle-proofs.md, get_generalized_index), so they
+// follow the tree of simple-serialize.md's merkleize_progressive, as EIPs
+// 7916 and 7495 draw it and remerkleable numbers it (chunk_to_gindex): the
+// length or active_fields at gindex 3, the chunks' root at 2, spine node s
+// at 2 turned right s times (3*2^s-1), subtree s its left child, chunk j of
+// it at (3*2^(s+1)-2)*4^s + j. The spine ends in a zero chunk, a leaf.
+
+// maxProgressiveChunk is the first chunk whose gindex needs more than 64
+// bits: subtree 21's first, (4^21-1)/3.
+const maxProgressiveChunk = (1<<42 - 1) / 3
+
+// ProgressiveGindex returns the generalized index of chunk i of a
+// progressive list, bitlist or container: element i of a ProgressiveList of
+// composite elements (of basic ones, values 32i/size on), field i of a
+// ProgressiveContainer, bits 256i to 256i+255 of a ProgressiveBitList. The
+// length does not change it. It panics if it needs more than 64 bits (i >=
+// (4^21-1)/3).
+func ProgressiveGindex(i uint64) uint64 {
+	if i >= maxProgressiveChunk {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveGindex(%d): the gindex needs more than 64 bits", i))
+	}
+	s := uint64(bits.Len64(3*i+1)-1) / 2
+	return (3<<(s+1)-2)<<(2*s) | (i - (1<<(2*s)-1)/3)
+}
+
+// node returns the node at generalized index g of the tree whose root is
+// root, its chunks p and gindex 3 mix (the length, or active_fields).
+// Nodes right of the chunks within the last subtree are zero subtrees, as
+// Chunks has them; nodes below the spine's zero chunk are not in the tree.
+func (p *progressive) node(g uint64, root, mix [sha256x.Size]byte) ([sha256x.Size]byte, error) {
+	var zero [sha256x.Size]byte
+	switch {
+	case g == 0:
+		return zero, fmt.Errorf("%w: gindex 0", ErrGindex)
+	case g == 1:
+		return root, nil
+	case g == 3:
+		return mix, nil
+	}
+	l := bits.Len64(g) - 2 // g's depth below gindex 2 or 3
+	if g>>l == 3 {
+		return zero, fmt.Errorf("%w: gindex %d is below gindex 3", ErrGindex, g)
+	}
+	rest := g & (1<<l - 1)
+	s := bits.LeadingZeros64(^(rest << (64 - l))) // right turns: spine node s
+	switch {
+	case s > len(p.subs) || s == len(p.subs) && s < l:
+		return zero, fmt.Errorf("%w: gindex %d is below the spine's end, after %d subtrees", ErrGindex, g, len(p.subs))
+	case s == len(p.subs):
+		return zero, nil
+	case s == l:
+		return p.spine[s], nil
+	}
+	m := l - s - 1 // depth in subtree s
+	if m > 2*s {
+		return zero, fmt.Errorf("%w: gindex %d is below the leaves of subtree %d", ErrGindex, g, s)
+	}
+	return p.subs[s].node(2*s-m, rest&(1<<m-1)), nil
+}
+
+// Gindex returns ProgressiveGindex(i), element i's generalized index,
+// whatever the length: past it, Node gives a zero chunk within the last
+// subtree, ErrGindex beyond.
+func (l *ProgressiveList) Gindex(i uint64) uint64 { return ProgressiveGindex(i) }
+
+// Node returns the node at generalized index g of the current tree: gindex
+// 3 is the length, 2 the chunks' root.
+func (l *ProgressiveList) Node(g uint64) ([sha256x.Size]byte, error) {
+	r := l.Root()
+	return l.p.node(g, r, lengthChunk(uint64(l.p.n)))
+}
+
+// Prove returns the proof of the node at generalized index g.
+func (l *ProgressiveList) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
+
+// ProveMulti returns the multiproof of the nodes at gindices.
+func (l *ProgressiveList) ProveMulti(gindices []uint64) (Multiproof, error) {
+	return proveMulti(l.Node, gindices)
+}
+
+// Gindex returns ProgressiveGindex(i/256), the generalized index of the
+// chunk that holds bit i, as ProgressiveList.Gindex.
+func (l *ProgressiveBitlist) Gindex(i uint64) uint64 {
+	if i/256 >= maxProgressiveChunk {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveBitlist.Gindex(%d), in chunk %d: the gindex needs more than 64 bits", i, i/256))
+	}
+	return ProgressiveGindex(i / 256)
+}
+
+// Node returns the node at generalized index g of the current tree: gindex
+// 3 is the number of bits, 2 the chunks' root.
+func (l *ProgressiveBitlist) Node(g uint64) ([sha256x.Size]byte, error) {
+	r := l.Root()
+	return l.p.node(g, r, lengthChunk(l.n))
+}
+
+// Prove returns the proof of the node at generalized index g.
+func (l *ProgressiveBitlist) Prove(g uint64) (Proof, error) { return prove(l.Node, g) }
+
+// ProveMulti returns the multiproof of the nodes at gindices.
+func (l *ProgressiveBitlist) ProveMulti(gindices []uint64) (Multiproof, error) {
+	return proveMulti(l.Node, gindices)
+}
+
+// Gindex returns the generalized index of field index i (its index in
+// active_fields): ProgressiveGindex(i), the same in every version of the
+// container, active or not. An inactive index's node is the zero chunk the
+// specs merkleize there, which a zero field's root is too: active_fields,
+// at gindex 3, tells them apart. It panics unless 0 <= i < 256, the most
+// indices active_fields has.
+func (c *ProgressiveContainer) Gindex(i int) uint64 {
+	if i < 0 || i >= 256 {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainer.Gindex(%d), not a field index 0..255", i))
+	}
+	return ProgressiveGindex(uint64(i))
+}
+
+// Node returns the node at generalized index g of the current tree: gindex
+// 3 is active_fields, 2 the fields' root.
+func (c *ProgressiveContainer) Node(g uint64) ([sha256x.Size]byte, error) {
+	r := c.Root()
+	return c.p.node(g, r, c.active)
+}
+
+// Prove returns the proof of the node at generalized index g.
+func (c *ProgressiveContainer) Prove(g uint64) (Proof, error) { return prove(c.Node, g) }
+
+// ProveMulti returns the multiproof of the nodes at gindices.
+func (c *ProgressiveContainer) ProveMulti(gindices []uint64) (Multiproof, error) {
+	return proveMulti(c.Node, gindices)
+}

@@ -118,6 +118,7 @@ func checkProgList(t *testing.T, o *ops, n0, steps int) {
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) wrong", i)
 					}
+					checkProgProof(t, m.l, NewProgressiveList(m.cur), m.l.Gindex(uint64(i)))
 				}
 			}
 		}
@@ -253,6 +254,8 @@ func checkProgBitlist(t *testing.T, o *ops, n0, steps int) {
 					if m.l.Get(uint64(i)) != m.cur[i] {
 						t.Fatalf("Get(%d) wrong", i)
 					}
+					fresh, _ := NewProgressiveBitlist(ser)
+					checkProgProof(t, m.l, fresh, m.l.Gindex(uint64(i)))
 				}
 			}
 		}
@@ -341,6 +344,7 @@ func checkProgContainer(t *testing.T, o *ops, max, steps int) {
 				if m.c.Active(i) != (i < len(active) && active[i]) {
 					t.Fatalf("Active(%d) wrong", i)
 				}
+				checkProgProof(t, m.c, NewProgressiveContainer(m.fields, active), m.c.Gindex(o.N(len(active))))
 			}
 		}
 	}
@@ -377,6 +381,7 @@ func TestProgressiveContainer(t *testing.T) {
 
 // FuzzProgressive drives the three progressive types that change with a
 // fuzzer's operations: kind picks the list, the bitlist or the container.
+// Their checks prove a random element too.
 func FuzzProgressive(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint8(0), uint16(5))
 	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint8(1), uint16(300))
@@ -423,4 +428,159 @@ func TestProgressiveAllocs(t *testing.T) {
 	if a := testing.AllocsPerRun(100, step); a != 0 {
 		t.Errorf("%v allocations a round of Sets and Roots", a)
 	}
+}
+
+// progTree is what the progressive types prove with.
+type progTree interface {
+	Root() [32]byte
+	Node(g uint64) ([32]byte, error)
+	Prove(g uint64) (Proof, error)
+	ProveMulti(gindices []uint64) (Multiproof, error)
+}
+
+// checkProgProof checks that tr's proof of the node at g verifies and is
+// that of fresh, built from the same values.
+func checkProgProof(t *testing.T, tr, fresh progTree, g uint64) {
+	t.Helper()
+	p, err := tr.Prove(g)
+	if err == nil {
+		err = p.Verify(tr.Root())
+	}
+	q, err2 := fresh.Prove(g)
+	if err != nil || err2 != nil || p.Leaf != q.Leaf || !slices.Equal(p.Branch, q.Branch) {
+		t.Fatalf("gindex %d: %v, %v, or not a fresh tree's proof", g, err, err2)
+	}
+}
+
+// refProgTree returns every node by gindex of the tree of a progressive
+// list or container of chunks whose gindex 3 is mix, as the specs'
+// merkleize_progressive recurses (each subtree padded with zero chunks), and
+// the gindex of each chunk.
+func refProgTree(chunks [][32]byte, mix [32]byte) (map[uint64][32]byte, []uint64) {
+	m := map[uint64][32]byte{3: mix}
+	var at []uint64
+	var spine func(g uint64, c [][32]byte, depth int) [32]byte
+	spine = func(g uint64, c [][32]byte, depth int) [32]byte {
+		if len(c) == 0 {
+			m[g] = [32]byte{}
+			return m[g]
+		}
+		n := min(len(c), 1<<depth)
+		for j := range 1 << depth {
+			x := 2*g<<depth + uint64(j)
+			m[x] = [32]byte{}
+			if j < n {
+				m[x] = c[j]
+				at = append(at, x)
+			}
+		}
+		for d := depth - 1; d >= 0; d-- {
+			for j := range uint64(1) << d {
+				x := 2*g<<d + j
+				m[x] = refPair(m[2*x], m[2*x+1])
+			}
+		}
+		m[g] = refPair(m[2*g], spine(2*g+1, c[n:], depth+2))
+		return m[g]
+	}
+	m[1] = refPair(spine(2, chunks, 0), mix)
+	return m, at
+}
+
+// checkProgNodes checks tr's nodes against refProgTree's, every other
+// gindex up to a level below them (and a few far below) ErrGindex, gindex
+// against the chunks', and that the proofs of every chunk, of gindex 3 and
+// a multiproof of random chunks verify.
+func checkProgNodes(t *testing.T, r *rand.Rand, tr progTree, chunks [][32]byte, mix [32]byte, gindex func(int) uint64) {
+	t.Helper()
+	m, at := refProgTree(chunks, mix)
+	for i, g := range at {
+		if gindex(i) != g {
+			t.Fatalf("%d chunks: chunk %d's gindex %d, want %d", len(chunks), i, gindex(i), g)
+		}
+	}
+	var deepest uint64
+	for g := range m {
+		deepest = max(deepest, g)
+	}
+	for g := range 2*deepest + 2 {
+		n, err := tr.Node(g)
+		if want, ok := m[g]; ok && (err != nil || n != want) || !ok && !errors.Is(err, ErrGindex) {
+			t.Fatalf("%d chunks: Node(%d) %x, %v; want %x (in the tree: %v)", len(chunks), g, n, err, want, ok)
+		}
+	}
+	for _, g := range []uint64{1 << 63, 1<<63 + 1<<62, ^uint64(0), deepest << 20} {
+		if _, err := tr.Prove(g); !errors.Is(err, ErrGindex) {
+			t.Fatalf("Prove(%d): %v, want ErrGindex", g, err)
+		}
+	}
+	for i, g := range append([]uint64{3}, at...) {
+		p, err := tr.Prove(g)
+		if err == nil {
+			err = p.Verify(tr.Root())
+		}
+		if err != nil || i > 0 && p.Leaf != chunks[i-1] || i == 0 && p.Leaf != mix {
+			t.Fatalf("%d chunks: proof of gindex %d: %v, leaf %x", len(chunks), g, err, p.Leaf)
+		}
+	}
+	if len(at) > 0 {
+		var gs []uint64
+		for _, k := range r.Perm(len(at))[:1+r.IntN(len(at))] {
+			gs = append(gs, at[k])
+		}
+		mp, err := tr.ProveMulti(append(gs, 3))
+		if err == nil {
+			err = mp.Verify(tr.Root())
+		}
+		if err != nil {
+			t.Fatalf("%d chunks: multiproof of %d: %v", len(chunks), len(gs), err)
+		}
+	}
+}
+
+// TestProgressiveProofs: the nodes, gindices and proofs of the three
+// progressive types at the subtrees' edges, against refProgTree.
+func TestProgressiveProofs(t *testing.T) {
+	r := rand.New(rand.NewPCG(7916, 7495))
+	for _, n := range []int{0, 1, 2, 4, 5, 6, 16, 20, 21, 22, 85, 86, 256, 341, 342} {
+		c := randChunks(r, n)
+		l := NewProgressiveList(c)
+		checkProgNodes(t, r, l, c, lengthChunk(uint64(n)), func(i int) uint64 { return l.Gindex(uint64(i)) })
+		bits := make([]bool, max(0, 256*n-r.IntN(256)))
+		for i := range bits {
+			bits[i] = r.IntN(2) == 0
+		}
+		ser := serializeBits(bits)
+		bl, err := NewProgressiveBitlist(ser)
+		if err != nil {
+			t.Fatal(err)
+		}
+		ser[len(bits)/8] &^= 1 << (len(bits) % 8) // the delimiter
+		checkProgNodes(t, r, bl, refPack(ser[:(len(bits)+7)/8]), lengthChunk(uint64(len(bits))),
+			func(i int) uint64 { return bl.Gindex(uint64(256*i + r.IntN(256))) })
+		if n == 0 || n > 256 {
+			continue
+		}
+		active := make([]bool, n)
+		var fields [][32]byte
+		var act [32]byte
+		for i := range active {
+			if active[i] = i == n-1 || r.IntN(2) == 0; active[i] {
+				fields = append(fields, c[i])
+				act[i/8] |= 1 << (i % 8)
+			} else {
+				c[i] = [32]byte{}
+			}
+		}
+		pc := NewProgressiveContainer(fields, active)
+		checkProgNodes(t, r, pc, c, act, pc.Gindex)
+	}
+	if g := ProgressiveGindex(maxProgressiveChunk - 1); g != (3<<21-2)<<40|(1<<40-1) {
+		t.Errorf("the last gindex in 64 bits: %d", g)
+	}
+	panicsWith(t, "sha256x: hashtree: ProgressiveGindex(1466015503701): the gindex needs more than 64 bits", func() { ProgressiveGindex(maxProgressiveChunk) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveBitlist.Gindex(375299968947456), in chunk 1466015503701: the gindex needs more than 64 bits", func() { (&ProgressiveBitlist{}).Gindex(256 * maxProgressiveChunk) })
+	c := NewProgressiveContainer(make([][32]byte, 1), []bool{true})
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Gindex(-1), not a field index 0..255", func() { c.Gindex(-1) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainer.Gindex(256), not a field index 0..255", func() { c.Gindex(256) })
 }
