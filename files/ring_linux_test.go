@@ -232,4 +232,20 @@ func TestLongerPlain(t *testing.T) {
 			t.Errorf("files of %d bytes: %d of %d through the ring", size, ring, n)
 		}
 	}
+	// 32 files each counted once, by what is known of its size: plainly
+	// past a smallMax below probeMax, not longer (a probe reads it whole).
+	for k, m := range []int{MinMemory} {
+		c := (&Hasher{Memory: m}).config(1)
+		r, w := &run{c: c, ringDrops: room.ringDrops.Load()}, newWorker(&c)
+		w.noRing = k == 0
+		var b []*item
+		for i := range 32 {
+			b = append(b, &item{Result: Result{Path: filepath.Join(dirs[k], fmt.Sprintf("f%04d", i))}, regular: true})
+		}
+		w.smalls(r, b)
+		handBackRings(r)
+		if w.sized != 32 || w.longer != 32*k {
+			t.Errorf("files of %d bytes: %d of %d longer", sizes[k], w.longer, w.sized)
+		}
+	}
 }

@@ -178,7 +178,7 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 			it.stream = true // refused, large, grown or not a regular file
 			large = append(large, it)
 			if kind == isLarge && it.file == nil {
-				w.sizedOne(probeMax + 1) // large or grown, not a pipe
+				w.sizedOne(int64(w.c.smallMax) + 1) // past smallMax, or grown; not a pipe
 			}
 		default:
 			w.sizedOne(int64(n))
