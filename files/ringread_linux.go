@@ -242,9 +242,6 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 			case probePlain:
 				*rest = append(*rest, it)
 			case probeSized:
-				if rr.reads[s] == probeMax {
-					w.sizedOne(probeMax + 1)
-				}
 				if rr.reads[s] < probeMax {
 					// Empty, or read to a multiple of 4096 bytes: rare,
 					// and a statx would wait for an io-wq thread (the
@@ -315,13 +312,15 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 	cand := rr.cand[:0]
 	for _, k := range rr.cand {
 		it, st := todo[k], &rr.sts[k]
-		if rr.res[k] >= 0 && !it.regular && st.Mode&unix.S_IFMT == unix.S_IFREG {
-			w.sizedOne(int64(st.Size)) // the probed ones were counted there
-		}
+		// Each file counted once, where the ring is done with it: one it
+		// hands back by plainSmalls.
 		switch {
 		case rr.res[k] < 0, st.Mode&unix.S_IFMT == unix.S_IFDIR:
 			rest = append(rest, it)
-		case st.Mode&unix.S_IFMT != unix.S_IFREG || st.Size > uint64(w.c.smallMax):
+		case st.Mode&unix.S_IFMT == unix.S_IFREG && st.Size > uint64(w.c.smallMax):
+			w.sizedOne(int64(st.Size))
+			fallthrough
+		case st.Mode&unix.S_IFMT != unix.S_IFREG:
 			it.stream = true
 			large = append(large, it)
 		default:
@@ -373,10 +372,12 @@ func (w *worker) sizedReads(r *run, todo, rest []*item) (_, large []*item) {
 				ringUnsettled.Add(1)
 				rest = append(rest, it) // the plain way reads it again
 			case int(rr.reads[s]) == size:
+				w.sizedOne(int64(size))
 				w.batch = append(w.batch, it)
 				w.msgs = append(w.msgs, arena[rr.at[s]:rr.at[s]+size])
 				ringFiles.Add(1)
 			case int(rr.reads[s]) == size+1:
+				w.sizedOne(int64(size) + 1)
 				it.stream = true // grown since it was sized
 				large = append(large, it)
 			default:
