@@ -622,10 +622,11 @@ func (l *ProgressiveBitlist) ProveMulti(gindices []uint64) (Multiproof, error) {
 
 // Gindex returns the generalized index of field index i (its index in
 // active_fields): ProgressiveGindex(i), the same in every version of the
-// container, active or not. An inactive index's node is the zero chunk the
-// specs merkleize there, which a zero field's root is too: active_fields,
-// at gindex 3, tells them apart. It panics unless 0 <= i < 256, the most
-// indices active_fields has.
+// container, active or not. An inactive index's node below Len() is the
+// zero chunk the specs merkleize there, which a zero field's root is too:
+// active_fields, at gindex 3, tells them apart; past Len(), as
+// ProgressiveList's past its length. It panics unless 0 <= i < 256, the
+// most indices active_fields has.
 func (c *ProgressiveContainer) Gindex(i int) uint64 {
 	if i < 0 || i >= 256 {
 		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainer.Gindex(%d), not a field index 0..255", i))
