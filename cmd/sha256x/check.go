@@ -4,6 +4,7 @@ package main
 
 import (
 	"bufio"
+	"context"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -11,12 +12,15 @@ import (
 	"io/fs"
 	"strconv"
 	"strings"
+	"sync"
+
+	"github.com/sha256x/sha256x/files"
 )
 
-// A checksum line: the file, and the digest it should have; or the warning
-// about an improperly formatted line, printed in its turn.
+// A checksum line: the file, the digest it should have, and its outcome;
+// or the warning about an improperly formatted line, printed in its turn.
 type checkLine struct {
-	job  *job
+	job
 	want [32]byte
 	warn string
 }
@@ -57,44 +61,58 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 	}
 	st := checkState{bsdReversed: -1, stdin: name == "-"}
 	br := bufio.NewReaderSize(r, 64<<10)
-	var lines []checkLine
-	var jobs []*job
-	flush := func() {
-		eng.hash(jobs)
-		for _, l := range lines {
-			st.report(l, opts, out)
+	readErr := false
+	var mu sync.Mutex
+	var queue []checkLine // yielded, not reported: no more than Stream reads ahead
+	lines := func(yield func(files.Entry) bool) {
+		for lineno := 1; ; lineno++ {
+			line, err := br.ReadString('\n')
+			if line == "" && err != nil {
+				readErr = err != io.EOF
+				return
+			}
+			file, want, ok, skip := st.parse(line)
+			l := checkLine{job: job{path: file}, want: want}
+			switch {
+			case skip:
+				continue
+			case ok:
+				st.formatted++
+			default:
+				st.misformatted++
+				if !opts.warn {
+					continue
+				}
+				l.warn = fmt.Sprintf("%s: %d: improperly formatted SHA256 checksum line", quoteName(display), lineno)
+			}
+			e := files.Entry{Path: file}
+			if !ok || file == "-" {
+				e.Err = io.EOF // not to be opened
+			}
+			mu.Lock()
+			queue = append(queue, l)
+			mu.Unlock()
+			if !yield(e) {
+				return
+			}
 		}
-		lines, jobs = lines[:0], jobs[:0]
 	}
-	for lineno := 1; ; lineno++ {
-		line, err := br.ReadString('\n')
-		if line == "" && err != nil {
-			if err != io.EOF {
-				out.errorf("%s: read error", quoteName(display))
-				flush()
-				return false
-			}
-			break
+	eng.h.Stream(context.Background(), lines, func(r files.Result) {
+		mu.Lock()
+		l := queue[0]
+		queue = queue[1:]
+		mu.Unlock()
+		l.sum, l.err = r.Sum, r.Err
+		if l.path == "-" {
+			l.sum, l.err = eng.hashStdin()
 		}
-		file, want, ok, skip := st.parse(line)
-		switch {
-		case skip:
-		case !ok:
-			st.misformatted++
-			if opts.warn {
-				lines = append(lines, checkLine{warn: fmt.Sprintf("%s: %d: improperly formatted SHA256 checksum line", quoteName(display), lineno)})
-			}
-		default:
-			st.formatted++
-			j := &job{path: file}
-			lines = append(lines, checkLine{job: j, want: want})
-			jobs = append(jobs, j)
-			if len(jobs) == window {
-				flush()
-			}
-		}
+		st.report(l, opts, out)
+	})
+	eng.done()
+	if readErr {
+		out.errorf("%s: read error", quoteName(display))
+		return false
 	}
-	flush()
 	if st.formatted == 0 {
 		out.errorf("%s: no properly formatted checksum lines found", quoteName(display))
 		return false
@@ -141,23 +159,22 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 		out.errorf("%s", l.warn)
 		return
 	}
-	j := l.job
-	name, esc := escapeName(j.path, "\n")
+	name, esc := escapeName(l.path, "\n")
 	if esc {
 		name = `\` + name
 	}
-	if j.err != nil {
-		if opts.ignoreMissing && errors.Is(j.err, fs.ErrNotExist) {
+	if l.err != nil {
+		if opts.ignoreMissing && errors.Is(l.err, fs.ErrNotExist) {
 			return
 		}
-		out.errorf("%s: %s", quoteName(j.path), errText(j.err))
+		out.errorf("%s: %s", quoteName(l.path), errText(l.err))
 		st.unreadable++
 		if !opts.status {
 			out.out.WriteString(name + ": FAILED open or read\n")
 		}
 		return
 	}
-	if j.sum != l.want {
+	if l.sum != l.want {
 		st.mismatched++
 		if !opts.status {
 			out.out.WriteString(name + ": FAILED\n")

@@ -21,7 +21,7 @@ const smallMax = 256 << 10
 type job struct {
 	path string // "-" is standard input
 	sum  [sha256x.Size]byte
-	err  error // set before hashing: the job is skipped and the error kept
+	err  error
 }
 
 // An engine hashes files with a files.Hasher and standard input itself.
@@ -61,17 +61,15 @@ func (e *engine) hashStdin() ([sha256x.Size]byte, error) {
 	return d.Sum256(), err
 }
 
-// hash hashes every job whose err is nil, and returns when all are done.
+// hash hashes the jobs and returns when all are done.
 func (e *engine) hash(jobs []*job) {
 	var paths []string
 	var fs []*job
 	var stdin []*job
 	for _, j := range jobs {
-		switch {
-		case j.err != nil:
-		case j.path == "-":
+		if j.path == "-" {
 			stdin = append(stdin, j)
-		default:
+		} else {
 			paths = append(paths, j.path)
 			fs = append(fs, j)
 		}

@@ -278,7 +278,7 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	return writeStatus(stderr, out.out.Flush(), status)
 }
 
-const window = 4096 // files hashed, then reported, at a time by sum -c and merkle
+const window = 4096 // files hashed, then reported, at a time by merkle
 
 // sumFiles hashes the arguments (with -r, the files under the directories
 // among them) and prints a line for each, in order, as they finish. Runs of

@@ -203,7 +203,7 @@ func TestCheck(t *testing.T) {
 	write("TAGS", tags)
 	// Damage: a changed file, a missing file, a directory, malformed and
 	// odd lines.
-	bad := sums + "garbage\n\n# a comment\n" +
+	bad := sums + "garbage\n\n# a comment\n" + sums[:64] + "  -\n" +
 		strings.Repeat("0", 64) + "  missing\n" +
 		strings.Repeat("0", 64) + "  d0\n" +
 		strings.ToUpper(sums[:64]) + " *" + names[0] + "\r\n" +
@@ -212,6 +212,7 @@ func TestCheck(t *testing.T) {
 		strings.Repeat("0", 63) + "  short\n" +
 		"SHA256 (" + names[1] + ") = " + strings.Repeat("1", 64) + "\n"
 	write("BAD", bad)
+	write("MANY", strings.Repeat(bad, 55)) // 10,000 lines, past sum -c's old window
 	write("EMPTY", "nothing here\n")
 	write("REVERSED", sums[:64]+" "+names[0]+"\n"+sums[:64]+"  "+names[0]+"\n")
 	compare(t, nil, "-c", "SUMS")
@@ -230,7 +231,7 @@ func TestCheck(t *testing.T) {
 	} {
 		compare(t, nil, append(opts, "SUMS", "BAD")...)
 	}
-	compare(t, nil, "-c", "EMPTY", "SUMS")
+	compare(t, nil, "-c", "-w", "EMPTY", "MANY")
 	compare(t, nil, "-c", "nonexistent", "TAGS")
 	compare(t, nil, "-c", "REVERSED")
 	compare(t, []byte(strings.Repeat("0", 64)+"  missing\n"), "-c", "--ignore-missing")
