@@ -50,12 +50,9 @@ var ringSetupMin = func() int {
 
 // longerPlain says whether a worker whose files are mostly longer than a
 // probe reads them the plain way (worker.mostlyLonger): where a system
-// call costs under 1 µs. Through the ring, such a file is opened and read
-// twice. On Zen 3 (0.57-0.74 µs a call) trees of files of 16-64 KiB and of
-// 96 KiB took 0.87 and 0.65 of the time read plainly, and a third of them
-// among small ones was where the two ways crossed. Where a call costs more
-// (Zen 5's host, about 2 µs) the ring saves more, not measured: they still
-// go through it (BENCHMARKS.md, "Files: small files through the ring from
+// call costs under 1 µs. Through the ring such a file is opened and read
+// twice; where a call costs more (Zen 5's host, not measured) the ring
+// saves more (BENCHMARKS.md, "Files: small files through the ring from
 // 16"). A variable for the tests.
 var longerPlain = func() bool { return syscallCostOnce() < time.Microsecond }
 
