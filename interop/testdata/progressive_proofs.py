@@ -6,7 +6,7 @@ implementation, numbers and stores them. Run it as progressive_vectors.py:
 
     PYTHONPATH=/path/to/remerkleable python3 progressive_proofs.py > progressive_proofs.txt
 
-The values are drawn from the same stream as progressive_vectors.py's (and
+The values are drawn by progressive_vectors.py's helpers, beside it (and
 TestProgressiveProofVectors draws them the same way), at the subtrees' edges.
 Each line is one of
 
@@ -23,19 +23,11 @@ edges of the tree: the zero chunk that ends the spine, the nodes below it
 and below gindex 3 and a leaf, where remerkleable has none. (remerkleable
 keeps a subtree's padding as zero leaves, which hashtree's trees, as its
 Chunks, open into zero subtrees: no probe lies there.)"""
-import hashlib
 from remerkleable.byte_arrays import Bytes32
-from remerkleable.progressive import ProgressiveBitlist, ProgressiveContainer, ProgressiveList
+from remerkleable.progressive import ProgressiveBitlist, ProgressiveList
 from remerkleable.tree import NavigationError, zero_hashes
 
-
-def stream(label, n):
-    out = b""
-    i = 0
-    while len(out) < n:
-        out += hashlib.sha256(("%s:%d" % (label, i)).encode()).digest()
-        i += 1
-    return out[:n]
+from progressive_vectors import bits, container_value, only, random_active, stream
 
 
 def node(v, g):
@@ -79,8 +71,7 @@ for n in (0, 1, 2, 4, 5, 6, 16, 21, 22, 85, 86, 341, 342):
 # ProgressiveBitList: progressive_vectors.py's random bits; bits first,
 # middle and last.
 for n in (1, 256, 257, 1281, 5377, 21760, 22016):
-    b = stream("bits random %d" % n, (n + 7) // 8)
-    v = ProgressiveBitlist(*[(b[i // 8] >> (i % 8)) & 1 == 1 for i in range(n)])
+    v = ProgressiveBitlist(*bits("random", n))
     for i in sorted({0, n // 2, n - 1}):
         proof("bits", n, v, i, ProgressiveBitlist.chunk_to_gindex(i // 256))
     proof("bits", n, v, "mix", 3)
@@ -90,15 +81,10 @@ for n in (1, 256, 257, 1281, 5377, 21760, 22016):
 # ProgressiveContainer(active_fields) of Bytes32 fields, drawn as
 # progressive_vectors.py's: the first and last field, and an inactive one.
 def container(active):
-    key = "".join(map(str, active))
+    key, T, v, names = container_value(active)
     param = "c%d" % len(containers)
     containers.append(key)
     print("active", param, key)
-    k = sum(active)
-    names = ["f%d" % i for i in range(k - 1)] + ["more"]
-    b = stream("fields " + key, 32 * k)
-    T = type("C", (ProgressiveContainer(active_fields=active),), {"__annotations__": {n: Bytes32 for n in names}})
-    v = T(**{n: Bytes32(b[32 * i:32 * i + 32]) for i, n in enumerate(names)})
     at = [i for i in range(len(active)) if active[i]]
     for i, name in ((at[0], names[0]), (at[-1], names[-1])):
         proof("container", param, v, i, T.key_to_static_gindex(name))
@@ -110,19 +96,7 @@ def container(active):
 
 
 containers = []
-
-
-def only(n, *at):
-    return [1 if i in at else 0 for i in range(n)]
-
-
+# Edges, then progressive_vectors.py's first pseudo-random patterns.
 for a in [only(1, 0), only(2, 1), only(6, 5), only(22, 21), only(86, 85), only(256, 0, 255),
-          only(256, 0, 1, 4, 5, 20, 21, 84, 85, 255), [1] * 21]:
-    container(a)
-# progressive_vectors.py's first pseudo-random patterns.
-for j in range(2):
-    b = stream("active %d" % j, 1 + 32)
-    n = 1 + b[0]
-    a = [(b[1 + i // 8] >> (i % 8)) & 1 for i in range(n)]
-    a[-1] = 1
+          only(256, 0, 1, 4, 5, 20, 21, 84, 85, 255), [1] * 21, random_active(0), random_active(1)]:
     container(a)

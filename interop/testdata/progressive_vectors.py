@@ -38,24 +38,6 @@ def counts(per):
     return sorted(ns)
 
 
-# ProgressiveList[Uint64]: 8 bytes a value, 4 to a chunk.
-for n in counts(4):
-    b = stream("uint64s %d" % n, 8 * n)
-    v = ProgressiveList[uint64](*[int.from_bytes(b[8 * i:8 * i + 8], "little") for i in range(n)])
-    print("uint64s", n, v.hash_tree_root().hex())
-
-# ProgressiveByteList (ProgressiveList[Uint8]): 32 to a chunk.
-for n in counts(32):
-    v = ProgressiveList[uint8](*stream("bytes %d" % n, n))
-    print("bytes", n, v.hash_tree_root().hex())
-
-# ProgressiveList[Bytes32]: composite elements, each its own root.
-for n in counts(1):
-    b = stream("roots %d" % n, 32 * n)
-    v = ProgressiveList[Bytes32](*[Bytes32(b[32 * i:32 * i + 32]) for i in range(n)])
-    print("roots", n, v.hash_tree_root().hex())
-
-
 # ProgressiveBitList: bit i of a random one is bit i%8 of stream byte i/8;
 # of a sparse one, set where stream byte i is 0 or 1; then all zero, all one.
 def bits(mode, n):
@@ -68,39 +50,63 @@ def bits(mode, n):
     return [mode == "ones"] * n
 
 
-for c in EDGES:
-    for n in sorted({max(0, 256 * c - 1), 256 * c, 256 * c + 1, 256 * c + 8}):
-        for mode in ("random", "sparse", "zeros", "ones"):
-            print("bits-" + mode, n, ProgressiveBitlist(*bits(mode, n)).hash_tree_root().hex())
-
-
 # ProgressiveContainer(active_fields) of Bytes32 fields: field k (the k-th
 # active one) is stream("fields <active>") bytes 32k to 32k+32, <active>
 # written as 0s and 1s. remerkleable wants a field named "more" when
-# active_fields has 256 entries.
-def container(active):
+# active_fields has 256 entries. Returns the key, the type, the value and
+# the fields' names.
+def container_value(active):
     key = "".join(map(str, active))
     k = sum(active)
     names = ["f%d" % i for i in range(k - 1)] + ["more"]
     b = stream("fields " + key, 32 * k)
     T = type("C", (ProgressiveContainer(active_fields=active),), {"__annotations__": {n: Bytes32 for n in names}})
-    v = T(**{n: Bytes32(b[32 * i:32 * i + 32]) for i, n in enumerate(names)})
-    print("container", key, v.hash_tree_root().hex())
+    return key, T, T(**{n: Bytes32(b[32 * i:32 * i + 32]) for i, n in enumerate(names)}), names
 
 
 def only(n, *at):
     return [1 if i in at else 0 for i in range(n)]
 
 
-for a in [only(1, 0), only(2, 1), only(5, 4), only(6, 5), only(21, 20), only(22, 21), only(85, 84),
-          only(86, 85), only(256, 255), only(256, 0, 255), [1] * 256, [1] * 255,
-          only(256, 0, 1, 4, 5, 20, 21, 84, 85, 255)]:
-    container(a)
-# Pseudo-random patterns: the length from stream byte 0, each entry a bit of
-# the rest, the last one 1.
-for j in range(24):
+# Pseudo-random active_fields j: the length from stream byte 0, each entry a
+# bit of the rest, the last one 1.
+def random_active(j):
     b = stream("active %d" % j, 1 + 32)
     n = 1 + b[0]
     a = [(b[1 + i // 8] >> (i % 8)) & 1 for i in range(n)]
     a[-1] = 1
-    container(a)
+    return a
+
+
+def main():
+    # ProgressiveList[Uint64]: 8 bytes a value, 4 to a chunk.
+    for n in counts(4):
+        b = stream("uint64s %d" % n, 8 * n)
+        v = ProgressiveList[uint64](*[int.from_bytes(b[8 * i:8 * i + 8], "little") for i in range(n)])
+        print("uint64s", n, v.hash_tree_root().hex())
+
+    # ProgressiveByteList (ProgressiveList[Uint8]): 32 to a chunk.
+    for n in counts(32):
+        v = ProgressiveList[uint8](*stream("bytes %d" % n, n))
+        print("bytes", n, v.hash_tree_root().hex())
+
+    # ProgressiveList[Bytes32]: composite elements, each its own root.
+    for n in counts(1):
+        b = stream("roots %d" % n, 32 * n)
+        v = ProgressiveList[Bytes32](*[Bytes32(b[32 * i:32 * i + 32]) for i in range(n)])
+        print("roots", n, v.hash_tree_root().hex())
+
+    for c in EDGES:
+        for n in sorted({max(0, 256 * c - 1), 256 * c, 256 * c + 1, 256 * c + 8}):
+            for mode in ("random", "sparse", "zeros", "ones"):
+                print("bits-" + mode, n, ProgressiveBitlist(*bits(mode, n)).hash_tree_root().hex())
+
+    for a in [only(1, 0), only(2, 1), only(5, 4), only(6, 5), only(21, 20), only(22, 21), only(85, 84),
+              only(86, 85), only(256, 255), only(256, 0, 255), [1] * 256, [1] * 255,
+              only(256, 0, 1, 4, 5, 20, 21, 84, 85, 255)] + [random_active(j) for j in range(24)]:
+        key, _, v, _ = container_value(a)
+        print("container", key, v.hash_tree_root().hex())
+
+
+if __name__ == "__main__":
+    main()
