@@ -11,7 +11,7 @@ import (
 )
 
 // ErrChanged is the error, in an *fs.PathError, of a file that changed
-// while it was hashed each of the hashTries times it was.
+// while it was hashed each of the 3 times it was.
 var ErrChanged = errors.New("file changed while it was hashed")
 
 // hashTries bounds the passes over a file that keeps changing (a log
