@@ -39,8 +39,8 @@ const Size = sha256x.Size
 
 // ErrMismatch is the error, wrapped, of a well-formed proof that does not
 // lead to the root it is checked against: errors.Is(err, ErrMismatch). It
-// is the one mismatch error of sha256x's packages: translog.ErrMismatch and
-// hashtree.ErrMismatch are this error, so errors.Is works across them.
+// is the one mismatch error of sha256x's packages: the ErrMismatch of
+// translog, nmt, hashtree and cometadapt is this error.
 // Every other error of a verification says what is malformed.
 var ErrMismatch = errors.New("proof does not match the root")
 

@@ -45,7 +45,7 @@ var Celestia = Hasher{NamespaceSize: CelestiaNamespaceSize, IgnoreMaxNamespace: 
 
 // ErrMismatch is the error, wrapped, of a well-formed proof that does not
 // lead to the root it is checked against: errors.Is(err, ErrMismatch). It is
-// merkle.ErrMismatch, the one mismatch error of every package here.
+// merkle.ErrMismatch, the one mismatch error of sha256x's packages.
 var ErrMismatch = merkle.ErrMismatch
 
 var (

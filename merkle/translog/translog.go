@@ -27,7 +27,7 @@
 // Data that comes from outside (a proof, a stored range, a tile, a tree
 // size) is checked: anything wrong is an error that says what is wrong,
 // never a panic and never a wrong root. Only programmer errors panic, with
-// a message that starts "sha256x: translog:": a Visitor or NodeStore fed nodes out
+// a message that starts "sha256x:": a Visitor or NodeStore fed nodes out
 // of order, or a log grown past 2^64 - 1 leaves.
 package translog
 
