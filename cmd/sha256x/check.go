@@ -65,10 +65,12 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 	var mu sync.Mutex
 	var queue []checkLine // yielded, not reported: no more than Stream reads ahead
 	lines := func(yield func(files.Entry) bool) {
-		for lineno := 1; ; lineno++ {
+		// A line cut short by an error is checked, and ends the file, as
+		// sha256sum's getline has it: read on, a transient error was lost.
+		for lineno, more := 1, true; more; lineno++ {
 			line, err := br.ReadString('\n')
+			more, readErr = err == nil, err != nil && err != io.EOF
 			if line == "" && err != nil {
-				readErr = err != io.EOF
 				return
 			}
 			file, want, ok, skip := st.parse(line)

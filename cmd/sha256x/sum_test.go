@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -257,6 +258,44 @@ func TestCheck(t *testing.T) {
 		"SHA256 () = "+strings.Repeat("0", 64)+"\n"+"SHA256 (x) = "+strings.Repeat("a", 100)+"\n")
 	compare(t, nil, "-c", "-w", "ODD")
 	compare(t, []byte(sums[:64]+"  -\n"+sums), "-c")
+}
+
+// errOnce reads parts in turn; an empty part is one read failing with EIO.
+type errOnce []string
+
+func (r *errOnce) Read(p []byte) (int, error) {
+	if len(*r) == 0 {
+		return 0, io.EOF
+	}
+	s := (*r)[0]
+	*r = (*r)[1:]
+	if s == "" {
+		return 0, errors.New("input/output error")
+	}
+	return copy(p, s), nil
+}
+
+// TestCheckReadError: a read error of the checksum file ends it, the line
+// it cut short checked, as sha256sum's getline does; reading on past a
+// transient error checked the rest and exited 0 (strace's injected EIO).
+func TestCheckReadError(t *testing.T) {
+	t.Chdir(t.TempDir())
+	if err := os.WriteFile("f", []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	h := fmt.Sprintf("%x", sha256.Sum256([]byte("x")))
+	for _, tail := range []string{"", "  f", "  f\n"} {
+		in := errOnce{h + "  f\n" + h + tail, "", "\n" + h + "  f\n"}
+		var out, errb bytes.Buffer
+		code := sumMain([]string{"-c"}, &in, &out, &errb)
+		want, wantErr := "f: OK\n", "sha256x: 'standard input': read error\n"
+		if tail != "" {
+			want += "f: OK\n"
+		}
+		if code != 1 || out.String() != want || errb.String() != wantErr {
+			t.Errorf("tail %q: status %d, stdout %q, stderr %q; want 1, %q, %q", tail, code, out.String(), errb.String(), want, wantErr)
+		}
+	}
 }
 
 // TestEngine hashes many files of all kinds at once and checks each digest
