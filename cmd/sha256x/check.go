@@ -30,14 +30,14 @@ type checkState struct {
 	misformatted, formatted int
 	unreadable, mismatched  int
 	matched                 bool // a digest matched (sha256sum's matched_checksums)
-	bsdReversed             int  // -1 unknown, 0 no, 1 yes: set by the first line
+	bsdReversed             *int // -1 unknown, 0 no, 1 yes: set by the first line, kept for the next files (a global in sha256sum)
 	stdin                   bool // the checksum file is standard input: a line naming "-" is improperly formatted
 }
 
 func checkFiles(opts sumOpts, eng *engine, out *output, stdin io.Reader) int {
-	status := 0
+	status, bsdReversed := 0, -1
 	for _, name := range opts.files {
-		if !checkFile(name, opts, eng, out, stdin) {
+		if !checkFile(name, opts, eng, out, stdin, &bsdReversed) {
 			status = 1
 		}
 	}
@@ -45,7 +45,7 @@ func checkFiles(opts sumOpts, eng *engine, out *output, stdin io.Reader) int {
 }
 
 // checkFile checks one checksum file and reports whether all was well.
-func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Reader) bool {
+func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Reader, bsdReversed *int) bool {
 	display := name
 	var r io.Reader = stdin
 	if name == "-" {
@@ -59,7 +59,7 @@ func checkFile(name string, opts sumOpts, eng *engine, out *output, stdin io.Rea
 		defer f.Close()
 		r = f
 	}
-	st := checkState{bsdReversed: -1, stdin: name == "-"}
+	st := checkState{bsdReversed: bsdReversed, stdin: name == "-"}
 	br := bufio.NewReaderSize(r, 64<<10)
 	readErr := false
 	var mu sync.Mutex
@@ -191,8 +191,8 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 
 // parse parses a line of a checksum file as sha256sum does: "HEX  FILE"
 // (text) or "HEX *FILE" (binary), the BSD "SHA256 (FILE) = HEX", or, when
-// the file's first line has one space after the digest, "HEX FILE"
-// throughout. A leading backslash marks an escaped name. skip is set for
+// the first such line of the checksum files has one space after the
+// digest, "HEX FILE" throughout. A leading backslash marks an escaped name. skip is set for
 // blank lines and comments.
 func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip bool) {
 	line = strings.TrimSuffix(line, "\n")
@@ -247,12 +247,12 @@ func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip b
 		}
 		if len(s) == 1 || (s[0] != ' ' && s[0] != '*') {
 			// "HEX FILE": allowed only if the first line was so.
-			if st.bsdReversed == 0 {
+			if *st.bsdReversed == 0 {
 				return "", want, false, false
 			}
-			st.bsdReversed = 1
-		} else if st.bsdReversed != 1 {
-			st.bsdReversed = 0
+			*st.bsdReversed = 1
+		} else if *st.bsdReversed != 1 {
+			*st.bsdReversed = 0
 			s = s[1:]
 		}
 		file = s

@@ -298,6 +298,28 @@ func TestCheckReadError(t *testing.T) {
 	}
 }
 
+// TestCheckReversedAcrossFiles: whether "HEX FILE" lines are allowed is
+// decided by the first line of the first checksum file, for all of them:
+// sha256sum's bsd_reversed is a global.
+func TestCheckReversedAcrossFiles(t *testing.T) {
+	t.Chdir(t.TempDir())
+	h := fmt.Sprintf("%x", sha256.Sum256([]byte("x")))
+	for name, s := range map[string]string{"f": "x", "TWO": h + "  f\n", "ONE": h + " f\n"} {
+		if err := os.WriteFile(name, []byte(s), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	// As sha256sum 9.1 printed them.
+	for _, c := range []struct{ args, stdout, stderr string }{
+		{"TWO ONE", "f: OK\n", "sha256x: ONE: 1: improperly formatted SHA256 checksum line\nsha256x: ONE: no properly formatted checksum lines found\n"},
+		{"ONE TWO", "f: OK\n f: FAILED open or read\n", "sha256x: ' f': No such file or directory\nsha256x: WARNING: 1 listed file could not be read\n"},
+	} {
+		if got := ours(nil, append([]string{"-c", "-w"}, strings.Fields(c.args)...)...); got != (result{c.stdout, c.stderr, 1}) {
+			t.Errorf("sum -c -w %s: %+v, want %q, %q, 1", c.args, got, c.stdout, c.stderr)
+		}
+	}
+}
+
 // TestEngine hashes many files of all kinds at once and checks each digest
 // with crypto/sha256; with a prefix too (the merkle leaves).
 func TestEngine(t *testing.T) {
