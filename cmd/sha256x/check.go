@@ -165,27 +165,27 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 	if esc {
 		name = `\` + name
 	}
-	if l.err != nil {
+	say := ": OK\n"
+	switch {
+	case l.err != nil:
 		if opts.ignoreMissing && errors.Is(l.err, fs.ErrNotExist) {
 			return
 		}
 		out.errorf("%s: %s", quoteName(l.path), errText(l.err))
 		st.unreadable++
-		if !opts.status {
-			out.out.WriteString(name + ": FAILED open or read\n")
-		}
-		return
-	}
-	if l.sum != l.want {
+		say = ": FAILED open or read\n"
+	case l.sum != l.want:
 		st.mismatched++
-		if !opts.status {
-			out.out.WriteString(name + ": FAILED\n")
+		say = ": FAILED\n"
+	default:
+		st.matched = true
+		if opts.quiet {
+			return
 		}
-		return
 	}
-	st.matched = true
-	if !opts.status && !opts.quiet {
-		out.out.WriteString(name + ": OK\n")
+	if !opts.status {
+		out.out.WriteString(name + say)
+		out.endLine()
 	}
 }
 

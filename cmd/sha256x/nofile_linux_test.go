@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"golang.org/x/sys/unix"
 
@@ -178,6 +179,62 @@ func TestSumShortOfDescriptorsOnTerminal(t *testing.T) {
 				t.Errorf("%v\nstdout: %s\nterminal: %q", err, diff(stdout.String(), sums.String()), tty.String())
 			}
 		})
+	}
+}
+
+// TestSumTerminalLines: with standard output a terminal, a file's line is
+// written once it is hashed, as sha256sum's is, not when a buffer fills or
+// the command ends: here before standard input, hashed next, ends.
+func TestSumTerminalLines(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	line := fmt.Sprintf("%x  f", sha256.Sum256(nil))
+	if err := os.WriteFile(filepath.Join(dir, "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "list"), []byte(line+"\n"+line[:66]+"-\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for c, want := range map[string]string{"f -": line, "-c list": "f: OK"} {
+		ptm, pts := openPty(t)
+		cmd := exec.Command(exe, append([]string{"sum"}, strings.Fields(c)...)...)
+		cmd.Dir, cmd.Stdout = dir, pts
+		cmd.Env = append(os.Environ(), nofileEnv+"=100")
+		stdin, err := cmd.StdinPipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		pts.Close()
+		got := make(chan string, 1)
+		go func() {
+			var b []byte
+			buf := make([]byte, 256)
+			for !bytes.Contains(b, []byte(want+"\r\n")) {
+				n, err := ptm.Read(buf)
+				if err != nil {
+					break
+				}
+				b = append(b, buf[:n]...)
+			}
+			got <- string(b)
+		}()
+		select {
+		case s := <-got:
+			if s != want+"\r\n" {
+				t.Errorf("sum %s: the terminal got %q, want the line %q", c, s, want)
+			}
+		case <-time.After(10 * time.Second):
+			t.Errorf("sum %s: no line on the terminal while standard input is open", c)
+		}
+		stdin.Close()
+		cmd.Wait()
+		ptm.Close()
 	}
 }
 

@@ -32,8 +32,7 @@ type progress struct {
 // runtime's poller, which takes two and ends the process without them,
 // and the files need one (sha256sum, which draws no line, needs only that).
 func startProgress(w io.Writer, eng *engine) *progress {
-	f, ok := w.(*os.File)
-	if !ok || !term.IsTerminal(int(f.Fd())) || !spareDescriptors(3) {
+	if !isTerminal(w) || !spareDescriptors(3) {
 		return nil
 	}
 	p := &progress{w: w, quit: make(chan struct{})}
@@ -85,10 +84,15 @@ func (p *progress) write(w io.Writer, s string) {
 // terminal too: each write erases the progress line first, so that output
 // sharing its terminal does not land after it or under it.
 func (p *progress) stdout(w io.Writer) io.Writer {
-	if f, ok := w.(*os.File); p == nil || !ok || !term.IsTerminal(int(f.Fd())) {
+	if p == nil || !isTerminal(w) {
 		return w
 	}
 	return progressOut{p, w}
+}
+
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	return ok && term.IsTerminal(int(f.Fd()))
 }
 
 type progressOut struct {

@@ -247,6 +247,15 @@ type output struct {
 	out    *bufio.Writer
 	stderr io.Writer
 	prog   *progress
+	tty    bool // standard output is a terminal
+}
+
+// endLine writes the lines so far where standard output is a terminal, as
+// sha256sum's, buffered a line at a time there, are.
+func (o *output) endLine() {
+	if o.tty {
+		o.out.Flush()
+	}
 }
 
 func (o *output) errorf(format string, a ...any) {
@@ -268,7 +277,7 @@ func sumMain(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	defer eng.close()
 	prog := startProgress(stderr, eng)
 	defer prog.stop()
-	out := &output{out: bufio.NewWriterSize(prog.stdout(stdout), 64<<10), stderr: stderr, prog: prog}
+	out := &output{out: bufio.NewWriterSize(prog.stdout(stdout), 64<<10), stderr: stderr, prog: prog, tty: isTerminal(stdout)}
 	if opts.check {
 		status = checkFiles(opts, eng, out, stdin)
 	} else {
@@ -293,6 +302,7 @@ func sumFiles(opts sumOpts, eng *engine, out *output) int {
 			return
 		}
 		writeSumLine(out.out, path, sum, opts)
+		out.endLine()
 	}
 	for args := opts.files; len(args) > 0; {
 		if args[0] == "-" {
