@@ -169,20 +169,27 @@ func TestStreamAndEach(t *testing.T) {
 	}
 }
 
-// TestCancel: a cancelled call returns the context's error soon, and the
-// files not hashed carry it.
+// TestCancel: a cancelled call returns the context's error soon, the
+// files not hashed carry it, and fn is not called after it.
 func TestCancel(t *testing.T) {
 	dir := t.TempDir()
 	paths := randomTree(t, dir, 5, 2000, 9000)
-	ctx, cancel := context.WithCancel(context.Background())
-	n := 0
-	err := (&Hasher{Workers: 2}).Stream(ctx, List(paths), func(Result) {
-		if n++; n == 100 {
-			cancel()
+	var ctx context.Context
+	for _, each := range []bool{false, true} {
+		c, cancel := context.WithCancel(context.Background())
+		n, run := 0, (&Hasher{Workers: 2}).Stream
+		if each {
+			run = (&Hasher{Workers: 2}).Each
 		}
-	})
-	if !errors.Is(err, context.Canceled) || n < 100 || n == len(paths) {
-		t.Errorf("Stream: %v after %d of %d files", err, n, len(paths))
+		err := run(c, List(paths), func(Result) {
+			if n++; n == 100 {
+				cancel()
+			}
+		})
+		if !errors.Is(err, context.Canceled) || n != 100 {
+			t.Errorf("Each %v: %v after %d calls of fn, want 100", each, err, n)
+		}
+		ctx = c
 	}
 	res, err := new(Hasher).Hash(ctx, paths)
 	if !errors.Is(err, context.Canceled) || !errors.Is(res[0].Err, context.Canceled) {

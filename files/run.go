@@ -606,6 +606,9 @@ func (r *run) deliver(items []*item) {
 	}
 	if !r.ordered {
 		for _, it := range items {
+			if r.ctx.Err() != nil {
+				break // cancelled by fn, say: fn is not called again
+			}
 			if !it.stream {
 				r.fn(it.Result)
 				r.release(it.slab)
@@ -622,7 +625,7 @@ func (r *run) deliver(items []*item) {
 	moved := false
 	for next := r.next.Load(); ; next++ {
 		it := r.done[next%window]
-		if it == nil {
+		if it == nil || r.ctx.Err() != nil {
 			r.next.Store(next)
 			break
 		}
