@@ -102,7 +102,8 @@ type Hasher struct {
 	// Memory bounds the bytes of file contents held at once by all the
 	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
 	// goroutine gets Memory/Workers (at least MinMemory, which Workers'
-	// cap leaves only to a Memory below MinMemory): an arena of a
+	// cap leaves only to a Memory below MinMemory; at most 256 MiB, whose
+	// arena holds a batch of the largest small files): an arena of a
 	// quarter of it for small files, half of it for the chunks of up to 16
 	// large files hashed side by side. Memory also sets which files are
 	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.

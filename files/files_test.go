@@ -11,6 +11,7 @@ import (
 	"hash/crc32"
 	"io"
 	"io/fs"
+	"math"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -382,6 +383,15 @@ func TestWorkersCapped(t *testing.T) {
 		t.Errorf("Workers 1<<20: %d bytes allocated, %d with Workers %d", huge, capped, MaxWorkers())
 	}
 	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
+	// A Memory past what is used gets no more: math.MaxInt panicked in
+	// make, 1 TiB ended the process out of memory.
+	for _, m := range []int{math.MaxInt, 1 << 40} {
+		h := Hasher{Memory: m}
+		res, _ := h.Hash(context.Background(), paths[:1])
+		if a := h.config(1).arenaMax; a > 64<<20 || res[0].Err != nil || res[0].Sum != want(t, nil, paths[0]) {
+			t.Errorf("Memory %d: arena %d, %v", m, a, res[0].Err)
+		}
+	}
 }
 
 // TestManyWorkers: 16 workers, where GOMAXPROCS allows them, on a tree

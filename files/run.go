@@ -66,7 +66,10 @@ func (h *Hasher) config(n int) config {
 	}
 	per := DefaultMemory
 	if h.Memory > 0 {
-		per = max(MinMemory, h.Memory/c.workers)
+		// At most a batch of the largest small files an arena: more is
+		// never used, a Memory of 1 TiB asked for 128 GiB of it, and an
+		// io_uring buffer is refused over 1 GiB (for the whole process).
+		per = min(max(MinMemory, h.Memory/c.workers), 4*batchMax*256<<10)
 	}
 	c.smallMax = min(256<<10, per/16)
 	c.chunk = min(c.smallMax, per/32)
