@@ -384,8 +384,9 @@ func TestWorkersCapped(t *testing.T) {
 	}
 	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
 	// A Memory past what is used gets no more: math.MaxInt panicked in
-	// make, 1 TiB ended the process out of memory.
-	for _, m := range []int{math.MaxInt, 1 << 40} {
+	// make, 1 TiB (MaxInt>>23 where an int has 64 bits) ended the process
+	// out of memory.
+	for _, m := range []int{math.MaxInt, math.MaxInt >> 23} {
 		h := Hasher{Memory: m}
 		res, _ := h.Hash(context.Background(), paths[:1])
 		if a := h.config(1).arenaMax; a > 64<<20 || res[0].Err != nil || res[0].Sum != want(t, nil, paths[0]) {
