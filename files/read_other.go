@@ -3,13 +3,15 @@
 package files
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"os"
+	"syscall"
 )
 
-var errIsDir = errors.New("is a directory")
+// errIsDir is EISDIR, as on Unix: the command words it "Is a directory",
+// as sha256sum does.
+var errIsDir error = syscall.EISDIR
 
 // outOfFiles reports whether err is a refusal for want of file
 // descriptors: not looked for outside Unix.
