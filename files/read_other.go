@@ -13,10 +13,6 @@ import (
 // as sha256sum does.
 var errIsDir error = syscall.EISDIR
 
-// outOfFiles reports whether err is a refusal for want of file
-// descriptors: not looked for outside Unix.
-func outOfFiles(err error) bool { return false }
-
 // openFile opens the file at path to be streamed.
 func openFile(path string) (*os.File, error) { return os.Open(path) }
 
