@@ -75,7 +75,8 @@
 // check trusts the file system's times, from this machine's clock: since
 // Linux 6.13, ext4, XFS, Btrfs and tmpfs give a change after a stat a time
 // of its own; elsewhere a truncation undone within a clock tick can go
-// unseen. An fs.FS's files are compared by size and modification time.
+// unseen. An fs.FS's files, and off Unix (Windows, Plan 9, js, wasip1)
+// every file, are compared by size and modification time alone.
 package files
 
 import (
