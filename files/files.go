@@ -28,9 +28,9 @@
 // spare hashes every file, one at a time. The waits are for any call's
 // files, of this process. Files are opened without the runtime's poller
 // (os.NewFile of a blocking descriptor), and a ring or arena is kept for
-// the next call only with two descriptors to spare: the poller, set up by
-// the process's first os.Open of a pollable file or first timer, opens
-// two of its own and ends the process if it cannot.
+// the next call only with the descriptors to spare that the poller, set up
+// by the process's first os.Open of a pollable file or first timer, opens
+// (two on Linux, up to three elsewhere): it ends the process without.
 //
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, up to 64 files a system call at the default Memory (256 at most,
