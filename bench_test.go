@@ -267,10 +267,9 @@ func BenchmarkLevelLayout(b *testing.B) {
 	}
 }
 
-// BenchmarkPartialGroups times n 64-byte messages (HashMany) and levels of n
-// pairs (plain, SHA-256d, RFC 6962, Solana) on every plan here whose pairs
-// kernels start with lanes, its lanes taking a last partial group as a whole
-// one (part=on) or leaving it to the next stages (part=off): what each
+// BenchmarkPartialGroups times n 64-byte messages and levels of n pairs on
+// every plan here whose pairs kernels start with lanes, the lanes taking a
+// last partial group whole (part=on) or leaving it on (part=off): what
 // plan.Plan.PairsPartial rests on. Compare with benchstat -col /part.
 func BenchmarkPartialGroups(b *testing.B) {
 	joins := []struct {
@@ -331,12 +330,11 @@ func BenchmarkPartialGroups(b *testing.B) {
 	}
 }
 
-// BenchmarkStackDepth hashes one 32-byte message (HashMany, HashManyPrefixed
-// and Sum256: its tail staged on the stack) from 64 call depths, each about 100 bytes deeper, so
-// that its stack buffers cross a page: at some depths they alias the message
-// or other data 4 KiB apart, and a call costs more. A change that moves a
-// frame moves a small call across these depths by itself; compare builds
-// depth by depth, not one benchmark's depth.
+// BenchmarkStackDepth hashes one 32-byte message (HashMany,
+// HashManyPrefixed, Sum256: its tail staged on the stack) from 64 call
+// depths about 100 bytes apart, so its stack buffers cross a page: at some
+// depths they alias data 4 KiB apart and cost more. Compare builds depth by
+// depth: a moved frame shifts a call across these depths by itself.
 func BenchmarkStackDepth(b *testing.B) {
 	msgs := [][]byte{pattern(32, 1)}
 	out := make([][Size]byte, 1)

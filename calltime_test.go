@@ -31,11 +31,10 @@ const maxCallTime = 2 * plan.CallTimeMicros * time.Microsecond
 // picks another), and reports the time of its largest calls (those within
 // 10% of the most steps: the median of their times) and its longest call;
 // it fails if the largest calls took longer than maxCallTime in each of 3
-// runs. A host that deschedules the thread in the middle of a call makes
-// that one call long once; a call sized too large is long every time. The time is the thread's CPU time during the
-// call (on Linux; elsewhere the wall clock), so that other processes on a
-// busy host do not count; the wall time is reported beside it. go test
-// -tags sha256x_calltime -run CallTime -v prints the table.
+// runs. The time is the thread's CPU time (on Linux; elsewhere the wall
+// clock), so other processes do not count; the wall time is reported
+// beside it. go test -tags sha256x_calltime -run CallTime -v prints the
+// table.
 func TestCallTime(t *testing.T) {
 	if testing.Short() {
 		t.Skip("hashes 64 MiB through each entry point, three times")

@@ -32,9 +32,7 @@ type namedChainPlan struct {
 }
 
 // testChainPlans returns every way this machine can run a chain: the chain
-// plan of every message plan testPlans lists (the dispatched one, every
-// kernel's, every mixed plan's, every kernel function's), and every chain
-// kernel function alone.
+// plan of every plan testPlans lists, and every chain kernel alone.
 func testChainPlans() []namedChainPlan {
 	var ps []namedChainPlan
 	for _, p := range testPlans() {
@@ -274,10 +272,9 @@ func TestChainPreempt(t *testing.T) {
 			steps := uint64(20000 * float64(300*time.Millisecond) / float64(time.Since(start)+1))
 			var states [2][Size]byte
 			var took time.Duration
-			// A host busy with other work can leave the sleeper's thread
-			// unscheduled for a while too: a kernel that does not return to
-			// the scheduler oversleeps it by the whole chain every time, so
-			// a failing measurement is taken again, up to three times.
+			// A busy host can delay the sleeper too; a kernel that never
+			// returns delays it every time, so a failure is retried up to
+			// three times.
 			for attempt := 1; ; attempt++ {
 				done := make(chan time.Duration)
 				go func() {

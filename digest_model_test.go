@@ -16,15 +16,13 @@ import (
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
-// The model-based test of the streaming API. A handful of Digests, some
-// fresh and some clones of others, go through a random sequence of every
-// operation a Digest has (Write, WriteMany, Sum, Reset, Clone, the binary
-// state and crypto/sha256's state both ways), each checked against
-// crypto/sha256 as the model after every step. Batch calls on the digests'
-// whole messages (Sum256, HashMany, HashManyPrefixed) come in between, in
-// the same goroutine, so that the pooled scratch areas pass back and forth
-// between streams and batches. Every plan this machine can run is tested;
-// on the dispatched plan the public functions themselves are called.
+// The model-based test of the streaming API: a few Digests, fresh or
+// cloned, go through random sequences of every operation (Write,
+// WriteMany, Sum, Reset, Clone, both states both ways), checked against
+// crypto/sha256 after every step. Batch calls on their whole messages come
+// in between, in the same goroutine, so the pooled scratch areas pass
+// between streams and batches. Every plan here is tested; the dispatched
+// one through the public functions.
 
 // maxModelDigests is the most Digests a sequence keeps at once.
 const maxModelDigests = 20
@@ -78,9 +76,8 @@ type digestModel struct {
 	public bool // pl is the dispatched plan: call the API itself
 	o      *fuzzops.Ops
 	data   []byte // the bytes writes are cut from
-	// maxWrite is the longest write; maxMsg the longest message a Digest
-	// accumulates before a write resets it, so that a run's memory and the
-	// batch calls' work stay bounded.
+	// maxWrite is the longest write; maxMsg the longest message before a
+	// write resets it, bounding memory and the batch calls' work.
 	maxWrite, maxMsg int
 	// longOdds: one WriteMany in longOdds, where writes may be long
 	// enough, writes chunks past a part to every Digest it writes.
@@ -310,19 +307,17 @@ func (m *digestModel) slot() int {
 	return m.o.N(len(m.ds))
 }
 
-// opWriteMany writes to a random subset of the Digests, in random order,
-// chunks of random sizes (empty and nil ones too). ds may be longer than
-// chunks: WriteMany writes ds[i] only for i < len(chunks) and checks only
-// those for a Digest twice, so the Digests past len(chunks) may be any,
-// those written among them. (The doc's "if a Digest appears twice" does
-// not say so in as many words; this pins what WriteMany does.)
+// opWriteMany writes chunks of random sizes (empty and nil too) to a random
+// subset of the Digests in random order. ds may be longer than chunks:
+// WriteMany writes and checks for repeats only ds[i], i < len(chunks), so
+// the Digests past it may be any, written ones too (pinning what the doc's
+// "if a Digest appears twice" leaves unsaid).
 func (m *digestModel) opWriteMany() {
 	o := m.o
 	perm := m.perm()
-	// At most one call in four has chunks past a few KB; one in longOdds,
-	// where writes may be that long, only chunks past a part, most often to
-	// every Digest, so that they go on in groups as wide as the plan's
-	// first kernel.
+	// One call in four has chunks past a few KB; one in longOdds, where
+	// writes may be that long, only chunks past a part, mostly to every
+	// Digest, so they go on in groups as wide as the plan's first kernel.
 	big := o.N(4) == 0
 	part := m.pl.PartBlocks * BlockSize
 	long := m.maxWrite > part && o.N(max(m.longOdds, 1)) == 0
@@ -476,7 +471,7 @@ func (m *digestModel) opBatch() {
 // opMisuse makes the calls the doc says fail: WriteMany with a Digest twice
 // among those it writes, or with fewer Digests than chunks, which panic,
 // and states of another hash or size, which UnmarshalBinary rejects. None
-// may change any Digest (each stays usable, as after any other step).
+// may change any Digest.
 func (m *digestModel) opMisuse(i int) {
 	o := m.o
 	before := make([]sched.Stream, len(m.ds))
@@ -576,12 +571,9 @@ func modelData(n int) []byte {
 	return b
 }
 
-// TestDigestModel runs, on every plan, a few fixed sequences: one Digest
-// and a few, with writes up to a few hundred KB; many with writes of up to
-// 20 KB; more than the widest kernel has lanes, with WriteMany's chunks
-// past a part; and a few with writes of at most 600 bytes, more steps
-// around a block's end. Each sequence's seed is fixed, so a failure
-// repeats; -short runs fewer steps of each.
+// TestDigestModel runs the sequences below on every plan: one Digest or
+// many, writes long or short, more Digests than the widest kernel's lanes.
+// Seeds are fixed, so a failure repeats; -short runs fewer steps.
 func TestDigestModel(t *testing.T) {
 	runs := []struct {
 		name            string
@@ -618,8 +610,8 @@ func TestDigestModel(t *testing.T) {
 
 // FuzzDigestOps is TestDigestModel with the fuzzer's bytes choosing the
 // plan, the number of Digests and every operation, and a generator seeded
-// from them once they run out. Writes are shorter than the test's, so that
-// an input runs fast; they still reach past the parts of every plan.
+// from them once they run out. Writes are shorter, for speed, but still
+// reach past every plan's parts.
 func FuzzDigestOps(f *testing.F) {
 	f.Add([]byte{})
 	f.Add([]byte{0, 0, 0, 1, 0, 2, 0, 3})

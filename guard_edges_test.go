@@ -14,12 +14,9 @@ import (
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
-// The tests here put every argument a caller passes, the bytes and the
-// slices of slices alike, against an unmapped page: the messages, the
-// prefix, a join's prefix and infix, the nodes, the digests out, the
-// [][]byte of messages and chunks, the []*Digest and the Digests, the
-// chain states and counts. A read or write of a byte outside them faults;
-// guardTry turns the fault into a test failure that names the layout.
+// The tests here put every argument a caller passes, bytes and slices of
+// slices alike, against an unmapped page, so that a read or write past
+// them faults; guardTry turns the fault into a failure naming the layout.
 
 // guardTry runs f with faults turned into panics and fails the test, naming
 // what, if f faults.
@@ -496,8 +493,8 @@ func TestGuardEdgesChains(t *testing.T) {
 	})
 }
 
-// TestGuardEdgesLong: messages and chunks of several parts (more than a
-// part's 1024 blocks) and batches of more than a window, at page edges.
+// TestGuardEdgesLong: messages and chunks of several parts and batches of
+// more than a window, at page edges.
 func TestGuardEdgesLong(t *testing.T) {
 	if testing.Short() {
 		t.Skip("long messages")
@@ -591,9 +588,8 @@ func TestGuardEdgesLong(t *testing.T) {
 	})
 }
 
-// TestGuardEdgesUnmarshal: a marshaled state, and every truncation of it,
-// ending at an unmapped page or starting right after one: a state or an
-// error, never a fault.
+// TestGuardEdgesUnmarshal: a marshaled state, and every truncation, at
+// either page edge: a state or an error, never a fault.
 func TestGuardEdgesUnmarshal(t *testing.T) {
 	e := newEdges(t, 4096)
 	var d Digest

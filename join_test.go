@@ -169,11 +169,10 @@ func TestHashLevelTemplates(t *testing.T) {
 	})
 }
 
-// TestHashLevelSmall checks Join.HashLevel itself on one, two and four
-// pairs, the path that goes straight to the dispatched plan's kernels of
-// that many (four: where plan.Small4), for every join: in place, out right
-// before, right after and apart from the nodes (TestGuardPagesSmall puts
-// them at page edges).
+// TestHashLevelSmall checks Join.HashLevel on one, two and four pairs,
+// straight to the dispatched plan's kernels of that many (four: where
+// plan.Small4), for every join: in place, out right before, right after
+// and apart from the nodes.
 func TestHashLevelSmall(t *testing.T) {
 	for _, j := range testJoins {
 		for _, n := range []int{1, 2, 4} {
@@ -204,10 +203,9 @@ func TestHashLevelSmall(t *testing.T) {
 
 // TestHashLevelOverlapsJoin: out over the Join's Prefix or Infix (a slice
 // of an out entry, or of the nodes' first half reduced in place) panics on
-// every plan, as HashManyPrefixed does for its prefix: the nodes hashed
-// after the overlapped entry is written would read its digest as their
-// prefix. A Prefix or Infix in the nodes, in out past the level, or right
-// beside out is fine.
+// every plan, as HashManyPrefixed does for its prefix: later nodes would
+// read a digest as their prefix. One in the nodes, in out past the level,
+// or right beside out is fine.
 func TestHashLevelOverlapsJoin(t *testing.T) {
 	const msg = "sha256x: out overlaps Join.Prefix or Join.Infix"
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {

@@ -20,31 +20,26 @@ import (
 )
 
 // TestReadme compiles every ```go block of README.md, and runs those marked
-// to run, so that no example there can drift from the API. It fails if a
-// block does not compile, naming README.md's line.
+// to run, so no example drifts from the API; a failure names the line.
 //
-// A block is the body of a function: statements, with its own import lines
-// ("import ssz \"github.com/ferranbt/fastssz\"") where it shows them. The
-// packages it uses without importing them are found from its identifiers
-// (readmeImports: fastssz, x/mod's tlog, the standard library's usual ones;
-// and every public package of this module by its name). What a block needs declared and does not
-// show (the caller's data: chunks, ctx, a file name) goes in an HTML
-// comment right above it, which the rendered README hides:
+// A block is a function body, with its own import lines where it shows
+// them; packages it uses unimported are found from its identifiers
+// (readmeImports, and this module's public packages). What it needs
+// declared and does not show (chunks, ctx, a file name) goes in an HTML
+// comment right above it, hidden when rendered:
 //
 //	<!-- readme_test: run
 //	chunks := make([][32]byte, 5)
 //	-->
 //	```go
 //
-// "run" after "readme_test:" runs the block too (it must not panic, and
-// an error a top-level statement assigns to err panics, unless "errors"
-// follows too); the other lines are Go statements placed before it. A block that starts with
-// "package" is a whole program, compiled (and run, if marked) as it is.
+// "run" runs the block too (it must not panic, nor assign an error to err
+// at top level unless "errors" follows); the other lines are statements
+// placed before it. A block starting "package" is a whole program.
 //
-// The blocks are compiled in the interop module, which requires this module
-// and every peer a block may name (fastssz, x/mod), with "go run": the
-// test is skipped where that module is absent (this module downloaded on its
-// own) and in -short mode.
+// The blocks are built in the interop module, which requires this one and
+// the peers a block may name; the test is skipped where it is absent (this
+// module downloaded alone) and in -short mode.
 func TestReadme(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the README's blocks with the go command")
@@ -343,10 +338,9 @@ func readmeFile(i int, b readmeBlock) (string, error) {
 	declared = slices.Compact(declared)
 
 	// In a block that runs, an error a top-level statement assigns to err
-	// panics right there (an example whose call fails quietly, its err
-	// overwritten by the next line, shows what the API does not do), unless
-	// the block is marked "errors". The check goes on the statement's own
-	// line, so that the lines keep their numbers.
+	// panics there (an example failing quietly shows what the API does
+	// not do), unless marked "errors". The check goes on the statement's
+	// line, keeping line numbers.
 	if b.run && !b.errors {
 		head := len("package main\n") + len(fmt.Sprintf("func block%d() {\n", i))
 		var ends []int

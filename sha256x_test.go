@@ -181,11 +181,10 @@ func TestRagged(t *testing.T) {
 	})
 }
 
-// TestStagedBatches drives the batches that go to the pairs kernels staged
-// whole: every message, after a prefix of less than a block, padding to as
-// many blocks (at most three) as the others, of one length or of several;
-// at every count around the pairs kernels' groups and chunks, and with one
-// message of another block count, which sends the batch to the job queue.
+// TestStagedBatches drives the batches staged whole for the pairs kernels:
+// messages after a prefix under a block, all padding to one to three
+// blocks, at every count around the kernels' groups and chunks; and with
+// one message of another block count, which sends the batch to the queue.
 func TestStagedBatches(t *testing.T) {
 	lengths := []int{0, 1, 31, 32, 33, 54, 55, 56, 63, 64, 65, 100, 118, 119, 120, 127, 128, 182, 183, 184}
 	counts := []int{6, 7, 8, 15, 16, 17, 63, 64, 65, 129, 300}
@@ -252,12 +251,11 @@ func TestStagedTemplates(t *testing.T) {
 }
 
 // TestStagedLayouts hashes, in one goroutine (one scratch area), staged
-// items of one length but of two layouts in turn, where the first slot of
-// the first has, among its own bytes, the second's prefix or infix: 65-byte
-// messages, the first starting 0x00, then 64-byte ones after the prefix
-// 0x00 (RFC 6962's leaves); digests hashed again (HashManyDouble), then
-// 31-byte messages after a 1-byte prefix; a join with a 1-byte infix, then
-// RFC 6962's. Every slot but the first must be laid out again.
+// items of one length in two layouts in turn, the first slot of the first
+// holding the second's prefix or infix among its bytes: 65-byte messages
+// starting 0x00, then RFC 6962 leaves; HashManyDouble, then 31-byte
+// messages after a 1-byte prefix; a join with a 1-byte infix, then RFC
+// 6962's. Every slot but the first must be laid out again.
 func TestStagedLayouts(t *testing.T) {
 	const n = 16
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
@@ -311,10 +309,10 @@ func TestStagedLayouts(t *testing.T) {
 	})
 }
 
-// TestCallSequences runs random calls one after another in one goroutine
-// (one scratch area, whose staged layouts and padding later calls reuse),
-// items of a few lengths around a block and bytes of three values, so that
-// what a call finds left by the one before often looks like its own.
+// TestCallSequences runs random calls in one goroutine (one scratch area,
+// whose layouts and padding later calls reuse) on items of a few lengths
+// around a block and bytes of three values, so what a call finds left by
+// the one before often looks like its own.
 func TestCallSequences(t *testing.T) {
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(41, 42))
@@ -414,11 +412,10 @@ func TestPanics(t *testing.T) {
 	HashManyPrefixed(out[:1], buf[32:64], [][]byte{buf[64:65]})
 }
 
-// TestHashManySmall64 checks HashMany itself on one and two 64-byte
-// messages, the path that goes straight to the dispatched plan's pairs
-// kernels: out right before and right after the messages, the messages
-// apart, and Sum256 of 64 bytes beside them (TestGuardPagesSmall puts them
-// at page edges).
+// TestHashManySmall64 checks HashMany on one and two 64-byte messages,
+// straight to the pairs kernels: out right before or after the messages,
+// the messages apart, and Sum256 of 64 bytes (TestGuardPagesSmall puts
+// them at page edges).
 func TestHashManySmall64(t *testing.T) {
 	buf := pattern(512, 9)
 	out := (*[16][Size]byte)(unsafe.Pointer(&buf[0]))[:]
