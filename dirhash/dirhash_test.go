@@ -131,8 +131,7 @@ func TestHash1Batches(t *testing.T) {
 }
 
 // TestHash1Memory: a call's buffers come from a pool: hashing a small
-// module allocates little beyond the names and digests (under 1 MiB a call), not a batch's
-// arena (2.25 MiB) each time.
+// module allocates under 1 MiB a call, not a batch's arena each time.
 func TestHash1Memory(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")

@@ -229,8 +229,7 @@ func TestFS(t *testing.T) {
 }
 
 // TestFSNegativeSize: a zip entry whose 64-bit size has its top bit set
-// (archive/zip's Stat then says a negative size) is read to its end, not
-// sliced by its size (which panicked on a worker, past any recover).
+// (a negative Stat size) is read to its end, not sliced by its size.
 func TestFSNegativeSize(t *testing.T) {
 	var b bytes.Buffer
 	zw := zip.NewWriter(&b)
@@ -383,9 +382,7 @@ func TestWorkersCapped(t *testing.T) {
 		t.Errorf("Workers 1<<20: %d bytes allocated, %d with Workers %d", huge, capped, MaxWorkers())
 	}
 	t.Logf("allocated: %d bytes capped, %d asked for 1<<20 workers; %d goroutines", capped, huge, g)
-	// A Memory past what is used gets no more: math.MaxInt panicked in
-	// make, 1 TiB (MaxInt>>23 where an int has 64 bits) ended the process
-	// out of memory.
+	// A Memory past what is used gets no more (no huge make).
 	for _, m := range []int{math.MaxInt, math.MaxInt >> 23} {
 		h := Hasher{Memory: m}
 		res, _ := h.Hash(context.Background(), paths[:1])
@@ -418,8 +415,8 @@ func TestManyWorkers(t *testing.T) {
 
 // TestFSTruncatedEntry: a zip entry whose deflated data is cut short reads
 // as flate's io.ErrUnexpectedEOF: an unreadable file, whose Result has an
-// error, not the digest of the bytes inflated before the cut. Small (read
-// whole) and large (streamed) entries both.
+// error, not the digest of the bytes inflated before the cut; small and
+// large entries both.
 func TestFSTruncatedEntry(t *testing.T) {
 	for _, size := range []int{10 << 10, 1 << 20} {
 		data := make([]byte, size)

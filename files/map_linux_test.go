@@ -13,13 +13,10 @@ import (
 	"testing"
 )
 
-// TestMapChanges: a large file that changes while it is hashed from its
-// mapping gets the digest of what a read of it gives afterwards, beside
-// files that do not change: one that shrinks into a window not yet hashed
-// (the mapping faults), one that shrinks within its last page (no fault:
-// the page's tail reads as zeros), one that grows, one rewritten in place,
-// one emptied. Each changes when a window of it at the given offset is
-// mapped.
+// TestMapChanges: a large file that changes while hashed from its mapping,
+// when its window at the given offset is mapped, gets the digest a later
+// read gives: shrunk past a window not yet hashed (a fault), within its
+// last page (no fault: zeros), grown, rewritten in place, emptied.
 func TestMapChanges(t *testing.T) {
 	type change struct {
 		name   string
@@ -123,9 +120,8 @@ func TestMapChanges(t *testing.T) {
 							t.Errorf("%s (%d bytes hashed): wrong digest", paths[i], r.Size)
 						}
 					}
-					// One fault; under qemu, which reports no fault addresses
-					// (.ci/cross sets SHA256X_TEST_QEMU), every mapped file of
-					// the round counts one.
+					// One fault; under qemu (SHA256X_TEST_QEMU), with no
+					// fault addresses, every mapped file of the round one.
 					wantFaults := faults == 1
 					if os.Getenv("SHA256X_TEST_QEMU") != "" {
 						wantFaults = faults >= 1
@@ -289,11 +285,10 @@ func TestTrialDecides(t *testing.T) {
 	}
 }
 
-// TestTrialReadUnmaps: once the trial decides to read, a source mapped
-// for it stops touching its mapping and reads on, and a file that changed
-// after chunks of it were taken from the mapping is still caught at its
-// end and hashed again by reading: here one truncated at the decision,
-// which a source still mapped would fault on (SIGBUS).
+// TestTrialReadUnmaps: once the trial decides to read, a mapped source
+// reads on, leaving its mapping, and a file that changed after chunks were
+// taken from it is caught at its end and read again: here one truncated at
+// the decision, which a source still mapped would fault on (SIGBUS).
 func TestTrialReadUnmaps(t *testing.T) {
 	t.Setenv("SHA256X_MMAP", "")
 	r := rand.New(rand.NewPCG(8, 8))
@@ -368,9 +363,8 @@ func randomFiles(t *testing.T, r *rand.Rand, n int, size func(i int) int64) []st
 		b := make([]byte, size(i))
 		var w [8]byte
 		for j := 0; j < len(b); j += 8 {
-			// Eight bytes a draw: a byte a draw was most of the time
-			// of the tests that write these files, under -race and
-			// emulation.
+			// Eight bytes a draw: a byte a draw is slow under -race
+			// and emulation.
 			binary.LittleEndian.PutUint64(w[:], r.Uint64())
 			copy(b[j:], w[:])
 		}

@@ -39,9 +39,8 @@ func settled(before int) bool {
 }
 
 // panicked checks that call panics with want on the caller's goroutine,
-// and that every goroutine it started has stopped, (where the process's
-// descriptors can be counted) every file it opened is closed, and nothing
-// is counted held or waiting for a descriptor (room.go).
+// every goroutine it started stopped, every file it opened closed (where
+// descriptors can be counted), and nothing counted held or waiting (room.go).
 func panicked(t *testing.T, want any, call func()) {
 	t.Helper()
 	drainRings()
@@ -303,10 +302,9 @@ func panicTree() (fstest.MapFS, []string) {
 }
 
 // TestPanicFS: an fs.FS whose Open, Stat, Read or Close panics, for a
-// small file, a large one or one that is not regular, and at its sizing
-// or its streaming, has its panic raised again on the caller's goroutine,
-// every worker stopped and every file it opened closed; TreeFS whose
-// ReadDir panics likewise.
+// small, large or irregular file, at its sizing or streaming, has its panic
+// raised again on the caller's goroutine, workers stopped and files closed;
+// likewise TreeFS whose ReadDir panics.
 func TestPanicFS(t *testing.T) {
 	mfs, paths := panicTree()
 	const small, large, pipe = "d1/f101", "d0/f170", "d1/f157"
@@ -394,10 +392,8 @@ func TestPanicCancelled(t *testing.T) {
 	checkAll(t, h, paths, osData(t))
 }
 
-// goexited runs call on a goroutine of its own and checks that it ends
-// there by runtime.Goexit (neither returning nor panicking), within a
-// few seconds, and that every goroutine the call started has stopped,
-// every file it opened is closed, and nothing is counted held (room.go).
+// goexited runs call on a goroutine of its own and checks that it ends by
+// runtime.Goexit within a few seconds, with what panicked checks after it.
 func goexited(t *testing.T, call func()) {
 	t.Helper()
 	drainRings()
@@ -439,11 +435,8 @@ var errGoexit = &panicValue{"runtime.Goexit"}
 
 // TestGoexit: runtime.Goexit in fn or Progress (on a hashing goroutine)
 // or in entries (on the caller's) stops the call as a panic there does:
-// every goroutine of the call stops and every file it opened is closed,
-// and the caller's goroutine exits by runtime.Goexit too; the Hasher then
-// hashes as before. The calls hung, their workers waiting for the exited
-// one's batch or lock, and a Goexit in entries left the workers waiting
-// for batches for ever.
+// its goroutines stop, its files close, and the caller's goroutine exits
+// by runtime.Goexit too; the Hasher then hashes as before.
 func TestGoexit(t *testing.T) {
 	dir := t.TempDir()
 	paths := randomTree(t, dir, 21, 600, 9000)

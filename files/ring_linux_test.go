@@ -72,9 +72,8 @@ func TestUntypedRingMinSaid(t *testing.T) {
 }
 
 // TestReadTypes: readTypes marks regular the files its directory's entries
-// say are regular, and only them, whatever the machine's byte order (the
-// entries' lengths are the kernel's, big-endian on s390x), in a directory
-// larger than one read of its entries.
+// say are regular, and only them, in either byte order (s390x's), in a
+// directory larger than one read of its entries.
 func TestReadTypes(t *testing.T) {
 	dir := t.TempDir()
 	var items []*item
@@ -105,10 +104,9 @@ func TestReadTypes(t *testing.T) {
 	}
 }
 
-// TestRingIdleSecond: a ring handed back is closed a second after, not
-// kept until the timer's next round when the timer was set by an earlier
-// ring's return: after rings returned at 0 and at 0.5 s, the second was
-// still open at 1.75 s (closed at 2 s), 1.25 s unused.
+// TestRingIdleSecond: a ring handed back is closed a second after, even
+// when an earlier ring's return set the timer: rings returned at 0 and 0.5
+// s are both closed by 1.75 s.
 func TestRingIdleSecond(t *testing.T) {
 	if testing.Short() {
 		t.Skip("3 s of timers")
@@ -169,10 +167,8 @@ func TestCloseInflight(t *testing.T) {
 }
 
 // TestRingBatchSaid: README.md and the package doc give the most files one
-// submission of the ring opens and reads: a probe's 16 KiB of the arena a
-// file, at the default Memory and at most (where a goroutine's share is
-// large enough). They said a few hundred (README) and 64 whatever Memory
-// (the package doc): 64 at the default, 256 with 16 MiB a goroutine.
+// submission of the ring opens and reads (a probe's 16 KiB of the arena a
+// file), at the default Memory and at most.
 func TestRingBatchSaid(t *testing.T) {
 	slots := func(h Hasher) int { return min(batchMax, h.config(-1).arenaMax/probeMax) }
 	def := slots(Hasher{})

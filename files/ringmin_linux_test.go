@@ -127,11 +127,9 @@ func TestRingSetupMin(t *testing.T) {
 
 // BenchmarkRingMin times one worker hashing a call's n small files (1 KiB,
 // one directory, found by Tree) through a ring and with plain system calls,
-// each with what a call finds kept from the call before (a ring, or an
-// arena) and without (a process's first call, or one more than keptFor
-// after the last): where ringMin and ringSetupMin belong (BENCHMARKS.md,
-// "Files: small files through the ring from 16"). The ring variants set a
-// ring up for any n; each variant checks which way its files went.
+// with and without a ring or arena kept from the call before: where
+// ringMin and ringSetupMin belong (BENCHMARKS.md, "Files: small files
+// through the ring from 16"). Each variant checks which way its files went.
 //
 //	go test -run '^$' -bench RingMin -cpu 1 ./files
 func BenchmarkRingMin(b *testing.B) {

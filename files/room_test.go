@@ -113,9 +113,8 @@ func streamBudget(t *testing.T, h *Hasher, paths []string) []Result {
 // TestQueuedPipeHeld: a pipe a batch found open holds a descriptor while it
 // waits in the queue of large files, and a file refused one meanwhile
 // waits for it: with one descriptor, 17 large files and a pipe after them,
-// in one batch, are all hashed, one at a time. The pipe was counted only once streamed,
-// so the 16 files taken before it failed with EMFILE, nothing else being
-// held; counted but queued after them, they would wait for it for ever.
+// in one batch, are all hashed, one at a time, none failing with EMFILE
+// and none waiting for ever.
 func TestQueuedPipeHeld(t *testing.T) {
 	m := fstest.MapFS{}
 	var paths []string
@@ -158,12 +157,9 @@ func calledFrom(name string) bool {
 	}
 }
 
-// TestBatchEndCloses: the end of a batch counts as a close, as its files
-// have closed: a file refused a descriptor that a batch (of another call,
-// here) held, and that finds nothing held once the batch has ended, is
-// opened again, not failed. The batch's end did not count, so the worker,
-// seeing nothing closed since it was refused and nothing held, failed the
-// file with EMFILE.
+// TestBatchEndCloses: the end of a batch counts as a close: a file refused
+// a descriptor that a batch (of another call, here) held, finding nothing
+// held once it ended, is opened again, not failed with EMFILE.
 func TestBatchEndCloses(t *testing.T) {
 	drainRings()
 	m := fstest.MapFS{"small": {Data: []byte("small")}, "large": {Data: make([]byte, 300<<10)}}
@@ -212,8 +208,7 @@ func TestBatchEndCloses(t *testing.T) {
 
 // TestTreeFSRootWaits: TreeFS's stat of its root, which an fs.FS without
 // Stat (fs.Sub's) makes by opening it, waits for a descriptor as a
-// directory's listing does: refused, the root was taken for a file, and
-// the walk yielded it alone, hashed to an error, not its files.
+// directory's listing does, not taking the root for a file.
 func TestTreeFSRootWaits(t *testing.T) {
 	m := fstest.MapFS{
 		"block":   {Data: make([]byte, 300<<10)},

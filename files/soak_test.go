@@ -18,22 +18,19 @@ import (
 )
 
 // TestSoak hashes a tree again and again while other goroutines truncate,
-// extend, replace (rename over), rename away and back, and delete and
-// recreate its files, with io_uring and without, mapped, read, and in a
-// trial that alternates the two (never decided), and checks that every Result is an error or the digest of bytes the file
-// held at once; the files no one touches must get their digests.
+// extend, replace, rename away and back, and delete and recreate its
+// files, with io_uring and without, mapped, read, and in a never-decided
+// trial alternating the two: every Result is an error or the digest of
+// bytes the file held at once; untouched files get their digests.
 //
-// The mutators keep every content a reader can see on record. Each file
-// is, from one replacement to the next (a generation), a prefix of one
-// stream of bytes G: a truncation shortens it, an extension writes G's
-// next bytes, so a read that races either still reads a prefix of G (a
-// truncation racing a read can leave it any length between the two, an
-// extension likewise). A generation is recorded (G's seed, its least and
-// greatest lengths) before the change that makes it visible; a Result
-// must then be G[:Size] for one of the generations the file had during the
-// call, with Size within that generation's lengths. Zeros from past a
-// truncated end of a mapping, bytes of two generations or of a read that
-// raced a truncation, or a Size outside the lengths would not match.
+// The mutators keep every content a reader can see on record. Between
+// replacements (a generation) a file is a prefix of one byte stream G: a
+// truncation shortens it, an extension writes G's next bytes, so a racing
+// read still reads a prefix of G. A generation (G's seed, its least and
+// greatest lengths) is recorded before the change that shows it; a Result
+// must be G[:Size] for a generation the file had during the call, Size
+// within its lengths. Zeros past a truncated mapping's end, bytes of two
+// generations, or a Size outside the lengths would not match.
 //
 // It runs about 20 s (4 s with -short); SHA256X_SOAK=30m sets the time,
 // shared among the four ways, and SHA256X_SOAK_OUT=file writes the counts
@@ -348,10 +345,9 @@ func mutate(t *testing.T, fls []*soakFile, k, n int, tmp string, seeds *atomic.U
 			c.truncated.Add(1)
 		case op < 65 && g.most < f.max: // extend with G's next bytes
 			// Past every length the generation had: a file whose size
-			// comes back to what it was when it was opened is told
-			// changed by its times only, which may be too coarse (a
-			// clock tick before Linux 6.13; a second under qemu) to
-			// tell a truncation and an extension inside one.
+			// comes back to its size at open is told changed by its
+			// times only, which may be too coarse to see a truncation
+			// and an extension within one tick.
 			to := g.most + 1 + r.IntN(f.max-g.most)
 			if r.IntN(2) == 0 {
 				to = min(f.max, g.most+1+r.IntN(4096))

@@ -12,10 +12,10 @@ import (
 )
 
 // Each kernel alone against the generic kernel and crypto/sha256: the lane
-// kernels over random queues, returning early and carried to the end as the
+// kernels over random queues, returning early and carried on as the
 // scheduler would; the single-job entries; the pairs kernels in every form;
-// the chain kernels. The scheduler's own tests (internal/sched, and the
-// root's differential tests over every plan) cover how batches reach them.
+// the chain kernels. How batches reach them is internal/sched's and the
+// root's tests' concern.
 
 // runnable lists every kernel this CPU can run.
 func runnable() []ID {
@@ -190,10 +190,9 @@ func TestLaneKernels(t *testing.T) {
 
 // TestMaxSteps runs random queues on every kernel a few steps a call
 // (LaneSet.MaxSteps), with MinActive 1 or the width: after each call the
-// busy lanes (their jobs, blocks left and states) must be those the generic
-// kernel, the contract's model, leaves with the same width and budget; the
-// busy lanes and the jobs not taken then make the next call's queue, until
-// none is left, and every digest must be crypto/sha256's.
+// busy lanes (jobs, blocks left, states) must be those the generic kernel
+// leaves with the same width and budget; they and the jobs not taken make
+// the next call's queue, and every digest must be crypto/sha256's.
 func TestMaxSteps(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	type left struct {
@@ -533,9 +532,8 @@ func BenchmarkLaneKernels(b *testing.B) {
 	}
 }
 
-// TestPairsEntriesRefuse checks that every door of the pairs kernels panics,
-// with the package's prefix, for a kernel that has none, instead of hashing
-// on some other kernel.
+// TestPairsEntriesRefuse: every door of the pairs kernels panics, with the
+// package's prefix, for a kernel that has none, not hashing elsewhere.
 func TestPairsEntriesRefuse(t *testing.T) {
 	var out [Size]byte
 	in := make([]byte, 3*BlockSize)
@@ -562,9 +560,9 @@ func TestPairsEntriesRefuse(t *testing.T) {
 }
 
 // TestPairsEntriesGrowStack enters every pairs kernel through its per-call
-// entry at every depth of a fresh goroutine's stack, so that some calls find
-// the stack too small for the kernel's frame: a kernel reached by the entry's
-// jump (entry_amd64.s) must grow it as if called, and still hash right.
+// entry at every depth of a fresh goroutine's stack, so some find it too
+// small for the kernel's frame: a kernel reached by the entry's jump
+// (entry_amd64.s) must grow it as if called.
 func TestPairsEntriesGrowStack(t *testing.T) {
 	in := make([]byte, 64*MaxPairsLanes)
 	for i := range in {

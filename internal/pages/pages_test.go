@@ -229,8 +229,7 @@ func TestShared(t *testing.T) {
 
 // TestSharedReadsBase: after Share, the level and its copy both read the
 // array the level was built in (flat); a write to one moves its page's
-// group from it in that one alone, whose other groups it still reads
-// there.
+// group out in that one alone.
 func TestSharedReadsBase(t *testing.T) {
 	lv := New(2)
 	l := &lv

@@ -70,9 +70,9 @@ func TestTables(t *testing.T) {
 	}
 }
 
-// TestNewDerivesAfresh checks that a plan made from a copy of another
-// derives its small kernels from its own pairs stages: a copy of a plan with
-// Small4 whose pairs stages take four pairs two at a time has none.
+// TestNewDerivesAfresh: a plan made from a copy of another derives its
+// small kernels from its own pairs stages: a copy of a plan with Small4
+// whose pairs stages take four pairs two at a time has none.
 func TestNewDerivesAfresh(t *testing.T) {
 	for _, p := range every() {
 		if !p.Small4 {
@@ -162,11 +162,10 @@ func TestForce(t *testing.T) {
 	}
 }
 
-// TestPlanKernelsChecked: every kernel a plan can call, its small pairs and
-// chain kernels too, is of a family that planMissing checks for it (or, for
-// a kernel's own plan, of that kernel's family, which Kernel.Missing
-// checks), so that a plan forced by name never reaches a kernel whose CPU
-// features nobody checked.
+// TestPlanKernelsChecked: every kernel a plan can call, small pairs and
+// chain kernels too, is of a family planMissing (or, for a kernel's own
+// plan, Kernel.Missing) checks, so a plan forced by name never reaches a
+// kernel whose CPU features nobody checked.
 func TestPlanKernelsChecked(t *testing.T) {
 	for _, pl := range every() {
 		checked := map[string]bool{"generic": true, "stdlib": true}

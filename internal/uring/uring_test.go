@@ -102,11 +102,10 @@ func TestChains(t *testing.T) {
 	}
 }
 
-// TestUnlinked: an open, a read and a close of one slot in one submission
-// without links run in order, the read finding the file the open
-// installed. An open sent to io-wq (Async) finishes, but for a race with
-// the io-wq thread, after the read and the close found the slot empty, and
-// leaves its file there to be read and closed by a second submission.
+// TestUnlinked: an open, a read and a close of one slot in one unlinked
+// submission run in order. An open sent to io-wq (Async) mostly finishes
+// after the read and close found the slot empty, leaving its file there
+// for a second submission to read and close.
 func TestUnlinked(t *testing.T) {
 	dir := t.TempDir()
 	data := bytes.Repeat([]byte("abcdefgh"), 700)
