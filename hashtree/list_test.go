@@ -285,9 +285,8 @@ type errString string
 func (e errString) Error() string { return string(e) }
 
 // TestCopiesApart: a registry and balances copied, the copies copied again,
-// each written as slots (and now and then an epoch: every balance) write
-// them, in turn: after every round, every copy's roots are those of its own
-// changes alone, rebuilt in full.
+// each written in turn as slots and epochs write them: after every round,
+// each copy's roots are those of its own changes alone, rebuilt in full.
 func TestCopiesApart(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 7))
 	n := 20000 // balances: 5,000 chunks, several blocks of pages a level
@@ -379,8 +378,7 @@ func TestCompactFrees(t *testing.T) {
 // TestChainFrees: a chain of copies, each written a little and the one
 // before it dropped, as a beacon node keeps its state, holds no more than
 // the pages its last copy reads: at most the tree again beside the arrays
-// it was built in (pages a copy copied, cut from slabs that later copies
-// mostly rewrote, held 4.4 times the tree here).
+// it was built in.
 func TestChainFrees(t *testing.T) {
 	const n = 1 << 16
 	c := NewChunkList(make([][32]byte, n), 1<<40)
@@ -408,10 +406,8 @@ func TestChainFrees(t *testing.T) {
 // TestCompactFreesAppended: a tree grown by Append, compacted, holds no more
 // than one built at once from the same values, and one then truncated to
 // empty and compacted holds little (ContainerList keeps a block's buffer
-// for its next Root, up to 1,024 containers' fields): nor the record of the leaves
-// changed since the last root, which every Append adds to (8 bytes a
-// leaf, kept for the next root's changes: a Chunks of 2^20 appended held
-// 8 MiB after Truncate(0) and Compact).
+// for its next Root): not the record of leaves changed since the last root,
+// which every Append adds to (8 bytes a leaf).
 func TestCompactFreesAppended(t *testing.T) {
 	const n = 1 << 16
 	type list interface {

@@ -190,10 +190,9 @@ func TestChunksDense(t *testing.T) {
 	}
 }
 
-// TestChunksGathered: scattered sets on a tree never copied, whose levels
-// are written in place through addresses found before each call, and on a
-// copy, whose pages are copied first: more dirty nodes a level than one
-// gathered call takes (gatherBlock), and fewer.
+// TestChunksGathered: scattered sets on a tree never copied (levels written
+// in place) and on a copy (pages copied first): more dirty nodes a level
+// than one gathered call takes (gatherBlock), and fewer.
 func TestChunksGathered(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 8))
 	for _, n := range []int{3000, 70000} {
@@ -214,11 +213,10 @@ func TestChunksGathered(t *testing.T) {
 	}
 }
 
-// TestChunksWriteAhead: the gathered levels written in calls of a few
-// nodes, each call's lines asked for ahead (writeAhead, which a CPU's plan
-// sets where measured), give the same roots, whatever this CPU's plan says:
-// one node a call, a count that divides no block, Zen 4's, and more than a
-// block.
+// TestChunksWriteAhead: gathered levels written a few nodes a call, each
+// call's lines asked for ahead (writeAhead), give the same roots whatever
+// this CPU's plan says: one node a call, a count dividing no block, Zen
+// 4's, and more than a block.
 func TestChunksWriteAhead(t *testing.T) {
 	saved, savedW := writeAhead, prefetchW
 	defer func() { writeAhead, prefetchW = saved, savedW }()
@@ -268,13 +266,11 @@ func TestChunksKernels(t *testing.T) {
 }
 
 // TestZeroValues calls every method of each type's zero value. The zero
-// ProgressiveList and ProgressiveBitlist are empty and usable: nothing
-// panics, and their roots are those of no elements. The zero
-// ProgressiveContainer has no active fields, which no ProgressiveContainer
-// type has: its Root panics, as ProgressiveContainerRoot does.
-// The zero Chunks, BasicList and ContainerList are not usable (their New
-// functions make them): a method may return, or panic with this package's
-// message, never fault.
+// ProgressiveList and ProgressiveBitlist are empty and usable. The zero
+// ProgressiveContainer has no active fields: its Root panics, as
+// ProgressiveContainerRoot does. The zero Chunks, BasicList and
+// ContainerList are not usable: a method may return, or panic with this
+// package's message, never fault.
 func TestZeroValues(t *testing.T) {
 	var z [32]byte
 	noChunks := MixInLength(z, 0)
@@ -470,9 +466,8 @@ func TestReadmePages(t *testing.T) {
 }
 
 // readmeMethods: README's list of Chunks' methods names methods of Chunks,
-// and what it says BasicList and ContainerList have of them holds: each has
-// every one but those its sentence names after "but", and the methods its
-// sentence names before that.
+// and BasicList and ContainerList have what it says: every one but those
+// named after "but", and those named before it.
 func readmeMethods(t *testing.T, readme string) {
 	t.Helper()
 	start := strings.Index(readme, "- `Chunks` (")

@@ -452,10 +452,9 @@ func checkProgProof(t *testing.T, tr, fresh progTree, g uint64) {
 	}
 }
 
-// refProgTree returns every node by gindex of the tree of a progressive
-// list or container of chunks whose gindex 3 is mix, as the specs'
-// merkleize_progressive recurses (each subtree padded with zero chunks), and
-// the gindex of each chunk.
+// refProgTree returns every node by gindex of a progressive list or
+// container of chunks whose gindex 3 is mix, as merkleize_progressive
+// recurses, and each chunk's gindex.
 func refProgTree(chunks [][32]byte, mix [32]byte) (map[uint64][32]byte, []uint64) {
 	m := map[uint64][32]byte{3: mix}
 	var at []uint64
@@ -487,10 +486,9 @@ func refProgTree(chunks [][32]byte, mix [32]byte) (map[uint64][32]byte, []uint64
 	return m, at
 }
 
-// checkProgNodes checks tr's nodes against refProgTree's, every other
-// gindex up to a level below them (and a few far below) ErrGindex, gindex
-// against the chunks', and that the proofs of every chunk, of gindex 3 and
-// a multiproof of random chunks verify.
+// checkProgNodes checks tr's nodes against refProgTree's, other gindices
+// near and far below them as ErrGindex, Gindex, and that proofs of every
+// chunk, of gindex 3 and of random chunks together verify.
 func checkProgNodes(t *testing.T, r *rand.Rand, tr progTree, chunks [][32]byte, mix [32]byte, gindex func(int) uint64) {
 	t.Helper()
 	m, at := refProgTree(chunks, mix)

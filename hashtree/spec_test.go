@@ -180,10 +180,9 @@ type specProver interface {
 type treeRoot struct{ *Tree }
 
 // checkSpecProofs checks p's nodes, proofs and multiproofs against the
-// specs' functions over nodes, the reference tree: every node, single
-// proofs through calculate_merkle_root, and random sets of gindices
-// (with the root, ancestors of one another, and gindices outside the tree)
-// through get_helper_indices and calculate_multi_merkle_root.
+// specs' functions over the reference tree nodes: single proofs through
+// calculate_merkle_root, random gindex sets (the root, ancestors, ones
+// outside) through get_helper_indices and calculate_multi_merkle_root.
 func checkSpecProofs(t *testing.T, name string, r *rand.Rand, p specProver, nodes map[uint64][32]byte) {
 	t.Helper()
 	root := nodes[1]
@@ -420,9 +419,8 @@ func TestSpecConcat(t *testing.T) {
 
 // TestSpecMultiRandom: HelperIndices and Multiproof.Root against
 // get_helper_indices and calculate_multi_merkle_root on random gindices
-// (deep ones, the root, ancestors of one another, duplicates) with random
-// leaves and helpers: the same root where no leaf is another's ancestor;
-// where one is, the same root or ErrMismatch; a duplicate, ErrMalformed.
+// and leaves: the same root where no leaf is another's ancestor; else the
+// same root or ErrMismatch; a duplicate, ErrMalformed.
 func TestSpecMultiRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(75, 76))
 	for it := range 20000 {

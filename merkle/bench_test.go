@@ -149,8 +149,7 @@ func BenchmarkSplitFrom(b *testing.B) {
 
 // BenchmarkSmall: trees below the split threshold (and RFC 6962's of 4,095
 // leaves of about 100 bytes, just above it), as they run by default: none
-// may be slower than before trees were split (run this file at 699b2ff
-// for the comparison).
+// may be slower than unsplit (this file at 699b2ff).
 func BenchmarkSmall(b *testing.B) {
 	for _, n := range []int{64, 1024, 4095} {
 		nodes := nodesOf(chunks(n))
@@ -190,8 +189,7 @@ func BenchmarkSmall(b *testing.B) {
 
 // BenchmarkMutableChanges: k leaves of a 2^20-leaf tree replaced, the root
 // recomputed; each operation changes a fresh set of leaves (a ring of sets
-// over about 2^18 leaves), as a log's map or a verifier's tree meets them,
-// not the paths the operation before left in the caches.
+// over about 2^18 leaves), not paths left in the caches.
 func BenchmarkMutableChanges(b *testing.B) {
 	const n = 1 << 20
 	r := rand.New(rand.NewPCG(39, 7))

@@ -300,12 +300,9 @@ func TestRFC6962Paths(t *testing.T) {
 	}
 }
 
-// TestAgave checks the Solana scheme against the transcription of agave's
-// merkle_tree.rs, and against the expectations of agave's own tests there:
-// test_get_merkle_tree_size's table, test_get_proof_size's proof lengths,
-// test_merkle_tree_round_trip (sizes 1..143: each proof yields the root
-// with its own leaf and another root with any other leaf) and
-// test_make_merkle_proof_error (no proof of index >= size).
+// TestAgave checks the Solana scheme against a transcription of agave's
+// merkle_tree.rs and its tests' expectations: tree sizes, proof lengths,
+// round trips (sizes 1..143) and no proof of index >= size.
 func TestAgave(t *testing.T) {
 	treeSize := []int{0, 1, 3, 6, 7, 11, 12, 14, 15, 20, 21, 23, 24, 27, 28}
 	for n, want := range treeSize {
@@ -477,10 +474,9 @@ func TestSolanaVectors(t *testing.T) {
 	}
 }
 
-// TestBitcoinBlocks checks real blocks: raw blocks from bitcoinjs-lib's
-// fixtures (the header hashes to the published block id, and its Merkle
-// root field must be our root over the txids derived from the raw
-// transactions), and mainnet block 100,000 against its published root.
+// TestBitcoinBlocks checks real blocks: bitcoinjs-lib's raw fixtures (the
+// header hashes to the block id; its Merkle root is ours over the raw
+// transactions' txids), and mainnet block 100,000's published root.
 func TestBitcoinBlocks(t *testing.T) {
 	type block struct {
 		name   string
@@ -666,10 +662,9 @@ func TestConcurrent(t *testing.T) {
 	}
 }
 
-// FuzzVerify: a proof from outside (a tree's proof with its index, size,
-// path or leaf changed) never panics, and verifies against the tree's root
-// and size only if it is that leaf's proof, but for the bytes past the
-// width.
+// FuzzVerify: a tree's proof with its index, size, path or leaf changed
+// never panics, and verifies only if it is that leaf's proof, but for the
+// bytes past the width.
 func FuzzVerify(f *testing.F) {
 	schemes := []*Scheme{&RFC6962, &Bitcoin, &Binary, &Solana, &tape}
 	f.Add(uint8(0), uint8(7), uint8(6), 0, uint16(0), uint8(0))

@@ -252,10 +252,9 @@ func checkRef(t *testing.T, s Scheme, r *rand.Rand, n int, proofs int) {
 	}
 }
 
-// TestSchemesRef: random Schemes (every Odd, prefixes, infixes, widths,
-// Double), on random sizes up to 2,000 and a few larger, against the
-// recursive reference: roots, proofs, Verify and a Mutable grown by
-// appends.
+// TestSchemesRef: random Schemes on random sizes up to 2,000 and a few
+// larger, against the recursive reference: roots, proofs, Verify and a
+// Mutable grown by appends.
 func TestSchemesRef(t *testing.T) {
 	r := rand.New(rand.NewPCG(11, 12))
 	schemes := []Scheme{RFC6962, Bitcoin, Binary, Solana, tape}
@@ -342,10 +341,9 @@ func TestHostileProofs(t *testing.T) {
 }
 
 // refVerify is the root that path leads to from node, leaf i of n, by the
-// recursive definition (the path's entries taken bottom up, one for each
-// level where the node on the path has a sibling, or where it is joined
-// with itself or a zero subtree), and how many entries it takes: len(path)
-// for a path of the right length.
+// recursive definition (an entry, bottom up, for each level where the node
+// has a sibling or is joined with itself or a zero subtree), and how many
+// entries it takes: len(path) for a path of the right length.
 func (r *refTree) refVerify(node [Size]byte, i, n int, path [][Size]byte) (root [Size]byte, used int) {
 	var rec func(i, n, h int) [Size]byte
 	next := func() [Size]byte {

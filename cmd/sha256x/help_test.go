@@ -253,10 +253,9 @@ func TestFormatVersion(t *testing.T) {
 		{"a replaced dependency", debug.BuildInfo{Main: debug.Module{Path: "example.com/tool"},
 			Deps: []*debug.Module{{Path: path, Version: "v1.4.1", Replace: &debug.Module{Path: "example.com/fork", Version: "v1.4.2"}}}},
 			"v1.4.2"},
-		// Built from another module (go build github.com/sha256x/sha256x/cmd/sha256x
-		// in a module that requires this one): the main package's module is
-		// this one, as required, and the code what replaced it, a fork's
-		// version or a directory's "(devel)", which go version -m shows too.
+		// Built from another module that requires this one: the main
+		// package's module is this one, as required, and the code what
+		// replaced it (a fork's version or "(devel)"), as go version -m shows.
 		{"a replaced module, by a fork", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v1.4.1",
 			Replace: &debug.Module{Path: "example.com/fork", Version: "v1.4.2"}}}, "v1.4.2"},
 		{"a replaced module, by a directory", debug.BuildInfo{Main: debug.Module{Path: path, Version: "v1.4.1",

@@ -20,10 +20,7 @@ import (
 )
 
 // nofileEnv, set to a number, makes this test binary the command with that
-// many descriptors to spare (fdlimit.Leave), as prlimit --nofile would
-// leave them: prlimit 12 and 20 leave 7 and 15 to the command where it
-// starts with 5 open (standard input, output and error, and the two files
-// of the cgroup's CPU quota the runtime keeps open).
+// many descriptors to spare (fdlimit.Leave), as prlimit --nofile would.
 const nofileEnv = "SHA256X_TEST_NOFILE"
 
 func init() {
@@ -132,10 +129,8 @@ func TestSumShortOfDescriptors(t *testing.T) {
 
 // TestSumShortOfDescriptorsOnTerminal: sum with standard error a terminal
 // and one or two descriptors to spare hashes every file and draws no
-// progress line: the progress line's timer sets up the runtime's poller,
-// which takes two descriptors, and ended the process with a fatal error
-// where it had fewer (one spare), or left none for the files (two spare:
-// every file failed with EMFILE).
+// progress line, whose timer would set up the runtime's poller: two
+// descriptors, a fatal error with fewer, none left for the files with two.
 func TestSumShortOfDescriptorsOnTerminal(t *testing.T) {
 	exe, err := os.Executable()
 	if err != nil {

@@ -25,9 +25,8 @@ var weirdNames = []string{
 	"{", "dollar$", "quote's $x", "trail\n",
 }
 
-// tree makes files of many sizes (small, and past smallMax so that they
-// are streamed) and weird names under dir, and returns their names in the
-// order sum -r lists them.
+// tree makes files of many sizes (some past smallMax, streamed) and weird
+// names under dir, and returns their names in sum -r's order.
 func tree(t testing.TB, dir string) []string {
 	r := rand.New(rand.NewPCG(5, 6))
 	write := func(name string, n int) {
@@ -275,9 +274,8 @@ func (r *errOnce) Read(p []byte) (int, error) {
 	return copy(p, s), nil
 }
 
-// TestCheckReadError: a read error of the checksum file ends it, the line
-// it cut short checked, as sha256sum's getline does; reading on past a
-// transient error checked the rest and exited 0 (strace's injected EIO).
+// TestCheckReadError: a read error ends the checksum file, the line it cut
+// short checked, as sha256sum's getline does; nothing after it is read.
 func TestCheckReadError(t *testing.T) {
 	t.Chdir(t.TempDir())
 	if err := os.WriteFile("f", []byte("x"), 0o644); err != nil {
@@ -353,9 +351,8 @@ func TestEngine(t *testing.T) {
 }
 
 func TestQuoteName(t *testing.T) {
-	// Cases the comparisons above do not reach; the wanted quoting is
-	// what coreutils 9.1 sha256sum printed for these names (by hand, with
-	// LC_ALL=C.UTF-8; "x\n" as the prefix of 'x'$'\n''_').
+	// Cases the comparisons above miss; the quoting is what coreutils 9.1
+	// sha256sum printed, with LC_ALL=C.UTF-8.
 	for in, want := range map[string]string{
 		"":      "''",
 		"plain": "plain",
@@ -449,10 +446,10 @@ func BenchmarkAppendHex(b *testing.B) {
 	})
 }
 
-// TestSumOptions: the option cases where sum differed from GNU coreutils
-// 9.1 sha256sum (issue 37), and their neighbours: each row holds what 9.1
-// prints (sha256x for sha256sum), checked against ours always and against
-// the sha256sum installed here when it is 9.1. -r, -j and -h are sum's own.
+// TestSumOptions: sum's options as GNU coreutils 9.1 sha256sum takes them:
+// each row holds what 9.1 prints (sha256x for sha256sum), checked against
+// ours, and against the sha256sum here when it is 9.1. -r, -j and -h are
+// sum's own.
 func TestSumOptions(t *testing.T) {
 	t.Chdir(t.TempDir())
 	if err := os.WriteFile("f", []byte("hi\n"), 0o644); err != nil {

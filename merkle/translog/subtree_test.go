@@ -110,10 +110,9 @@ func TestSubtreeProofs(t *testing.T) {
 }
 
 // TestSubtreeProofsReject: every proof above changed by one bit, one hash
-// more or less, or checked with another start, roots or leaf,
-// is an error, never a panic or an acceptance. (Another end or log size
-// is left out: as in RFC 9162, a verifier trusts a size and a root together, and
-// the same hashes can be a proof for two sizes.)
+// more or less, or checked with another start, roots or leaf, is an error,
+// never a panic or an acceptance. (Not another end or size: as in RFC
+// 9162, a size and root are trusted together, and one proof can fit two.)
 func TestSubtreeProofsReject(t *testing.T) {
 	leaves := leafHashesOf(testEntries(40))
 	var store NodeStore

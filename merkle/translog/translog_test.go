@@ -38,8 +38,7 @@ func leafHashesOf(entries [][]byte) [][Size]byte {
 }
 
 // mth is the Merkle Tree Hash of RFC 9162 2.1.1, by merkle.RFC6962,
-// remembered for each subrange (by its first leaf's address and its
-// length), as the recursive references below ask for the same ones often.
+// memoized per subrange: the recursive references ask for the same often.
 func mth(d [][Size]byte) [Size]byte {
 	if len(d) == 0 {
 		return merkle.RFC6962.RootNodes(d)
@@ -548,10 +547,9 @@ func TestHugeTrees(t *testing.T) {
 		if err != nil || len(c) > MaxProofHashes {
 			t.Fatalf("sizes %d to %d: %d hashes, %v", m, n, len(c), err)
 		}
-		// All-zero nodes make a proof that is well-formed but leads to
-		// no old root but zero subtrees': a mismatch, not a length error
-		// (unless m is a power of two: then the old root is the proof's
-		// seed, whatever it is).
+		// All-zero nodes make a well-formed proof of a wrong old root:
+		// a mismatch, not a length error (unless m is a power of two,
+		// where the old root is the proof's seed).
 		if _, err := RootFromConsistency(m, n, [Size]byte{1}, c); m < n && m&(m-1) != 0 && !errors.Is(err, ErrMismatch) {
 			t.Fatalf("sizes %d to %d: %v", m, n, err)
 		}
@@ -637,10 +635,9 @@ func TestTileLog(t *testing.T) {
 	}
 }
 
-// TestTileLogHuge grows logs of all-equal leaves near 2^64 - 1 leaves, where
-// every node of a level is the same hash: each tile's data and the root are
-// known without the tree. The last tile of level 0 ends at or past 2^64 -
-// 256 leaves there.
+// TestTileLogHuge grows logs of all-equal leaves near 2^64 - 1 leaves,
+// where a level's nodes are all one hash, so tiles and root are known
+// without the tree.
 func TestTileLogHuge(t *testing.T) {
 	var perfect [64][Size]byte // the root of 2^l equal leaves
 	perfect[0] = LeafHash([]byte("leaf"))
@@ -909,9 +906,8 @@ func TestPanics(t *testing.T) {
 			r.Append(make([][Size]byte, 4), s.Visit)
 		}},
 		{"flat store leaf before the nodes the earlier leaves complete", "sha256x: translog: FlatStore visited with node ", func() {
-			// Leaves 0 to 3 are stored, but not node (2, 0), which the
-			// range [2, 4) does not have until it is merged (AppendRange):
-			// leaf 4 would leave its slot a hole that reads as a zero hash.
+			// Leaves 0 to 3 are stored, but not node (2, 0), which [2, 4)
+			// lacks until merged: leaf 4 would leave a zero-hash hole.
 			var s FlatStore
 			left, _ := NewRange(0, 0, nil)
 			left.Append(make([][Size]byte, 2), s.Visit)
@@ -970,9 +966,8 @@ func FuzzTilePath(f *testing.F) {
 }
 
 // FuzzTileLog: a TileLog picked up from the right edge of a log of any
-// size (the store's, or made-up hashes past it) has the log's root, grows
-// to the reference's root and tiles, and gives back its edge; an edge of
-// the wrong shape is an error.
+// size has its root, grows to the reference's root and tiles, and gives
+// back its edge; an edge of the wrong shape is an error.
 func FuzzTileLog(f *testing.F) {
 	leaves := leafHashesOf(testEntries(1<<16 + 600))
 	var store NodeStore
