@@ -41,10 +41,9 @@ func TestParts(t *testing.T) {
 				}
 			}
 		}
-		// Each length alone once (a plan whose ends coincide, the Go
-		// kernels' at 1024 blocks, lists it up to three times); every
-		// one in the batch, so that it holds more long messages than
-		// lanes.
+		// Each length alone once (where ends coincide, listed up to
+		// three times); every one in the batch, so it holds more long
+		// messages than lanes.
 		alone := slices.Compact(slices.Sorted(slices.Values(lens)))
 		for _, pn := range pns {
 			prefix := pattern(pn, pn)

@@ -216,11 +216,10 @@ func TestProbeChains(t *testing.T) {
 	}
 }
 
-// TestLateOpens: where short reads are trusted to end files, a probe's
-// unlinked open that finishes after its read and close (sent to io-wq,
-// asyncOpens) has its file read and closed by a second submission; where
-// they are not, the chains are linked and no open is late. The digests are
-// crypto/sha256's either way.
+// TestLateOpens: where short reads end files, a probe's unlinked open that
+// finishes after its read and close (sent to io-wq, asyncOpens) has its
+// file read and closed by a second submission; elsewhere the chains are
+// linked and no open is late. The digests are crypto/sha256's either way.
 func TestLateOpens(t *testing.T) {
 	if why := ringRefusedWhy(); why != "" {
 		t.Skip("io_uring not used:", why)

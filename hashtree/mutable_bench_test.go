@@ -103,13 +103,11 @@ func BenchmarkProgressive(b *testing.B) {
 	})
 }
 
-// BenchmarkGetAfterCopy times 4,096 reads at random of a list of 2^20
-// uint64s (2^18 chunks, 8 MiB) built at once: fresh; the original after a
-// Copy (shared, written by neither); the copy; the copy after a slot's 700
-// writes (their pages copied). A copy's pages are read where the tree was
-// built unless it moved them (internal/pages, base), not through its
-// block and group pointers (BENCHMARKS.md, "Trees that change: a level's
-// one array"):
+// BenchmarkGetAfterCopy times 4,096 random reads of a list of 2^20 uint64s
+// (8 MiB) built at once: fresh; the original after a Copy; the copy; the
+// copy after a slot's 700 writes. A copy reads its pages where the tree
+// was built unless it moved them, not through its block and group pointers
+// (BENCHMARKS.md, "Trees that change: a level's one array"):
 //
 //	go test ./hashtree -run '^$' -bench GetAfterCopy -cpu 1 -count 6
 func BenchmarkGetAfterCopy(b *testing.B) {

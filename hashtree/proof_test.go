@@ -294,11 +294,9 @@ func FuzzMultiproof(f *testing.F) {
 	})
 }
 
-// TestProveMultiVerifies: a multiproof that ProveMulti returns without an
-// error verifies against the root of the tree it came from; gindices that
-// Multiproof.Root calls malformed (one given twice, none) are an error of
-// ProveMulti too, not a proof its own Verify rejects. Over every tree that
-// proves.
+// TestProveMultiVerifies: on every tree that proves, a multiproof
+// ProveMulti returns verifies against its root; gindices Multiproof.Root
+// calls malformed (one given twice, none) are ProveMulti's error too.
 func TestProveMultiVerifies(t *testing.T) {
 	r := rand.New(rand.NewPCG(25, 26))
 	c := randChunks(r, 5)

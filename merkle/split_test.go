@@ -22,8 +22,7 @@ func forceSplit(t testing.TB, sub, perWorker int) {
 	})
 }
 
-// serialOf returns s with one worker: the path every tree took before
-// trees were split.
+// serialOf returns s with one worker: the unsplit path.
 func serialOf(s *Scheme) *Scheme {
 	c := *s
 	c.Workers = 1

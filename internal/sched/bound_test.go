@@ -21,10 +21,9 @@ import (
 
 // TestBoundedCalls records every kernel call while every entry point hashes
 // long input on every plan, and checks each call's steps (blocks a lane)
-// against the bound its kernel has by time, plan.CallSteps: no call of a
-// kernel runs longer than plan.CallTimeMicros at the slowest speed known
-// for it. It checks the arithmetic, on every plan, whatever this CPU's
-// speed; the root's TestCallTime times the calls on this CPU.
+// against its kernel's bound by time, plan.CallSteps: no call runs longer
+// than plan.CallTimeMicros at the kernel's slowest known speed. It checks
+// the arithmetic, whatever this CPU's speed.
 func TestBoundedCalls(t *testing.T) {
 	const mib = 1 << 20
 	buf := pattern(9*mib+100, 5)
