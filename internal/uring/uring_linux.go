@@ -278,6 +278,22 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	return s
 }
 
+// escape moves what p points into to the heap, where nothing moves it:
+// an operation holds its memory's address as an integer, which the
+// compiler does not count as a reference, so a caller's local variable
+// would be left on its goroutine's stack, which is copied elsewhere when
+// it grows, and the kernel would read or write the stack's old place.
+func escape(p unsafe.Pointer) {
+	if escapeSink.never {
+		escapeSink.p = p
+	}
+}
+
+var escapeSink struct {
+	never bool
+	p     unsafe.Pointer
+}
+
 // StatxMask is what Statx asks for: type, size, inode and times.
 const StatxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_INO | unix.STATX_MTIME | unix.STATX_CTIME
 
@@ -287,6 +303,8 @@ const StatxMask = unix.STATX_TYPE | unix.STATX_SIZE | unix.STATX_INO | unix.STAT
 // and st alive until then. The kernel runs it on its io-wq threads, and
 // refuses it a direct descriptor.
 func (r *Ring) Statx(dir int, path []byte, st *unix.Statx_t, user uint64, link bool) {
+	escape(unsafe.Pointer(unsafe.SliceData(path)))
+	escape(unsafe.Pointer(st))
 	s := r.next(opStatx, link, user)
 	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
@@ -299,6 +317,7 @@ func (r *Ring) Statx(dir int, path []byte, st *unix.Statx_t, user uint64, link b
 // NUL byte and stay unchanged until Submit returns, and dir open until the
 // operation completes.
 func (r *Ring) OpenDirect(dir int, path []byte, slot int, user uint64, link bool) {
+	escape(unsafe.Pointer(unsafe.SliceData(path)))
 	s := r.next(opOpenAt, link, user)
 	s.fd = int32(dir)
 	s.addr = uint64(uintptr(unsafe.Pointer(unsafe.SliceData(path))))
@@ -313,6 +332,7 @@ func (r *Ring) OpenDirect(dir int, path []byte, slot int, user uint64, link bool
 // read fails or comes up short (a hard link: the kernel counts a short
 // read as a failure), so that a close after it always runs.
 func (r *Ring) ReadDirect(slot int, buf []byte, off int64, reg int, user uint64, link bool) {
+	escape(unsafe.Pointer(unsafe.SliceData(buf)))
 	op := uint8(opRead)
 	if reg >= 0 && r.bufs != nil {
 		op = opReadFixed

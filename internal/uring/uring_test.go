@@ -102,6 +102,47 @@ func TestChains(t *testing.T) {
 	}
 }
 
+// TestStackGrowth: a statx buffer and a read's buffer that are the
+// caller's local variables, queued before the goroutine's stack grows (is
+// copied elsewhere) and submitted after, are written where the caller
+// reads them, not at the stack's old place.
+func TestStackGrowth(t *testing.T) {
+	data := []byte("0123456789abcdef")
+	path := filepath.Join(t.TempDir(), "f")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	r := newRing(t, nil)
+	for try := range 20 {
+		var st unix.Statx_t
+		var buf [16]byte
+		p := cstr(path)
+		r.Statx(unix.AT_FDCWD, p, &st, 1, false)
+		r.OpenDirect(unix.AT_FDCWD, p, 0, 2, true)
+		r.ReadDirect(0, buf[:], 0, -1, 3, true)
+		r.CloseDirect(0, 4)
+		deep(200 << try % 4000)
+		if err := r.Submit(4); err != nil {
+			t.Fatal(err)
+		}
+		if m := reap(r); m[1] != 0 || m[3] != int32(len(data)) || st.Size != uint64(len(data)) || buf != [16]byte(data) {
+			t.Fatalf("try %d: statx %d, size %d; read %d, %q", try, m[1], st.Size, m[3], buf)
+		}
+	}
+}
+
+// deep recurses n frames of a kilobyte, which grows the goroutine's stack.
+//
+//go:noinline
+func deep(n int) byte {
+	var b [1024]byte
+	b[n%len(b)] = byte(n)
+	if n == 0 {
+		return b[0]
+	}
+	return deep(n-1) + b[n*7%len(b)]
+}
+
 // TestUnlinked: an open, a read and a close of one slot in one unlinked
 // submission run in order. An open sent to io-wq (Async) mostly finishes
 // after the read and close found the slot empty, leaving its file there
