@@ -365,15 +365,7 @@ func nmtProofBothWays(t *testing.T, cfg nmtProofConfig, ci int) (c nmtProofCount
 		}
 		c.trees++
 		leaves := nmtProofLeaves(r, ns, n)
-		ours, port := nmt.New(h), newPortTree(ns, cfg.ignore)
-		for _, l := range leaves {
-			if err := ours.Push(l); err != nil {
-				t.Fatal(err)
-			}
-			if err := port.push(l); err != nil {
-				t.Fatal(err)
-			}
-		}
+		ours, port := nmtBothTrees(t, h, leaves)
 		root := bytes.Clone(ours.Root())
 		if pr, err := port.root(); err != nil || !bytes.Equal(pr, root) {
 			t.Fatalf("ns %d, %d leaves: roots differ (%v)", ns, n, err)
@@ -482,15 +474,7 @@ func TestNMTProofFarRange(t *testing.T) {
 		ns := cfg.nsLen
 		h := nmt.Hasher{NamespaceSize: ns, IgnoreMaxNamespace: cfg.ignore}
 		leaves := [][]byte{slices.Concat(nmtProofNs(ns, 1), []byte("a")), slices.Concat(nmtProofNs(ns, 2), []byte("b"))}
-		ours, port := nmt.New(h), newPortTree(ns, cfg.ignore)
-		for _, l := range leaves {
-			if err := ours.Push(l); err != nil {
-				t.Fatal(err)
-			}
-			if err := port.push(l); err != nil {
-				t.Fatal(err)
-			}
-		}
+		ours, port := nmtBothTrees(t, h, leaves)
 		root := bytes.Clone(ours.Root())
 		p, err := ours.ProveRange(1, 2) // nodes: leaf 0's
 		if err != nil {
@@ -528,21 +512,27 @@ func TestNMTProofFarRange(t *testing.T) {
 	}
 }
 
+// nmtBothTrees returns our tree and the port's of the same leaves.
+func nmtBothTrees(t *testing.T, h nmt.Hasher, leaves [][]byte) (*nmt.Tree, *portTree) {
+	ours, port := nmt.New(h), newPortTree(h.NamespaceSize, h.IgnoreMaxNamespace)
+	for _, l := range leaves {
+		if err := ours.Push(l); err != nil {
+			t.Fatal(err)
+		}
+		if err := port.push(l); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return ours, port
+}
+
 // TestNMTProveRangeErrorsBothWays: ProveRange refuses the same ranges on
 // both sides.
 func TestNMTProveRangeErrorsBothWays(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 7))
 	for n := range 10 {
 		leaves := nmtProofLeaves(r, 2, n)
-		ours, port := nmt.New(nmt.Hasher{NamespaceSize: 2}), newPortTree(2, false)
-		for _, l := range leaves {
-			if err := ours.Push(l); err != nil {
-				t.Fatal(err)
-			}
-			if err := port.push(l); err != nil {
-				t.Fatal(err)
-			}
-		}
+		ours, port := nmtBothTrees(t, nmt.Hasher{NamespaceSize: 2}, leaves)
 		for s := -2; s <= n+2; s++ {
 			for e := -2; e <= n+2; e++ {
 				_, oe := ours.ProveRange(s, e)
