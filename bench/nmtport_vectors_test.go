@@ -174,13 +174,7 @@ func TestNMTPortIgnoreMaxNamespace(t *testing.T) {
 // bytes of its nid, with the data "leaf_i".
 func portExample(t *testing.T, nsLen int, nids ...byte) *portTree {
 	t.Helper()
-	tr := newPortTree(nsLen, true)
-	for i, nid := range nids {
-		if err := tr.push(slices.Concat(bytes.Repeat([]byte{nid}, nsLen), fmt.Appendf(nil, "leaf_%d", i))); err != nil {
-			t.Fatal(err)
-		}
-	}
-	return tr
+	return portExampleIgn(t, nsLen, true, nids...)
 }
 
 func TestNMTPortMinMaxAndRanges(t *testing.T) {
