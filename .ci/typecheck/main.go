@@ -1,145 +1,218 @@
-// Command typecheck type-checks the packages named, their tests and every
-// dependency from source for the GOOS/GOARCH of its environment, as the
-// compiler would see that platform's files; and reports, in this module, a
-// function without a body in a package without assembly, which the
-// compiler rejects and go/types does not. It is what .ci/cross asks of the
-// platforms that go vet does not run on: go vet compiles the standard
-// library for each, about 27 s of CPU a platform, this about one second.
+// Command typecheck type-checks this module's packages and their tests for
+// other platforms from source, as the compiler would see each platform's
+// files, and with -vet runs go vet's analyzers over them too. It is what
+// .ci/cross asks of the platforms it does not build: go vet compiles the
+// standard library for each platform it runs on, 45-52 s of CPU on a cold
+// build cache (bench/data/zen3-2026-12-07f/ci-typecheck.txt), where this
+// takes 2-4 s.
 //
-//	GOOS=plan9 GOARCH=arm CGO_ENABLED=0 go run ./.ci/typecheck ./...
+//	go run ./.ci/typecheck [-tags list] [-vet] [-skip "p/q ..."] all|GOOS/GOARCH...
+//
+// It also reports what the compiler rejects and go/types does not: a
+// function without a body in a package of this module with no assembly.
 package main
 
 import (
-	"encoding/json"
+	"flag"
 	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"go/types"
-	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
+	"sync"
+
+	"golang.org/x/tools/go/analysis"
+	"golang.org/x/tools/go/analysis/checker"
+	"golang.org/x/tools/go/analysis/passes/appends"
+	"golang.org/x/tools/go/analysis/passes/asmdecl"
+	"golang.org/x/tools/go/analysis/passes/assign"
+	"golang.org/x/tools/go/analysis/passes/atomic"
+	"golang.org/x/tools/go/analysis/passes/bools"
+	"golang.org/x/tools/go/analysis/passes/buildtag"
+	"golang.org/x/tools/go/analysis/passes/cgocall"
+	"golang.org/x/tools/go/analysis/passes/composite"
+	"golang.org/x/tools/go/analysis/passes/copylock"
+	"golang.org/x/tools/go/analysis/passes/defers"
+	"golang.org/x/tools/go/analysis/passes/directive"
+	"golang.org/x/tools/go/analysis/passes/errorsas"
+	"golang.org/x/tools/go/analysis/passes/framepointer"
+	"golang.org/x/tools/go/analysis/passes/hostport"
+	"golang.org/x/tools/go/analysis/passes/httpresponse"
+	"golang.org/x/tools/go/analysis/passes/ifaceassert"
+	"golang.org/x/tools/go/analysis/passes/loopclosure"
+	"golang.org/x/tools/go/analysis/passes/lostcancel"
+	"golang.org/x/tools/go/analysis/passes/nilfunc"
+	"golang.org/x/tools/go/analysis/passes/printf"
+	"golang.org/x/tools/go/analysis/passes/shift"
+	"golang.org/x/tools/go/analysis/passes/sigchanyzer"
+	"golang.org/x/tools/go/analysis/passes/slog"
+	"golang.org/x/tools/go/analysis/passes/stdmethods"
+	"golang.org/x/tools/go/analysis/passes/stdversion"
+	"golang.org/x/tools/go/analysis/passes/stringintconv"
+	"golang.org/x/tools/go/analysis/passes/structtag"
+	"golang.org/x/tools/go/analysis/passes/testinggoroutine"
+	"golang.org/x/tools/go/analysis/passes/tests"
+	"golang.org/x/tools/go/analysis/passes/timeformat"
+	"golang.org/x/tools/go/analysis/passes/unmarshal"
+	"golang.org/x/tools/go/analysis/passes/unreachable"
+	"golang.org/x/tools/go/analysis/passes/unsafeptr"
+	"golang.org/x/tools/go/analysis/passes/unusedresult"
+	"golang.org/x/tools/go/analysis/passes/waitgroup"
+	"golang.org/x/tools/go/packages"
 )
 
-type pkg struct {
-	ImportPath string
-	Dir        string
-	GoFiles    []string // with -test, a test variant's include its _test.go files
-	SFiles     []string
-	ImportMap  map[string]string
-	Standard   bool
-	Module     *struct{ Main bool }
-	Error      *struct{ Err string }
-
-	types *types.Package
+// vetSuite is cmd/vet's suite (src/cmd/vet/main.go), from the x/tools
+// version the toolchain vendors (go.mod pins the same).
+var vetSuite = []*analysis.Analyzer{
+	appends.Analyzer, asmdecl.Analyzer, assign.Analyzer, atomic.Analyzer,
+	bools.Analyzer, buildtag.Analyzer, cgocall.Analyzer, composite.Analyzer,
+	copylock.Analyzer, defers.Analyzer, directive.Analyzer, errorsas.Analyzer,
+	framepointer.Analyzer, httpresponse.Analyzer, hostport.Analyzer,
+	ifaceassert.Analyzer, loopclosure.Analyzer, lostcancel.Analyzer,
+	nilfunc.Analyzer, printf.Analyzer, shift.Analyzer, sigchanyzer.Analyzer,
+	slog.Analyzer, stdmethods.Analyzer, stdversion.Analyzer,
+	stringintconv.Analyzer, structtag.Analyzer, tests.Analyzer,
+	testinggoroutine.Analyzer, timeformat.Analyzer, unmarshal.Analyzer,
+	unreachable.Analyzer, unsafeptr.Analyzer, unusedresult.Analyzer,
+	waitgroup.Analyzer,
 }
 
 func main() {
-	args := append([]string{"list", "-e", "-json", "-deps", "-test"}, os.Args[1:]...)
-	cmd := exec.Command("go", args...)
-	cmd.Stderr = os.Stderr
-	out, err := cmd.StdoutPipe()
-	if err != nil {
-		fail(err)
-	}
-	if err := cmd.Start(); err != nil {
-		fail(err)
-	}
-	byPath := map[string]*pkg{}
-	var order []*pkg
-	dec := json.NewDecoder(out)
-	for {
-		p := new(pkg)
-		if err := dec.Decode(p); err == io.EOF {
-			break
-		} else if err != nil {
+	tags := flag.String("tags", "", "build tags, as go build's -tags")
+	vet := flag.Bool("vet", false, "run go vet's analyzers too")
+	skip := flag.String("skip", "", "platforms `all` leaves out, space-separated")
+	flag.Parse()
+	platforms := flag.Args()
+	if len(platforms) == 1 && platforms[0] == "all" {
+		out, err := exec.Command("go", "tool", "dist", "list").Output()
+		if err != nil {
 			fail(err)
 		}
-		byPath[p.ImportPath] = p
-		order = append(order, p)
+		platforms = slices.DeleteFunc(strings.Fields(string(out)), func(p string) bool {
+			return slices.Contains(strings.Fields(*skip), p)
+		})
 	}
-	if err := cmd.Wait(); err != nil {
-		fail(err)
+	if len(platforms) == 0 {
+		fail(fmt.Errorf("no platform named"))
 	}
-	fset := token.NewFileSet()
+	c := &run{fset: token.NewFileSet(), goroot: filepath.Clean(runtime.GOROOT()) + string(filepath.Separator), vet: *vet}
 	bad := 0
-	goarch := os.Getenv("GOARCH")
-	if goarch == "" {
-		goarch = runtime.GOARCH
-	}
-	sizes := types.SizesFor("gc", goarch)
-	for _, p := range order { // go list -deps lists dependencies first
-		if strings.HasSuffix(p.ImportPath, ".test") {
-			// A test's generated main, and its link: nothing of ours.
-			continue
-		}
-		if p.Error != nil {
-			fmt.Fprintf(os.Stderr, "%s: %s\n", p.ImportPath, p.Error.Err)
+	for _, p := range platforms {
+		n := c.check(p, *tags)
+		if n > 0 {
+			fmt.Fprintf(os.Stderr, "typecheck %s: %d errors\n", p, n)
 			bad++
-			continue
-		}
-		if p.ImportPath == "unsafe" {
-			p.types = types.Unsafe
-			continue
-		}
-		var files []*ast.File
-		for _, f := range p.GoFiles { // CGO_ENABLED=0: no cgo files
-			af, err := parser.ParseFile(fset, filepath.Join(p.Dir, f), nil, parser.SkipObjectResolution)
-			if err != nil {
-				fmt.Fprintln(os.Stderr, err)
-				bad++
-				continue
-			}
-			files = append(files, af)
-		}
-		conf := types.Config{
-			Importer: importer(func(path string) (*types.Package, error) {
-				if q, ok := p.ImportMap[path]; ok {
-					path = q
-				}
-				d := byPath[path]
-				if d == nil || d.types == nil {
-					return nil, fmt.Errorf("%s: import %q not checked", p.ImportPath, path)
-				}
-				return d.types, nil
-			}),
-			FakeImportC: true,
-			// The platform's int and pointer sizes: a constant that
-			// overflows a 32-bit int is an error only with them.
-			Sizes: sizes,
-			Error: func(err error) {
-				if !p.Standard {
-					fmt.Fprintln(os.Stderr, err)
-					bad++
-				}
-			},
-		}
-		p.types, _ = conf.Check(p.ImportPath, fset, files, nil)
-		if p.Module != nil && p.Module.Main && len(p.SFiles) == 0 {
-			// What the compiler reports and go/types does not: a function
-			// without a body where no assembly gives it one.
-			for _, f := range files {
-				for _, d := range f.Decls {
-					if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
-						fmt.Fprintf(os.Stderr, "%s: missing function body (no assembly in %s)\n", fset.Position(fd.Pos()), p.ImportPath)
-						bad++
-					}
-				}
-			}
 		}
 	}
+	what := "type-checked"
+	if *vet {
+		what = "type-checked and vetted"
+	}
+	fmt.Printf("%d platforms %s, %d failed\n", len(platforms), what, bad)
 	if bad > 0 {
-		fmt.Fprintf(os.Stderr, "typecheck %s/%s: %d errors\n", os.Getenv("GOOS"), os.Getenv("GOARCH"), bad)
 		os.Exit(1)
 	}
 }
 
-type importer func(string) (*types.Package, error)
+type run struct {
+	fset   *token.FileSet
+	goroot string
+	vet    bool
+	parsed sync.Map // file name -> *ast.File, shared by every platform
+}
 
-func (f importer) Import(path string) (*types.Package, error) { return f(path) }
+// parse parses a file once for every platform. Without -vet, the standard
+// library's function bodies are dropped: only its declarations type this
+// module's code, and the bodies took most of the checking.
+func (c *run) parse(fset *token.FileSet, name string, src []byte) (*ast.File, error) {
+	if f, ok := c.parsed.Load(name); ok {
+		return f.(*ast.File), nil
+	}
+	f, err := parser.ParseFile(fset, name, src, parser.SkipObjectResolution|parser.ParseComments)
+	if err != nil {
+		return f, err
+	}
+	if !c.vet && strings.HasPrefix(name, c.goroot) {
+		for _, d := range f.Decls {
+			if fd, ok := d.(*ast.FuncDecl); ok {
+				fd.Body = nil
+			}
+		}
+	}
+	kept, _ := c.parsed.LoadOrStore(name, f)
+	return kept.(*ast.File), nil
+}
+
+// check loads and checks the module's packages for one GOOS/GOARCH and
+// returns how many errors it printed.
+func (c *run) check(platform, tags string) int {
+	goos, goarch, ok := strings.Cut(platform, "/")
+	if !ok {
+		fail(fmt.Errorf("%q is not GOOS/GOARCH", platform))
+	}
+	cfg := &packages.Config{
+		Mode:       packages.LoadAllSyntax | packages.NeedModule,
+		Tests:      true,
+		Fset:       c.fset,
+		ParseFile:  c.parse,
+		Env:        append(os.Environ(), "GOOS="+goos, "GOARCH="+goarch, "CGO_ENABLED=0"),
+		BuildFlags: []string{"-tags=" + tags},
+	}
+	pkgs, err := packages.Load(cfg, "./...")
+	if err != nil {
+		fail(err)
+	}
+	seen := map[string]bool{}
+	report := func(msg string) {
+		if !seen[msg] { // a package and its test variant share files
+			seen[msg] = true
+			fmt.Fprintf(os.Stderr, "%s: %s\n", platform, msg)
+		}
+	}
+	var ours []*packages.Package
+	packages.Visit(pkgs, nil, func(p *packages.Package) {
+		if p.Module == nil || !p.Module.Main || strings.HasSuffix(p.PkgPath, ".test") {
+			return // the standard library's, and a test's generated main
+		}
+		ours = append(ours, p)
+		for _, e := range p.Errors {
+			report(e.Error())
+		}
+		if slices.ContainsFunc(p.OtherFiles, func(f string) bool { return strings.HasSuffix(f, ".s") }) {
+			return
+		}
+		for _, f := range p.Syntax {
+			for _, d := range f.Decls {
+				if fd, ok := d.(*ast.FuncDecl); ok && fd.Body == nil {
+					report(fmt.Sprintf("%s: missing function body (no assembly in %s)", c.fset.Position(fd.Pos()), p.PkgPath))
+				}
+			}
+		}
+	})
+	if c.vet && len(seen) == 0 {
+		g, err := checker.Analyze(vetSuite, ours, nil)
+		if err != nil {
+			fail(err)
+		}
+		for act := range g.All() {
+			if !slices.Contains(ours, act.Package) {
+				continue // a dependency's, run for its facts
+			}
+			if act.Err != nil {
+				report(fmt.Sprintf("%s: %s: %v", act.Package.PkgPath, act.Analyzer.Name, act.Err))
+			}
+			for _, d := range act.Diagnostics {
+				report(fmt.Sprintf("%s: %s", c.fset.Position(d.Pos), d.Message))
+			}
+		}
+	}
+	return len(seen)
+}
 
 func fail(err error) {
 	fmt.Fprintln(os.Stderr, "typecheck:", err)
