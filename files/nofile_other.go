@@ -1,4 +1,4 @@
-//go:build !unix && !plan9
+//go:build !unix && !plan9 && !windows
 
 package files
 
@@ -9,8 +9,7 @@ import (
 
 // outOfFiles reports whether err is a refusal for want of file
 // descriptors: EMFILE or ENFILE, as Node.js gives them to js/wasm, a WASI
-// runtime to wasip1, and an fs.FS may give them anywhere. Windows' own
-// ERROR_TOO_MANY_OPEN_FILES is not looked for.
+// runtime to wasip1, and an fs.FS may give them anywhere.
 func outOfFiles(err error) bool {
 	return errors.Is(err, syscall.EMFILE) || errors.Is(err, syscall.ENFILE)
 }
