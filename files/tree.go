@@ -4,18 +4,20 @@ import (
 	"io/fs"
 	"iter"
 	"os"
+	"runtime"
 	"strings"
 )
 
 // Tree yields the files under dir, as sha256x sum -r lists them: depth
 // first, each directory's entries in byte order of their names; regular
-// files and symbolic links to regular files, each path dir + "/" + its
-// path below dir. Links to directories and special files (pipes, devices,
-// sockets) are left out. A link that leads nowhere (dangling, a loop) is
-// yielded with the error that stat gave, and a directory that cannot be
-// read with the error that reading it gave, after any entries that were
-// read. Files are yielded Regular; if dir is not a directory, Tree yields
-// dir itself, not Regular.
+// files and symbolic links to regular files, each path dir and its path
+// below dir joined by a slash (a backslash on Windows, as filepath.Join).
+// Links to directories and special files (pipes, devices, sockets) are
+// left out. A link that leads nowhere (dangling, a loop) is yielded with
+// the error that stat gave, and a directory that cannot be read with the
+// error that reading it gave, after any entries that were read. Files are
+// yielded Regular; if dir is not a directory, Tree yields dir itself, not
+// Regular.
 func Tree(dir string) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
@@ -23,7 +25,7 @@ func Tree(dir string) iter.Seq[Entry] {
 			return
 		}
 		var r dirReader
-		w := walker{readDir: r.read, done: r.done, stat: os.Stat, yield: yield}
+		w := walker{readDir: r.read, done: r.done, stat: os.Stat, yield: yield, windows: runtime.GOOS == "windows"}
 		w.walk(dir)
 	}
 }
@@ -93,23 +95,33 @@ type walker struct {
 	// done, if not nil, is called when the walk is through with the
 	// entries readDir last returned that it has not called done for: the
 	// reader may use their memory again.
-	done  func()
-	stat  statFunc
-	yield func(Entry) bool
+	done    func()
+	stat    statFunc
+	yield   func(Entry) bool
+	windows bool // Windows' paths, not fs.FS paths
 }
 
 // walk yields the files under dir, and reports whether to go on.
 func (w *walker) walk(dir string) bool {
 	ents, err := w.readDir(dir)
-	sep := "/"
-	if strings.HasSuffix(dir, "/") {
-		sep = ""
-	}
-	ok := w.entries(dir+sep, ents, err, dir)
+	ok := w.entries(dir+sepAfter(dir, w.windows), ents, err, dir)
 	if w.done != nil {
 		w.done()
 	}
 	return ok
+}
+
+// sepAfter is what goes between dir and a name in it: a slash, on Windows
+// a backslash (a \\?\ path's only separator); nothing after a separator
+// (on Windows either) or a drive alone ("C:", its working directory).
+func sepAfter(dir string, windows bool) string {
+	switch {
+	case strings.HasSuffix(dir, "/") || windows && (strings.HasSuffix(dir, `\`) || len(dir) == 2 && dir[1] == ':'):
+		return ""
+	case windows:
+		return `\`
+	}
+	return "/"
 }
 
 // entries yields the files of the directory dir, whose entries are ents

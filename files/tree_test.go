@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
-	"strings"
 	"testing"
 )
 
@@ -55,6 +54,20 @@ func TestTree(t *testing.T) {
 	}
 }
 
+// TestSepAfter: the separators Tree puts, off Windows and on it.
+func TestSepAfter(t *testing.T) {
+	for _, c := range []struct {
+		dir, unix, windows string
+	}{
+		{"d", "/", `\`}, {"d/", "", ""}, {`d\`, "/", ""},
+		{"C:", "/", ""}, {"C:d", "/", `\`}, {`\\?\C:\d`, "/", `\`}, {`\\host\share`, "/", `\`},
+	} {
+		if u, w := sepAfter(c.dir, false), sepAfter(c.dir, true); u != c.unix || w != c.windows {
+			t.Errorf("sepAfter(%q): %q, on Windows %q; want %q, %q", c.dir, u, w, c.unix, c.windows)
+		}
+	}
+}
+
 // TestDirReaderErrors: a directory that cannot be read leaves the reader
 // as it was: the next directory at that depth reads whole.
 func TestDirReaderErrors(t *testing.T) {
@@ -98,8 +111,8 @@ func referenceTree(root string) []Entry {
 			out = append(out, Entry{Path: dir, Err: err})
 			return
 		}
-		prefix := dir + "/"
-		if strings.HasSuffix(dir, "/") {
+		prefix := dir + string(os.PathSeparator)
+		if os.IsPathSeparator(dir[len(dir)-1]) {
 			prefix = dir
 		}
 		for _, e := range ents {
