@@ -136,12 +136,16 @@ func New(entries, files int, bufs [][]byte) (*Ring, error) {
 	if Disabled() {
 		return nil, ErrDisabled
 	}
+	// Flags the kernel lacks are refused (EINVAL): COOP_TASKRUN (5.19) is
+	// dropped first, then SUBMIT_ALL (5.18).
 	var p params
-	p.flags = setupSubmitAll | setupCoopTaskrun
-	fd, err := setup(uint32(entries), &p)
-	if err == unix.EINVAL {
-		p = params{}
-		fd, err = setup(uint32(entries), &p)
+	var fd int
+	var err error
+	for _, f := range []uint32{setupSubmitAll | setupCoopTaskrun, setupSubmitAll, 0} {
+		p = params{flags: f}
+		if fd, err = setup(uint32(entries), &p); err != unix.EINVAL {
+			break
+		}
 	}
 	if err != nil {
 		return nil, fmt.Errorf("uring: io_uring_setup: %w", err)
@@ -165,7 +169,8 @@ func New(entries, files int, bufs [][]byte) (*Ring, error) {
 	return r, nil
 }
 
-func setup(entries uint32, p *params) (int, error) {
+// setup is io_uring_setup; tests make it refuse flags.
+var setup = func(entries uint32, p *params) (int, error) {
 	fd, _, errno := unix.Syscall(unix.SYS_IO_URING_SETUP, uintptr(entries), uintptr(unsafe.Pointer(p)), 0)
 	if errno != 0 {
 		return -1, errno

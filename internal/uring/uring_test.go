@@ -7,6 +7,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"testing"
 	"time"
 
@@ -38,6 +39,27 @@ func TestDisabled(t *testing.T) {
 	t.Setenv("SHA256X_IOURING", "off")
 	if _, err := New(8, 8, nil); !errors.Is(err, ErrDisabled) {
 		t.Fatalf("New: %v, want ErrDisabled", err)
+	}
+}
+
+// TestSetupFlags: a flag the kernel refuses (EINVAL) is dropped, the
+// newer first, and only the refused ones.
+func TestSetupFlags(t *testing.T) {
+	t.Setenv("SHA256X_IOURING", "")
+	defer func(f func(uint32, *params) (int, error)) { setup = f }(setup)
+	const both = setupSubmitAll | setupCoopTaskrun
+	for known, want := range map[uint32][]uint32{both: {both}, setupSubmitAll: {both, setupSubmitAll}, 0: {both, setupSubmitAll, 0}} {
+		var asked []uint32
+		setup = func(_ uint32, p *params) (int, error) {
+			asked = append(asked, p.flags)
+			if p.flags&^known != 0 {
+				return -1, unix.EINVAL
+			}
+			return -1, unix.ENOSYS
+		}
+		if _, err := New(8, 8, nil); !errors.Is(err, unix.ENOSYS) || !slices.Equal(asked, want) {
+			t.Errorf("flags known %#x: asked %#x, then %v; want %#x", known, asked, err, want)
+		}
 	}
 }
 
