@@ -30,7 +30,10 @@
 // (os.NewFile of a blocking descriptor), and a ring or arena is kept for
 // the next call only with the descriptors to spare that the poller, set up
 // by the process's first os.Open of a pollable file or first timer, opens
-// (two on Linux, up to three elsewhere): it ends the process without.
+// (two on Linux, up to three elsewhere): it ends the process without. On
+// Linux one more stays open once a ring has read small files:
+// /proc/self/mountinfo, watched for the mounts that decide where a short
+// read ends a file.
 //
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, up to 64 files a system call at the default Memory (256 at most,
