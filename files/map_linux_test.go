@@ -30,8 +30,10 @@ func TestMapChanges(t *testing.T) {
 		// where timestamps are coarse, the times.
 		either bool
 	}
-	defer func(w int64) { mapWindow = w }(mapWindow)
-	mapWindow = 4 << 20
+	// Sizes in units of 128 KiB, windows of four: the files past mapMinSize
+	// and smallMax, small enough for qemu (.ci/cross) to hash quickly.
+	const unit = 128 << 10
+	defer setMapWindow(4 * unit)()
 	truncate := func(n int64) func(*testing.T, string) {
 		return func(t *testing.T, p string) {
 			if err := os.Truncate(p, n); err != nil {
@@ -40,20 +42,20 @@ func TestMapChanges(t *testing.T) {
 		}
 	}
 	changes := []change{
-		{"shrinks into the window", 10 << 20, mapWindow, truncate(5<<20 + 123), true, false},
-		{"shrinks before the window", 10 << 20, 2 * mapWindow, truncate(3 << 20), true, false},
-		{"shrinks within its last page", 10<<20 + 3000, 2 * mapWindow, truncate(10<<20 + 1000), false, false},
-		{"emptied", 6 << 20, 0, truncate(0), true, false},
-		{"grows", 6 << 20, mapWindow, func(t *testing.T, p string) {
+		{"shrinks into the window", 10 * unit, mapWindow, truncate(5*unit + 123), true, false},
+		{"shrinks before the window", 10 * unit, 2 * mapWindow, truncate(3 * unit), true, false},
+		{"shrinks within its last page", 10*unit + 3000, 2 * mapWindow, truncate(10*unit + 1000), false, false},
+		{"emptied", 6 * unit, 0, truncate(0), true, false},
+		{"grows", 6 * unit, mapWindow, func(t *testing.T, p string) {
 			f, err := os.OpenFile(p, os.O_WRONLY|os.O_APPEND, 0)
 			if err != nil {
 				t.Error(err)
 				return
 			}
 			defer f.Close()
-			f.Write(make([]byte, 1<<20+17))
+			f.Write(make([]byte, unit+17))
 		}, false, false},
-		{"rewritten", 9 << 20, 2 * mapWindow, func(t *testing.T, p string) {
+		{"rewritten", 9 * unit, 2 * mapWindow, func(t *testing.T, p string) {
 			f, err := os.OpenFile(p, os.O_WRONLY, 0)
 			if err != nil {
 				t.Error(err)
@@ -84,7 +86,7 @@ func TestMapChanges(t *testing.T) {
 						if i == 2 {
 							return c.size
 						}
-						return 5<<20 + r.Int64N(1<<20)
+						return 5*unit + r.Int64N(unit)
 					})
 					before := want(t, pre, paths[2])
 					var sizes []int64
