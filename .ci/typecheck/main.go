@@ -6,10 +6,12 @@
 // build cache (bench/data/zen3-2026-12-07f/ci-typecheck.txt), where this
 // takes 2-4 s.
 //
-//	go run ./.ci/typecheck [-tags list] [-vet] [-skip "p/q ..."] all|GOOS/GOARCH...
+//	go build -C .ci -o /tmp/typecheck ./typecheck
+//	/tmp/typecheck [-tags list] [-vet] [-skip "GOOS/GOARCH ..."] all|GOOS/GOARCH...
 //
-// It also reports what the compiler rejects and go/types does not: a
-// function without a body in a package of this module with no assembly.
+// Run from the module's root, it checks ./... there. It also reports what
+// the compiler rejects and go/types does not: a function without a body in
+// a package of this module with no assembly.
 package main
 
 import (
@@ -21,7 +23,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -100,7 +101,11 @@ func main() {
 	if len(platforms) == 0 {
 		fail(fmt.Errorf("no platform named"))
 	}
-	c := &run{fset: token.NewFileSet(), goroot: filepath.Clean(runtime.GOROOT()) + string(filepath.Separator), vet: *vet}
+	goroot, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		fail(err)
+	}
+	c := &run{fset: token.NewFileSet(), goroot: filepath.Clean(strings.TrimSpace(string(goroot))) + string(filepath.Separator), vet: *vet}
 	bad := 0
 	for _, p := range platforms {
 		n := c.check(p, *tags)
