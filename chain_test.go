@@ -134,6 +134,7 @@ func checkChains(t *testing.T, cp *plan.ChainPlan, counts []uint64) {
 // TestChainsRagged: batches of 1..70 chains of 0..400 steps, so that lanes
 // refill at every point and the last chains move to narrower kernels.
 func TestChainsRagged(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(5, 6))
 	forChainPlans(t, func(t *testing.T, cp *plan.ChainPlan) {
 		for n := 1; n <= 70; n++ {
@@ -155,6 +156,7 @@ func TestChainsRagged(t *testing.T) {
 // TestChainsLong: chains over many kernel calls, of equal and of very
 // different lengths.
 func TestChainsLong(t *testing.T) {
+	t.Parallel()
 	long := uint64(100_000)
 	if testing.Short() {
 		long = 5_000

@@ -10,6 +10,8 @@ import (
 
 // The differential tests run every plan this machine can run (plan.All)
 // through the scheduler's entry points, as the API runs the dispatched one.
+// The longest of them call t.Parallel: they share nothing, and the rest
+// (allocation counts and timings among them) run before them, alone.
 
 const (
 	partBlocks  = 1024 // the most blocks of a part on any plan (each plan's own: Plan.PartBlocks)

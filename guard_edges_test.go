@@ -139,6 +139,7 @@ func checkEdges(t *testing.T, pl *plan.Plan, gs guardSet, prefix []byte, msgs []
 // whole, the pairs kernels' 64 bytes, the single and serial paths), every
 // message at the page end, at the page start, or alternately.
 func TestGuardEdgesSame(t *testing.T) {
+	t.Parallel()
 	gs := newGuardSet(t)
 	counts := []int{1, 2, 3, 4, 5, 6, 7, 8, 9, 15, 16, 17, 31, 32, 33, 63, 64, 65, 70}
 	lengths := []int{}
@@ -185,6 +186,7 @@ func TestGuardEdgesSame(t *testing.T) {
 
 // TestGuardEdgesRagged: ragged batches, every message at a page edge.
 func TestGuardEdgesRagged(t *testing.T) {
+	t.Parallel()
 	gs := newGuardSet(t)
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {
 		r := rand.New(rand.NewPCG(41, 42))
@@ -231,6 +233,7 @@ func TestGuardEdgesRagged(t *testing.T) {
 // blocks: the midstate; straddling into the messages) before messages at a
 // page edge.
 func TestGuardEdgesPrefixed(t *testing.T) {
+	t.Parallel()
 	gs := newGuardSet(t)
 	pe := newEdges(t, 8192)
 	copy(pe.b, pattern(len(pe.b), 17))
@@ -496,6 +499,7 @@ func TestGuardEdgesChains(t *testing.T) {
 // TestGuardEdgesLong: messages and chunks of several parts and batches of
 // more than a window, at page edges.
 func TestGuardEdgesLong(t *testing.T) {
+	t.Parallel()
 	if testing.Short() {
 		t.Skip("long messages")
 	}

@@ -20,6 +20,7 @@ import (
 // on every plan: alone, with short messages among them, and more of them than
 // a kernel has lanes.
 func TestParts(t *testing.T) {
+	t.Parallel()
 	big := pattern(3*partBlocks*BlockSize+200, 4)
 	r := rand.New(rand.NewPCG(7, 8))
 	forPlans(t, func(t *testing.T, pl *plan.Plan) {

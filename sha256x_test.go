@@ -88,6 +88,7 @@ func TestLengths(t *testing.T) {
 }
 
 func TestBlockBoundaries(t *testing.T) {
+	t.Parallel()
 	step := 64
 	if testing.Short() {
 		step = 64 * 17
@@ -152,6 +153,7 @@ func TestBatchSizes(t *testing.T) {
 // bytes to 100 KB in random order, so that lanes refill, carry over windows
 // and hand their last jobs to narrower kernels at every point of a job.
 func TestRagged(t *testing.T) {
+	t.Parallel()
 	r := rand.New(rand.NewPCG(3, 4))
 	sizes := []int{0, 1, 32, 55, 56, 64, 100, 1000, 4096, 65536}
 	rounds := 12
@@ -186,6 +188,7 @@ func TestRagged(t *testing.T) {
 // blocks, at every count around the kernels' groups and chunks; and with
 // one message of another block count, which sends the batch to the queue.
 func TestStagedBatches(t *testing.T) {
+	t.Parallel()
 	lengths := []int{0, 1, 31, 32, 33, 54, 55, 56, 63, 64, 65, 100, 118, 119, 120, 127, 128, 182, 183, 184}
 	counts := []int{6, 7, 8, 15, 16, 17, 63, 64, 65, 129, 300}
 	prefixes := []int{0, 1, 2, 9, 55, 63, 64, 65}
