@@ -15,7 +15,7 @@ import (
 //
 // The zero Range is an empty range at 0, ready to grow a log from its
 // first entry. A Range keeps scratch memory for its batches (up to
-// chunkLeaves leaves' worth, 256 KiB): after the first batch of a size,
+// 4,096 leaves' worth, 256 KiB): after the first batch of a size,
 // appending allocates nothing. A Range is not safe for concurrent use;
 // copy one with Clone (an assigned copy shares its memory).
 type Range struct {
