@@ -195,8 +195,8 @@ func tileLevels(size uint64) int {
 
 // NewTileLog returns the log of size leaves whose right edge is edge:
 // edge[L] is the data of the partial tile of tile level L (what
-// TileLog.Edge returns, or tlog.ReadTileData of
-// Tile{8, L, (size>>(8L))>>8, (size>>(8L))%256}), empty where level L ends
+// TileLog.Edge returns, or tlog.ReadTileData of tlog.Tile{8, L,
+// (size>>(8L))>>8, (size>>(8L))%256}), empty where level L ends
 // with a full tile, one entry for each tile level that has nodes. It is an
 // error if edge has the wrong number of levels or a level the wrong number
 // of bytes. The edge is not checked against any root: compare Root with the
