@@ -1051,7 +1051,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 			}
 		}
 	}
-	Comment("Byte-swap and store the state; then each lane's digest from its column.")
+	Comment("Byte-swap and store the state; a lane's digest is its column.")
 	for _, w := range ws {
 		for k := 0; k < 8; k++ {
 			w.bswap(w.State(k))
@@ -1110,7 +1110,7 @@ func compressW(ws []isa, lbl func(string) string, roll bool) {
 			})
 		}
 	}
-	Comment("Rounds 16-63, each computing W[i] into W[i-16]'s place.")
+	Comment("Rounds 16-63: W[i] into W[i-16]'s place.")
 	if !roll {
 		for g := 1; g < 4; g++ {
 			ADDQ(U32(16*v.kStride()), kp)

@@ -291,7 +291,7 @@ func prologue(name string, n int, laneArgs, stack bool) []stream {
 // Zen 4: what bounds it"). The assembly says so in a line a function, not the
 // whole reason 25 times: the module download is held under 3 MB.
 func compress(ss []stream, fromIV bool) {
-	Comment("Save the states; load message groups 0-2, three ahead (_asm/shani).")
+	Comment("Save the states; load message groups 0-2 ahead.")
 	for _, s := range ss {
 		if !fromIV {
 			MOVO(s.abef, s.save[0])
@@ -335,7 +335,7 @@ func compress(ss []stream, fromIV bool) {
 // compressFromIV hashes each stream's first block, at blockP[i], from the
 // IV: one stream from ivK01 (compressInline), several through compress.
 func compressFromIV(ss []stream) {
-	Comment("Each stream's first block from the IV (one stream: ivK01, _asm/shani).")
+	Comment("Each stream's first block from the IV (one stream: ivK01).")
 	for _, s := range ss {
 		if len(ss) == 1 {
 			MOVOU(ivK01, s.abef)

@@ -1751,7 +1751,7 @@ avx2X8_full:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -3656,7 +3656,7 @@ avx2X8Pairs_loop:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -5223,7 +5223,7 @@ avx2X8Pairs_padrounds:
 	VPADDD 192(R14),Y6,Y6
 	VPADDD 224(R14),Y7,Y7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -6108,7 +6108,7 @@ avx2X8Slices_loop:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -7675,7 +7675,7 @@ avx2X8Slices_padrounds:
 	VPADDD 192(R14),Y6,Y6
 	VPADDD 224(R14),Y7,Y7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -8544,7 +8544,7 @@ avx2X8Double_loop:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -10726,7 +10726,7 @@ avx2X8Double_padrounds:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -11704,7 +11704,7 @@ avx2X8Double_drounds:
 	VPADDD avx2IV<>+192(SB),Y6,Y6
 	VPADDD avx2IV<>+224(SB),Y7,Y7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -12613,7 +12613,7 @@ avx2X8Staged_block:
 	VPXOR Y2,Y9,Y9
 	VPADDD Y9,Y0,Y0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $512,R8
 	PCALIGN $64
 
@@ -13604,7 +13604,7 @@ avx2X8Staged_rounds:
 	CMPQ CX,BX
 	JNE avx2X8Staged_block
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1

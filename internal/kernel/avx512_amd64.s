@@ -1084,7 +1084,7 @@ avx512X16_full:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -2828,7 +2828,7 @@ avx512X16Lat2_full:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -4016,7 +4016,7 @@ avx512X16Pairs_loop:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -4830,7 +4830,7 @@ avx512X16Pairs_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -5565,7 +5565,7 @@ avx512X16Slices_loop:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -6379,7 +6379,7 @@ avx512X16Slices_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -7098,7 +7098,7 @@ avx512X16Double_loop:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -8254,7 +8254,7 @@ avx512X16Double_padrounds:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -8752,7 +8752,7 @@ avx512X16Double_drounds:
 	VPADDD avx512IV<>+384(SB),Z6,Z6
 	VPADDD avx512IV<>+448(SB),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -9511,7 +9511,7 @@ avx512X16Staged_block:
 	VPTERNLOGD $232,Z3,Z2,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -10022,7 +10022,7 @@ avx512X16Staged_rounds:
 	CMPQ CX,BX
 	JNE avx512X16Staged_block
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -10832,7 +10832,7 @@ avx512X16Lat2Pairs_loop:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -11710,7 +11710,7 @@ avx512X16Lat2Pairs_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -12521,7 +12521,7 @@ avx512X16Lat2Slices_loop:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -13399,7 +13399,7 @@ avx512X16Lat2Slices_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -14194,7 +14194,7 @@ avx512X16Lat2Double_loop:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -15490,7 +15490,7 @@ avx512X16Lat2Double_padrounds:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -16020,7 +16020,7 @@ avx512X16Lat2Double_drounds:
 	VPADDD avx512IV<>+384(SB),Z6,Z6
 	VPADDD avx512IV<>+448(SB),Z7,Z7
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -16855,7 +16855,7 @@ avx512X16Lat2Staged_block:
 	VPTERNLOGD $150,Z11,Z10,Z9
 	VPADDD Z9,Z0,Z0
 
-	// Rounds 16-63, each computing W[i] into W[i-16]'s place.
+	// Rounds 16-63: W[i] into W[i-16]'s place.
 	ADDQ $64,R8
 	PCALIGN $64
 
@@ -17398,7 +17398,7 @@ avx512X16Lat2Staged_rounds:
 	CMPQ CX,BX
 	JNE avx512X16Lat2Staged_block
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -19815,7 +19815,7 @@ avx512X32Pairs_padrounds:
 	VPADDD 832(R14),Z14,Z14
 	VPADDD 960(R14),Z15,Z15
 
-	// Byte-swap and store the state; then each lane's digest from its column.
+	// Byte-swap and store the state; a lane's digest is its column.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1

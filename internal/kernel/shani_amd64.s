@@ -149,7 +149,7 @@ shaniX1_block:
 	// run past the message.
 	PREFETCHT0 1024(R8)
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,X7
 	MOVO X2,X8
 	MOVOU (R8),X3
@@ -400,7 +400,7 @@ shaniX1Job_block:
 	// run past the message.
 	PREFETCHT0 1024(R8)
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,X7
 	MOVO X2,X8
 	MOVOU (R8),X3
@@ -753,7 +753,7 @@ shaniX2_loop:
 	PCALIGN $64
 
 shaniX2_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X7,224(R14)
@@ -1465,7 +1465,7 @@ shaniX3_loop:
 	PCALIGN $64
 
 shaniX3_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X3,224(R14)
@@ -2578,7 +2578,7 @@ shaniX4_loop:
 	PCALIGN $64
 
 shaniX4_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X3,224(R14)
@@ -3735,7 +3735,7 @@ shaniX1Pairs_loop:
 	JEQ shaniX1Pairs_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4004,7 +4004,7 @@ shaniX1Slices_loop:
 	JEQ shaniX1Slices_done
 	MOVQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4282,7 +4282,7 @@ shaniX1Double_loop:
 	JEQ shaniX1Double_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4528,7 +4528,7 @@ shaniX1Double_loop:
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU 16(R8),X4
@@ -4725,13 +4725,13 @@ shaniX2Pairs_loop:
 	LEAQ (SI),R8
 	LEAQ 64(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU (R9),X9
@@ -5194,13 +5194,13 @@ shaniX2Slices_loop:
 	MOVQ (SI),R8
 	MOVQ 24(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU (R9),X9
@@ -5674,13 +5674,13 @@ shaniX2Double_loop:
 	LEAQ (SI),R8
 	LEAQ 64(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU (R9),X9
@@ -6122,7 +6122,7 @@ shaniX2Double_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU (R9),X9
@@ -6482,7 +6482,7 @@ shaniX3Pairs_loop:
 	LEAQ 64(SI),R9
 	LEAQ 128(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -6490,7 +6490,7 @@ shaniX3Pairs_loop:
 	MOVOU shaniIV<>+0(SB),X5
 	MOVOU shaniIV<>+16(SB),X6
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -7272,7 +7272,7 @@ shaniX3Slices_loop:
 	MOVQ 24(SI),R9
 	MOVQ 48(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -7280,7 +7280,7 @@ shaniX3Slices_loop:
 	MOVOU shaniIV<>+0(SB),X5
 	MOVOU shaniIV<>+16(SB),X6
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -8072,7 +8072,7 @@ shaniX3Double_loop:
 	LEAQ 64(SI),R9
 	LEAQ 128(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -8080,7 +8080,7 @@ shaniX3Double_loop:
 	MOVOU shaniIV<>+0(SB),X5
 	MOVOU shaniIV<>+16(SB),X6
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -8840,7 +8840,7 @@ shaniX3Double_loop:
 	MOVOU shaniIV<>+0(SB),X5
 	MOVOU shaniIV<>+16(SB),X6
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -9480,7 +9480,7 @@ shaniX4Pairs_loop:
 	LEAQ 128(SI),R10
 	LEAQ 192(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -9490,7 +9490,7 @@ shaniX4Pairs_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -10508,7 +10508,7 @@ shaniX4Slices_loop:
 	MOVQ 48(SI),R10
 	MOVQ 72(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -10518,7 +10518,7 @@ shaniX4Slices_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -11548,7 +11548,7 @@ shaniX4Double_loop:
 	LEAQ 128(SI),R10
 	LEAQ 192(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -11558,7 +11558,7 @@ shaniX4Double_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -12556,7 +12556,7 @@ shaniX4Double_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -13398,7 +13398,7 @@ shaniX1Staged_loop:
 	PCALIGN $64
 
 shaniX1Staged_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,X7
 	MOVO X2,X8
 	MOVOU (R8),X3
@@ -13602,7 +13602,7 @@ shaniX1Staged65_loop:
 	JEQ shaniX1Staged65_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -13889,7 +13889,7 @@ shaniX2Staged_loop:
 	PCALIGN $64
 
 shaniX2Staged_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X7,224(R14)
@@ -14256,13 +14256,13 @@ shaniX2Staged65_loop:
 	LEAQ (SI),R8
 	LEAQ 128(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X3
 	PSHUFB X15,X3
 	MOVOU (R9),X9
@@ -14780,7 +14780,7 @@ shaniX3Staged_loop:
 	PCALIGN $64
 
 shaniX3Staged_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X3,224(R14)
@@ -15433,7 +15433,7 @@ shaniX3Staged65_loop:
 	LEAQ 128(SI),R9
 	LEAQ 256(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -15441,7 +15441,7 @@ shaniX3Staged65_loop:
 	MOVOU shaniIV<>+0(SB),X5
 	MOVOU shaniIV<>+16(SB),X6
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
@@ -16312,7 +16312,7 @@ shaniX4Staged_loop:
 	PCALIGN $64
 
 shaniX4Staged_block:
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVO X1,64(R14)
 	MOVO X2,80(R14)
 	MOVO X3,224(R14)
@@ -17168,7 +17168,7 @@ shaniX4Staged65_loop:
 	LEAQ 256(SI),R10
 	LEAQ 384(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01, _asm/shani).
+	// Each stream's first block from the IV (one stream: ivK01).
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -17178,7 +17178,7 @@ shaniX4Staged65_loop:
 	MOVOU shaniIV<>+0(SB),X7
 	MOVOU shaniIV<>+16(SB),X8
 
-	// Save the states; load message groups 0-2, three ahead (_asm/shani).
+	// Save the states; load message groups 0-2 ahead.
 	MOVOU (R8),X9
 	PSHUFB X15,X9
 	MOVO X9,(R14)
