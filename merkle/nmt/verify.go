@@ -12,12 +12,12 @@ import (
 
 // VerifyInclusion checks that proof shows leaves, namespaced data that all
 // share one namespace, to be the leaves proof.Start to proof.End-1 of the
-// tree of root root (nmt's Proof.VerifyInclusion: no completeness). The
-// empty proof proves no leaves. It returns nil, an error wrapping
-// ErrMismatch, or an error saying what is malformed. As nmt's, the
-// verifiers take no tree size: a proof fixes its leaves' positions only as
-// far as its nodes do (a range at the end of a tree also verifies shifted
-// to where a larger tree would have it).
+// tree of root root (nmt's Proof.VerifyInclusion, which takes them without
+// their namespace: no completeness). The empty proof proves no leaves. It
+// returns nil, an error wrapping ErrMismatch, or an error saying what is
+// malformed. As nmt's, the verifiers take no tree size: a proof fixes its
+// leaves' positions only as far as its nodes do (a range at the end of a
+// tree also verifies shifted to where a larger tree would have it).
 func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error {
 	h.NodeSize() // checks the namespace size
 	if proof.Start == proof.End {

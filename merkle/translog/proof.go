@@ -240,7 +240,8 @@ func RootFromConsistency(m, n uint64, oldRoot [Size]byte, proof [][Size]byte) ([
 // newRoot to extend the log of size m and root oldRoot. For m == 0 the
 // proof must be empty and oldRoot EmptyRoot; for m == n, the proof empty
 // and the roots equal. It returns nil, an error wrapping ErrMismatch, or an
-// error saying what is malformed.
+// error saying what is malformed. The proof comes last, as in
+// VerifyInclusion; transparency-dev's takes it before the roots.
 func VerifyConsistency(m, n uint64, oldRoot, newRoot [Size]byte, proof [][Size]byte) error {
 	if m == 0 {
 		if len(proof) != 0 {
