@@ -11,7 +11,10 @@
 //
 // Run from the module's root, it checks ./... there. It also reports what
 // the compiler rejects and go/types does not: a function without a body in
-// a package of this module with no assembly.
+// a package of this module with no assembly; and what the go command
+// rejects as it writes a test's main, a test function of the wrong
+// signature. The compiler's other checks (a //go:noescape on a function
+// with a body) it does not make.
 package main
 
 import (
@@ -181,8 +184,17 @@ func (c *run) check(platform, tags string) int {
 	}
 	var ours []*packages.Package
 	packages.Visit(pkgs, nil, func(p *packages.Package) {
-		if p.Module == nil || !p.Module.Main || strings.HasSuffix(p.PkgPath, ".test") {
-			return // the standard library's, and a test's generated main
+		if strings.HasSuffix(p.PkgPath, ".test") {
+			// A test's generated main: no file of ours, but the go
+			// command's errors in writing it are (a test function of
+			// the wrong signature), which go vet and go test report.
+			for _, e := range p.Errors {
+				report(e.Error())
+			}
+			return
+		}
+		if p.Module == nil || !p.Module.Main {
+			return // the standard library's
 		}
 		ours = append(ours, p)
 		for _, e := range p.Errors {
