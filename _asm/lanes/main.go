@@ -528,7 +528,7 @@ func loadW(v isa, row func(i, half int) Mem) {
 	// Each lane's block is 64/vecBytes rows of the matrix of lanes by words;
 	// the matrix is transposed one square of vecBytes/4 words at a time.
 	for half := 0; half < 64/v.VecBytes(); half++ {
-		Comment(fmt.Sprintf("Load: words %d-%d of each lane's block, a row per lane.", half*n, half*n+n-1))
+		Comment(fmt.Sprintf("Load words %d-%d of each lane's block.", half*n, half*n+n-1))
 		if _, inRegs := v.wRing(0).(VecPhysical); inRegs {
 			// AVX-512: the ring is the first bank, so load into the second,
 			// and complete the words in the order the rounds take them.
@@ -542,7 +542,7 @@ func loadW(v isa, row func(i, half int) Mem) {
 			v.Load(row(i, half), a[i])
 		}
 		out := transpose(v, a, b)
-		Comment("Byte-swap to big-endian words; store to the schedule's ring.")
+		Comment("Byte-swap; store to the schedule's ring.")
 		for j := 0; j < n; j++ {
 			v.bswap(out[j])
 			v.wPut(half*n+j, out[j])
@@ -554,7 +554,7 @@ func loadW(v isa, row func(i, half int) Mem) {
 // using the bank tmp, and returns the registers holding its columns: the
 // network's stages in order, each writing the other bank.
 func transpose(v isa, rows, tmpBank []VecPhysical) []VecPhysical {
-	Comment(fmt.Sprintf("Transpose %dx%d: interleave dwords, then qwords, then 128-bit blocks.", v.Lanes(), v.Lanes()))
+	Comment(fmt.Sprintf("Transpose %dx%d.", v.Lanes(), v.Lanes()))
 	banks := [2][]VecPhysical{rows, tmpBank}
 	stages := transposeNet(v, rows)
 	for s, stage := range stages[1:] {
@@ -736,7 +736,7 @@ func transposeInOrder(v isa, regs, others []VecPhysical) {
 		t.op(t.x.reg, t.y.reg, t.reg)
 		t.done = true
 	}
-	Comment("Transpose 16x16 (transposeInOrder), byte-swapped into the ring.")
+	Comment("Transpose 16x16 into the ring.")
 	for t := 0; t < n; t++ {
 		emit(src[t], t, ring[t])
 		v.bswap(ring[t])
@@ -968,7 +968,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 		XORQ(blkReg, blkReg)
 		abi.LoopHead(lbl("block"))
 	}
-	Comment(fmt.Sprintf("Load %d blocks, transpose to one vector per message word, byte-swap.", n))
+	Comment(fmt.Sprintf("Load %d blocks, a vector per message word.", n))
 	loadWaves(ws, func(w isa) func(i, half int) Mem {
 		first := w.Lanes() * w.wave()
 		switch mode {
@@ -1012,7 +1012,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 		CMPQ(blkReg, strideReg)
 		JNE(LabelRef(lbl("block")))
 	default:
-		Comment("Add the IV; keep the state for the padding block's final addition.")
+		Comment("Add the IV; keep the state for the padding block.")
 		for _, w := range ws {
 			for k := 0; k < 8; k++ {
 				w.Add(ivTab.Offset(vb*k), w.State(k), w.State(k))
@@ -1051,7 +1051,7 @@ func pairs(k abi.Kernel, ws []isa, roll bool, mode pairsMode) {
 			}
 		}
 	}
-	Comment("Byte-swap and store the state; a lane's digest is its column.")
+	Comment("Byte-swap and store the state.")
 	for _, w := range ws {
 		for k := 0; k < 8; k++ {
 			w.bswap(w.State(k))

@@ -306,9 +306,9 @@ func compress(ss []stream, fromIV bool) {
 	for g := 0; g < 16; g++ {
 		switch g {
 		case 0:
-			Comment("Rounds 0-3; load and byte-swap message group 3.")
+			Comment("Rounds 0-3; load message group 3.")
 		case 1:
-			Comment("Rounds 4-51; schedule message groups 4-15.")
+			Comment("Rounds 4-51; schedule groups 4-15.")
 		case 13:
 			Comment("Rounds 52-63.")
 		}
@@ -335,7 +335,7 @@ func compress(ss []stream, fromIV bool) {
 // compressFromIV hashes each stream's first block, at blockP[i], from the
 // IV: one stream from ivK01 (compressInline), several through compress.
 func compressFromIV(ss []stream) {
-	Comment("Each stream's first block from the IV (one stream: ivK01).")
+	Comment("Each stream's first block from the IV.")
 	for _, s := range ss {
 		if len(ss) == 1 {
 			MOVOU(ivK01, s.abef)
@@ -697,7 +697,7 @@ func advance(name string, s stream) {
 	DECQ(busy)
 
 	Label(take)
-	Comment("Take the next job, if any, and load its starting state.")
+	Comment("Take the next job, if any; load its state.")
 	Load(Param("jobs").Len(), tmp2)
 	CMPQ(next, tmp2)
 	JAE(LabelRef(fmt.Sprintf("%sidle%d", pre, s.i)))

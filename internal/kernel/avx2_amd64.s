@@ -1037,7 +1037,7 @@ avx2X8_padrounds:
 avx2X8_full:
 	// Load each lane's block, transpose to one vector per message word,
 	// byte-swap.
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load words 0-7 of each lane's block.
 	MOVQ 96(DI),AX
 	VMOVDQU (AX)(CX*1),Y0
 	MOVQ 160(DI),AX
@@ -1055,7 +1055,7 @@ avx2X8_full:
 	MOVQ 544(DI),AX
 	VMOVDQU (AX)(CX*1),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -1081,7 +1081,7 @@ avx2X8_full:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -1099,7 +1099,7 @@ avx2X8_full:
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	MOVQ 96(DI),AX
 	VMOVDQU 32(AX)(CX*1),Y0
 	MOVQ 160(DI),AX
@@ -1117,7 +1117,7 @@ avx2X8_full:
 	MOVQ 544(DI),AX
 	VMOVDQU 32(AX)(CX*1),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -1143,7 +1143,7 @@ avx2X8_full:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -2957,8 +2957,8 @@ avx2X8Pairs_loop:
 	TESTQ DX,DX
 	JEQ avx2X8Pairs_done
 
-	// Load 8 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load 8 blocks, a vector per message word.
+	// Load words 0-7 of each lane's block.
 	VMOVDQU (SI),Y0
 	VMOVDQU 64(SI),Y1
 	VMOVDQU 128(SI),Y2
@@ -2968,7 +2968,7 @@ avx2X8Pairs_loop:
 	VMOVDQU 384(SI),Y6
 	VMOVDQU 448(SI),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -2994,7 +2994,7 @@ avx2X8Pairs_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -3012,7 +3012,7 @@ avx2X8Pairs_loop:
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	VMOVDQU 32(SI),Y0
 	VMOVDQU 96(SI),Y1
 	VMOVDQU 160(SI),Y2
@@ -3022,7 +3022,7 @@ avx2X8Pairs_loop:
 	VMOVDQU 416(SI),Y6
 	VMOVDQU 480(SI),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -3048,7 +3048,7 @@ avx2X8Pairs_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -4626,7 +4626,7 @@ avx2X8Pairs_rounds:
 	CMPQ R8,AX
 	JNE avx2X8Pairs_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx2IV<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPADDD avx2IV<>+32(SB),Y1,Y1
@@ -5223,7 +5223,7 @@ avx2X8Pairs_padrounds:
 	VPADDD 192(R14),Y6,Y6
 	VPADDD 224(R14),Y7,Y7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -5393,8 +5393,8 @@ avx2X8Slices_loop:
 	TESTQ DX,DX
 	JEQ avx2X8Slices_done
 
-	// Load 8 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load 8 blocks, a vector per message word.
+	// Load words 0-7 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU (AX),Y0
 	MOVQ 24(SI),AX
@@ -5412,7 +5412,7 @@ avx2X8Slices_loop:
 	MOVQ 168(SI),AX
 	VMOVDQU (AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -5438,7 +5438,7 @@ avx2X8Slices_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -5456,7 +5456,7 @@ avx2X8Slices_loop:
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU 32(AX),Y0
 	MOVQ 24(SI),AX
@@ -5474,7 +5474,7 @@ avx2X8Slices_loop:
 	MOVQ 168(SI),AX
 	VMOVDQU 32(AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -5500,7 +5500,7 @@ avx2X8Slices_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -7078,7 +7078,7 @@ avx2X8Slices_rounds:
 	CMPQ R8,AX
 	JNE avx2X8Slices_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx2IV<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPADDD avx2IV<>+32(SB),Y1,Y1
@@ -7675,7 +7675,7 @@ avx2X8Slices_padrounds:
 	VPADDD 192(R14),Y6,Y6
 	VPADDD 224(R14),Y7,Y7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -7845,8 +7845,8 @@ avx2X8Double_loop:
 	TESTQ DX,DX
 	JEQ avx2X8Double_done
 
-	// Load 8 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load 8 blocks, a vector per message word.
+	// Load words 0-7 of each lane's block.
 	VMOVDQU (SI),Y0
 	VMOVDQU 64(SI),Y1
 	VMOVDQU 128(SI),Y2
@@ -7856,7 +7856,7 @@ avx2X8Double_loop:
 	VMOVDQU 384(SI),Y6
 	VMOVDQU 448(SI),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -7882,7 +7882,7 @@ avx2X8Double_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -7900,7 +7900,7 @@ avx2X8Double_loop:
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	VMOVDQU 32(SI),Y0
 	VMOVDQU 96(SI),Y1
 	VMOVDQU 160(SI),Y2
@@ -7910,7 +7910,7 @@ avx2X8Double_loop:
 	VMOVDQU 416(SI),Y6
 	VMOVDQU 480(SI),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -7936,7 +7936,7 @@ avx2X8Double_loop:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -9514,7 +9514,7 @@ avx2X8Double_rounds:
 	CMPQ R8,AX
 	JNE avx2X8Double_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx2IV<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPADDD avx2IV<>+32(SB),Y1,Y1
@@ -11704,7 +11704,7 @@ avx2X8Double_drounds:
 	VPADDD avx2IV<>+192(SB),Y6,Y6
 	VPADDD avx2IV<>+224(SB),Y7,Y7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -11898,8 +11898,8 @@ avx2X8Staged_loop:
 	PCALIGN $64
 
 avx2X8Staged_block:
-	// Load 8 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load 8 blocks, a vector per message word.
+	// Load words 0-7 of each lane's block.
 	LEAQ (SI)(CX*1),AX
 	VMOVDQU (AX),Y0
 	ADDQ BX,AX
@@ -11917,7 +11917,7 @@ avx2X8Staged_block:
 	ADDQ BX,AX
 	VMOVDQU (AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -11943,7 +11943,7 @@ avx2X8Staged_block:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -11961,7 +11961,7 @@ avx2X8Staged_block:
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	LEAQ (SI)(CX*1),AX
 	VMOVDQU 32(AX),Y0
 	ADDQ BX,AX
@@ -11979,7 +11979,7 @@ avx2X8Staged_block:
 	ADDQ BX,AX
 	VMOVDQU 32(AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -12005,7 +12005,7 @@ avx2X8Staged_block:
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -13604,7 +13604,7 @@ avx2X8Staged_rounds:
 	CMPQ CX,BX
 	JNE avx2X8Staged_block
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx2Flip<>+0(SB),Y0,Y0
 	VMOVDQU Y0,(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y1,Y1
@@ -13775,7 +13775,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	LEAQ 31(SP),R14
 	ANDQ $-32,R14
 
-	// Load: words 0-7 of each lane's block, a row per lane.
+	// Load words 0-7 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU (AX),Y0
 	MOVQ 8(SI),AX
@@ -13793,7 +13793,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	MOVQ 56(SI),AX
 	VMOVDQU (AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -13819,7 +13819,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,256(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9
@@ -13837,7 +13837,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	VPSHUFB avx2Flip<>+0(SB),Y15,Y15
 	VMOVDQU Y15,480(R14)
 
-	// Load: words 8-15 of each lane's block, a row per lane.
+	// Load words 8-15 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU 32(AX),Y0
 	MOVQ 8(SI),AX
@@ -13855,7 +13855,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	MOVQ 56(SI),AX
 	VMOVDQU 32(AX),Y7
 
-	// Transpose 8x8: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 8x8.
 	VPUNPCKLDQ Y1,Y0,Y8
 	VPUNPCKHDQ Y1,Y0,Y9
 	VPUNPCKLDQ Y3,Y2,Y10
@@ -13881,7 +13881,7 @@ TEXT ·avx2X8LoadW(SB),$800-16
 	VPERM2I128 $32,Y7,Y3,Y11
 	VPERM2I128 $49,Y7,Y3,Y15
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx2Flip<>+0(SB),Y8,Y8
 	VMOVDQU Y8,512(R14)
 	VPSHUFB avx2Flip<>+0(SB),Y9,Y9

@@ -648,7 +648,7 @@ avx512X16_padrounds:
 avx512X16_full:
 	// Load each lane's block, transpose to one vector per message word,
 	// byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load words 0-15 of each lane's block.
 	MOVQ 96(DI),AX
 	VMOVDQU32 (AX)(CX*1),Z0
 	MOVQ 160(DI),AX
@@ -682,7 +682,7 @@ avx512X16_full:
 	MOVQ 1056(DI),AX
 	VMOVDQU32 (AX)(CX*1),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -2316,7 +2316,7 @@ avx512X16Lat2_padrounds:
 avx512X16Lat2_full:
 	// Load each lane's block, transpose to one vector per message word,
 	// byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load words 0-15 of each lane's block.
 	MOVQ 96(DI),AX
 	VMOVDQU32 (AX)(CX*1),Z0
 	MOVQ 160(DI),AX
@@ -2350,7 +2350,7 @@ avx512X16Lat2_full:
 	MOVQ 1056(DI),AX
 	VMOVDQU32 (AX)(CX*1),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -3595,8 +3595,8 @@ avx512X16Pairs_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Pairs_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 (SI),Z0
 	VMOVDQU32 64(SI),Z1
 	VMOVDQU32 128(SI),Z2
@@ -3614,7 +3614,7 @@ avx512X16Pairs_loop:
 	VMOVDQU32 896(SI),Z14
 	VMOVDQU32 960(SI),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -4506,7 +4506,7 @@ avx512X16Pairs_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Pairs_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -4830,7 +4830,7 @@ avx512X16Pairs_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -5128,8 +5128,8 @@ avx512X16Slices_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Slices_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU32 (AX),Z0
 	MOVQ 24(SI),AX
@@ -5163,7 +5163,7 @@ avx512X16Slices_loop:
 	MOVQ 360(SI),AX
 	VMOVDQU32 (AX),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -6055,7 +6055,7 @@ avx512X16Slices_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Slices_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -6379,7 +6379,7 @@ avx512X16Slices_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -6677,8 +6677,8 @@ avx512X16Double_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Double_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 (SI),Z0
 	VMOVDQU32 64(SI),Z1
 	VMOVDQU32 128(SI),Z2
@@ -6696,7 +6696,7 @@ avx512X16Double_loop:
 	VMOVDQU32 896(SI),Z14
 	VMOVDQU32 960(SI),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -7588,7 +7588,7 @@ avx512X16Double_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Double_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -8752,7 +8752,7 @@ avx512X16Double_drounds:
 	VPADDD avx512IV<>+384(SB),Z6,Z6
 	VPADDD avx512IV<>+448(SB),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -9074,8 +9074,8 @@ avx512X16Staged_loop:
 	PCALIGN $64
 
 avx512X16Staged_block:
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	LEAQ (SI)(CX*1),AX
 	VMOVDQU32 (AX),Z0
 	ADDQ BX,AX
@@ -9109,7 +9109,7 @@ avx512X16Staged_block:
 	ADDQ BX,AX
 	VMOVDQU32 (AX),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -10022,7 +10022,7 @@ avx512X16Staged_rounds:
 	CMPQ CX,BX
 	JNE avx512X16Staged_block
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -10335,8 +10335,8 @@ avx512X16Lat2Pairs_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Lat2Pairs_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 (SI),Z0
 	VMOVDQU32 64(SI),Z1
 	VMOVDQU32 128(SI),Z2
@@ -10354,7 +10354,7 @@ avx512X16Lat2Pairs_loop:
 	VMOVDQU32 896(SI),Z14
 	VMOVDQU32 960(SI),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -11354,7 +11354,7 @@ avx512X16Lat2Pairs_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Lat2Pairs_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -11710,7 +11710,7 @@ avx512X16Lat2Pairs_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -12008,8 +12008,8 @@ avx512X16Lat2Slices_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Lat2Slices_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU32 (AX),Z0
 	MOVQ 24(SI),AX
@@ -12043,7 +12043,7 @@ avx512X16Lat2Slices_loop:
 	MOVQ 360(SI),AX
 	VMOVDQU32 (AX),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -13043,7 +13043,7 @@ avx512X16Lat2Slices_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Lat2Slices_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -13399,7 +13399,7 @@ avx512X16Lat2Slices_padrounds:
 	VPADDD 384(R14),Z6,Z6
 	VPADDD 448(R14),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -13697,8 +13697,8 @@ avx512X16Lat2Double_loop:
 	TESTQ DX,DX
 	JEQ avx512X16Lat2Double_done
 
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 (SI),Z0
 	VMOVDQU32 64(SI),Z1
 	VMOVDQU32 128(SI),Z2
@@ -13716,7 +13716,7 @@ avx512X16Lat2Double_loop:
 	VMOVDQU32 896(SI),Z14
 	VMOVDQU32 960(SI),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -14716,7 +14716,7 @@ avx512X16Lat2Double_rounds:
 	CMPQ R8,AX
 	JNE avx512X16Lat2Double_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -16020,7 +16020,7 @@ avx512X16Lat2Double_drounds:
 	VPADDD avx512IV<>+384(SB),Z6,Z6
 	VPADDD avx512IV<>+448(SB),Z7,Z7
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -16342,8 +16342,8 @@ avx512X16Lat2Staged_loop:
 	PCALIGN $64
 
 avx512X16Lat2Staged_block:
-	// Load 16 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 16 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	LEAQ (SI)(CX*1),AX
 	VMOVDQU32 (AX),Z0
 	ADDQ BX,AX
@@ -16377,7 +16377,7 @@ avx512X16Lat2Staged_block:
 	ADDQ BX,AX
 	VMOVDQU32 (AX),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29
@@ -17398,7 +17398,7 @@ avx512X16Lat2Staged_rounds:
 	CMPQ CX,BX
 	JNE avx512X16Lat2Staged_block
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -17711,8 +17711,8 @@ avx512X32Pairs_loop:
 	TESTQ DX,DX
 	JEQ avx512X32Pairs_done
 
-	// Load 32 blocks, transpose to one vector per message word, byte-swap.
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load 32 blocks, a vector per message word.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 (SI),Z16
 	VMOVDQU32 64(SI),Z17
 	VMOVDQU32 128(SI),Z18
@@ -17730,7 +17730,7 @@ avx512X32Pairs_loop:
 	VMOVDQU32 896(SI),Z30
 	VMOVDQU32 960(SI),Z31
 
-	// Transpose 16x16: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 16x16.
 	VPUNPCKLDQ Z17,Z16,Z0
 	VPUNPCKHDQ Z17,Z16,Z1
 	VPUNPCKLDQ Z19,Z18,Z2
@@ -17796,7 +17796,7 @@ avx512X32Pairs_loop:
 	VSHUFI32X4 $136,Z15,Z7,Z23
 	VSHUFI32X4 $221,Z15,Z7,Z31
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx512Flip<>+0(SB),Z16,Z16
 	VMOVDQA64 Z16,1024(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z17,Z17
@@ -17830,7 +17830,7 @@ avx512X32Pairs_loop:
 	VPSHUFB avx512Flip<>+0(SB),Z31,Z31
 	VMOVDQA64 Z31,1984(R14)
 
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load words 0-15 of each lane's block.
 	VMOVDQU32 1024(SI),Z16
 	VMOVDQU32 1088(SI),Z17
 	VMOVDQU32 1152(SI),Z18
@@ -17848,7 +17848,7 @@ avx512X32Pairs_loop:
 	VMOVDQU32 1920(SI),Z30
 	VMOVDQU32 1984(SI),Z31
 
-	// Transpose 16x16: interleave dwords, then qwords, then 128-bit blocks.
+	// Transpose 16x16.
 	VPUNPCKLDQ Z17,Z16,Z0
 	VPUNPCKHDQ Z17,Z16,Z1
 	VPUNPCKLDQ Z19,Z18,Z2
@@ -17914,7 +17914,7 @@ avx512X32Pairs_loop:
 	VSHUFI32X4 $136,Z15,Z7,Z23
 	VSHUFI32X4 $221,Z15,Z7,Z31
 
-	// Byte-swap to big-endian words; store to the schedule's ring.
+	// Byte-swap; store to the schedule's ring.
 	VPSHUFB avx512Flip<>+0(SB),Z16,Z16
 	VMOVDQA64 Z16,5120(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z17,Z17
@@ -19179,7 +19179,7 @@ avx512X32Pairs_rounds:
 	CMPQ R9,AX
 	JNE avx512X32Pairs_rounds
 
-	// Add the IV; keep the state for the padding block's final addition.
+	// Add the IV; keep the state for the padding block.
 	VPADDD avx512IV<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPADDD avx512IV<>+64(SB),Z1,Z1
@@ -19815,7 +19815,7 @@ avx512X32Pairs_padrounds:
 	VPADDD 832(R14),Z14,Z14
 	VPADDD 960(R14),Z15,Z15
 
-	// Byte-swap and store the state; a lane's digest is its column.
+	// Byte-swap and store the state.
 	VPSHUFB avx512Flip<>+0(SB),Z0,Z0
 	VMOVDQU32 Z0,(R14)
 	VPSHUFB avx512Flip<>+0(SB),Z1,Z1
@@ -20379,7 +20379,7 @@ TEXT ·avx512X16LoadW(SB),$576-16
 	LEAQ 63(SP),R14
 	ANDQ $-64,R14
 
-	// Load: words 0-15 of each lane's block, a row per lane.
+	// Load words 0-15 of each lane's block.
 	MOVQ (SI),AX
 	VMOVDQU32 (AX),Z0
 	MOVQ 8(SI),AX
@@ -20413,7 +20413,7 @@ TEXT ·avx512X16LoadW(SB),$576-16
 	MOVQ 120(SI),AX
 	VMOVDQU32 (AX),Z15
 
-	// Transpose 16x16 (transposeInOrder), byte-swapped into the ring.
+	// Transpose 16x16 into the ring.
 	VPUNPCKLDQ Z1,Z0,Z31
 	VPUNPCKLDQ Z3,Z2,Z30
 	VPUNPCKLQDQ Z30,Z31,Z29

@@ -159,7 +159,7 @@ shaniX1_block:
 	MOVOU 32(R8),X5
 	PSHUFB X15,X5
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -168,7 +168,7 @@ shaniX1_block:
 	MOVOU 48(R8),X6
 	PSHUFB X15,X6
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -410,7 +410,7 @@ shaniX1Job_block:
 	MOVOU 32(R8),X5
 	PSHUFB X15,X5
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -419,7 +419,7 @@ shaniX1Job_block:
 	MOVOU 48(R8),X6
 	PSHUFB X15,X6
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -771,7 +771,7 @@ shaniX2_block:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -787,7 +787,7 @@ shaniX2_block:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -1152,7 +1152,7 @@ shaniX2_done0:
 	DECQ BX
 
 shaniX2_take0:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX2_idle0
@@ -1221,7 +1221,7 @@ shaniX2_done1:
 	DECQ BX
 
 shaniX2_take1:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX2_idle1
@@ -1500,7 +1500,7 @@ shaniX3_block:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -1526,7 +1526,7 @@ shaniX3_block:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -2152,7 +2152,7 @@ shaniX3_done0:
 	DECQ BX
 
 shaniX3_take0:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX3_idle0
@@ -2221,7 +2221,7 @@ shaniX3_done1:
 	DECQ BX
 
 shaniX3_take1:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX3_idle1
@@ -2290,7 +2290,7 @@ shaniX3_done2:
 	DECQ BX
 
 shaniX3_take2:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX3_idle2
@@ -2624,7 +2624,7 @@ shaniX4_block:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -2658,7 +2658,7 @@ shaniX4_block:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -3473,7 +3473,7 @@ shaniX4_done0:
 	DECQ BX
 
 shaniX4_take0:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX4_idle0
@@ -3542,7 +3542,7 @@ shaniX4_done1:
 	DECQ BX
 
 shaniX4_take1:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX4_idle1
@@ -3611,7 +3611,7 @@ shaniX4_done2:
 	DECQ BX
 
 shaniX4_take2:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX4_idle2
@@ -3680,7 +3680,7 @@ shaniX4_done3:
 	DECQ BX
 
 shaniX4_take3:
-	// Take the next job, if any, and load its starting state.
+	// Take the next job, if any; load its state.
 	MOVQ jobs_len+16(FP),R13
 	CMPQ CX,R13
 	JAE shaniX4_idle3
@@ -3735,7 +3735,7 @@ shaniX1Pairs_loop:
 	JEQ shaniX1Pairs_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4004,7 +4004,7 @@ shaniX1Slices_loop:
 	JEQ shaniX1Slices_done
 	MOVQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4282,7 +4282,7 @@ shaniX1Double_loop:
 	JEQ shaniX1Double_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -4536,7 +4536,7 @@ shaniX1Double_loop:
 	MOVOU 32(R8),X5
 	PSHUFB X15,X5
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -4545,7 +4545,7 @@ shaniX1Double_loop:
 	MOVOU 48(R8),X6
 	PSHUFB X15,X6
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -4725,7 +4725,7 @@ shaniX2Pairs_loop:
 	LEAQ (SI),R8
 	LEAQ 64(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
@@ -4745,7 +4745,7 @@ shaniX2Pairs_loop:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -4761,7 +4761,7 @@ shaniX2Pairs_loop:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -5194,7 +5194,7 @@ shaniX2Slices_loop:
 	MOVQ (SI),R8
 	MOVQ 24(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
@@ -5214,7 +5214,7 @@ shaniX2Slices_loop:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -5230,7 +5230,7 @@ shaniX2Slices_loop:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -5674,7 +5674,7 @@ shaniX2Double_loop:
 	LEAQ (SI),R8
 	LEAQ 64(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
@@ -5694,7 +5694,7 @@ shaniX2Double_loop:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -5710,7 +5710,7 @@ shaniX2Double_loop:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -6136,7 +6136,7 @@ shaniX2Double_loop:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -6152,7 +6152,7 @@ shaniX2Double_loop:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -6482,7 +6482,7 @@ shaniX3Pairs_loop:
 	LEAQ 64(SI),R9
 	LEAQ 128(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -6519,7 +6519,7 @@ shaniX3Pairs_loop:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -6545,7 +6545,7 @@ shaniX3Pairs_loop:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -7272,7 +7272,7 @@ shaniX3Slices_loop:
 	MOVQ 24(SI),R9
 	MOVQ 48(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -7309,7 +7309,7 @@ shaniX3Slices_loop:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -7335,7 +7335,7 @@ shaniX3Slices_loop:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -8072,7 +8072,7 @@ shaniX3Double_loop:
 	LEAQ 64(SI),R9
 	LEAQ 128(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -8109,7 +8109,7 @@ shaniX3Double_loop:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -8135,7 +8135,7 @@ shaniX3Double_loop:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -8869,7 +8869,7 @@ shaniX3Double_loop:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -8895,7 +8895,7 @@ shaniX3Double_loop:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -9480,7 +9480,7 @@ shaniX4Pairs_loop:
 	LEAQ 128(SI),R10
 	LEAQ 192(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -9528,7 +9528,7 @@ shaniX4Pairs_loop:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -9562,7 +9562,7 @@ shaniX4Pairs_loop:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -10508,7 +10508,7 @@ shaniX4Slices_loop:
 	MOVQ 48(SI),R10
 	MOVQ 72(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -10556,7 +10556,7 @@ shaniX4Slices_loop:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -10590,7 +10590,7 @@ shaniX4Slices_loop:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -11548,7 +11548,7 @@ shaniX4Double_loop:
 	LEAQ 128(SI),R10
 	LEAQ 192(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -11596,7 +11596,7 @@ shaniX4Double_loop:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -11630,7 +11630,7 @@ shaniX4Double_loop:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -12594,7 +12594,7 @@ shaniX4Double_loop:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -12628,7 +12628,7 @@ shaniX4Double_loop:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -13408,7 +13408,7 @@ shaniX1Staged_block:
 	MOVOU 32(R8),X5
 	PSHUFB X15,X5
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -13417,7 +13417,7 @@ shaniX1Staged_block:
 	MOVOU 48(R8),X6
 	PSHUFB X15,X6
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -13602,7 +13602,7 @@ shaniX1Staged65_loop:
 	JEQ shaniX1Staged65_done
 	LEAQ (SI),R8
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIVK01<>+0(SB),X1
 	MOVOU shaniIVK01<>+16(SB),X2
 
@@ -13907,7 +13907,7 @@ shaniX2Staged_block:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -13923,7 +13923,7 @@ shaniX2Staged_block:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -14256,7 +14256,7 @@ shaniX2Staged65_loop:
 	LEAQ (SI),R8
 	LEAQ 128(SI),R9
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X7
@@ -14276,7 +14276,7 @@ shaniX2Staged65_loop:
 	MOVOU 32(R9),X11
 	PSHUFB X15,X11
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO X3,X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -14292,7 +14292,7 @@ shaniX2Staged65_loop:
 	MOVOU 48(R9),X12
 	PSHUFB X15,X12
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO X4,X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -14815,7 +14815,7 @@ shaniX3Staged_block:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -14841,7 +14841,7 @@ shaniX3Staged_block:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -15433,7 +15433,7 @@ shaniX3Staged65_loop:
 	LEAQ 128(SI),R9
 	LEAQ 256(SI),R10
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -15470,7 +15470,7 @@ shaniX3Staged65_loop:
 	PSHUFB X15,X11
 	MOVO X11,352(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -15496,7 +15496,7 @@ shaniX3Staged65_loop:
 	PSHUFB X15,X11
 	MOVO X11,368(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -16358,7 +16358,7 @@ shaniX4Staged_block:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -16392,7 +16392,7 @@ shaniX4Staged_block:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -17168,7 +17168,7 @@ shaniX4Staged65_loop:
 	LEAQ 256(SI),R10
 	LEAQ 384(SI),R11
 
-	// Each stream's first block from the IV (one stream: ivK01).
+	// Each stream's first block from the IV.
 	MOVOU shaniIV<>+0(SB),X1
 	MOVOU shaniIV<>+16(SB),X2
 	MOVOU shaniIV<>+0(SB),X3
@@ -17216,7 +17216,7 @@ shaniX4Staged65_loop:
 	PSHUFB X15,X12
 	MOVO X12,512(R14)
 
-	// Rounds 0-3; load and byte-swap message group 3.
+	// Rounds 0-3; load message group 3.
 	MOVO (R14),X0
 	PADDD shaniK<>+0(SB),X0
 	SHA256RNDS2 X0,X1,X2
@@ -17250,7 +17250,7 @@ shaniX4Staged65_loop:
 	PSHUFB X15,X12
 	MOVO X12,528(R14)
 
-	// Rounds 4-51; schedule message groups 4-15.
+	// Rounds 4-51; schedule groups 4-15.
 	MOVO 16(R14),X0
 	PADDD shaniK<>+16(SB),X0
 	SHA256RNDS2 X0,X1,X2
