@@ -32,6 +32,7 @@ import (
 	"sync"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/malformed"
 )
 
 // Size is the size of a node in bytes.
@@ -43,6 +44,12 @@ const Size = sha256x.Size
 // translog, nmt, hashtree and cometadapt is this error.
 // Every other error of a verification says what is malformed.
 var ErrMismatch = errors.New("proof does not match the root")
+
+// ErrMalformed is the error, wrapped, of a proof that no tree of its scheme
+// has (an index out of range, a path of the wrong length) or a leaf of the
+// wrong size: errors.Is(err, ErrMalformed). translog's and nmt's
+// ErrMalformed is this error.
+var ErrMalformed = malformed.Err
 
 // Odd says what a level of a tree does with its last node when it has an
 // odd number of nodes.
@@ -547,16 +554,16 @@ func (t *Tree) Proof(i int) Proof {
 // Verify checks that p proves that leaf (data, hashed by LeafHash) is leaf
 // p.Index of p.Size leaves under root. It returns nil if it does, an error
 // wrapping ErrMismatch if p is well formed but leads to another root, and
-// an error saying what is malformed otherwise: an index out of range, a
-// path of the wrong length for its index and size, a leaf of the wrong
-// size in a scheme of 32-byte leaves. The root and p.Size must come from
+// one wrapping ErrMalformed that says what otherwise: an index out of
+// range, a path of the wrong length for its index and size, a leaf of the
+// wrong size in a scheme of 32-byte leaves. The root and p.Size must come from
 // where the verifier trusts them (a signed tree head, a block header): a
 // path only fixes the tree's shape along itself, so the same path can
 // prove the same leaf in trees of several sizes. Verify allocates nothing
 // when the proof holds.
 func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) error {
 	if s.RawLeaves && len(leaf) != Size {
-		return errors.New("merkle: a leaf of " + strconv.Itoa(len(leaf)) + " bytes in a scheme of 32-byte leaves")
+		return malformed.New("merkle: a leaf of " + strconv.Itoa(len(leaf)) + " bytes in a scheme of 32-byte leaves")
 	}
 	return s.VerifyNode(root, s.LeafHash(leaf), p)
 }
@@ -565,7 +572,7 @@ func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) error {
 func (s *Scheme) VerifyNode(root, node [Size]byte, p Proof) error {
 	s.check(1)
 	if p.Index < 0 || p.Index >= p.Size {
-		return errors.New("merkle: a proof of leaf " + strconv.Itoa(p.Index) + " in a tree of " + strconv.Itoa(p.Size) + " leaves")
+		return malformed.New("merkle: a proof of leaf " + strconv.Itoa(p.Index) + " in a tree of " + strconv.Itoa(p.Size) + " leaves")
 	}
 	var pair [2][Size]byte
 	k := 0
@@ -602,6 +609,6 @@ func (s *Scheme) pathError(p Proof) error {
 			want++
 		}
 	}
-	return errors.New("merkle: a path of " + strconv.Itoa(len(p.Path)) + " nodes for leaf " + strconv.Itoa(p.Index) + " of " +
+	return malformed.New("merkle: a path of " + strconv.Itoa(len(p.Path)) + " nodes for leaf " + strconv.Itoa(p.Index) + " of " +
 		strconv.Itoa(p.Size) + " leaves, which has " + strconv.Itoa(want))
 }

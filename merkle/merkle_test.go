@@ -245,8 +245,13 @@ func checkProofs(t *testing.T, ts testScheme, n int) {
 		} else {
 			bad = append(bad, 0)
 		}
-		if err := s.Verify(root, bad, p); !errors.Is(err, ErrMismatch) {
+		if err := s.Verify(root, bad, p); !errors.Is(err, ErrMismatch) || errors.Is(err, ErrMalformed) {
 			t.Fatalf("%d leaves: leaf %d changed: %v, want ErrMismatch", n, i, err)
+		}
+		if s.RawLeaves {
+			if err := s.Verify(root, bad[:31], p); !errors.Is(err, ErrMalformed) {
+				t.Fatalf("%d leaves: leaf %d of 31 bytes: %v, want ErrMalformed", n, i, err)
+			}
 		}
 		for k := range p.Path {
 			q := p
@@ -263,20 +268,20 @@ func checkProofs(t *testing.T, ts testScheme, n int) {
 			q := p
 			q.Index = j
 			err := s.Verify(root, leaves[i], q)
-			if err == nil || (j < 0 || j >= n) && errors.Is(err, ErrMismatch) {
+			if err == nil || (j < 0 || j >= n) && (errors.Is(err, ErrMismatch) || !errors.Is(err, ErrMalformed)) {
 				t.Fatalf("%d leaves: leaf %d's proof at index %d: %v", n, i, j, err)
 			}
 		}
 		if len(p.Path) > 0 {
 			q := p
 			q.Path = p.Path[:len(p.Path)-1]
-			if err := s.Verify(root, leaves[i], q); err == nil || errors.Is(err, ErrMismatch) {
+			if err := s.Verify(root, leaves[i], q); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrMismatch) {
 				t.Fatalf("%d leaves: leaf %d's proof less its last entry: %v, want a malformed path", n, i, err)
 			}
 		}
 		q := p
 		q.Path = append(slices.Clone(p.Path), root)
-		if err := s.Verify(root, leaves[i], q); err == nil || errors.Is(err, ErrMismatch) {
+		if err := s.Verify(root, leaves[i], q); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrMismatch) {
 			t.Fatalf("%d leaves: leaf %d's proof with an extra entry: %v, want a malformed path", n, i, err)
 		}
 		if bad := Reverse(root); bad != root && !errors.Is(s.Verify(bad, leaves[i], p), ErrMismatch) {
@@ -584,7 +589,7 @@ func TestEmpty(t *testing.T) {
 		if tr.Root() != c.want || tr.Len() != 0 || len(tr.Levels()) != 0 {
 			t.Errorf("Build(nil): root %x, %d leaves, %d levels", tr.Root(), tr.Len(), len(tr.Levels()))
 		}
-		if err := c.s.Verify(c.want, make([]byte, 32), Proof{Index: 0, Size: 0}); err == nil || errors.Is(err, ErrMismatch) {
+		if err := c.s.Verify(c.want, make([]byte, 32), Proof{Index: 0, Size: 0}); !errors.Is(err, ErrMalformed) || errors.Is(err, ErrMismatch) {
 			t.Errorf("a proof in an empty tree: %v, want a malformed proof", err)
 		}
 	}

@@ -33,6 +33,7 @@ import (
 	"strconv"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/malformed"
 	"github.com/sha256x/sha256x/merkle"
 )
 
@@ -47,6 +48,12 @@ var Celestia = Hasher{NamespaceSize: CelestiaNamespaceSize, IgnoreMaxNamespace: 
 // lead to the root it is checked against: errors.Is(err, ErrMismatch). It is
 // merkle.ErrMismatch, the one mismatch error of sha256x's packages.
 var ErrMismatch = merkle.ErrMismatch
+
+// ErrMalformed is the error, wrapped, of a proof, node or leaf that no tree
+// of the Hasher has: a node of the wrong size or namespaces out of order, a
+// leaf shorter than its namespace, a proof of the wrong shape for its range.
+// It is merkle.ErrMalformed.
+var ErrMalformed = merkle.ErrMalformed
 
 var (
 	leafPrefix = []byte{0}
@@ -125,10 +132,10 @@ func (h Hasher) node(node []byte) []byte {
 // minNs <= its maxNs.
 func (h Hasher) CheckNode(node []byte) error {
 	if len(node) != h.NodeSize() {
-		return errors.New("nmt: a node of " + strconv.Itoa(len(node)) + " bytes, want " + strconv.Itoa(h.NodeSize()))
+		return malformed.New("nmt: a node of " + strconv.Itoa(len(node)) + " bytes, want " + strconv.Itoa(h.NodeSize()))
 	}
 	if bytes.Compare(h.MaxNamespace(node), h.MinNamespace(node)) < 0 {
-		return errors.New("nmt: a node whose max namespace is below its min namespace")
+		return malformed.New("nmt: a node whose max namespace is below its min namespace")
 	}
 	return nil
 }
@@ -140,7 +147,7 @@ func (h Hasher) HashLeaf(dst, leaf []byte) ([]byte, error) {
 	h.NodeSize() // checks the namespace size
 	ns := h.NamespaceSize
 	if len(leaf) < ns {
-		return dst, errors.New("nmt: a leaf of " + strconv.Itoa(len(leaf)) + " bytes, shorter than its namespace (" + strconv.Itoa(ns) + ")")
+		return dst, malformed.New("nmt: a leaf of " + strconv.Itoa(len(leaf)) + " bytes, shorter than its namespace (" + strconv.Itoa(ns) + ")")
 	}
 	var out [1][sha256x.Size]byte
 	sha256x.HashManyPrefixed(out[:], leafPrefix, [][]byte{leaf})
@@ -160,7 +167,7 @@ func (h Hasher) HashNode(dst, left, right []byte) ([]byte, error) {
 		return dst, err
 	}
 	if bytes.Compare(h.MinNamespace(right), h.MaxNamespace(left)) < 0 {
-		return dst, errors.New("nmt: sibling nodes out of namespace order")
+		return dst, malformed.New("nmt: sibling nodes out of namespace order")
 	}
 	nl := h.NodeSize()
 	var buf [1 + 2*(2*255+sha256x.Size)]byte
@@ -373,10 +380,10 @@ func (t *Tree) Reset() {
 func (t *Tree) Push(leaf []byte) error {
 	ns := t.h.NamespaceSize
 	if len(leaf) < ns {
-		return errors.New("nmt: a leaf of " + strconv.Itoa(len(leaf)) + " bytes, shorter than its namespace (" + strconv.Itoa(ns) + ")")
+		return malformed.New("nmt: a leaf of " + strconv.Itoa(len(leaf)) + " bytes, shorter than its namespace (" + strconv.Itoa(ns) + ")")
 	}
 	if n := len(t.leaves); n > 0 && bytes.Compare(leaf[:ns], t.leaves[n-1][:ns]) < 0 {
-		return errors.New("nmt: leaf " + strconv.Itoa(n) + " pushed with a namespace below the last leaf's")
+		return malformed.New("nmt: leaf " + strconv.Itoa(n) + " pushed with a namespace below the last leaf's")
 	}
 	t.leaves = append(t.leaves, leaf)
 	t.rooted = false

@@ -182,11 +182,11 @@ func TestHashNodeErrors(t *testing.T) {
 		{node(0, 0, 1, 1), node(4, 4, 1, 1), true},
 		{node(0, 0, 1, 1), node(2, 2, 3, 3)[:35], true},
 	} {
-		if _, err := h.HashNode(nil, c.l, c.r); (err != nil) != c.wantErr {
+		if _, err := h.HashNode(nil, c.l, c.r); errors.Is(err, ErrMalformed) != c.wantErr || (err != nil) != c.wantErr {
 			t.Errorf("HashNode(%x, %x): %v", c.l[:4], c.r[:4], err)
 		}
 	}
-	if _, err := h.HashLeaf(nil, []byte{1}); err == nil {
+	if _, err := h.HashLeaf(nil, []byte{1}); !errors.Is(err, ErrMalformed) {
 		t.Error("HashLeaf of a leaf shorter than a namespace: no error")
 	}
 }
@@ -198,10 +198,10 @@ func TestPushOrder(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	if err := tr.Push([]byte{0, 1, 5}); err == nil {
+	if err := tr.Push([]byte{0, 1, 5}); !errors.Is(err, ErrMalformed) {
 		t.Error("a leaf below the last: no error")
 	}
-	if err := tr.Push([]byte{7}); err == nil {
+	if err := tr.Push([]byte{7}); !errors.Is(err, ErrMalformed) {
 		t.Error("a leaf shorter than a namespace: no error")
 	}
 	if tr.Len() != 3 {
@@ -281,8 +281,9 @@ func mutateRange(t *testing.T, h Hasher, root []byte, leaves [][]byte, p Proof) 
 	t.Helper()
 	bad := func(what string, q Proof, ls [][]byte) {
 		t.Helper()
-		if h.VerifyInclusion(root, ls, q) == nil {
-			t.Fatalf("[%d, %d): %s verifies", p.Start, p.End, what)
+		err := h.VerifyInclusion(root, ls, q)
+		if err == nil || errors.Is(err, ErrMismatch) == errors.Is(err, ErrMalformed) {
+			t.Fatalf("[%d, %d): %s: %v, want ErrMismatch or ErrMalformed", p.Start, p.End, what, err)
 		}
 	}
 	ls := leaves[p.Start:p.End]
@@ -313,8 +314,9 @@ func mutateNamespace(t *testing.T, h Hasher, root, ns []byte, of [][]byte, p Pro
 	t.Helper()
 	bad := func(what string, q Proof, ls [][]byte) {
 		t.Helper()
-		if h.VerifyNamespace(root, ns, ls, q) == nil {
-			t.Fatalf("namespace %x, [%d, %d): %s verifies", ns, p.Start, p.End, what)
+		err := h.VerifyNamespace(root, ns, ls, q)
+		if err == nil || errors.Is(err, ErrMismatch) == errors.Is(err, ErrMalformed) {
+			t.Fatalf("namespace %x, [%d, %d): %s: %v, want ErrMismatch or ErrMalformed", ns, p.Start, p.End, what, err)
 		}
 	}
 	if p.IsEmpty() {
@@ -377,14 +379,14 @@ func TestProveErrors(t *testing.T) {
 		t.Error("ProveNamespace of a short namespace: no error")
 	}
 	root := tr.Root()
-	if err := Celestia.VerifyNamespace(root, make([]byte, 8), nil, Proof{}); err == nil {
+	if err := Celestia.VerifyNamespace(root, make([]byte, 8), nil, Proof{}); !errors.Is(err, ErrMalformed) {
 		t.Error("VerifyNamespace of a short namespace: no error")
 	}
-	if err := Celestia.VerifyNamespace(root, make([]byte, 29), nil, Proof{}); !errors.Is(err, ErrMismatch) {
+	if err := Celestia.VerifyNamespace(root, make([]byte, 29), nil, Proof{}); !errors.Is(err, ErrMismatch) || errors.Is(err, ErrMalformed) {
 		t.Errorf("the empty proof of a namespace in the tree: %v", err)
 	}
 	huge := Proof{Start: math.MaxInt - 1, End: math.MaxInt, Nodes: [][]byte{root}}
-	if err := Celestia.VerifyInclusion(root, [][]byte{make([]byte, 40)}, huge); err == nil {
+	if err := Celestia.VerifyInclusion(root, [][]byte{make([]byte, 40)}, huge); !errors.Is(err, ErrMalformed) {
 		t.Error("a range past any tree: no error")
 	}
 }

@@ -2,12 +2,12 @@ package nmt
 
 import (
 	"bytes"
-	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
 
 	"github.com/sha256x/sha256x"
+	"github.com/sha256x/sha256x/internal/malformed"
 )
 
 // VerifyInclusion checks that proof shows leaves, namespaced data that all
@@ -22,19 +22,19 @@ func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error
 	h.NodeSize() // checks the namespace size
 	if proof.Start == proof.End {
 		if !proof.IsEmpty() || len(leaves) != 0 {
-			return errors.New("nmt: an empty range with nodes, a leaf hash or leaves")
+			return malformed.New("nmt: an empty range with nodes, a leaf hash or leaves")
 		}
 		return nil
 	}
 	if proof.IsAbsence() {
-		return errors.New("nmt: an absence proof proves the inclusion of no leaf")
+		return malformed.New("nmt: an absence proof proves the inclusion of no leaf")
 	}
 	if len(leaves) == 0 {
-		return errors.New("nmt: no leaves")
+		return malformed.New("nmt: no leaves")
 	}
 	ns := h.NamespaceSize
 	if len(leaves[0]) < ns {
-		return errors.New("nmt: a leaf shorter than its namespace")
+		return malformed.New("nmt: a leaf shorter than its namespace")
 	}
 	hashes, err := h.leafHashes(leaves[0][:ns], leaves)
 	if err != nil {
@@ -56,11 +56,11 @@ func (h Hasher) VerifyInclusion(root []byte, leaves [][]byte, proof Proof) error
 func (h Hasher) VerifyNamespace(root, ns []byte, leaves [][]byte, proof Proof) error {
 	h.NodeSize() // checks the namespace size
 	if len(ns) != h.NamespaceSize {
-		return errors.New("nmt: a namespace of " + strconv.Itoa(len(ns)) + " bytes, want " + strconv.Itoa(h.NamespaceSize))
+		return malformed.New("nmt: a namespace of " + strconv.Itoa(len(ns)) + " bytes, want " + strconv.Itoa(h.NamespaceSize))
 	}
 	if proof.Start == proof.End {
 		if !proof.IsEmpty() || len(leaves) != 0 {
-			return errors.New("nmt: an empty range with nodes, a leaf hash or leaves")
+			return malformed.New("nmt: an empty range with nodes, a leaf hash or leaves")
 		}
 		if err := h.CheckNode(root); err != nil {
 			return err
@@ -73,7 +73,7 @@ func (h Hasher) VerifyNamespace(root, ns []byte, leaves [][]byte, proof Proof) e
 	var hashes [][]byte
 	if proof.IsAbsence() {
 		if len(leaves) != 0 {
-			return errors.New("nmt: an absence proof with leaves")
+			return malformed.New("nmt: an absence proof with leaves")
 		}
 		if err := h.CheckNode(proof.LeafHash); err != nil {
 			return err
@@ -97,7 +97,7 @@ func (h Hasher) leafHashes(ns []byte, leaves [][]byte) ([][]byte, error) {
 	size := h.NamespaceSize
 	for i, leaf := range leaves {
 		if len(leaf) < size || !bytes.Equal(leaf[:size], ns) {
-			return nil, errors.New("nmt: leaf " + strconv.Itoa(i) + " is not of the namespace")
+			return nil, malformed.New("nmt: leaf " + strconv.Itoa(i) + " is not of the namespace")
 		}
 	}
 	out := make([][sha256x.Size]byte, len(leaves))
@@ -122,10 +122,10 @@ const maxLeaves = 1 << (bits.UintSize * 3 / 4)
 // verify checks a non-empty proof of the leaf nodes hashes.
 func (h Hasher) verify(root, ns []byte, hashes [][]byte, proof Proof, complete bool) error {
 	if proof.Start < 0 || proof.Start >= proof.End || proof.End > maxLeaves {
-		return errors.New("nmt: a proof of the range [" + strconv.Itoa(proof.Start) + ", " + strconv.Itoa(proof.End) + ")")
+		return malformed.New("nmt: a proof of the range [" + strconv.Itoa(proof.Start) + ", " + strconv.Itoa(proof.End) + ")")
 	}
 	if len(hashes) != proof.End-proof.Start {
-		return errors.New("nmt: " + strconv.Itoa(len(hashes)) + " leaves for the range [" + strconv.Itoa(proof.Start) + ", " +
+		return malformed.New("nmt: " + strconv.Itoa(len(hashes)) + " leaves for the range [" + strconv.Itoa(proof.Start) + ", " +
 			strconv.Itoa(proof.End) + ")")
 	}
 	if err := h.CheckNode(root); err != nil {
@@ -170,7 +170,7 @@ func (h Hasher) complete(ns []byte, proof Proof) error {
 		at += 1 << k
 	}
 	if at != start {
-		return errors.New("nmt: too few nodes left of the range")
+		return malformed.New("nmt: too few nodes left of the range")
 	}
 	for _, n := range nodes {
 		if bytes.Compare(h.MinNamespace(n), ns) <= 0 {
@@ -213,7 +213,7 @@ func (h Hasher) rootOf(hashes [][]byte, proof Proof) ([]byte, error) {
 			return left, err
 		}
 		if left == nil {
-			return nil, errors.New("nmt: too few nodes in the proof")
+			return nil, malformed.New("nmt: too few nodes in the proof")
 		}
 		return h.HashNode(nil, left, right)
 	}
@@ -226,7 +226,7 @@ func (h Hasher) rootOf(hashes [][]byte, proof Proof) ([]byte, error) {
 		return nil, err
 	}
 	if root == nil || len(hashes) != 0 {
-		return nil, errors.New("nmt: too few nodes in the proof")
+		return nil, malformed.New("nmt: too few nodes in the proof")
 	}
 	for _, n := range nodes {
 		if root, err = h.HashNode(nil, root, n); err != nil {

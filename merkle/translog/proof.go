@@ -1,11 +1,12 @@
 package translog
 
 import (
-	"errors"
 	"fmt"
 	"math/bits"
 	"strconv"
 	"sync"
+
+	"github.com/sha256x/sha256x/internal/malformed"
 )
 
 // MaxProofHashes is the most hashes any proof has: an inclusion proof at
@@ -78,7 +79,7 @@ func (p *plan) read(dst [][Size]byte, r NodeReader) ([][Size]byte, error) {
 // size, or whatever r returns. It allocates nothing beyond dst's growth.
 func InclusionProof(dst [][Size]byte, index, size uint64, r NodeReader) ([][Size]byte, error) {
 	if index >= size {
-		return dst, errors.New("translog: inclusion proof of leaf " + itoa(index) + " in a log of " + itoa(size) + " leaves")
+		return dst, malformed.New("translog: inclusion proof of leaf " + itoa(index) + " in a log of " + itoa(size) + " leaves")
 	}
 	p := planPool.Get().(*plan)
 	defer planPool.Put(p)
@@ -94,7 +95,7 @@ func InclusionProof(dst [][Size]byte, index, size uint64, r NodeReader) ([][Size
 // returns. It allocates nothing beyond dst's growth.
 func ConsistencyProof(dst [][Size]byte, m, n uint64, r NodeReader) ([][Size]byte, error) {
 	if m > n {
-		return dst, errors.New("translog: consistency proof from size " + itoa(m) + " to a smaller size " + itoa(n))
+		return dst, malformed.New("translog: consistency proof from size " + itoa(m) + " to a smaller size " + itoa(n))
 	}
 	if m == 0 || m == n {
 		return dst, nil
@@ -136,12 +137,12 @@ func TreeRoot(size uint64, r NodeReader) ([Size]byte, error) {
 // them.
 func RootFromInclusion(index, size uint64, leafHash [Size]byte, proof [][Size]byte) ([Size]byte, error) {
 	if index >= size {
-		return [Size]byte{}, errors.New("translog: inclusion of leaf " + itoa(index) + " in a log of " + itoa(size) + " leaves")
+		return [Size]byte{}, malformed.New("translog: inclusion of leaf " + itoa(index) + " in a log of " + itoa(size) + " leaves")
 	}
 	inner := bits.Len64(index ^ (size - 1))
 	border := bits.OnesCount64(index >> inner)
 	if len(proof) != inner+border {
-		return [Size]byte{}, errors.New("translog: inclusion proof of leaf " + itoa(index) + " in a log of " + itoa(size) +
+		return [Size]byte{}, malformed.New("translog: inclusion proof of leaf " + itoa(index) + " in a log of " + itoa(size) +
 			" leaves has " + strconv.Itoa(len(proof)) + " hashes, want " + strconv.Itoa(inner+border))
 	}
 	h := leafHash
@@ -184,12 +185,12 @@ func VerifyInclusion(index, size uint64, leafHash [Size]byte, proof [][Size]byte
 func RootFromConsistency(m, n uint64, oldRoot [Size]byte, proof [][Size]byte) ([Size]byte, error) {
 	switch {
 	case m > n:
-		return [Size]byte{}, errors.New("translog: consistency from size " + itoa(m) + " to a smaller size " + itoa(n))
+		return [Size]byte{}, malformed.New("translog: consistency from size " + itoa(m) + " to a smaller size " + itoa(n))
 	case m == 0:
-		return [Size]byte{}, errors.New("translog: no root follows from the empty log")
+		return [Size]byte{}, malformed.New("translog: no root follows from the empty log")
 	case m == n:
 		if len(proof) != 0 {
-			return [Size]byte{}, errors.New("translog: consistency proof between equal sizes " + itoa(m) + " has " +
+			return [Size]byte{}, malformed.New("translog: consistency proof between equal sizes " + itoa(m) + " has " +
 				strconv.Itoa(len(proof)) + " hashes, want 0")
 		}
 		return oldRoot, nil
@@ -209,7 +210,7 @@ func RootFromConsistency(m, n uint64, oldRoot [Size]byte, proof [][Size]byte) ([
 		start = 1
 	}
 	if len(proof) != start+inner+border {
-		return [Size]byte{}, errors.New("translog: consistency proof from size " + itoa(m) + " to " + itoa(n) + " has " +
+		return [Size]byte{}, malformed.New("translog: consistency proof from size " + itoa(m) + " to " + itoa(n) + " has " +
 			strconv.Itoa(len(proof)) + " hashes, want " + strconv.Itoa(start+inner+border))
 	}
 	if start == 1 {
@@ -245,7 +246,7 @@ func RootFromConsistency(m, n uint64, oldRoot [Size]byte, proof [][Size]byte) ([
 func VerifyConsistency(m, n uint64, oldRoot, newRoot [Size]byte, proof [][Size]byte) error {
 	if m == 0 {
 		if len(proof) != 0 {
-			return errors.New("translog: consistency proof from the empty log has " + strconv.Itoa(len(proof)) + " hashes, want 0")
+			return malformed.New("translog: consistency proof from the empty log has " + strconv.Itoa(len(proof)) + " hashes, want 0")
 		}
 		if oldRoot != EmptyRoot {
 			return fmt.Errorf("%w: the empty log's root is %x, not %x", ErrMismatch, EmptyRoot, oldRoot)
@@ -272,10 +273,10 @@ func VerifyConsistency(m, n uint64, oldRoot, newRoot [Size]byte, proof [][Size]b
 // hashes.
 func ParseProof(dst [][Size]byte, data []byte) ([][Size]byte, error) {
 	if len(data)%Size != 0 {
-		return dst, errors.New("translog: proof data of " + strconv.Itoa(len(data)) + " bytes is not a whole number of 32-byte hashes")
+		return dst, malformed.New("translog: proof data of " + strconv.Itoa(len(data)) + " bytes is not a whole number of 32-byte hashes")
 	}
 	if len(data)/Size > MaxProofHashes {
-		return dst, errors.New("translog: proof data of " + strconv.Itoa(len(data)/Size) + " hashes, more than any proof has (" +
+		return dst, malformed.New("translog: proof data of " + strconv.Itoa(len(data)/Size) + " hashes, more than any proof has (" +
 			strconv.Itoa(MaxProofHashes) + ")")
 	}
 	for ; len(data) > 0; data = data[Size:] {

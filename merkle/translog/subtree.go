@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"math/bits"
 	"strconv"
+
+	"github.com/sha256x/sha256x/internal/malformed"
 )
 
 // Subtrees of a log, as Merkle Tree Certificates use them
@@ -34,13 +36,13 @@ func (s Subtree) String() string { return "[" + itoa(s.Start) + ", " + itoa(s.En
 func CheckSubtree(start, end uint64) error {
 	switch {
 	case start > end:
-		return errors.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") starts after it ends")
+		return malformed.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") starts after it ends")
 	case start == 0 || start == end:
 		return nil
 	}
 	n := end - start
 	if n > 1<<63 || start&(1<<bits.Len64(n-1)-1) != 0 {
-		return errors.New("translog: [" + itoa(start) + ", " + itoa(end) + ") is not a subtree: " + itoa(start) +
+		return malformed.New("translog: [" + itoa(start) + ", " + itoa(end) + ") is not a subtree: " + itoa(start) +
 			" is not a multiple of the smallest power of two >= " + itoa(n))
 	}
 	return nil
@@ -116,7 +118,7 @@ func checkSubtreeIndex(index, start, end uint64) error {
 		return err
 	}
 	if index < start || index >= end {
-		return errors.New("translog: leaf " + itoa(index) + " is not in the subtree [" + itoa(start) + ", " + itoa(end) + ")")
+		return malformed.New("translog: leaf " + itoa(index) + " is not in the subtree [" + itoa(start) + ", " + itoa(end) + ")")
 	}
 	return nil
 }
@@ -159,7 +161,7 @@ func SubtreeConsistencyProof(dst [][Size]byte, start, end, size uint64, r NodeRe
 		return dst, err
 	}
 	if end > size {
-		return dst, errors.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") ends past a log of " + itoa(size) + " leaves")
+		return dst, malformed.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") ends past a log of " + itoa(size) + " leaves")
 	}
 	if start == end || start == 0 && end == size {
 		return dst, nil
@@ -201,9 +203,9 @@ func RootFromSubtreeConsistency(start, end, size uint64, subRoot [Size]byte, pro
 	want := 0
 	switch {
 	case end > size:
-		return [Size]byte{}, errors.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") ends past a log of " + itoa(size) + " leaves")
+		return [Size]byte{}, malformed.New("translog: subtree [" + itoa(start) + ", " + itoa(end) + ") ends past a log of " + itoa(size) + " leaves")
 	case start == end && size != 0:
-		return [Size]byte{}, errors.New("translog: no root follows from the empty subtree [" + itoa(start) + ", " + itoa(end) + ")")
+		return [Size]byte{}, malformed.New("translog: no root follows from the empty subtree [" + itoa(start) + ", " + itoa(end) + ")")
 	case start == end:
 		if subRoot != EmptyRoot {
 			return [Size]byte{}, fmt.Errorf("%w: the empty subtree's root is %x, not %x", ErrMismatch, EmptyRoot, subRoot)
@@ -227,7 +229,7 @@ func RootFromSubtreeConsistency(start, end, size uint64, subRoot [Size]byte, pro
 }
 
 func errSubtreeProofLen(start, end, size uint64, got, want int) error {
-	return errors.New("translog: consistency proof of the subtree [" + itoa(start) + ", " + itoa(end) + ") in a log of " + itoa(size) +
+	return malformed.New("translog: consistency proof of the subtree [" + itoa(start) + ", " + itoa(end) + ") in a log of " + itoa(size) +
 		" leaves has " + strconv.Itoa(got) + " hashes, want " + strconv.Itoa(want))
 }
 

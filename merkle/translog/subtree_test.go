@@ -132,30 +132,28 @@ func TestSubtreeProofsReject(t *testing.T) {
 				if err != nil {
 					t.Fatal(err)
 				}
-				bad := func(what string, err error) {
-					if err == nil {
-						t.Fatalf("leaf %d of [%d, %d): %s verifies", i, s, e, what)
+				// bad: err is want (ErrMismatch or ErrMalformed), or any error
+				// for want nil.
+				bad := func(what string, err, want error) {
+					if err == nil || want != nil && !errors.Is(err, want) {
+						t.Fatalf("leaf %d of [%d, %d): %s: %v, want %v", i, s, e, what, err, want)
 					}
 				}
 				for k := range p {
 					q := slices.Clone(p)
 					q[k][k%Size] ^= 1 << (k % 8)
-					err := VerifySubtreeInclusion(i, s, e, leaves[i], q, root)
-					bad("a flipped bit", err)
-					if !errors.Is(err, ErrMismatch) {
-						t.Fatalf("a flipped bit: %v does not wrap ErrMismatch", err)
-					}
+					bad("a flipped bit", VerifySubtreeInclusion(i, s, e, leaves[i], q, root), ErrMismatch)
 				}
-				bad("a hash more", VerifySubtreeInclusion(i, s, e, leaves[i], append(slices.Clone(p), junk), root))
+				bad("a hash more", VerifySubtreeInclusion(i, s, e, leaves[i], append(slices.Clone(p), junk), root), ErrMalformed)
 				if len(p) > 0 {
-					bad("a hash less", VerifySubtreeInclusion(i, s, e, leaves[i], p[:len(p)-1], root))
+					bad("a hash less", VerifySubtreeInclusion(i, s, e, leaves[i], p[:len(p)-1], root), ErrMalformed)
 				}
-				bad("another leaf", VerifySubtreeInclusion(i, s, e, junk, p, root))
-				bad("another root", VerifySubtreeInclusion(i, s, e, leaves[i], p, junk))
-				bad("index past the end", VerifySubtreeInclusion(e, s, e, leaves[i], p, root))
+				bad("another leaf", VerifySubtreeInclusion(i, s, e, junk, p, root), ErrMismatch)
+				bad("another root", VerifySubtreeInclusion(i, s, e, leaves[i], p, junk), ErrMismatch)
+				bad("index past the end", VerifySubtreeInclusion(e, s, e, leaves[i], p, root), ErrMalformed)
 				if s > 0 {
-					bad("index before the start", VerifySubtreeInclusion(s-1, s, e, leaves[i], p, root))
-					bad("start moved", VerifySubtreeInclusion(i, s-1, e, leaves[i], p, root))
+					bad("index before the start", VerifySubtreeInclusion(s-1, s, e, leaves[i], p, root), ErrMalformed)
+					bad("start moved", VerifySubtreeInclusion(i, s-1, e, leaves[i], p, root), nil)
 				}
 			}
 			for size := e; size <= 40; size++ {
@@ -190,40 +188,40 @@ func TestSubtreeProofsReject(t *testing.T) {
 	// Ranges that are not subtrees, and indexes outside them.
 	for _, c := range [][3]uint64{{1, 3, 2}, {2, 5, 3}, {2, 6, 3}, {1, 15, 1}, {5, 3, 4}, {1, 1, 0}, {0, 0, 0}, {1 << 62, 1<<63 + 1, 1 << 62}, {3, ^uint64(0), 3}} {
 		s, e, i := c[0], c[1], c[2]
-		if _, err := SubtreeInclusionProof(nil, i, s, e, &store); err == nil {
+		if _, err := SubtreeInclusionProof(nil, i, s, e, &store); !errors.Is(err, ErrMalformed) {
 			t.Errorf("SubtreeInclusionProof(%d, [%d, %d)): no error", i, s, e)
 		}
-		if err := VerifySubtreeInclusion(i, s, e, junk, nil, junk); err == nil {
+		if err := VerifySubtreeInclusion(i, s, e, junk, nil, junk); !errors.Is(err, ErrMalformed) {
 			t.Errorf("VerifySubtreeInclusion(%d, [%d, %d)): no error", i, s, e)
 		}
 		if s == e {
 			continue
 		}
-		if _, err := SubtreeConsistencyProof(nil, s, e, 40, &store); err == nil {
+		if _, err := SubtreeConsistencyProof(nil, s, e, 40, &store); !errors.Is(err, ErrMalformed) {
 			t.Errorf("SubtreeConsistencyProof([%d, %d), 40): no error", s, e)
 		}
-		if _, err := SubtreeRoot(s, e, &store); err == nil {
+		if _, err := SubtreeRoot(s, e, &store); !errors.Is(err, ErrMalformed) {
 			t.Errorf("SubtreeRoot([%d, %d)): no error", s, e)
 		}
-		if _, err := RootFromSubtreeConsistency(s, e, ^uint64(0), junk, nil); err == nil {
+		if _, err := RootFromSubtreeConsistency(s, e, ^uint64(0), junk, nil); !errors.Is(err, ErrMalformed) {
 			t.Errorf("RootFromSubtreeConsistency([%d, %d)): no error", s, e)
 		}
 	}
 	// The empty subtree: no root follows from it, but it is part of every
 	// log that reaches it.
-	if _, err := RootFromSubtreeConsistency(3, 3, 5, EmptyRoot, nil); err == nil {
+	if _, err := RootFromSubtreeConsistency(3, 3, 5, EmptyRoot, nil); !errors.Is(err, ErrMalformed) {
 		t.Error("a root from the empty subtree")
 	}
 	if err := VerifySubtreeConsistency(3, 3, 5, EmptyRoot, junk, nil); err != nil {
 		t.Errorf("the empty subtree: %v", err)
 	}
-	if err := VerifySubtreeConsistency(3, 3, 2, EmptyRoot, junk, nil); err == nil {
+	if err := VerifySubtreeConsistency(3, 3, 2, EmptyRoot, junk, nil); !errors.Is(err, ErrMalformed) {
 		t.Error("the empty subtree past the log: no error")
 	}
 	if err := VerifySubtreeConsistency(3, 3, 5, junk, junk, nil); !errors.Is(err, ErrMismatch) {
 		t.Errorf("the empty subtree of another root: %v", err)
 	}
-	if _, err := SubtreeConsistencyProof(nil, 2, 4, 3, &store); err == nil {
+	if _, err := SubtreeConsistencyProof(nil, 2, 4, 3, &store); !errors.Is(err, ErrMalformed) {
 		t.Error("SubtreeConsistencyProof past the log: no error")
 	}
 	if _, err := SubtreeConsistencyProof(nil, 0, 40, 41, &store); err == nil {

@@ -103,12 +103,15 @@ type NodeReader interface {
 }
 
 // ErrMismatch is the error, wrapped, of a well-formed proof that does not
-// lead to the root it is checked against: errors.Is(err, ErrMismatch).
-// Every other error of a verification says what is malformed: a proof of
-// the wrong length for its sizes, sizes out of order, an index past the
-// tree. It is merkle.ErrMismatch, the one mismatch error of sha256x's
-// packages.
+// lead to the root it is checked against: errors.Is(err, ErrMismatch). It
+// is merkle.ErrMismatch, the one mismatch error of sha256x's packages.
 var ErrMismatch = merkle.ErrMismatch
+
+// ErrMalformed is the error, wrapped, of a proof, or indices and sizes a
+// proof is asked for or checked with, that no log has: a proof of the
+// wrong length for its sizes, sizes out of order, an index past the tree,
+// a subtree that is none. It is merkle.ErrMalformed.
+var ErrMalformed = merkle.ErrMalformed
 
 func itoa(n uint64) string { return strconv.FormatUint(n, 10) }
 

@@ -433,19 +433,19 @@ func TestVerifyErrors(t *testing.T) {
 				t.Errorf("%s: %v", tt.name, tt.err)
 			}
 		case tt.want == "":
-			if !errors.Is(tt.err, ErrMismatch) || !errors.Is(tt.err, merkle.ErrMismatch) {
+			if !errors.Is(tt.err, ErrMismatch) || !errors.Is(tt.err, merkle.ErrMismatch) || errors.Is(tt.err, ErrMalformed) {
 				t.Errorf("%s: %v, want ErrMismatch (merkle.ErrMismatch)", tt.name, tt.err)
 			}
 		default:
-			if tt.err == nil || !strings.Contains(tt.err.Error(), tt.want) || errors.Is(tt.err, ErrMismatch) {
-				t.Errorf("%s: %v, want an error saying %q", tt.name, tt.err, tt.want)
+			if !errors.Is(tt.err, ErrMalformed) || !strings.Contains(tt.err.Error(), tt.want) || errors.Is(tt.err, ErrMismatch) {
+				t.Errorf("%s: %v, want ErrMalformed saying %q", tt.name, tt.err, tt.want)
 			}
 		}
 	}
-	if _, err := RootFromConsistency(0, 5, EmptyRoot, nil); err == nil {
+	if _, err := RootFromConsistency(0, 5, EmptyRoot, nil); !errors.Is(err, ErrMalformed) {
 		t.Error("RootFromConsistency from the empty log: no error")
 	}
-	if _, err := InclusionProof(nil, 7, 7, &store); err == nil {
+	if _, err := InclusionProof(nil, 7, 7, &store); !errors.Is(err, ErrMalformed) {
 		t.Error("InclusionProof of leaf 7 of 7: no error")
 	}
 	if _, err := ConsistencyProof(nil, 8, 7, &store); err == nil {
@@ -497,8 +497,8 @@ func TestParseProof(t *testing.T) {
 	for _, tt := range tests {
 		got, err := ParseProof(nil, tt.data)
 		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%d bytes: %v, want %q", len(tt.data), err, tt.err)
+			if !errors.Is(err, ErrMalformed) || !strings.Contains(err.Error(), tt.err) {
+				t.Errorf("%d bytes: %v, want ErrMalformed saying %q", len(tt.data), err, tt.err)
 			}
 			continue
 		}
@@ -859,7 +859,15 @@ func FuzzVerify(f *testing.F) {
 		if m <= 40 {
 			old = mth(leaves[:m])
 		}
-		if VerifyConsistency(m, n, old, root, proof) == nil && m <= n && n <= 40 && m > 0 && m < n {
+		// Every refusal is a mismatch or malformed, never both.
+		one := func(err error) {
+			if err != nil && errors.Is(err, ErrMismatch) == errors.Is(err, ErrMalformed) {
+				t.Fatalf("sizes %d, %d: %v, want ErrMismatch or ErrMalformed", m, n, err)
+			}
+		}
+		cerr := VerifyConsistency(m, n, old, root, proof)
+		one(cerr)
+		if cerr == nil && m <= n && n <= 40 && m > 0 && m < n {
 			if want := refSubproof(int(m), leaves[:n], true); !slices.Equal(proof, want) {
 				t.Fatalf("sizes %d to %d: a proof that is not RFC 9162's verifies", m, n)
 			}
@@ -868,7 +876,9 @@ func FuzzVerify(f *testing.F) {
 		if m < 40 {
 			leaf = leaves[m]
 		}
-		if VerifyInclusion(m, n, leaf, proof, root) == nil && n <= 40 && m < n {
+		ierr := VerifyInclusion(m, n, leaf, proof, root)
+		one(ierr)
+		if ierr == nil && n <= 40 && m < n {
 			if want := refPath(int(m), leaves[:n]); !slices.Equal(proof, want) {
 				t.Fatalf("leaf %d of %d: a proof that is not RFC 9162's verifies", m, n)
 			}
