@@ -437,8 +437,8 @@ func TestVerifyErrors(t *testing.T) {
 				t.Errorf("%s: %v, want ErrMismatch (merkle.ErrMismatch)", tt.name, tt.err)
 			}
 		default:
-			if !errors.Is(tt.err, ErrMalformed) || !strings.Contains(tt.err.Error(), tt.want) || errors.Is(tt.err, ErrMismatch) {
-				t.Errorf("%s: %v, want ErrMalformed saying %q", tt.name, tt.err, tt.want)
+			if !errors.Is(tt.err, merkle.ErrMalformed) || !strings.Contains(tt.err.Error(), tt.want) || errors.Is(tt.err, ErrMismatch) {
+				t.Errorf("%s: %v, want ErrMalformed (merkle.ErrMalformed) saying %q", tt.name, tt.err, tt.want)
 			}
 		}
 	}
