@@ -1,6 +1,7 @@
 package hashtree
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"runtime"
 	"slices"
@@ -189,6 +190,15 @@ func TestListAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
+	for _, copied := range []bool{false, true} {
+		t.Run(fmt.Sprintf("copied=%v", copied), func(t *testing.T) { listAllocs(t, copied) })
+	}
+}
+
+// listAllocs runs slots on a registry and its balances, or on copies of
+// them (every page shared until written), until every page is owned, and
+// counts the allocations of a slot then.
+func listAllocs(t *testing.T, copied bool) {
 	r := rand.New(rand.NewPCG(3, 4))
 	n := 5000
 	if testing.Short() {
@@ -196,6 +206,9 @@ func TestListAllocs(t *testing.T) {
 	}
 	vals := NewContainerList(8, randChunks(r, 8*n), 1<<40)
 	bals := NewBasicList(make([]uint64, n), 1<<40)
+	if copied {
+		vals, bals = vals.Copy(), bals.Copy()
+	}
 	slot := func() {
 		for range 100 {
 			i := uint64(r.IntN(n))
