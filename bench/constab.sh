@@ -38,12 +38,4 @@ for ((r = 1; r <= rounds; r++)); do
 done
 sed 's/^/A /' "$tmp/runsA"; sed 's/^/B /' "$tmp/runsB"
 echo "# B/A: median, rounds B faster, best, worst"
-perl -e '
-	my ($fa, $fb) = @ARGV; my (%a, %b, @names);
-	for my $in ([$fa, \%a], [$fb, \%b]) { open(my $f, "<", $in->[0]) or die;
-		while (my $l = <$f>) { my ($n, $ns) = $l =~ /^(\S+)\s+\d+\s+([\d.]+) ns\/op/ or next;
-			push @names, $n unless exists $a{$n} || exists $b{$n}; push @{$in->[1]{$n}}, $ns; } }
-	for my $n (@names) { my @r = map { $b{$n}[$_] / $a{$n}[$_] } 0 .. $#{$a{$n}}; my @s = sort { $a <=> $b } @r;
-		my $med = @s % 2 ? $s[$#s / 2] : ($s[@s / 2 - 1] + $s[@s / 2]) / 2;
-		printf "%-50s %.3f  %d of %d  %.3f  %.3f\n", $n, $med, scalar(grep { $_ < 1 } @r), scalar(@r), $s[0], $s[-1]; }
-' "$tmp/runsA" "$tmp/runsB"
+ab_summary "$tmp/runsA" "$tmp/runsB"

@@ -53,3 +53,34 @@ rr_report() {
 	  }
 	' "$@" < times
 }
+
+# ab_summary A B: two files of `go test` benchmark rows (A's and B's runs, a
+# row a benchmark and round, in the same order), then a row a benchmark and
+# unit, B's figure over A's: the median, the rounds B's was lower in, the
+# least and the greatest. ns/op rows as `NAME RATIO...`, every other unit
+# (ms-slot, faults/op, B/op, ...) as `NAME UNIT RATIO...`.
+ab_summary() {
+	perl -e '
+		my ($fa, $fb) = @ARGV;
+		my (%a, %b, @keys);
+		for my $in ([$fa, \%a], [$fb, \%b]) {
+			open(my $f, "<", $in->[0]) or die "$in->[0]: $!";
+			while (my $l = <$f>) {
+				my ($n, $rest) = $l =~ /^(Benchmark\S+)\s+\d+\s+(.*)$/ or next;
+				while ($rest =~ /([-\d.]+) (\S+)/g) {
+					my $k = $2 eq "ns/op" ? $n : "$n $2";
+					push @keys, $k unless exists $a{$k} || exists $b{$k};
+					push @{$in->[1]{$k}}, $1;
+				}
+			}
+		}
+		for my $k (@keys) {
+			my @i = grep { defined $b{$k}[$_] } 0 .. $#{$a{$k}};
+			next unless @i;
+			my @r = map { $a{$k}[$_] != 0 ? $b{$k}[$_] / $a{$k}[$_] : 1 } @i;
+			my @s = sort { $a <=> $b } @r;
+			my $med = @s % 2 ? $s[$#s / 2] : ($s[@s / 2 - 1] + $s[@s / 2]) / 2;
+			printf "%-50s %.3f  %d of %d  %.3f  %.3f\n", $k, $med, scalar(grep { $_ < 1 } @r), scalar(@r), $s[0], $s[-1];
+		}
+	' "$1" "$2"
+}

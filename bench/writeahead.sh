@@ -36,21 +36,4 @@ for ((r = 1; r <= rounds; r++)); do
 	done
 done
 echo "# B/A ($b over $a): median, rounds B faster, best, worst"
-perl -e '
-	my ($fa, $fb) = @ARGV;
-	my (%a, %b, @names);
-	for my $in ([$fa, \%a], [$fb, \%b]) {
-		open(my $f, "<", $in->[0]) or die;
-		while (my $l = <$f>) {
-			my ($n, $ns) = $l =~ /^(\S+)\s+\d+\s+([\d.]+) ns\/op/ or next;
-			push @names, $n unless exists $a{$n} || exists $b{$n};
-			push @{$in->[1]{$n}}, $ns;
-		}
-	}
-	for my $n (@names) {
-		my @r = map { $b{$n}[$_] / $a{$n}[$_] } 0 .. $#{$a{$n}};
-		my @s = sort { $a <=> $b } @r;
-		my $med = @s % 2 ? $s[$#s / 2] : ($s[@s / 2 - 1] + $s[@s / 2]) / 2;
-		printf "%-44s %.3f  %d of %d  %.3f  %.3f\n", $n, $med, scalar(grep { $_ < 1 } @r), scalar(@r), $s[0], $s[-1];
-	}
-' "$tmp/runs$a" "$tmp/runs$b"
+ab_summary "$tmp/runs$a" "$tmp/runs$b"
