@@ -72,6 +72,7 @@ func report(w io.Writer, dir string) error {
 		{"38", "jcap.txt", jcap},
 		{"39", "mutable.txt", mutable},
 		{"39", "writeahead.txt", writeAhead},
+		{"39", "tiers.txt", tiers},
 	} {
 		text, err := os.ReadFile(filepath.Join(dir, s.file))
 		if err != nil {
@@ -478,4 +479,49 @@ func median(v []float64) float64 {
 		return s[n/2]
 	}
 	return (s[n/2-1] + s[n/2]) / 2
+}
+
+// abRE matches a row of lib.sh's ab_summary: a benchmark, its unit where
+// not ns/op, B's figure over A's (the median) and the rounds B's was lower.
+var abRE = regexp.MustCompile(`^(Benchmark\S+)(?: (\S+))?\s+([0-9.]+)\s+(\d+ of \d+)`)
+
+// tiers: the tiers of overlays (bench/data/zen3-2026-12-07g/tiers.patch)
+// against the pages copied of main, by patchab.sh: the slot of a chain of
+// copies (what a beacon node pays), the slot on a fresh copy, the slot
+// without one and the memory the chain holds. Whether they pay on this CPU
+// as on the Zen 3 they were measured on: a chain's slot at most 0.95, a
+// fresh copy's no slower, the slot without a copy at most 1.02. A figure
+// for the default's choice, not a must-show.
+func tiers(text string) ([]line, error) {
+	rows := map[string][2]string{}
+	for _, l := range strings.Split(text, "\n") {
+		if r := abRE.FindStringSubmatch(l); r != nil {
+			k := r[1]
+			if r[2] != "" {
+				k += " " + r[2]
+			}
+			rows[k] = [2]string{r[3], r[4]}
+		}
+	}
+	var ls []line
+	x := map[string]float64{}
+	for _, c := range []struct{ key, what string }{
+		{"BenchmarkMutableChain ms-slot", "a chain's slot"},
+		{"BenchmarkMutableSlot/impl=sha256x-after-Copy", "the slot on a fresh copy"},
+		{"BenchmarkMutableSlot/impl=sha256x", "the slot without a copy"},
+		{"BenchmarkMutableChain MB-held", "the memory a chain holds"},
+		{"BenchmarkMutableChain faults/op", "page faults a chain's slot"},
+	} {
+		r, ok := rows[c.key]
+		if !ok {
+			return nil, fmt.Errorf("no row %s", c.key)
+		}
+		x[c.key], _ = strconv.ParseFloat(r[0], 64)
+		ls = append(ls, line{"tiers over pages, " + c.what, fmt.Sprintf("%s (lower in %s)", r[0], r[1]), "", true})
+	}
+	v := "no (keep the pages copied)"
+	if x["BenchmarkMutableChain ms-slot"] <= 0.95 && x["BenchmarkMutableSlot/impl=sha256x-after-Copy"] <= 1 && x["BenchmarkMutableSlot/impl=sha256x"] <= 1.02 {
+		v = "pay (as on Zen 3)"
+	}
+	return append(ls, line{"(decision) tiers on this CPU", v, "", true}), nil
 }

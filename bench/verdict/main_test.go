@@ -115,3 +115,32 @@ func TestWriteAhead(t *testing.T) {
 		t.Errorf("a figure judged as a must-show:\n%s", out)
 	}
 }
+
+// TestTiers: patchab.sh's summary of the tiers against the pages copied,
+// read row by row, and the decision it gives on the Zen 3 they pay on.
+func TestTiers(t *testing.T) {
+	text, err := os.ReadFile("../data/zen3-2026-12-07h/tiers.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ls, err := tiers(string(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	for _, l := range ls {
+		b.WriteString(l.String() + "\n")
+	}
+	out := b.String()
+	for _, want := range []string{"a chain's slot", "0.845 (lower in 3 of 3)", "the slot on a fresh copy", "0.668 (lower in 3 of 3)", "the slot without a copy", "0.968 (lower in 2 of 3)", "pay (as on Zen 3)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "NOT MET") {
+		t.Errorf("a figure judged as a must-show:\n%s", out)
+	}
+	if _, err := tiers("BenchmarkMutableChain ms-slot 0.9  3 of 3  0.8  1.0\n"); err == nil {
+		t.Error("a summary without the slot rows was judged")
+	}
+}
