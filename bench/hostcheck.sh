@@ -9,7 +9,7 @@
 # `sum -j 1000000 -r /usr/lib` against the default (jcap.sh 5); the trees
 # that change (mutable.sh 3) and their writes asked for ahead against none
 # (writeahead.sh 8: what a route of this CPU should set); the tiers of
-# overlays against the pages copied (patchab.sh with tiers.patch, 3 rounds:
+# overlays against the pages copied (patchab.sh with tiers2.patch, 3 rounds:
 # whether they pay here as on Zen 3) and the price of a page fault on this
 # host (faultcost). OLD defaults to
 # 0edbfb5, issue 38's starting point. Last, each must-show those files
@@ -42,7 +42,7 @@ run abrr.txt bash bench/abrr.sh "$old" 5 64
 run jcap.txt bash bench/jcap.sh 5
 run mutable.txt bash bench/mutable.sh 3
 run writeahead.txt bash bench/writeahead.sh 8
-run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07g/tiers.patch 3 '^BenchmarkMutableChain$@1600x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
+run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07h/tiers2.patch 3 '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
 run faultcost.txt bash -c 'cd bench && go run ./faultcost'
 (cd bench && go run ./verdict "$dir") | tee "$dir/verdict.txt"
 echo "results in $dir" >&2
