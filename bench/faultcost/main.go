@@ -8,7 +8,7 @@
 // host's choice, not the CPU's); later rounds reuse what the guest freed.
 // A tree that changes allocates fresh memory as it goes, so its cost on a
 // host is its faults (bench's faults/op) times this price
-// (bench/HISTORY.md, "AMD Zen 3, a ninth session").
+// (bench/HISTORY.md, "Zen 3, ninth: the tiers in every host's check").
 //
 //	go run ./faultcost [-mib 256] [-rounds 5]
 package main
