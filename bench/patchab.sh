@@ -8,8 +8,8 @@
 # the greatest (lib.sh's ab_summary). How an experiment measured on one CPU
 # is measured on the next:
 #
-#   bash bench/patchab.sh bench/data/zen3-2026-12-07g/tiers.patch 3 \
-#     '^BenchmarkMutableChain$@1600x' '^BenchmarkMutableSlot$/impl=sha256x@2s'
+#   bash bench/patchab.sh bench/data/zen3-2026-12-07h/tiers2.patch 3 \
+#     '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
 set -euo pipefail
 patch=$(realpath "${1:?usage: bench/patchab.sh PATCH ROUNDS BENCH@BENCHTIME...}")
 rounds=${2:?usage: bench/patchab.sh PATCH ROUNDS BENCH@BENCHTIME...}
