@@ -15,31 +15,19 @@ const size = 32
 // block and the block marks the group owned, and a page only where it owns
 // the block and the block marks the page owned.
 //
-// Copying a level copies its directory alone (a pointer a 256 nodes of
-// hashtree's levels, a pointer a 512 of a container list's field roots)
-// and clears the mine bits of both copies: the first write to a block in
-// either copies that block (96 bytes) with no group or page owned, then
-// the group written (64 bytes), then the page (128 bytes in hashtree's
-// levels, 256 of field roots). So Copy costs little (17 us for a 2^20-validator
-// registry and its balances, Zen 4, where copying every page pointer would
-// take 0.2 ms), and the first root after it copies a page a dirty node and a
-// block and a group for a few (copy-on-write at three granularities, so
-// that a block a slot writes once, at the lowest levels of a list of
-// balances, costs 160 bytes of pointers rather than a block's 64 page
-// pointers: a slot after a Copy allocates 1.4 MB, and the collector's
-// share of it falls with it). Both copies' costs are bytes copied, and the
-// misses of reading the pages copied (which Touch overlaps). A block's
-// owned bits are read only by a level that owns the block: a block that
-// copies share is never written, so its bits need no clearing.
+// Copying a level copies its directory alone and clears the mine bits of
+// both copies: the first write to a block in either copies that block, then
+// the group written, then the page. So Copy costs little, and a block that
+// a slot writes once costs a few pointers rather than a block's 64 page
+// pointers (BENCHMARKS.md, "Trees that change: pages that copies share"). A
+// block's owned bits are read only by a level that owns the block: a block
+// that copies share is never written, so its bits need no clearing.
 //
-// A page copied to be written and a group are allocated alone, not cut
-// from a slab: in a chain of copies (a beacon node's, each slot on a copy
-// of the last) the pages a slot copies die at different times, as later
-// copies write them again, and a slab lives as long as its longest-lived
-// page; cut from slabs, a chain of 4,800 slots held 2.2 times the memory
-// (BENCHMARKS.md, "Trees that change: pages copied allocated alone").
-// Pages a level takes in order (a stretch rewritten, the level grown) are
-// still cut from slabs, so that they lie in runs.
+// A page copied to be written and a group are allocated alone, not cut from
+// a slab: in a chain of copies the pages a slot copies die at different
+// times, and a slab lives as long as its longest-lived page (BENCHMARKS.md,
+// "Trees that change: pages copied allocated alone"). Pages a level takes
+// in order are still cut from slabs, so that they lie in runs.
 //
 // Pages allocated together (a tree built at once, a level grown by many
 // nodes) lie one after another in one array, so that a run of dirty nodes
@@ -51,19 +39,15 @@ type Level struct {
 	n    int      // nodes in use
 	np   int      // pages in use
 	// base, where not nil, is node 0 of the array a level grown once from
-	// empty (a tree built at once) took its pages from, in order: pages
-	// 0..basePages-1 lie there but for those of the groups marked in moved,
-	// where the level has replaced a page since (a page copied to be
-	// written after Share). A bit a group, not a page: a copy's first
-	// writes allocate an eighth of the bits (a slot's copy, 15 KB rather
-	// than 120), and a group replaced is copied whole anyway (ownGroup).
-	// A page in base is read there without loading its block, group and
-	// page pointers: on a large tree, misses in a chain, one a node (a
-	// copy's reads, and its original's, 1.6 times as long without it:
-	// BENCHMARKS.md, "Trees that change: a level's one array"). A page in
-	// base that a level writes in place is its own, so the writes land in
-	// base; one that copies share is never written (a write copies it
-	// first).
+	// empty took its pages from, in order: pages 0..basePages-1 lie there
+	// but for those of the groups marked in moved, replaced since (copied
+	// to be written after Share). A bit a group, not a page: a copy's first
+	// writes allocate an eighth of the bits, and a group replaced is copied
+	// whole anyway (ownGroup). A page in base is read there without loading
+	// its block, group and page pointers, a chain of misses on a large tree
+	// (BENCHMARKS.md, "Trees that change: a level's one array"). A page in
+	// base that a level writes in place is its own; one that copies share
+	// is never written (a write copies it first).
 	base      *[size]byte
 	basePages int
 	moved     []uint64 // bit g: a page of group g lies no longer in base; nil: none does
@@ -113,20 +97,17 @@ type group [groupPages]*[size]byte
 type block struct {
 	// groups[s], where nil, is groupPages pages that lie in base's array,
 	// from base + s*groupPages pages: a block of a level built or grown at
-	// once, read without loading a page's pointer (a level's pointers are
-	// 8 bytes a page, 1/32 of its nodes, and a load that misses on a large
-	// tree when its pages are small), and a block copied whose groups are
-	// copied only where written. Groups past the pages in use may be nil
-	// whatever base is: they are made when the level grows into them.
+	// once, read without loading a page's pointer, and a block copied whose
+	// groups are copied only where written. Groups past the pages in use
+	// may be nil whatever base is: they are made when the level grows into
+	// them.
 	groups [blockGroups]*group
 	base   *[size]byte // page 0 of the array of the nil groups' pages
 	owned  uint64      // bit k: page k is the owning level's alone
-	// bit k: page k was allocated with the page before it (page k-1, or
-	// for k = 0 the previous block's last), in one array. Where that page
-	// was replaced since, page k no longer follows it in memory (the array,
-	// alive through page k, still holds the page replaced), so run checks
-	// the bit and the addresses both and never clears the bit of a page it
-	// does not write.
+	// bit k: page k was allocated with the page before it (page k-1, or the
+	// previous block's last for page 0), in one array. That page may have
+	// been replaced since, so run checks the bit and the addresses both and
+	// never clears the bit of a page it does not write.
 	joined uint64
 	gowned uint8 // bit s: groups[s] is the owning level's alone
 }
@@ -574,13 +555,12 @@ func (l *Level) Run(i, limit int) (*[size]byte, int) {
 	return p, n
 }
 
-// Touch loads the blocks, then the page lines, of the nodes idx whose
-// pages a write would copy (pages this level does not own), in two passes
-// of independent loads, so that the misses of the copies that Mut makes
-// next overlap rather than come one after another: a slot on a fresh copy
-// 9% faster (BENCHMARKS.md, "Trees that change: pages that copies
-// share"). It returns a value of the bytes loaded, which the caller drops:
-// what keeps the loads (noinline, so that they are not found unused).
+// Touch loads the blocks, then the page lines, of the nodes idx whose pages
+// a write would copy (pages this level does not own), in two passes of
+// independent loads, so that the misses of the copies Mut makes next
+// overlap (BENCHMARKS.md, "Trees that change: pages that copies share"). It
+// returns a value of the bytes loaded, which the caller drops: what keeps
+// the loads (noinline, so that they are not found unused).
 //
 //go:noinline
 func (l *Level) Touch(idx []int) uintptr {
