@@ -18,16 +18,14 @@ const (
 
 	// A kernel call takes at most window jobs, or smallWindow in a batch of
 	// no more: a window's jobs are an array on the stack, zeroed at every
-	// call, and a batch of many short messages pays each call's setup and
-	// the carrying of its busy lanes once a window (bench/HISTORY.md, "Wider
-	// windows").
+	// call (bench/HISTORY.md, "Wider windows").
 	window      = 256
 	smallWindow = 64
 	maxLanes    = kernel.MaxLanes
 
 	// levelChunk is how many nodes a level stages for one pairs kernel call
-	// (at most: plan.PairsMax bounds it too): 32 ran level with it, 128 up
-	// to 5% slower (BENCHMARKS.md, "Staged levels: 64 nodes a call").
+	// (at most: plan.PairsMax bounds it too) (BENCHMARKS.md, "Staged
+	// levels: 64 nodes a call").
 	levelChunk = 64
 )
 
@@ -40,9 +38,8 @@ type slot struct {
 
 // A scratch area is allocated whole (page-aligned, as every large object);
 // its staged blocks lie on 64-byte lines, so that no kernel's load of a
-// block straddles two (TestScratchAligned; staged rows moved 1-2% with
-// their offset: bench/HISTORY.md, "Intel Xeon, model 207: the fifth
-// session, reviews that found wrong digests").
+// block straddles two (TestScratchAligned; bench/HISTORY.md, "Intel Xeon,
+// model 207: the fifth session, reviews that found wrong digests").
 type scratch struct {
 	ls kernel.LaneSet
 	// Items staged whole for the pairs kernels (staging): a level's joins,
@@ -92,11 +89,10 @@ var scratchPool = sync.Pool{New: newScratch}
 
 func newScratch() any {
 	sc := new(scratch)
-	// One write to each page first: a page of fresh memory that is read
-	// before it is written maps the shared zero page, and the write that
-	// follows replaces it and flushes the TLB of every CPU the process
-	// runs on, an interrupt to each (bench/HISTORY.md, "A short read as the
-	// end of a file, and fresh memory written first").
+	// One write to each page first: a fresh page read before it is written
+	// maps the shared zero page, and the write that replaces it flushes
+	// every CPU's TLB (bench/HISTORY.md, "A short read as the end of a
+	// file, and fresh memory written first").
 	mem := unsafe.Slice((*byte)(unsafe.Pointer(sc)), unsafe.Sizeof(*sc))
 	for i := 0; i < len(mem); i += 4096 {
 		mem[i] = 0
@@ -118,14 +114,13 @@ func (sc *scratch) setPadBlock(bits uint64) {
 	sc.ls.PadBlockWK = uintptr(unsafe.Pointer(&sc.padWK))
 }
 
-// run calls the stage's kernel, at most plan.CallSteps steps (Go cannot
-// preempt assembly: every call is bounded by time, internal/plan's
-// bounds.go). It reports whether the call ended as the kernel contract
-// ends a call whose steps do not run out (no job left and fewer than
-// ls.MinActive lanes busy), else the caller calls again on what it left;
-// and how many of the jobs it took. Kernels
-// are called directly, never through a func value, so that the compiler
-// can see the caller's slices do not escape.
+// run calls the stage's kernel, at most plan.MaxSteps steps (Go cannot
+// preempt assembly: internal/plan's bounds.go). It reports whether the call
+// ended as the kernel contract ends a call whose steps do not run out (no
+// job left and fewer than ls.MinActive lanes busy), else the caller calls
+// again on what it left; and how many of the jobs it took. Kernels are
+// called directly, never through a func value, so that the caller's slices
+// do not escape.
 func run(st plan.Stage, ls *kernel.LaneSet, jobs []kernel.Job) (ended bool, taken int) {
 	var t0 int64
 	if instrumented {
@@ -166,9 +161,9 @@ type batch struct {
 	pre    []byte     // the prefix's bytes after its last whole block
 	bits   uint64     // 8 * len(prefix)
 	padSet bool       // sc.padBlock is this batch's: its jobs may point at it
-	// A message with more whole blocks than part is hashed a part at a
-	// time, its state carried between parts (hashParts); a window runs once
-	// its jobs hold window blocks a lane of the first stage.
+	// A message of more whole blocks than part is hashed a part at a time
+	// (hashParts); a window runs once its jobs hold window blocks a lane of
+	// the first stage.
 	part, window int
 }
 
@@ -192,9 +187,8 @@ func (b *batch) span(part int) (skip, n int) {
 }
 
 // spanOf is span for a message of whole blocks: its parts after the first
-// as even as can be, at most b.part each, so that a round of
-// equally long messages' parts ends in every lane at once rather than with
-// a short last part.
+// as even as can be, at most b.part each, so that a round of equally long
+// messages ends in every lane at once.
 func (b *batch) spanOf(whole, part int) (skip, n int) {
 	if part == 0 || whole <= b.part {
 		return 0, b.part
@@ -212,9 +206,8 @@ type feed struct {
 	first, end int
 	out        [][Size]byte // where the digests go, but fromStreams'
 	msgs       [][]byte     // fromMessages
-	// classes are fromMessages' power-of-two classes of the block counts:
-	// where they span more than a factor of 8, the messages are fed
-	// longest first, a pass a class.
+	// classes are fromMessages' power-of-two classes of the block counts,
+	// fed longest first where they span more than a factor of 8.
 	classes    uint64
 	nodes      [][Size]byte // fromNodes
 	nodeBytes  []byte
@@ -238,13 +231,12 @@ const (
 
 // queue hashes every job f makes on the plan's kernels, a window at a time:
 // a full window runs on the first kernel, its busy lanes carried into the
-// next window; the last window runs through every stage. It reports
-// whether a message or chunk has parts still to hash.
+// next window; the last window runs through every stage. It reports whether
+// a message or chunk has parts still to hash.
 //
-// This is the only place a window is built. Jobs are assigned into the local
-// array directly, field by field, never through a pointer or copy: either
-// would send the array, and the caller's slices, to the heap; and a job
-// built whole is copied through a temporary, which stalled on store
+// This is the only place a window is built. Jobs are assigned into the
+// local array field by field: a pointer or a copy would send the array, and
+// the caller's slices, to the heap, and a job built whole stalled on store
 // forwarding.
 func (b *batch) queue(f *feed) (more bool) {
 	if f.end-f.first > smallWindow {
@@ -253,10 +245,9 @@ func (b *batch) queue(f *feed) (more bool) {
 	return queueIn[[smallWindow]kernel.Job](b, f)
 }
 
-// A jobArray is a window's jobs: an array, local to the function that
-// builds the window (a slice passed in would send the caller's slices to
-// the heap), of one of two sizes, so that a small batch zeroes only a small
-// one.
+// A jobArray is a window's jobs: a local array (a slice passed in would
+// send the caller's slices to the heap), of two sizes, so that a small
+// batch zeroes only a small one.
 type jobArray interface {
 	[smallWindow]kernel.Job | [window]kernel.Job
 }
@@ -278,9 +269,8 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 	}
 	// Messages whose block counts span more than three powers of two are
 	// queued longest first, a class at a time, so that no long one starts
-	// last while the others' lanes idle: unordered, the mixed shape took
-	// 6-8% longer; ordered from a span of two, the short shape 12-14%
-	// (BENCHMARKS.md, "Ragged batches queued longest first").
+	// last while the others' lanes idle (BENCHMARKS.md, "Ragged batches
+	// queued longest first").
 	cmax, cmin := 0, 0
 	ragged := false
 	if f.kind == fromMessages {
@@ -314,17 +304,13 @@ func queueIn[W jobArray](b *batch, f *feed) (more bool) {
 				}
 			}
 			// A window runs once it is full, or holds limit blocks and a
-			// job for every lane; again while what its call left does
-			// (the lanes' steps ran out). So every call either has no
-			// more jobs than lanes, or its lanes take every job within
-			// its steps: until the last is taken every lane is busy, and
-			// the jobs before it hold less than limit, a call's steps a
-			// lane. No call leaves a job it did not take. A carried job
-			// counts at most a call's steps (carry): it can keep its
-			// lane no longer than that in one call, so that the long
-			// jobs a call left run the next one with enough short jobs
-			// beside them for all its steps, not a call for each few
-			// (BENCHMARKS.md, "Kernel calls bounded by time").
+			// job for every lane; again while what its call left does. So
+			// every call either has no more jobs than lanes, or its lanes
+			// take every job within its steps: no call leaves a job it did
+			// not take. A carried job counts at most a call's steps
+			// (carry), so that the long jobs a call left run the next one
+			// with enough short jobs beside them (BENCHMARKS.md, "Kernel
+			// calls bounded by time").
 			for n == len(jobs) || nb >= limit && n >= b.stages[0].Width {
 				carried, c, cb := b.flush(unsafe.Slice(&jobs[0], n))
 				for k := range c {
@@ -377,21 +363,18 @@ func (b *batch) parts(msg []byte) int {
 // stagePart stages the blocks of one part of prefix || msg in blk and
 // returns the part's runs, and whether more parts follow. Part 0 has the
 // staged head; each part up to its span of the whole blocks, read in place;
-// the last the staged tail. The runs come back in registers, not as
-// a job: copying a returned job into the queue stalled on store forwarding.
+// the last the staged tail. The runs come back in registers: copying a
+// returned job into the queue stalled on store forwarding.
 func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r1, r2 kernel.Run, more bool) {
 	pre := b.pre
 	total := b.bits + 8*uint64(len(msg))
 	var rs [3]kernel.Run
 	k := 0
 	if len(pre)+len(msg) <= 3*BlockSize-9 {
-		// A message that pads to three blocks or fewer, with its prefix (an
-		// RFC 6962 leaf, a short message), is staged whole, its padding in
-		// the same pass: one copy of the message instead of a head or the
-		// whole blocks in place and a tail, and one run, so that the lane
-		// kernels' advance does not guess whether a second run follows
-		// (bench/HISTORY.md, "Transparency logs" and "Short messages staged
-		// whole").
+		// A message that pads to three blocks or fewer with its prefix (an
+		// RFC 6962 leaf) is staged whole, its padding in the same pass: one
+		// copy and one run (bench/HISTORY.md, "Transparency logs" and
+		// "Short messages staged whole").
 		return kernel.Run{P: &blk[0], N: uintptr(padTailClear(blk[:], pre, msg, total))}, kernel.Run{}, kernel.Run{}, false
 	}
 	whole := (len(pre) + len(msg)) / BlockSize
@@ -420,9 +403,8 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 		return rs[0], rs[1], rs[2], false
 	}
 	if len(pre)+len(msg) == 0 && b.sc != nil {
-		// A tail of padding only depends on nothing but the length: share
-		// one for a batch of whole-block messages (Merkle joins), the first
-		// such message's length.
+		// A tail of padding alone depends only on the length: one is
+		// shared by a batch of whole-block messages (Merkle joins).
 		if !b.padSet {
 			if b.sc.padBits != total {
 				b.sc.setPadBlock(total)
@@ -439,9 +421,8 @@ func (b *batch) stagePart(blk *[3 * BlockSize]byte, msg []byte, part int) (r0, r
 }
 
 // padTailClear is padTail for a t that overlaps neither a nor b: it zeroes
-// the one to three blocks first, with fixed-size stores the compiler inlines,
-// instead of clearing the gap after the message with a call (bench/HISTORY.md,
-// "Small batches": 6% of the short shape).
+// the one to three blocks first, with fixed-size stores the compiler
+// inlines, instead of a call (bench/HISTORY.md, "Small batches").
 func padTailClear(t, a, b []byte, bits uint64) int {
 	nt := (len(a)+len(b)+8)/BlockSize + 1
 	switch nt {
@@ -524,10 +505,9 @@ func (b *batch) finish(jobs []kernel.Job) {
 			continue // too few jobs to be worth this kernel
 		}
 		if st.Odd && len(jobs)%2 == 0 {
-			// Where any two busy streams reach the SHA unit's bound, an
-			// odd count starts in threes and an even one in pairs, so that
-			// 3, 5 or 9 jobs of one length leave none to run alone (7 still
-			// leave one: 3, 3, 1).
+			// Where any two busy streams reach the SHA unit's bound, an odd
+			// count starts in threes and an even one in pairs, so that 3, 5
+			// or 9 jobs of one length leave none to run alone.
 			continue
 		}
 		b.sc.ls.MinActive = 1
@@ -618,12 +598,9 @@ func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Jo
 // hashParts hashes the parts after the first of every message longer than
 // one part. Their states wait in out between parts. The messages go
 // longPass at a time, and each such set round by round: a round takes the
-// next part of up to as many messages as the first kernel has lanes, in
-// the order of a pass over the set per part number, going on where the
-// last round stopped, so that a message is in a round at most once and
-// every round but the set's last fills the lanes. Groups of a lane's width
-// in lockstep (as before) left a last partial group to hash all its parts
-// alone on the streams: 3 of mixed's 51 long messages on Zen 5.
+// next part of up to as many messages as the first kernel has lanes, going
+// on where the last round stopped, so that a message is in a round at most
+// once and every round but the set's last fills the lanes.
 func (b *batch) hashParts(out [][Size]byte, msgs [][]byte) {
 	var long, np [longPass]int32 // a set's messages, and their parts
 	next := 0

@@ -26,17 +26,14 @@ const MaxJoin = 3*BlockSize - 9
 // HashLevel is Join.HashLevel on plan pl; pairs says the join is of plain
 // pairs but for Double (no Prefix or Infix, Width 32), which the caller
 // folds to a constant for a literal Join. The Join comes by address: by
-// value it takes most of the argument registers and sends out and nodes to
-// the stack, which cost a one-pair level about 1 ns (bench/HISTORY.md,
-// "Merkle levels and trees against gohashtree and hashtree").
+// value it sends out and nodes to the stack (bench/HISTORY.md, "Merkle
+// levels and trees against gohashtree and hashtree").
 func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	if n2 := len(nodes) / 2; pairs && (len(nodes) == 2 || len(nodes) == 4 || len(nodes) == 8 && pl.Small4) && len(out) >= n2 && pl.SmallPairs {
-		// One, two or (Small4) four Merkle pairs (SHA-256d or not), the
-		// top of every tree, unless out overlaps the nodes other than in
-		// place: straight to the kernel of that many, from a function with
-		// a small frame. hashLevel's frame (1.4 KiB, every argument spilled, a
-		// defer) cost a one-pair level 6% on Zen 4 (bench/HISTORY.md, "The
-		// house").
+		// One, two or (Small4) four Merkle pairs (SHA-256d or not), the top
+		// of every tree, unless out overlaps the nodes other than in place:
+		// straight to the kernel of that many, from a function with a small
+		// frame (bench/HISTORY.md, "The house").
 		o, n := uintptr(unsafe.Pointer(&out[0])), uintptr(unsafe.Pointer(&nodes[0]))
 		if o == n || o+uintptr(n2)*Size <= n || n+uintptr(n2)*2*Size <= o {
 			if jn.Double {
@@ -51,11 +48,11 @@ func HashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 }
 
 // SmallPairs hashes n (1 or 2; 4 where pl.Small4) adjacent pairs at in into
-// out on the plan's kernel of n pairs; the plan must have it (pl.SmallPairs,
-// pl.Small4), and out must be in place or apart from in. It inlines, so
-// that a caller with its own checks, the SSZ drop-in (through
-// internal/door, the one door beside the root's API), reaches the kernel one
-// frame sooner than through HashLevel (bench/HISTORY.md, "SSZ").
+// out on the plan's kernel of n pairs; the plan must have it
+// (pl.SmallPairs, pl.Small4), and out must be in place or apart from in. It
+// inlines, so that a caller with its own checks (the SSZ drop-in, through
+// internal/door) reaches the kernel one frame sooner (bench/HISTORY.md,
+// "SSZ").
 func SmallPairs(pl *plan.Plan, out *[Size]byte, in *byte, n int) {
 	kernel.HashAdjacent(pl.Small[n], out, in, n)
 }
@@ -129,9 +126,9 @@ func hashLevel(pl *plan.Plan, pairs bool, jn *Join, out, nodes [][Size]byte) {
 	}
 	nb := (len(jn.Prefix)+len(jn.Infix)+2*w+8)/BlockSize + 1
 	if call == kernel.Staged && n2 <= 2 && !jn.Double && pl.SmallPairs {
-		// One or two nodes of another join (RFC 6962's at the top of a
-		// log, a proof's path): staged on the stack, straight to the one-
-		// or two-stream kernel, no scratch from the pool.
+		// One or two nodes of another join (the top of an RFC 6962 log, a
+		// proof's path): staged on the stack, straight to the one- or
+		// two-stream kernel.
 		var buf [2 * 3 * BlockSize]byte
 		for i := range n2 {
 			stageJoin(buf[i*nb*BlockSize:], jn, w, &nodes[2*i], &nodes[2*i+1])

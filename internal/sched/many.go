@@ -23,11 +23,9 @@ const SerialBatch = plan.SerialMax
 func HashMany(pl *plan.Plan, out [][Size]byte, prefix []byte, msgs [][]byte) {
 	if n := len(msgs); n > 0 && len(prefix) == 0 && len(out) >= n && pl.SmallPairs && small64(out[:n], msgs) {
 		// 64-byte messages (Merkle pairs) on a plan whose pairs kernels
-		// take any count: one or two, as at the top of a tree, straight to
-		// the one- or two-stream kernel, one read in place; more through
-		// the pairs stages. From a function with a small frame: hashMany's
-		// frame and one more call cost a one-message batch 6% and a batch
-		// of 3-7 about 3% on Zen 4 (bench/HISTORY.md, "The house").
+		// take any count: one or two straight to the one- or two-stream
+		// kernel, more through the pairs stages. From a function with a
+		// small frame (bench/HISTORY.md, "The house").
 		switch n {
 		case 1:
 			kernel.HashAdjacent(pl.Small[1], &out[0], &msgs[0][0], 1)
@@ -139,8 +137,7 @@ func small64(out [][Size]byte, msgs [][]byte) bool {
 // of pre bytes, if they all pad to as many and at most three, with the
 // shortest and longest message; else 0. A pass of its own, which stops at
 // the first message of another block count, so that the pass over every
-// batch stays as it was (the short shape slowed 2-4 % with the lengths
-// tracked there: bench/HISTORY.md, "Transparency logs").
+// batch stays as it was (bench/HISTORY.md, "Transparency logs").
 func sameBlocks(pre int, msgs [][]byte) (nb, shortest, longest int) {
 	shortest, longest = len(msgs[0]), len(msgs[0])
 	if pre+longest > MaxJoin {

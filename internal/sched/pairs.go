@@ -9,11 +9,9 @@ import (
 
 // A staging is how items other than 64-byte messages reach the pairs
 // kernels: staged whole, padded, nb blocks each, levelChunk at a time, into
-// the scratch area's slots. The items are a level's nodes of a join other
-// than pairs, or short messages that pad to as many blocks each, after a
-// prefix of less than a block (RFC 6962's leaves: HashManyPrefixed), which
-// then cost the pairs kernels' blocks and a copy each instead of the job
-// queue's (bench/HISTORY.md, "Transparency logs").
+// the scratch area's slots: a level's nodes of a join other than pairs, or
+// short messages that pad to as many blocks each after a prefix of less
+// than a block (RFC 6962's leaves: bench/HISTORY.md, "Transparency logs").
 type staging struct {
 	sl    *slots       // sc.joins for nodes, sc.msgs for messages
 	nodes [][Size]byte // a level's children, or nil
@@ -44,9 +42,7 @@ func (stg *staging) template() {
 	}
 	// The first slot's prefix and infix stand for every slot's only if the
 	// slots were laid out with them where they are now: an item's own bytes
-	// of another layout of the same length (a 65-byte message's first byte,
-	// where a 64-byte message after a 1-byte prefix has its prefix) differ
-	// from slot to slot.
+	// of another layout of the same length differ from slot to slot.
 	lay := layout{m, len(pre), at, len(infix)}
 	if t := sl.buf[:nb*BlockSize]; sl.laid == lay && string(t[:len(pre)]) == string(pre) && string(t[at:][:len(infix)]) == string(infix) {
 		return
@@ -110,15 +106,13 @@ func (stg *staging) stage(i, k int) *byte {
 // all n on the first stage's lanes, a last partial group among them
 // (TakesPartial). It returns how many it hashed; the rest are the job
 // queue's. What it hashes is as pairs call c reads it: messages one after
-// another from in (Adjacent, Double), the messages of the [][]byte at
-// msgs (Slices), or a level's nodes staged by stg (Staged). Each stage's
-// messages go in calls of bounded work: plan.PairsMax messages of its
-// kernel, and at most levelChunk nodes staged at a time.
+// another from in (Adjacent, Double), the [][]byte at msgs (Slices), or
+// items staged by stg (Staged). Each call is bounded: plan.PairsMax
+// messages, and at most levelChunk staged.
 //
 // Its arguments are the kernels' own, pointers and a count, so that they
-// stay in registers: the instructions between two small levels' kernel
-// calls are what those levels cost beyond the kernels (bench/HISTORY.md, "The
-// house").
+// stay in registers between two small levels' kernel calls
+// (bench/HISTORY.md, "The house").
 func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, n int) int {
 	chunk, nb, kc := int(^uint(0)>>1), 0, c
 	if c == kernel.Staged {
@@ -143,8 +137,7 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 		return n
 	}
 	// As few instructions as can be between two stages' kernel calls: a
-	// small batch's second kernel waits for them (bench/HISTORY.md, "The
-	// house").
+	// small batch's second kernel waits for them.
 	for _, st := range pl.Pairs {
 		end := done + st.Take(n-done)
 		for i := done; i < end; {
@@ -169,12 +162,11 @@ func hashPairs(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, msg
 	return done
 }
 
-// hashAdjacent is hashPairs of n pairs one after another at in (Adjacent
-// or Double) on a plan with a wide pairs stage (PairsWide), which takes
-// whole groups of its lanes of Adjacent calls, a level's, first. Apart
-// from hashPairs, whose stage loop, the path of a small batch, then keeps
-// fewer values live across its calls: six 64-byte messages about 1% faster
-// on Zen 4 (bench/HISTORY.md, "Link layouts at random").
+// hashAdjacent is hashPairs of n pairs one after another at in (Adjacent or
+// Double) on a plan with a wide pairs stage (PairsWide), which takes whole
+// groups of its lanes of Adjacent calls first. Apart from hashPairs, whose
+// stage loop then keeps fewer values live across its calls
+// (bench/HISTORY.md, "Link layouts at random").
 func hashAdjacent(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, n int) int {
 	done := 0
 	if st := pl.PairsWide; c == kernel.Adjacent && st.Width != 0 && n >= st.Width {
@@ -187,10 +179,9 @@ func hashAdjacent(pl *plan.Plan, c kernel.PairsCall, out *[Size]byte, in *byte, 
 	return done + hashPairs(pl, c, (*[Size]byte)(unsafe.Add(unsafe.Pointer(out), done*Size)), (*byte)(unsafe.Add(unsafe.Pointer(in), done*2*Size)), nil, nil, n-done)
 }
 
-// hashGroups hashes messages from..to, whole groups of st's lanes, in
-// calls of at most chunk messages and st's bound (plan.PairsMax): a level's
-// wide lanes and a partial group's lanes, apart from the stages' loop,
-// whose small levels want no call between their kernels.
+// hashGroups hashes messages from..to, whole groups of st's lanes, in calls
+// of at most chunk messages and st's bound (plan.PairsMax), apart from the
+// stages' loop, whose small levels want no call between their kernels.
 func hashGroups(st plan.Stage, c, kc kernel.PairsCall, out *[Size]byte, in *byte, msgs *[]byte, stg *staging, from, to, chunk, nb int) {
 	ch := min(chunk, plan.PairsMax(st.K))
 	for i := from; i < to; i += ch {
@@ -220,10 +211,9 @@ func pairsAt(c kernel.PairsCall, in *byte, msgs *[]byte, stg *staging, i, m int)
 }
 
 // runPart hashes the m < st.Width messages from i as one whole group of
-// st's lanes: copied to the stack (or staged: the slots hold a whole
-// group), the lanes past them hashing what the copy or the slots hold,
-// their digests dropped. Apart, so that the whole groups' path does
-// not carry its frame.
+// st's lanes, copied to the stack (or staged), the lanes past them hashing
+// what the copy or the slots hold, their digests dropped. Apart, so that
+// the whole groups' path does not carry its frame.
 //
 //go:noinline
 func runPart(st plan.Stage, c kernel.PairsCall, out *[Size]byte, m int, in *byte, msgs *[]byte, stg *staging, i int) {

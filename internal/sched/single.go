@@ -72,11 +72,9 @@ func hashOne(pl *plan.Plan, out *[Size]byte, prefix, msg []byte) {
 	}
 	pre := prefix[whole:]
 	if n := len(pre) + len(msg); n < 4*BlockSize-8 {
-		// What is left is at most four padded blocks: staged whole, one run.
-		// Up to two in a buffer of two, which costs less to zero; three or
-		// four through stagePart (head, body in place, tail) took 14%
-		// longer, 175 against 153 ns for one (bench/HISTORY.md, "Small
-		// batches").
+		// What is left is at most four padded blocks: staged whole, one
+		// run, up to two in a buffer of two, which costs less to zero
+		// (bench/HISTORY.md, "Small batches").
 		var t []byte
 		if n < 2*BlockSize-8 {
 			var b [2 * BlockSize]byte

@@ -14,10 +14,9 @@ type Stream struct {
 	sum [Size]byte
 	// x[:nx] is the input not yet hashed: less than a block, or a whole
 	// block that Write holds back when its input ends on a block's end, so
-	// that a sum then hashes that block and the padding in one kernel call
-	// (BENCHMARKS.md, "A stream's last block"). The buffer is one block, so
-	// that a Digest costs New no more than before (a larger one, to gather
-	// small writes, cost New 7 ns more).
+	// that a sum hashes that block and the padding in one kernel call
+	// (BENCHMARKS.md, "A stream's last block"). One block: a larger one, to
+	// gather small writes, made New slower.
 	x    [BlockSize]byte
 	nx   int
 	len  uint64 // bytes written
@@ -182,8 +181,8 @@ func WriteMany(pl *plan.Plan, ss []*Stream, chunks [][]byte, single bool) {
 		stages = pl.One
 	}
 	// The scratch goes back to the pool only if the call returns: one that
-	// panics (a fault in a caller's mapped file, which package files turns
-	// into a panic and recovers from) may leave it half laid out.
+	// panics (a fault in a mapped file, which package files recovers from)
+	// may leave it half laid out.
 	sc := scratchPool.Get().(*scratch)
 	b := batch{stages: stages, sc: sc}
 	b.withParts(pl, one)
