@@ -17,56 +17,49 @@
 //
 // File descriptors are not bounded so: each goroutine holds up to 16 large
 // files open side by side, and a ring while it reads a batch. A process
-// short of them (its RLIMIT_NOFILE reached, EMFILE, or the system's table
-// full, ENFILE) is not failed for it while any other file of the package
-// is open: the file refused waits for one to close and is opened again,
-// whether it is a large file, a small one or a directory Tree lists, and
-// a goroutine refused with nothing open closes the rings not reading a
-// batch (the call then sets up no more). A file gets the
-// error only when it is refused with nothing of the package open, as it
-// would from sha256sum, which holds one file at a time: one descriptor to
-// spare hashes every file, one at a time. The waits are for any call's
-// files, of this process. Files are opened without the runtime's poller
-// (os.NewFile of a blocking descriptor), and a ring or arena is kept for
-// the next call only with the descriptors to spare that the poller, set up
-// by the process's first os.Open of a pollable file or first timer, opens
-// (two on Linux, up to three elsewhere): it ends the process without. On
-// Linux one more stays open once a ring has read small files:
-// /proc/self/mountinfo, watched for the mounts that decide where a short
-// read ends a file.
+// short of them (EMFILE or ENFILE) is not failed for it while any other
+// file of the package is open: the file refused, whether large, small or a
+// directory Tree lists, waits for one to close and is opened again, and a
+// goroutine refused with nothing open closes the rings not reading a batch
+// (the call then sets up no more). A file gets the error only when it is
+// refused with nothing of the package open, as it would from sha256sum,
+// which holds one file at a time. The waits are for any call's files, of
+// this process. Files are opened without the runtime's poller, and a ring
+// or arena is kept for the next call only with the descriptors to spare
+// that the poller opens (two on Linux, up to three elsewhere): it ends the
+// process without. On Linux one more stays open once a ring has read small
+// files: /proc/self/mountinfo, watched for the mounts that decide where a
+// short read ends a file.
 //
 // On Linux the small files of a batch are opened, read and closed through
-// io_uring, up to 64 files a system call at the default Memory (256 at most,
-// from 16 MiB a goroutine: each file takes 16 KiB of its arena; see
-// bench/HISTORY.md, "Files"). Files whose type is not known from a
-// directory listing (List's names) go through the ring only where a system call costs 0.12 µs or more,
-// measured once: the ring must read their directories' listings first, so
-// that no pipe is read before its type is known, which costs more than it
-// saves where system calls are cheap. SHA256X_IOURING=on sends them
-// through the ring anyway. Where the kernel or a seccomp profile refuses
-// io_uring, or with PlainReads or the environment variable
-// SHA256X_IOURING=off, files are read with plain system calls; either way
-// every file gets the same outcome as from sha256sum. Up to one ring and
-// its arena per core, and one arena per core of the plain way, are kept for
-// a second after a call, for the next one. A call that has all its files
-// (paths given to Hash, or a walk already done) and fewer than 512 a
-// goroutine where system calls are cheap, 256 where they cost up to 1 µs,
-// reads them plainly unless a ring is kept: setting one up costs more than
-// it saves on so few (BENCHMARKS.md,
-// "Files: small files through the ring from 16"); SHA256X_IOURING=on sets
-// one up anyway.
+// io_uring, up to 64 files a system call at the default Memory (256 at
+// most, from 16 MiB a goroutine: each file takes 16 KiB of its arena).
+// Files whose type is not known from a directory listing (List's names) go
+// through the ring only where a system call costs 0.12 µs or more, measured
+// once: the ring must read their directories' listings first, so that no
+// pipe is read before its type is known, which pays only where system calls
+// cost that much. Where the kernel or a seccomp profile refuses io_uring,
+// or with PlainReads or SHA256X_IOURING=off, files are read with plain
+// system calls; either way every file gets the same outcome as from
+// sha256sum. Up to one ring and its arena per core, and one arena per core
+// of the plain way, are kept for a second after a call. A call that has all
+// its files and fewer than 512 a goroutine where system calls are cheap,
+// 256 where they cost up to 1 µs, reads them plainly unless a ring is kept:
+// setting one up costs more than it saves on so few (BENCHMARKS.md, "Files:
+// small files through the ring from 16"). SHA256X_IOURING=on sets a ring up
+// anyway, and sends files of unknown type through it.
 //
-// On Linux, large regular files (over 256 KiB) are either read in chunks
-// or hashed from memory mappings of the page cache, up to 16 MiB of each
-// file at a time, which saves copying them but costs a page fault and a
-// TLB miss a page: the way is decided once a process by a trial on its
-// first large files, whose rounds of hashing alternate between mapped and
-// read chunks, each timed; after 6 rounds each way, mapping is taken only
-// if its median round is 3% faster a byte or more (BENCHMARKS.md, "Files:
-// mapped or read, measured"). SHA256X_MMAP=on or off forces either way,
-// and SHA256X_MMAP=show prints the decision and its figures to standard
-// error. The mapped pages count in the process's resident memory, not
-// against Hasher.Memory. With PlainReads, files are read, never mapped.
+// On Linux, large regular files (over 256 KiB) are either read in chunks or
+// hashed from memory mappings of the page cache, up to 16 MiB of each file
+// at a time, which saves copying them but costs a page fault and a TLB miss
+// a page: the way is decided once a process by a trial on its first large
+// files, whose rounds alternate between mapped and read chunks, each timed;
+// after 6 rounds each way, mapping is taken only if its median round is 3%
+// faster a byte or more (BENCHMARKS.md, "Files: mapped or read, measured").
+// SHA256X_MMAP=on or off forces either way, and SHA256X_MMAP=show prints
+// the decision and its figures to standard error. The mapped pages count in
+// the process's resident memory, not against Hasher.Memory. With
+// PlainReads, files are read, never mapped.
 //
 // A file changed while hashed gets the digest of contents it held at one
 // time, or an error: never of bytes never held at once (as a read racing a
@@ -151,10 +144,8 @@ const (
 
 // WorkersPerCore is the most goroutines a Hasher runs per core
 // (runtime.GOMAXPROCS): each holds an arena, stream chunks and an io_uring
-// ring, and one more a core added half again the memory: `sha256x sum -r
-// /usr/lib` (59,650 files, 3.8 GB, page cache warm) on the Zen 5 guest
-// took 20.8 MB at one a core and 31.5 MB at two (BENCHMARKS.md, "Files:
-// workers capped").
+// ring, and one more a core added half again the memory (BENCHMARKS.md,
+// "Files: workers capped").
 const WorkersPerCore = 1
 
 // MaxWorkers is the most goroutines a Hasher runs at once, whatever

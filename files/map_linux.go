@@ -1,12 +1,10 @@
 package files
 
-// Large regular files may be hashed from the page cache through a window
-// of the file mapped into memory, not read into a chunk buffer: reading
-// copies every byte once more, 0.06 s of the 0.32 s of CPU time that
-// hashing 8 files of 64 MiB took on the Intel Xeon (BENCHMARKS.md, "Files:
-// large files mapped"), but in a KVM guest on the Zen 5 the mapped pages
-// cost more than the copy. A trial on the first rounds of a process's
-// large files decides which (trial.go).
+// Large regular files may be hashed from the page cache through a window of
+// the file mapped into memory, not read into a chunk buffer: reading copies
+// every byte once more (BENCHMARKS.md, "Files: large files mapped"), but on
+// some hosts the mapped pages cost more than the copy. A trial on the first
+// rounds of a process's large files decides which (trial.go).
 //
 // A file may change while it is mapped. If it shrinks, a read of a mapped
 // page past its new end faults (SIGBUS): worker.write runs WriteMany with
@@ -21,16 +19,14 @@ import (
 )
 
 // mapWindow is how much of one file is mapped at once: a worker maps at
-// most streams windows, whatever the files' sizes. On the Xeon, 8 files of
-// 64 MiB took 155, 148 and 142 ms with windows of 1, 4 and 16 MiB, and
-// 142 ms with 64 MiB (BENCHMARKS.md, "Files: large files mapped"). A
-// variable for the tests.
+// most streams windows, whatever the files' sizes; larger windows gained
+// nothing (BENCHMARKS.md, "Files: large files mapped"). A variable for the
+// tests.
 var mapWindow int64 = 16 << 20
 
-// mapMinSize is the smallest file mapped. Mapping paid for every size
-// tried (BENCHMARKS.md, "Files: large files mapped"): 7% for files of 640 KiB, 4% for 320 KiB; below
-// 256 KiB files are read whole as small ones anyway, with the default
-// memory.
+// mapMinSize is the smallest file mapped. Mapping paid for every size tried
+// (BENCHMARKS.md, "Files: large files mapped"); below 256 KiB files are
+// read whole as small ones anyway, with the default memory.
 const mapMinSize = 256 << 10
 
 // mapFiles counts the files set up to be mapped, for the tests.

@@ -17,14 +17,10 @@ import (
 // their types before it opens anything (a FIFO's data is read only by the
 // stream that hashes it), from each directory's listing, which the plain
 // way does without: it opens the file and asks fstat. The plain way makes
-// five system calls a file (openat, fstat, pread, fstat after, close), the
-// ring one (the statx after the read) and, on Zen 4, about 0.38 µs of CPU
-// a file more for the listings and chains: the ring pays from about 0.1 µs
-// a call. Zen 4 (0.18 µs a call): the ring 4.6% less time; the Intel Xeon
-// (75-105 ns, before the reads were checked): level; Zen 5 (about 2 µs):
-// the ring 1.44x less (BENCHMARKS.md, "Files: names of unknown type").
-// SHA256X_IOURING=on sends them through the ring anyway. A variable for
-// the tests.
+// five system calls a file, the ring one and some CPU for the listings and
+// chains: the ring pays from about 0.1 µs a call (BENCHMARKS.md, "Files:
+// names of unknown type"). SHA256X_IOURING=on sends them through the ring
+// anyway. A variable for the tests.
 var untypedByRing = func() bool {
 	return os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly()
 }

@@ -30,11 +30,10 @@ func openRead(path string) (int, error) {
 }
 
 // openFile opens the file at path to be streamed. An *os.File from os.Open
-// would be added to the runtime's poller, which, the first time, opens
-// two descriptors of its own and ends the process if it cannot (in a
-// process short of them), and on Linux costs four more system calls for a
-// regular file; os.NewFile of a descriptor in blocking mode is not added.
-// A pipe is then read with blocking system calls, as readSmall hands one
+// would be added to the runtime's poller, which, the first time, opens two
+// descriptors of its own and ends the process if it cannot, and costs more
+// system calls; os.NewFile of a descriptor in blocking mode is not added. A
+// pipe is then read with blocking system calls, as readSmall hands one
 // over.
 func openFile(path string) (*os.File, error) {
 	fd, err := openRead(path)

@@ -19,28 +19,20 @@ import (
 	"github.com/sha256x/sha256x/internal/uring"
 )
 
-// ringMin is the fewest small-file candidates in a batch for which a
-// worker uses a ring: on the Intel Xeon a ring kept from a call before read
-// 64 or more files 11-25% faster than plain system calls, and was mixed
-// below (16 files 0.70, 32 1.42; BENCHMARKS.md, "Files: small files through
-// the ring from 16"). A variable for the tests.
+// ringMin is the fewest small-file candidates in a batch for which a worker
+// uses a ring (BENCHMARKS.md, "Files: small files through the ring from
+// 16"). A variable for the tests.
 var ringMin = 16
 
 // ringSetupMin is the fewest files a worker for which a call that has all
 // its files (their number known, or the walk done) sets a ring up where
 // none is kept; a call still finding its files sets one up from ringMin.
-// A ring set up for the call against plain reads, one worker, n files of
-// 1 KiB: on the Intel Xeon (a system call 75 ns) 0.12-0.35 ms longer up to
-// 256 files and 6% less time at 512, so there from 512; on Zen 3 (0.57 µs),
-// 1.3-2.8x the time of plain reads up to 128 files, level at 256 and 12%
-// less time at 512, so there from 256. Where a call costs 1 µs or more
-// (Zen 5's host, about 2 µs: not measured) a file read through a ring
-// saves more, and it is set up from ringMin, as before these were
-// measured (BENCHMARKS.md, "Files: small files through the ring from 16").
-// A `sum -r` of 10,000 files was 3.9% slower with rings set up only after
-// 512 files a worker had been found, which is why a walk still going sets
-// one up. SHA256X_IOURING=on sets one up from ringMin too. A variable for
-// the tests.
+// Setting a ring up pays from 512 files where a system call costs less than
+// untypedRingMin, from 256 where it costs up to 1 µs, and from ringMin
+// where it costs more (ringSetupFor; BENCHMARKS.md, "Files: small files
+// through the ring from 16"). A walk still going sets one up: waiting for
+// 512 files a worker first was slower. SHA256X_IOURING=on sets one up from
+// ringMin too. A variable for the tests.
 var ringSetupMin = func() int {
 	if os.Getenv("SHA256X_IOURING") == "on" {
 		return ringMin
@@ -49,11 +41,10 @@ var ringSetupMin = func() int {
 }
 
 // longerPlain says whether a worker whose files are mostly longer than a
-// probe reads them the plain way (worker.mostlyLonger): where a system
-// call costs under 1 µs. Through the ring such a file is opened and read
-// twice; where a call costs more (Zen 5's host, not measured) the ring
-// saves more (BENCHMARKS.md, "Files: small files through the ring from
-// 16"). A variable for the tests.
+// probe reads them the plain way (worker.mostlyLonger): where a system call
+// costs under 1 µs, as through the ring such a file is opened and read
+// twice (BENCHMARKS.md, "Files: small files through the ring from 16"). A
+// variable for the tests.
 var longerPlain = func() bool { return syscallCostOnce() < time.Microsecond }
 
 // ringSetupFor is ringSetupMin on a host whose system calls cost c.
@@ -107,11 +98,9 @@ type ringReader struct {
 // close closes the ring. A ring given up with operations in flight (a
 // failure of the ring itself, or a panic in the middle of a batch) is kept
 // from the collector for the life of the process, its arena and statx
-// results with it: closing the ring cancels what has not started, but a
-// read already running on the kernel's io-wq threads may still complete
-// and write into its buffer after close returns, and memory the collector
-// reused would take those bytes. So that what is kept stays bounded, no
-// worker sets up a ring after that.
+// results with it: a read already running on the kernel's io-wq threads may
+// still write into its buffer after close returns. So that what is kept
+// stays bounded, no worker sets up a ring after that.
 func (rr *ringReader) close() {
 	if rr == nil {
 		return
@@ -165,12 +154,9 @@ func dropKept() bool {
 
 // idleRings holds the rings of running calls' workers between batches: a
 // worker parks its ring there once it has read a batch, and takes one back
-// for its next (its own, or another of the same arena). Kept by the
-// worker while it waited for more files, or after it stopped until the
-// call's others had, a ring held a descriptor that nothing would close: a
-// file refused one with nothing of the package open then failed, where
-// closing the ring would have let it open. A worker or a walk refused so
-// closes the rings here (dropKept).
+// for its next (its own, or another of the same arena). A ring kept by an
+// idle worker held a descriptor that nothing would close; parked, a worker
+// or a walk refused a descriptor closes it (dropKept).
 var idleRings struct {
 	sync.Mutex
 	rings []*ringReader

@@ -21,8 +21,7 @@ func (rr *ringReader) path(k int) (dir int, name []byte) {
 
 // dirMin is the fewest files of a batch in one directory for which the
 // directory is opened (O_PATH) and they are opened relative to it: a path
-// lookup of one name instead of every component, for two system calls.
-// Never opening it made `sum -r` 3-4% slower; from 2 files, level
+// lookup of one name instead of every component, for two system calls
 // (BENCHMARKS.md, "Files: batches of 256, from 64 when a worker waits,
 // 8,192 ahead").
 const dirMin = 8

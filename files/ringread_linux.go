@@ -18,12 +18,11 @@ package files
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
 //     that may be longer than probeMax: statx, then for the small regular
-//     ones openat, a read of size+1 bytes and a close, linked (unlinked,
-//     they were no faster with the page cache warm and 2-3% slower
-//     cold). statx runs on the kernel's io-wq threads, slower, so only
-//     these pay for it; the few the probe left unsettled short of
-//     probeMax (empty, or read to a multiple of 4096 bytes) are read the
-//     plain way rather than wait for io-wq.
+//     ones openat, a read of size+1 bytes and a close, linked. statx runs
+//     on the kernel's io-wq threads, slower, so only these pay for it; the
+//     few the probe left unsettled short of probeMax (empty, or read to a
+//     multiple of 4096 bytes) are read the plain way rather than wait for
+//     io-wq.
 //
 // Nothing here decides an error: a file whose open or read fails or comes
 // up short is read again the plain way, which gives it the outcome it has
@@ -87,11 +86,10 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 		}
 	}
 	if w.ring == nil {
-		// Registered, a buffer's pages are pinned, each faulted in: about 1
-		// µs a page on the Intel Xeon VM. The probes' slots and the sized
-		// reads use arenaMax and a page more; the rest of the arena is room
-		// for a plain read of smallMax (bench/HISTORY.md, "The walk's memory
-		// used again").
+		// Registered, a buffer's pages are pinned, each faulted in. The
+		// probes' slots and the sized reads use arenaMax and a page more;
+		// the rest of the arena is room for a plain read of smallMax
+		// (bench/HISTORY.md, "The walk's memory used again").
 		arena := w.arenaBuf()
 		fixed := arena[:min(len(arena), w.c.arenaMax+4096)]
 		ring, err := uring.New(4*batchMax, batchMax, [][]byte{fixed})
@@ -152,14 +150,12 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 // close go in one submission without links. io_uring issues a submission's
 // operations in order, each inline where it can: an open of a name in the
 // dentry cache installs its direct descriptor before the read is issued,
-// and the close empties the slot while a read sent to io-wq (a page not
-// cached) keeps its file. Linked, each operation after the first waited
-// for task work to issue it: unlinked, `sha256x sum -r` of 10,000 small
-// files took 1-4% less CPU on the Intel Xeon, and 1.6x less time with the
-// page cache cold (bench/HISTORY.md, "Probes without links, and the
-// producer's turn"). An open that must block goes to io-wq and finishes
-// after its read and close found the slot empty (EBADF); those files are
-// read and closed in a second submission.
+// and the close empties the slot while a read sent to io-wq keeps its file.
+// Linked, each operation after the first waited for task work to issue it
+// (bench/HISTORY.md, "Probes without links, and the producer's turn"). An
+// open that must block goes to io-wq and finishes after its read and close
+// found the slot empty (EBADF); those files are read and closed in a second
+// submission.
 func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 	rr := w.ring
 	arena := rr.fixed
@@ -261,8 +257,8 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 				}
 			}
 		}
-		// Counted once a round: an atomic add a file, on a line both
-		// workers write, was 0.2% of `sum -r` of 10,000 small files.
+		// Counted once a round, not an atomic add a file on a line every
+		// worker writes.
 		ringFiles.Add(int64(whole))
 		ringShort.Add(int64(short))
 		ringUnsettled.Add(int64(unsettled))

@@ -48,11 +48,9 @@ type config struct {
 
 func (h *Hasher) config(n int) config {
 	// Sixteen large files a worker side by side, each read a chunk of
-	// per/32 at a time, at most 256 KiB: at most half the worker's memory,
-	// as eight chunks of per/16 took (the same memory up to a share of 4
-	// MiB, the default). Sixteen fill the widest lanes, where eight left 16
-	// AVX-512 lanes to the SHA-NI streams; 64 files of 8 MiB 0.66-0.71 of the time
-	// (BENCHMARKS.md, "Files: 16 large files a worker").
+	// per/32 at a time, at most 256 KiB: at most half the worker's memory.
+	// Sixteen fill the widest lanes, where eight left AVX-512 lanes to the
+	// SHA-NI streams (BENCHMARKS.md, "Files: 16 large files a worker").
 	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 16}
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)
@@ -85,10 +83,9 @@ func (h *Hasher) config(n int) config {
 // trial decides it (trial.go).
 func (c *config) trying() bool { return c.mapMin > 0 && c.mapWay == wayTrial }
 
-// Batches, and how far an ordered call reads ahead: halving or doubling
-// any of the three moved `sum -r` of 10,000 small files and of Go's source
-// tree by no more than the noise, 3% (BENCHMARKS.md, "Files: batches of
-// 256, from 64 when a worker waits, 8,192 ahead").
+// Batches, and how far an ordered call reads ahead: halving or doubling any
+// of the three moved `sum -r` by no more than the noise (BENCHMARKS.md,
+// "Files: batches of 256, from 64 when a worker waits, 8,192 ahead").
 const (
 	batchMax = 256  // files per batch of small-file candidates
 	batchMin = 64   // a batch handed over early when a worker is idle
@@ -105,8 +102,7 @@ type item struct {
 
 // A slab is a batch's items, allocated together and used again once every
 // one of them is delivered: fresh items for every batch cost a page fault a
-// page (`sum -r` of 10,000 small files on the Intel Xeon: 924 page faults,
-// 747 with slabs reused; bench/HISTORY.md, "fresh memory written first").
+// page (bench/HISTORY.md, "fresh memory written first").
 type slab struct {
 	items []item
 	live  atomic.Int32 // items not yet delivered, plus 1 while produce fills it
@@ -242,11 +238,10 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	r.dcond.L = &r.dmu
 	if ordered {
 		r.done = make([]*item, window)
-		// Written first, a page at a time: read first (deliver looks at
-		// the next slot), a page of fresh memory maps the shared zero
-		// page, and the write that follows flushes the TLB of every CPU
-		// the process runs on (bench/HISTORY.md, "fresh memory written
-		// first").
+		// Written first, a page at a time: a page of fresh memory read
+		// first (deliver looks at the next slot) maps the shared zero page,
+		// and the write that follows flushes every CPU's TLB
+		// (bench/HISTORY.md, "fresh memory written first").
 		for i := 0; i < window; i += 4096 / int(unsafe.Sizeof(r.done[0])) {
 			r.done[i] = nil
 		}
@@ -265,9 +260,8 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	// Each worker hands its arena back for the next call once every worker
 	// has stopped, when none of the call's files is open: a keeper's first
 	// timer takes descriptors (kept.go). It waits for that on its own
-	// goroutine, so that its worker stays on that goroutine's stack:
-	// handed to run, each worker was an allocation a call. The rings they
-	// parked between batches are handed back then too.
+	// goroutine, so that its worker is not an allocation a call. The rings
+	// they parked between batches are handed back then too.
 	r.workers.Add(r.c.workers)
 	r.handing.Add(r.c.workers)
 	defer func() {
@@ -556,9 +550,7 @@ func (r *run) work(w *worker) {
 			locked = false
 			if yield {
 				// Let produce, just woken into this P's next slot, refill
-				// the queue now: left there while this worker hashes, it
-				// waited until the queue ran dry, and the other P, idle
-				// by then, slept in the scheduler before taking it
+				// the queue now, before the other P sleeps in the scheduler
 				// (bench/HISTORY.md, "Probes without links, and the
 				// producer's turn").
 				runtime.Gosched()

@@ -2,14 +2,14 @@ package files
 
 // Where a short read proves the end of a file.
 //
-// The probe chain reads a small file with one read of probeMax bytes. A read
-// that comes back short is not always the end of the file: after an I/O
-// error part way, Linux returns the bytes read so far and the error only on
-// the next read, and some filesystems (procfs, sysfs, FUSE, network ones)
-// return short reads of their own accord. So the chain reads one more byte,
-// and only a read that finds nothing proves the end, as sha256sum's loop
-// does. That read costs 2-4% of `sum -r` of 10,000 small files on the Intel
-// Xeon (bench/HISTORY.md, "A short read as the end of a file").
+// The probe chain reads a small file with one read of probeMax bytes. A
+// read that comes back short is not always the end of the file: after an
+// I/O error part way, Linux returns the bytes read so far and the error
+// only on the next read, and some filesystems (procfs, sysfs, FUSE, network
+// ones) return short reads of their own accord. So the chain reads one more
+// byte, and only a read that finds nothing proves the end, as sha256sum's
+// loop does, at 2-4% of `sum -r` of small files (bench/HISTORY.md, "A short
+// read as the end of a file").
 //
 // On the filesystems below, a regular file is read through the page cache
 // a folio at a time (filemap_read, shmem_file_read_iter), and a read stops
@@ -60,8 +60,8 @@ func shortReadsEnd(fd int) bool {
 // shortReadsEndIn is shortReadsEnd under mount table m for the directory
 // open as fd whose path from the process's root, with no symbolic link in
 // it, is dir; "" if it is not known, and then read from /proc/self/fd,
-// which took 1% of `sum -r` of 10,000 small files on the Intel Xeon
-// (bench/HISTORY.md, "The directories' paths without /proc").
+// which is slower (bench/HISTORY.md, "The directories' paths without
+// /proc").
 func shortReadsEndIn(fd int, dir string, m mountTable) bool {
 	if !trustShortReads {
 		return false

@@ -13,15 +13,12 @@ import (
 // A dirReader reads directories for Tree as os.ReadDir does (the entries
 // sorted by name; with an error, those read before it), with less: one
 // buffer for the whole walk, a directory's names in one string, no
-// fs.DirEntry for each. os.ReadDir was three quarters of the walk, 8% of
-// `sum -r` of 10,000 small files, on the Xeon (bench/HISTORY.md, "The walk and
-// the collector").
+// fs.DirEntry for each (bench/HISTORY.md, "The walk and the collector").
 //
 // The walk is depth first and done with a directory's entries before it
 // reads the next directory at the same depth, so the entries and their
-// names are kept in memory of that depth's, used again: fresh memory for
-// each directory cost a page fault every few directories (bench/HISTORY.md,
-// "The walk's memory used again").
+// names are kept in memory of that depth's, used again: fresh memory cost
+// page faults (bench/HISTORY.md, "The walk's memory used again").
 type dirReader struct {
 	buf    []byte
 	raw    []rawDent
@@ -43,10 +40,9 @@ func (r *dirReader) done() { r.depth-- }
 // sortByName sorts ents by name, in byte order. A directory of up to 65,536
 // entries is sorted as integers, each the first bytes of a name after the
 // directory's common prefix, big-endian, above the entry's index, then the
-// runs whose bytes agree by their names. A call of strings.Compare a
-// comparison was 1% of `sum -r` of 10,000 small files on the Intel Xeon:
-// 3.4 µs a directory of 100 names against 1.5 (BenchmarkSortByName;
-// bench/HISTORY.md, "The walk's memory used again").
+// runs whose bytes agree by their names: less than half the time of a sort
+// by strings.Compare (BenchmarkSortByName; bench/HISTORY.md, "The walk's
+// memory used again").
 func (r *dirReader) sortByName(ents []dent) {
 	n := len(ents)
 	if n < 2 {

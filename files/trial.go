@@ -1,21 +1,17 @@
 package files
 
 // Mapped or read: decided once a process by a trial on the run's own
-// rounds. Mapping saves copying every byte, but every page of a window is
-// a fault to map, an entry in the TLB to miss, and one more to shoot down
+// rounds. Mapping saves copying every byte, but every page of a window is a
+// fault to map, an entry in the TLB to miss, and one more to shoot down
 // when the window is unmapped, and which costs more depends on the host,
-// not the CPU model: 8 files of 64 MiB took 154 ms mapped and 179 ms read
-// on the Intel Xeon, 282 and 146 ms on the Zen 5 KVM guest, 95 and 102 ms
-// on the Zen 4 one, where a probe of mapping and reading 256 KiB parts
-// alone could not tell the 7% (BENCHMARKS.md, "Files: mapped or read,
-// measured"). So while undecided, large regular files are set up to be
-// mapped, and each worker alternates its rounds of WriteMany between
-// chunks taken from the mappings and chunks read with pread; each round
-// is timed whole (fetching its chunks and hashing them) as ns a byte, and
-// once trialRounds rounds each way have been timed, by all workers
-// together, the medians decide for the rest of the process.
-// SHA256X_MMAP=on or off forces either way, and SHA256X_MMAP=show prints
-// the decision to standard error.
+// not the CPU model (BENCHMARKS.md, "Files: mapped or read, measured"). So
+// while undecided, large regular files are set up to be mapped, and each
+// worker alternates its rounds of WriteMany between chunks taken from the
+// mappings and chunks read with pread; each round is timed whole (fetching
+// its chunks and hashing them) as ns a byte, and once trialRounds rounds
+// each way have been timed, by all workers together, the medians decide for
+// the rest of the process. SHA256X_MMAP=on or off forces either way, and
+// SHA256X_MMAP=show prints the decision to standard error.
 
 import (
 	"fmt"
@@ -47,10 +43,9 @@ func mapSetting() mapWay {
 }
 
 // trialRounds is how many rounds each way the trial times before it
-// decides: the median of 6 shrugs off a round or two that the scheduler
-// or a cold cache spoiled, and 12 rounds of 128 KiB chunks are 1.5 MiB
-// a stream, a few percent of a run worth deciding for. A variable for the
-// tests.
+// decides: the median of 6 shrugs off a round or two that the scheduler or
+// a cold cache spoiled, and 12 rounds are a few percent of a run worth
+// deciding for. A variable for the tests.
 var trialRounds = 6
 
 // trialMargin: mapping is taken only if its median is at most this

@@ -35,12 +35,11 @@ type worker struct {
 	inProgress bool // in the progress callback, holding run.pmu
 	ended      bool // returned, not panicked: its ring and arena to keep
 	batching   bool // counted in room.batch (room.go)
-	// sized and longer count the regular files of the call's latest
-	// batches whose size the worker learned, and those of them longer than
-	// a probe reads (ringread_linux.go): where a third or more are, the
-	// worker reads its batches the plain way, as reading such files
-	// through the ring reads them twice (BENCHMARKS.md, "Files: small
-	// files through the ring from 16").
+	// sized and longer count the regular files of the call's latest batches
+	// whose size the worker learned, and those of them longer than a probe
+	// reads (ringread_linux.go): where a third or more are, the worker
+	// reads its batches the plain way, as the ring reads such files twice
+	// (BENCHMARKS.md, "Files: small files through the ring from 16").
 	sized, longer int
 }
 
@@ -66,11 +65,10 @@ func (w *worker) arenaBuf() []byte {
 	return w.arena
 }
 
-// Arenas of workers that read the plain way are kept between calls as
-// rings are: on the Intel Xeon a call that hashes one small file took 217
-// µs with an arena of its own (1.25 MiB, cleared, and collected after) and
-// 21.7 µs with one kept (BENCHMARKS.md, "Files: small files through the
-// ring from 16").
+// Arenas of workers that read the plain way are kept between calls as rings
+// are: a call that hashes one small file took ten times as long with an
+// arena of its own (BENCHMARKS.md, "Files: small files through the ring
+// from 16").
 var arenas = keeper[[]byte]{drop: func([]byte) {}}
 
 func takeArena(size int) []byte {
@@ -166,8 +164,7 @@ func (w *worker) plainSmalls(r *run, todo []*item) (large []*item) {
 		}
 		// A file refused a descriptor is opened again as a large file is,
 		// once others close (room.go). One append to large: a second one
-		// kept the compiler from starting large on the stack, an
-		// allocation more as it grew.
+		// kept large off the stack.
 		refused := err != nil && outOfFiles(err)
 		switch {
 		case err != nil && !refused:
