@@ -4,11 +4,11 @@ import "github.com/sha256x/sha256x/internal/kernel"
 
 // Bounded kernel calls. Go cannot preempt assembly: while a goroutine is
 // inside a kernel call, a stop of the world (a GC's) waits for the call to
-// return. crypto/sha256 hands its assembly at most 64 KiB a call (about 40
-// µs). Here every call is bounded by time, not bytes: at most CallTime on
-// the slowest CPU each kernel is known to run on, with a margin, so that a
-// slow kernel (AVX2 lanes without SHA-NI, NEON on a small core) hashes less
-// a call than a fast one. The scheduler reads the limits derived here:
+// return. crypto/sha256 hands its assembly at most 64 KiB a call. Here
+// every call is bounded by time, not bytes: at most CallTime on the slowest
+// CPU each kernel is known to run on, with a margin, so that a slow kernel
+// hashes less a call than a fast one. The scheduler reads the limits
+// derived here:
 //
 //   - CallSteps: the most steps (blocks a lane) one call of a job-queue
 //     kernel runs (kernel.LaneSet.MaxSteps): the kernel returns then with
@@ -19,12 +19,12 @@ import "github.com/sha256x/sha256x/internal/kernel"
 //   - PairsMax: the messages of one pairs kernel call;
 //   - ChainSteps: the steps of one chain kernel call.
 //
-// Each is capped at what the scheduler handed before it was sized by time
-// (1024 blocks a part, 512 pairs, 1024 chain blocks a call), so that only
-// the kernels whose calls could run longer than CallTime get smaller calls.
-// TestBoundedCalls (internal/sched, build tag sha256x_calltime) checks every
-// call of every plan against these limits; TestCallTime (the root, same tag)
-// times the longest call of every entry point.
+// Each is capped at 1024 blocks a part, 512 pairs and 1024 chain blocks a
+// call, so that only the kernels whose calls could run longer than CallTime
+// get smaller calls. TestBoundedCalls (internal/sched, build tag
+// sha256x_calltime) checks every call of every plan against these limits;
+// TestCallTime (the root, same tag) times the longest call of every entry
+// point.
 
 // CallTimeMicros is the most time, in microseconds, one kernel call may
 // take on the slowest CPU measured for its kernel.
@@ -55,41 +55,31 @@ type speed struct {
 // crypto/sha256's, which bounds its own calls. A kernel not listed takes the
 // slowest speed a lane of the listed ones, times its lanes.
 var slowest = []speed{
-	// SHA-NI streams: the slowest of Zen 3 (x1 1.5 GB/s, x2 2.2-2.5, x3
-	// 2.5-2.7, x4 2.6: BENCHMARKS.md, "Kernel calls bounded by time"),
-	// Zen 4 (bench/HISTORY.md, "Kernel variants and plans, side by side": x1
-	// 1.81), Zen 5 ("AMD Zen
-	// 5: the plan measured": x1 1.61, x4 3.01), the Intel Xeon of model 167
-	// (x1 2.0, x2 2.7) and of model 207: x1 1.37, x2 1.69, x3 1.78, x4 1.81
-	// (BENCHMARKS.md, "Kernel calls bounded by time"); Zen 3 measured
-	// natively while its host ran the core's other thread: x1 1.41, x2
-	// 2.22, x3 1.77, x4 1.73, the slowest three and four streams (BENCHMARKS.md,
-	// "AMD Zen 3: shani2").
+	// SHA-NI streams: the slowest of Zen 3, Zen 4, Zen 5 and the Intel
+	// Xeons (BENCHMARKS.md, "Kernel calls bounded by time"); Zen 3's three
+	// and four streams measured while its host ran the core's other thread
+	// (BENCHMARKS.md, "AMD Zen 3: shani2").
 	{"shani", "x1", 1370, "Intel Xeon, model 207"},
 	{"shani", "x2", 1690, "Intel Xeon, model 207"},
 	{"shani", "x3", 1770, "AMD Zen 3, in a slow spell"},
 	{"shani", "x4", 1730, "AMD Zen 3, in a slow spell"},
-	// AVX2 lanes: Zen 3 0.9-1.3 GB/s (the same record), 0.93-1.51 measured
-	// natively there, and 0.71 in a slow spell (its largest calls' median,
-	// 90.7 µs for 126 steps: BENCHMARKS.md, "Kernel calls bounded by time"),
-	// the slowest; Zen 4 1.72, Zen 5 1.48 (bench/HISTORY.md, "The AVX2 lanes
+	// AVX2 lanes: Zen 3's in a slow spell, the slowest (BENCHMARKS.md,
+	// "Kernel calls bounded by time"; bench/HISTORY.md, "The AVX2 lanes
 	// against their bound").
 	{"avx2", "x8", 700, "Zen 3, in a slow spell"},
-	// AVX-512 lanes: Zen 4 3.22 GB/s ("Kernel variants and plans"), Xeon
-	// model 167 3.82-3.87, model 207 3.27, Zen 5 4.49-4.60. The lat2 order:
-	// Zen 5 4.75, Xeon model 167 3.79 ("The AVX-512 lanes against their
-	// bound"), model 207 2.97. Not measured on Zen 4, where no plan runs it.
+	// AVX-512 lanes: the slowest of Zen 4, Zen 5 and the Intel Xeons
+	// (bench/HISTORY.md, "Kernel variants and plans, side by side" and "The
+	// AVX-512 lanes against their bound"). The lat2 order is not measured
+	// on Zen 4, where no plan runs it.
 	{"avx512", "x16", 3220, "Zen 4"},
 	{"avx512", "x16-lat2", 2970, "Intel Xeon, model 207"},
-	// Two waves of 16 lanes issue the same operations a block with a
-	// schedule as one wave, at one wave's speed on Zen 5 (BENCHMARKS.md,
-	// "Two waves of 16 lanes on Zen 5"): x16's slowest, Zen 4's, for both.
+	// Two waves of 16 lanes run at one wave's speed on Zen 5
+	// (BENCHMARKS.md, "Two waves of 16 lanes on Zen 5"): x16's slowest for
+	// both.
 	{"avx512", "x32", 3220, "Zen 4, as x16"},
 	// arm64: no hardware here (BENCHMARKS.md, "Other architectures").
-	// Estimates for a Cortex-A53 at 1.2 GHz: NEON four lanes about 1/7 of
-	// the scalar rounds' throughput per lane at best, 100 MB/s for the four;
-	// the SHA2 instructions about 300 MB/s, taken for every width (an
-	// in-order core gains little from interleaving).
+	// Estimates for a Cortex-A53 at 1.2 GHz; the SHA2 instructions' for
+	// every width (an in-order core gains little from interleaving).
 	{"neon", "x4", 100, "Cortex-A53, estimated"},
 	{"sha2", "x1", 300, "Cortex-A53, estimated"},
 	{"sha2", "x2", 300, "Cortex-A53, estimated"},

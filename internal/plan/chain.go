@@ -55,9 +55,8 @@ func chainPlanOf(pl *Plan) ChainPlan {
 // chainStageOf maps one stage of a message plan to its chain stage. A wide
 // stage hands its last chains to the next stage where the plan hands its
 // last messages: a chain step and a message block cost about the same on
-// either kernel (BENCHMARKS.md, "Hash chains"). Not measured for chains: on
-// model 167 the kernels' step times put the crossing nearer 8 busy lanes
-// than the plan's 11, which moves only the drain of chains of unequal
+// either kernel (BENCHMARKS.md, "Hash chains"). On model 167 the crossing
+// for chains may lie lower, which moves only the drain of chains of unequal
 // lengths (bench/HISTORY.md, "Hash chains (issue 11)").
 func chainStageOf(st Stage) ChainStage {
 	c := kernel.Lookup(st.K).Chain

@@ -64,10 +64,8 @@ type Plan struct {
 // SerialMax is the most short messages (at most 7 blocks each, the
 // scheduler's block class of 4-7; no whole block of prefix) a batch hashes
 // one after another on the single-message path, on a plan of SHA-NI
-// streams: through the job queue two to four of up to 4 blocks took 10-25%
-// longer than one by one, and five of 32 bytes 27%; six ran as fast
-// through the queue (bench/HISTORY.md, "Small batches"); 5-7 blocks not
-// measured. A plan's own is Serial.
+// streams: up to five went faster one by one than through the job queue,
+// six as fast (bench/HISTORY.md, "Small batches"). A plan's own is Serial.
 const SerialMax = 5
 
 // A PartialMin holds, for each pairs call (a byte each), the fewest
@@ -120,11 +118,9 @@ func (pl *Plan) derive() {
 	// A few short messages go one after another on One, which costs less
 	// than the queue earns back on SHA-NI streams (SerialMax). Where the
 	// lanes hand over straight to one stream (the +stdlib plans, NEON's),
-	// only fewer than the lanes' MinActive: from there the plan's own
-	// measure has the lanes faster, and the queue took 3-5 messages
-	// 1.07-2.8x faster than one by one; where One is the lanes themselves
-	// (a forced lane kernel), none: one by one took 1.5-4.4x as long
-	// (BENCHMARKS.md, "A few short messages one after another").
+	// only fewer than the lanes' MinActive; where One is the lanes
+	// themselves (a forced lane kernel), none (BENCHMARKS.md, "A few short
+	// messages one after another").
 	pl.Serial = SerialMax
 	switch {
 	case len(pl.One) > 0 && pl.One[len(pl.One)-1].Width > 1:
@@ -139,10 +135,10 @@ func (pl *Plan) derive() {
 	pl.SmallPairs = n >= 2 && pl.Pairs[n-2].Width == 2 && pl.Pairs[n-1].Width == 1
 	if pl.SmallPairs {
 		pl.Small[1], pl.Small[2] = pl.Pairs[n-1].K, pl.Pairs[n-2].K
-		// Four pairs, where the stage that hashPairs gives them to takes all
-		// four in one call (Zen 4's shani: x4); not where lanes would take
-		// them as a partial group. On Zen 5 two streams took 1.10-1.23x as
-		// long (bench/HISTORY.md, "AMD Zen 5: the plan measured").
+		// Four pairs, where the stage that hashPairs gives them to takes
+		// all four in one call (Zen 4's shani: x4); not where lanes would
+		// take them as a partial group. Two streams took longer on Zen 5
+		// (bench/HISTORY.md, "AMD Zen 5: the plan measured").
 		for _, st := range pl.Pairs {
 			if t := st.Take(4); t > 0 {
 				if t == 4 && st.Width == 4 && !pl.TakesPartial(4, kernel.Adjacent) && !pl.TakesPartial(4, kernel.Double) {

@@ -7,20 +7,17 @@ import "github.com/sha256x/sha256x/internal/kernel"
 // archKernels lists the arm64 kernels, best first.
 //
 // sha2 runs three interleaved streams while three jobs are left, then two,
-// then one: the shape of Intel ISA-L's aarch64 multi-buffer SHA-256, which
-// interleaves at most three streams (SHA256_MB_CE_MAX_LANES 3 in
-// sha256_mb/aarch64/sha256_mb_mgr_ce.c) and drains through its x2 and x1
-// kernels. A Rust multi-buffer library uses four on Apple M; sha2 x4 exists
-// and is tested, but nothing here can time real arm64 hardware, so the
-// default follows the published aarch64 choice (BENCHMARKS.md, "Other
-// architectures").
-// Single messages and Sum256 use one stream.
+// then one: the shape of Intel ISA-L's aarch64 multi-buffer SHA-256
+// (SHA256_MB_CE_MAX_LANES 3). sha2 x4 exists and is tested, but nothing
+// here can time real arm64 hardware, so the default follows the published
+// choice (BENCHMARKS.md, "Other architectures"). Single messages and Sum256
+// use one stream.
 //
 // neon runs four lanes while at least two are busy and leaves the last
 // message, and single messages, to the portable kernel: a 4-lane NEON step
-// costs more than one scalar block (an estimate from instruction counts,
-// BENCHMARKS.md "Other architectures"), and crypto/sha256 has no assembly of its own on an
-// arm64 CPU without the SHA2 instructions.
+// costs more than one scalar block (an estimate, BENCHMARKS.md, "Other
+// architectures"), and crypto/sha256 has no assembly of its own on an arm64
+// CPU without the SHA2 instructions.
 func archKernels() []Kernel {
 	sha2 := Kernel{Name: "sha2", Plan: Plan{
 		Name: "sha2",
