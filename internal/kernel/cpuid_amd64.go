@@ -21,11 +21,9 @@ func xgetbv() (eax uint32)
 // fields), and the features its kernels need, each with the operating
 // system's support for its registers where it has any. Three CPUID leaves,
 // read once at init: each CPUID traps to the hypervisor in a virtual
-// machine, 7.5-8.5 µs on the Intel Xeon VM, where a general-purpose CPUID
-// library's dozens cost a process about a millisecond at start and
-// golang.org/x/sys/cpu's six (and its init) 0.1 ms (bench/HISTORY.md, "One
-// small file: where the milliseconds go"). TestFeaturesAgree holds the
-// features to x/sys/cpu's.
+// machine, and a general-purpose library's dozens cost a process start
+// (bench/HISTORY.md, "One small file: where the milliseconds go").
+// TestFeaturesAgree holds the features to x/sys/cpu's.
 type X86 struct {
 	Vendor        string // "GenuineIntel", "AuthenticAMD", ...
 	Family, Model int
@@ -147,8 +145,7 @@ func (X86) Brand() string {
 }
 
 // CPUName names the CPU for reports: its brand string, vendor, family and
-// model, or ""
-// where CPUID has no brand string.
+// model, or "" where CPUID has no brand string.
 func CPUName() string {
 	b := CPU.Brand()
 	if b == "" {

@@ -283,11 +283,10 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 	return s
 }
 
-// escape moves what p points into to the heap, where nothing moves it:
-// an operation holds its memory's address as an integer, which the
-// compiler does not count as a reference, so a caller's local variable
-// would be left on its goroutine's stack, which is copied elsewhere when
-// it grows, and the kernel would read or write the stack's old place.
+// escape moves what p points into to the heap, where nothing moves it: an
+// operation holds its memory's address as an integer, which the compiler
+// does not count as a reference, so a local variable would stay on a stack
+// that moves when it grows.
 func escape(p unsafe.Pointer) {
 	if escapeSink.never {
 		escapeSink.p = p
@@ -331,11 +330,12 @@ func (r *Ring) OpenDirect(dir int, path []byte, slot int, user uint64, link bool
 }
 
 // ReadDirect queues a read of len(buf) bytes at offset off (-1: the file's
-// position, which the read advances) of the file in slot into buf, which must lie inside registered buffer reg (or, with
-// reg < 0 or no registered buffers, anywhere) and stay alive until the
-// operation completes. With link, the next operation runs even if the
-// read fails or comes up short (a hard link: the kernel counts a short
-// read as a failure), so that a close after it always runs.
+// position, which the read advances) of the file in slot into buf, which
+// must lie inside registered buffer reg (or, with reg < 0 or no registered
+// buffers, anywhere) and stay alive until the operation completes. With
+// link, the next operation runs even if the read fails or comes up short (a
+// hard link: the kernel counts a short read as a failure), so that a close
+// after it always runs.
 func (r *Ring) ReadDirect(slot int, buf []byte, off int64, reg int, user uint64, link bool) {
 	escape(unsafe.Pointer(unsafe.SliceData(buf)))
 	op := uint8(opRead)
@@ -381,17 +381,14 @@ func (r *Ring) Submit(wait int) error { return r.submit(wait, false) }
 // SubmitInline is Submit for operations that usually complete while they
 // are submitted (opens and reads of files the page cache holds). It submits
 // with a raw system call, which keeps this thread's P, then waits, if it
-// must, with an ordinary one. io_uring never blocks while it submits (what
-// would block goes to the kernel's io-wq threads or waits for a page), so
+// must, with an ordinary one. io_uring never blocks while it submits, so
 // the raw call is bounded by the inline work of at most rawSubmitMax
-// operations. Made as an ordinary one, a batch of small files ran long
-// enough for the runtime to hand the P to another thread, and the goroutine
-// then waited for one on return: 11-12% more time for `sha256x sum -r` of
-// 10,000 small files on the Intel Xeon. A call that leaves operations
-// pending (a cold cache) makes the next rawRetry calls behave as Submit,
-// which submits and waits in one call: on a cold cache that was 8% faster
-// there than the two apart (bench/HISTORY.md, "io_uring's submission without
-// a hand-off").
+// operations. Made as an ordinary one, a batch ran long enough for the
+// runtime to hand the P to another thread, and the goroutine then waited
+// for one on return. A call that leaves operations pending (a cold cache)
+// makes the next rawRetry calls behave as Submit, which submits and waits
+// in one call, faster there (bench/HISTORY.md, "io_uring's submission
+// without a hand-off").
 func (r *Ring) SubmitInline(wait int) error {
 	if r.waited > 0 {
 		r.waited--
@@ -455,14 +452,12 @@ const enterRefusedMax = 1000
 // it returns true the call is not made and counts as refused with EAGAIN.
 var refuseEnter func() bool
 
-// rawSubmitMax bounds the operations one raw io_uring_enter submits, cut
-// at the end of a chain: a raw call holds this thread's P, and a stop of
-// the world waits for it. 256 operations are the chains of 64 small files;
-// at the 2 µs a file that the ring's probe chain costs on the Intel Xeon
-// (BenchmarkSmallFiles), about 0.13 ms of the kernel's work, where the
-// 1,024 of a batch of 256 files held the P about 0.5 ms. A larger batch
-// takes a raw call per 64 files, the Go code between them a point where
-// the runtime can stop the goroutine.
+// rawSubmitMax bounds the operations one raw io_uring_enter submits, cut at
+// the end of a chain: a raw call holds this thread's P, and a stop of the
+// world waits for it. 256 operations are the chains of 64 small files,
+// about 0.13 ms of the kernel's work (BenchmarkSmallFiles). A larger batch
+// takes a raw call per 64 files, the Go code between them a point where the
+// runtime can stop the goroutine.
 const rawSubmitMax = 256
 
 // chainsUpTo returns how many of the queued operations, at most max, end
