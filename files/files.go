@@ -89,21 +89,19 @@ import (
 // Hasher's methods may be called concurrently.
 type Hasher struct {
 	// Workers bounds the goroutines that read and hash at once; 0 means
-	// runtime.GOMAXPROCS(0). It is capped at MaxWorkers, and where
-	// Memory is set at Memory/MinMemory (at least 1), so that memory stays
-	// within the budget whatever is asked. Each goroutine holds up to 16
-	// large files open at once, fewer where the process is short of
+	// runtime.GOMAXPROCS(0). It is capped at MaxWorkers, and where Memory
+	// is set at Memory/MinMemory (at least 1). Each goroutine holds up to
+	// 16 large files open at once, fewer where the process is short of
 	// descriptors (see the package doc).
 	Workers int
 
 	// Memory bounds the bytes of file contents held at once by all the
 	// goroutines of one call; 0 means DefaultMemory per goroutine. Each
-	// goroutine gets Memory/Workers (at least MinMemory, which Workers'
-	// cap leaves only to a Memory below MinMemory; at most 256 MiB, whose
-	// arena holds a batch of the largest small files): an arena of a
-	// quarter of it for small files, half of it for the chunks of up to 16
-	// large files hashed side by side. Memory also sets which files are
-	// small: those up to 1/16 of a goroutine's share, at most 256 KiB.
+	// goroutine gets Memory/Workers (at least MinMemory, at most 256 MiB):
+	// an arena of a quarter of it for small files, half of it for the
+	// chunks of up to 16 large files hashed side by side. Memory also sets
+	// which files are small: those up to 1/16 of a goroutine's share, at
+	// most 256 KiB.
 	Memory int
 
 	// Prefix, if set, is hashed before every file's contents: each digest
@@ -176,11 +174,11 @@ type Entry struct {
 	// Err, if set, is why the file cannot be hashed (an error of the walk
 	// that found it): its Result carries Err, and the file is not opened.
 	Err error
-	// Regular says that the file was a regular file when it was listed
-	// (its directory entry said so, or stat did), which lets the Hasher
-	// read it without sizing it first. Set it only from such a listing:
-	// a Regular entry is opened and read before its type is known, which
-	// would take data out of a pipe.
+	// Regular says that the file was a regular file when it was listed (its
+	// directory entry said so, or stat did), which lets the Hasher read it
+	// without sizing it first. Set it only from such a listing: a Regular
+	// entry is read before its type is known, which would take data out of
+	// a pipe.
 	Regular bool
 }
 
@@ -201,10 +199,10 @@ func List(paths []string) iter.Seq[Entry] {
 // the files not hashed by then have its error in their Results.
 //
 // A pipe or device is opened and read with blocking system calls, as
-// sha256sum reads it: a named pipe with no writer, or a writer that holds
-// it open and writes nothing, holds Hash, Stream and Each until it is
-// written or closed, past ctx's cancellation. Tree leaves such files out;
-// a List of names from elsewhere may name one.
+// sha256sum reads it: a named pipe with no writer, or whose writer writes
+// nothing, holds Hash, Stream and Each until it is written or closed, past
+// ctx's cancellation. Tree leaves such files out; a List of names from
+// elsewhere may name one.
 //
 // A panic in h.Progress or h.FS is re-raised in the caller's goroutine,
 // with the value recovered, after the call's goroutines have stopped and

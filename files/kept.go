@@ -68,8 +68,7 @@ func (k *keeper[T]) put(v T) bool {
 var timersUp atomic.Bool
 
 // expire drops what has been unused for keptFor, and sets the timer for
-// when the oldest left (the first: handed back in order) will have been,
-// not keptFor from now.
+// when the oldest left (the first) will have been.
 func (k *keeper[T]) expire() {
 	k.mu.Lock()
 	defer k.mu.Unlock()

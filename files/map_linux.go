@@ -9,9 +9,8 @@ package files
 // A file may change while it is mapped. If it shrinks, a read of a mapped
 // page past its new end faults (SIGBUS): worker.write runs WriteMany with
 // faults turned into panics, recovers, puts the round's digests back, and
-// hashes that file again from its start by reading it. A file whose stamp
-// differs at its end (worker.recheck) is hashed again by reading as well,
-// as every file is.
+// hashes that file again by reading it. A file whose stamp differs at its
+// end (worker.recheck) is hashed again by reading as well.
 
 import (
 	"sync/atomic"

@@ -47,9 +47,9 @@ func openFile(path string) (*os.File, error) {
 // len(buf)-1 bytes, reads it into buf. A file that is not regular (a pipe,
 // a device) is returned open, to be streamed: opening it again could miss
 // what a pipe's only writer wrote. Raw system calls skip the os.File poller
-// registration, which costs about as much as the read of a small file;
-// fstat on the open file replaces a stat of the path, and one after the
-// read checks it (changed.go).
+// registration, which costs about as much as the read; fstat on the open
+// file replaces a stat of the path, and one after the read checks it
+// (changed.go).
 func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, err error) {
 	fd, err := openRead(path)
 	if err != nil {
@@ -72,10 +72,9 @@ func readSmall(path string, buf []byte) (n int, kind fileKind, f io.ReadCloser, 
 		if before.size >= int64(len(buf)) {
 			return 0, isLarge, nil, nil
 		}
-		// Up to EOF: one byte more than the size tells a file that grew.
-		// A read that stops short exactly at the size is taken as EOF,
-		// which saves a system call per file; any other short read reads
-		// on.
+		// Up to EOF: one byte more than the size tells a file that grew. A
+		// read that stops short exactly at the size is taken as EOF, saving
+		// a system call; any other short read reads on.
 		n = 0
 		for n <= int(before.size) {
 			m, err := unix.Pread(fd, buf[n:before.size+1], int64(n))

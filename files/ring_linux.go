@@ -2,10 +2,9 @@ package files
 
 // The io_uring rings of the workers: kept between calls (one per core at
 // most, closed after a second unused), handed back when a worker ends, and
-// given up after a failure of the ring itself. The files go through them
-// in ringread_linux.go, named as ringdirs_linux.go lays them out; whether
-// files of unknown type go through them at all is measured in
-// probe_linux.go.
+// given up after a failure of the ring itself. The files go through them in
+// ringread_linux.go, named as ringdirs_linux.go lays them out;
+// probe_linux.go measures whether files of unknown type go through them.
 
 import (
 	"os"

@@ -3,11 +3,11 @@ package files
 // The ring's reads checked for a change. Its statx refuses a direct
 // descriptor: a probed file's statx by name after the read must find the
 // length read and times older than the open by a margin (the kernel's
-// coarse clock is up to a 10 ms tick behind; some file systems keep whole
-// seconds). A write, truncation, rename or link sets the change time. A
-// sized read's statx after must equal the one before. Others are read
-// again plainly. Linked after the read, statx ran on io-wq and took longer
-// (BENCHMARKS.md, "Files: a change under the read").
+// coarse clock lags up to a tick; some file systems keep whole seconds). A
+// write, truncation, rename or link sets the change time. A sized read's
+// statx after must equal the one before. Others are read again plainly.
+// statx is not linked after the read: it would run on io-wq (BENCHMARKS.md,
+// "Files: a change under the read").
 
 import (
 	"sync/atomic"

@@ -35,12 +35,12 @@ func (rr *ringReader) setPaths(todo []*item) {
 	rr.ends = append(rr.ends[:0], false)
 	rr.dirOf = rr.dirOf[:0]
 	// The directories' paths are the working directory's and theirs put
-	// together where no symbolic link is on their way: the working
-	// directory's read before and after (a change between, and none is
-	// trusted so).
+	// together where no symbolic link is on their way; the working
+	// directory is read before and after, and nothing is trusted if it
+	// changed between.
 	cwd, cwdRead := "", false
-	// The mount table, as shortReadsEnd reads it, once a batch: asked
-	// whether it changed for each directory, it was a poll a directory.
+	// The mount table, as shortReadsEnd reads it, once a batch, not a poll
+	// a directory.
 	var table mountTable
 	tableRead := false
 	ends := func(fd int, abs string) bool {

@@ -8,13 +8,12 @@ package files
 //     a direct descriptor, a read of up to probeMax bytes into the worker's
 //     arena (registered once as a fixed buffer), a read of one more byte,
 //     and a close. A second read that finds nothing proves the first one
-//     read the whole file, whatever its stated size (as sha256sum reads up
-//     to EOF); no statx is needed, and every operation runs inline in the
-//     submitting thread. In a directory whose filesystem ends short reads
-//     only at the end of a file (shortReadsEnd), the second read is left
-//     out, a first read that stops at a multiple of 4096 bytes is not
-//     taken as the whole file, and the chain's operations are not linked
-//     (probe says why). Elsewhere they are.
+//     read the whole file (as sha256sum reads up to EOF); no statx is
+//     needed, and every operation runs inline. In a directory whose
+//     filesystem ends short reads only at the end of a file
+//     (shortReadsEnd), the second read is left out, a first read that
+//     stops at a multiple of 4096 bytes is not taken as the whole file,
+//     and the chain is not linked (probe says why).
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
 //     that may be longer than probeMax: statx, then for the small regular
@@ -239,10 +238,8 @@ func (w *worker) probe(r *run, todo []*item, rest *[]*item) bool {
 				*rest = append(*rest, it)
 			case probeSized:
 				if rr.reads[s] < probeMax {
-					// Empty, or read to a multiple of 4096 bytes: rare,
-					// and a statx would wait for an io-wq thread (the
-					// first one made for it) while the plain way takes
-					// a few system calls.
+					// Empty, or read to a multiple of 4096 bytes: rare, and
+					// a statx would wait for an io-wq thread.
 					*rest = append(*rest, it)
 				} else {
 					rr.sized = append(rr.sized, k)

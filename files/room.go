@@ -14,8 +14,7 @@ package files
 //     close as their workers read them to the end; and the pipes a batch
 //     found open, from then on. Those wait at the head of the queue of
 //     large files, which the worker that queued them takes next: behind
-//     files a worker refused a descriptor waits with, none would take
-//     them.
+//     files waiting for a descriptor, none would take them.
 //   - batching: the workers reading a batch of small files, each of which
 //     is open only within readSmall; a file refused there is streamed.
 //   - walking: Tree's directories being listed, one a walk.
@@ -27,9 +26,8 @@ package files
 // they were parked by set up no more.
 //
 // Counted across calls: a call short of descriptors waits for another's
-// files to close, as for its own. Plenty of descriptors costs three atomic
-// adds and two loads a large file, three adds and a load a batch, and
-// three adds and two loads a directory.
+// files to close, as for its own. With plenty of descriptors the counting
+// costs a few atomic operations a large file, batch or directory.
 
 import (
 	"io/fs"
@@ -114,9 +112,8 @@ func awaitRoom(since uint64, stop func() bool) {
 // nothing counted has closed since the count of closes was since, and
 // nothing is held. Before it says so, it closes the idle rings and those
 // kept for the next call, if any, and reports false: the open is to be
-// tried again. Their closing counts as a close, under dropMu, for another
-// open refused meanwhile: not counted, that one found the rings gone and
-// nothing closed, and failed, as this one took the descriptor.
+// tried again. Their closing counts as a close, under dropMu, so that
+// another open refused meanwhile tries again too.
 func refusedFinally(since uint64) bool {
 	if room.closes.Load() != since || held() {
 		return false

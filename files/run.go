@@ -1,19 +1,18 @@
 package files
 
 // One call of a Hasher (run.go): the caller's goroutine walks the input and
-// cuts it into batches (produce, push); workers (config.workers
-// goroutines) take them (work) and hand the Results back (deliver):
+// cuts it into batches (produce, push); workers (config.workers goroutines)
+// take them (work) and hand the Results back (deliver):
 //
 //   - a batch of small-file candidates (worker.go): each file is sized,
 //     and the regular ones up to smallMax bytes are read whole into the
 //     worker's arena and hashed together in one sha256x.HashManyPrefixed
 //     call; the others go to the queue of large files;
-//   - large files, and files that are not regular (pipes, devices)
-//     (stream.go), read a chunk at a time and hashed side by side with
-//     sha256x.WriteMany, up to streams files per worker; the queue is
-//     shared out so that a few big files still keep every worker busy,
-//     and it is served first, so that ordered results are not held up
-//     behind it.
+//   - large files, and files that are not regular (stream.go), read a
+//     chunk at a time and hashed side by side with sha256x.WriteMany, up
+//     to streams files per worker; the queue is shared out so that a few
+//     big files still keep every worker busy, and served first, so that
+//     ordered results are not held up behind it.
 //
 // A worker holds its arena and its stream chunks and nothing else: memory
 // stays within the budget whatever the files' sizes. The batches waiting
@@ -65,8 +64,7 @@ func (h *Hasher) config(n int) config {
 	per := DefaultMemory
 	if h.Memory > 0 {
 		// At most a batch of the largest small files an arena: more is
-		// never used, a Memory of 1 TiB asked for 128 GiB of it, and an
-		// io_uring buffer is refused over 1 GiB (for the whole process).
+		// never used, and an io_uring buffer is refused over 1 GiB.
 		per = min(max(MinMemory, h.Memory/c.workers), 4*batchMax*256<<10)
 	}
 	c.smallMax = min(256<<10, per/16)
@@ -219,11 +217,11 @@ func (r *run) release(s *slab) {
 // run hashes what seq yields and hands every Result to fn. n is the number
 // of files if known, else -1.
 //
-// A panic in the code the caller supplies (fn, Hasher.Progress, the
-// methods of Hasher.FS and its files, seq) stops the call as a
-// cancellation of ctx does: the first one is recorded (fail), the workers
-// end, every file the call opened is closed, and then run panics with
-// the value recovered, on the caller's goroutine.
+// A panic in the code the caller supplies (fn, Hasher.Progress, Hasher.FS
+// and its files, seq) stops the call as a cancellation of ctx does: the
+// first one is recorded (fail), the workers end, every file the call opened
+// is closed, and then run panics with the value recovered, on the caller's
+// goroutine.
 func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered bool, fn func(Result)) error {
 	if parent == nil {
 		parent = context.Background()
@@ -286,9 +284,8 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	defer func() {
 		if !produced {
 			// runtime.Goexit in seq, on this goroutine: the call stops as
-			// for a panic, and its goroutines end and its files are
-			// closed before this goroutine does (the AfterFunc is not
-			// stopped yet: it wakes the workers).
+			// for a panic, its goroutines ending and its files closed
+			// before this goroutine does.
 			r.cancel()
 			r.workers.Wait()
 			closeFiles(r.larges)
@@ -362,10 +359,9 @@ func closeFiles(items []*item) (p any) {
 }
 
 // queueLarge adds a batch's large files to the queue q, those it found open
-// (pipes, held in room.open) at its head: behind others, taken by a
-// worker only once those were hashed, they could hold the descriptors
-// those wait for (room.go). The worker that queued them takes the head
-// next, unless another one did.
+// (pipes, held in room.open) at its head: behind others, they could hold
+// the descriptors those wait for (room.go). The worker that queued them
+// takes the head next, unless another one did.
 func queueLarge(q, large []*item) []*item {
 	open := 0
 	for _, it := range large {
@@ -482,10 +478,9 @@ func (r *run) push(b []*item) {
 //
 // A panic in the worker (fn, Hasher.Progress, Hasher.FS) is recovered at
 // its end: with r.mu in the state locked says, r.pmu released if the
-// progress callback panicked (deliver releases r.dmu itself), the files
-// of the batch or large files it held closed (those it streamed are closed
-// by streams), and its ring closed (not kept for the next call). Then
-// the call is stopped (fail). So is a runtime.Goexit there (failGoexit).
+// progress callback panicked (deliver releases r.dmu itself), the files of
+// the batch or large files it held closed, and its ring closed. Then the
+// call is stopped (fail). So is a runtime.Goexit there (failGoexit).
 func (r *run) work(w *worker) {
 	locked, returned := false, false
 	defer func() {
@@ -498,9 +493,8 @@ func (r *run) work(w *worker) {
 			w.ended = true // its ring and arena handed back by run
 			return
 		case e == nil:
-			// runtime.Goexit in the caller's code: it stops the call as
-			// a panic does, or the other workers wait for this one's
-			// batch (busy) or lock (pmu) for ever.
+			// runtime.Goexit in the caller's code: it stops the call as a
+			// panic does, or the other workers wait for this one for ever.
 			r.failGoexit()
 		default:
 			r.fail(e)
@@ -642,9 +636,8 @@ func (r *run) progress(w *worker, files int, bytes int64) {
 	if r.c.progress == nil {
 		return
 	}
-	// Added under the lock that orders the calls: added before it, two
-	// workers' totals could reach the callback in the other order, the
-	// second smaller than the first.
+	// Added under the lock that orders the calls, so that the totals reach
+	// the callback in order.
 	r.pmu.Lock()
 	if r.pstop {
 		r.pmu.Unlock()

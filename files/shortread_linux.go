@@ -11,8 +11,8 @@ package files
 // loop does, at 2-4% of `sum -r` of small files (bench/HISTORY.md, "A short
 // read as the end of a file").
 //
-// On the filesystems below, a regular file is read through the page cache
-// a folio at a time (filemap_read, shmem_file_read_iter), and a read stops
+// On the filesystems below, a regular file is read through the page cache a
+// folio at a time (filemap_read, shmem_file_read_iter), and a read stops
 // short only at the end of the file, at a folio it could not read (an I/O
 // error, which the next read reports), or for a fatal signal. Folios start
 // at multiples of the page size, itself a multiple of 4096 on every Linux
@@ -23,10 +23,9 @@ package files
 //     line cuts a read anywhere: if any mount has DAX enabled, no directory
 //     is trusted;
 //   - a file mounted over a name in the directory (a bind mount from procfs
-//     or FUSE, say), which the directory's own type says nothing about: a
-//     directory with a mount point in it is not trusted. (Mount points are
-//     compared by path, not looked at: a stat of each could hang on a dead
-//     network mount.)
+//     or FUSE, say): a directory with a mount point in it is not trusted.
+//     (Mount points are compared by path: a stat of each could hang on a
+//     dead network mount.)
 // The table is read again whenever the kernel reports it changed (a poll of
 // /proc/self/mountinfo).
 
@@ -129,9 +128,9 @@ type mountTable struct {
 
 var mounts struct {
 	sync.Mutex
-	// watch is /proc/self/mountinfo, polled for changes, and opened as a
-	// plain descriptor: an *os.File would be added to the runtime's
-	// epoll set, whose own polls take the change events.
+	// watch is /proc/self/mountinfo, polled for changes, opened as a plain
+	// descriptor: an *os.File's would join the runtime's epoll set, whose
+	// own polls take the change events.
 	watch    int
 	watching bool
 	table    mountTable

@@ -21,6 +21,7 @@ import (
 	"github.com/sha256x/sha256x"
 )
 
+// A source is a large file's contents, a chunk at a time: read into the
 // worker's buffer, or, for a regular file on Linux, taken from a window of
 // it mapped into memory (map_linux.go).
 type source struct {
@@ -159,8 +160,8 @@ func (w *worker) rewind(s *source, d *sha256x.Digest, path string) {
 
 // recheck stamps a file read to its end: if it changed (perhaps cut under
 // the read, or under the mapping, whose pages past the new end read as
-// zeros to the page's end, without a fault), it is hashed again, or given
-// ErrChanged after hashTries passes.
+// zeros without a fault), it is hashed again, or given ErrChanged after
+// hashTries passes.
 func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
 	if changeHook != nil {
 		changeHook(path)
@@ -181,7 +182,7 @@ func (w *worker) recheck(s *source, d *sha256x.Digest, path string) {
 
 // close closes s's file and then counts it out (room.go): counted out
 // before, its descriptor could be refused to a worker that then sees
-// nothing open; and if Close panics, the count falls all the same.
+// nothing open. If Close panics, it is counted out all the same.
 func (s *source) close() {
 	s.mp.forget()
 	if f := s.r; f != nil {
@@ -210,7 +211,7 @@ func (w *worker) streams(r *run, items []*item) {
 	}
 	ds, srcs := w.ds[:len(items)], w.srcs[:len(items)]
 	// The items still being read: at most streams of them, on the stack
-	// (admit appends to it), as a slice grown from nil was in part.
+	// (admit appends to it).
 	idx := make([]int, 0, 16)
 	waiting := 0 // the items yet to be opened
 	for i, it := range items {
@@ -353,12 +354,11 @@ func (w *worker) admit(r *run, items []*item, srcs []source, ds []*sha256x.Diges
 }
 
 // noRoom is admit for a worker with none of its files open. Refused, it
-// tries again if anything closed meanwhile; else it waits for something
-// to close while anything of the package is held (room.go); with nothing,
-// it closes the idle rings, or those kept for the next call, and tries
-// again.
-// Refused with nothing of the package open, the first file waiting gets
-// the refusal as its Err, as it would alone.
+// tries again if anything closed meanwhile; else it waits for something to
+// close while anything of the package is held (room.go); with nothing, it
+// closes the idle rings, or those kept for the next call, and tries again.
+// Refused with nothing of the package open, the first file waiting gets the
+// refusal as its Err, as it would alone.
 func (w *worker) noRoom(r *run, items []*item, srcs []source, ds []*sha256x.Digest, idx []int, waiting int) ([]int, int) {
 	since := room.closes.Load()
 	idx, waiting, err := w.admit(r, items, srcs, ds, idx[:0], waiting)
@@ -397,9 +397,9 @@ func (w *worker) timed(srcs []source, read bool, d time.Duration) {
 }
 
 // write hashes a round's chunks, w.chunks into w.act. If a mapped one
-// faults (its file shrank), the digests are put back as they were, that
-// file starts again by reading, and the round is hashed again: it
-// reports whether one faulted.
+// faults (its file shrank), the digests are put back, that file starts
+// again by reading, and the round is hashed again: it reports whether one
+// faulted.
 func (w *worker) write(srcs []source, ds []*sha256x.Digest, items []*item) (faulted bool) {
 	mapped := false
 	for _, i := range w.from {
@@ -472,9 +472,8 @@ func (w *worker) writeMapped(srcs []source) (faulted int) {
 			panic(e)
 		}
 		// No address, or one that names no chunk (qemu's user-mode
-		// emulation reports 0 on arm64 and amd64, and garbage on s390x):
-		// every mapped file of the round is read again. A fault of
-		// WriteMany's own faults again on the chunks read, and goes on.
+		// emulation): every mapped file of the round is read again. A fault
+		// of WriteMany's own faults again on the chunks read, and goes on.
 	}()
 	sha256x.WriteMany(w.act, w.chunks)
 	return -1

@@ -37,9 +37,9 @@ func Tree(dir string) iter.Seq[Entry] {
 // their entries is.
 func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
-		// Without StatFS (fs.Sub's FS), fs.Stat opens the file: refused a
-		// descriptor, it is made again as a directory is read (room.go).
-		// Refused outright, the root was taken for a file.
+		// Without StatFS, fs.Stat opens the file: refused a descriptor, it
+		// is made again as a directory is read (room.go). Refused outright,
+		// the root was taken for a file.
 		stat := func(name string) (st fs.FileInfo, err error) {
 			err = walkOpen(func() (err error) {
 				st, err = fs.Stat(fsys, name)

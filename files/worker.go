@@ -1,9 +1,9 @@
 package files
 
 // A worker's buffers, and the small files of a batch read the plain way
-// (with system calls, or an fs.FS's Open and Read) and hashed a few
-// hundred at a time; on Linux most of them go through io_uring instead
-// (ring_linux.go, ringread_linux.go).
+// (system calls, or an fs.FS's Open and Read) and hashed a few hundred at a
+// time; on Linux most go through io_uring instead (ring_linux.go,
+// ringread_linux.go).
 
 import (
 	"io"
@@ -224,9 +224,8 @@ func readSmallFS(fsys fs.FS, path string, buf []byte) (n int, kind fileKind, _ i
 	}
 	before := infoStamp(st)
 	for try := 1; ; try++ {
-		// A size out of range (an fs.FS's Stat may say a negative one: a
-		// zip entry's 64-bit size with its top bit set) is read as a large
-		// file's is, to its end.
+		// A size out of range (an fs.FS's Stat may say a negative one) is
+		// read as a large file's is, to its end.
 		if before.size < 0 || before.size >= int64(len(buf)) {
 			return 0, isLarge, nil, nil
 		}
