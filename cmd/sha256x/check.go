@@ -191,9 +191,9 @@ func (st *checkState) report(l checkLine, opts sumOpts, out *output) {
 
 // parse parses a line of a checksum file as sha256sum does: "HEX  FILE"
 // (text) or "HEX *FILE" (binary), the BSD "SHA256 (FILE) = HEX", or, when
-// the first such line of the checksum files has one space after the
-// digest, "HEX FILE" throughout. A leading backslash marks an escaped name. skip is set for
-// blank lines and comments.
+// the first such line of the checksum files has one space after the digest,
+// "HEX FILE" throughout. A leading backslash marks an escaped name. skip is
+// set for blank lines and comments.
 func (st *checkState) parse(line string) (file string, want [32]byte, ok, skip bool) {
 	line = strings.TrimSuffix(line, "\n")
 	line = strings.TrimSuffix(line, "\r")

@@ -99,9 +99,8 @@ func writeStatus(stderr io.Writer, err error, status int) int {
 }
 
 // The commands' integer flags are read in decimal, one convention for all:
-// flag.Int and flag.Uint64 read Go's literals, so that 010 was 8 and 0x1 was
-// 1 (a zero-padded -proof gave another file's proof). The errors are the
-// flag package's words.
+// flag.Int and flag.Uint64 read Go's literals, so that a zero-padded -proof
+// was read as octal. The errors are the flag package's words.
 
 type decimalInt struct{ p *int }
 

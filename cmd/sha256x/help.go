@@ -172,22 +172,20 @@ func moduleVersion() string {
 }
 
 // formatVersion is the sha256x module's version in bi: a release
-// ("v1.2.0", from go install ...@v1.2.0), a pseudo-version (stamped by the
-// go command from the checkout's VCS), or "(devel)" only where the build
-// recorded neither (a checkout built without VCS stamping, or go run);
-// where a replace directive replaced the module, the replacement's version
-// ("(devel)" for a directory).
-// When the build recorded the checkout's commit, its revision, time and
-// whether the tree was modified follow in parentheses.
+// ("v1.2.0"), a pseudo-version (stamped by the go command from the
+// checkout's VCS), or "(devel)" where the build recorded neither; where a
+// replace directive replaced the module, the replacement's version
+// ("(devel)" for a directory). When the build recorded the checkout's
+// commit, its revision, time and whether the tree was modified follow in
+// parentheses.
 func formatVersion(bi *debug.BuildInfo) string {
 	const path = "github.com/sha256x/sha256x"
 	v := ""
 	if bi.Main.Path == path {
 		v = bi.Main.Version
 		if r := bi.Main.Replace; r != nil {
-			// Built from a module that requires this one and replaces it
-			// (a fork, a directory): the code is the replacement's, not the
-			// version required, and no VCS settings are ours.
+			// Built from a module that requires this one and replaces it:
+			// the code is the replacement's, and no VCS settings are ours.
 			if r.Version == "" {
 				return "(devel)"
 			}

@@ -24,8 +24,7 @@ var commands = map[string]func(args []string, stdin io.Reader, stdout, stderr io
 func main() {
 	// The command's heap is small and bounded (the files package's arenas,
 	// a window of results): collected from Go's first goal of 4 MB, `sum
-	// -r` of 10,000 small files took about 9% longer on the Xeon
-	// (BENCHMARKS.md, "The walk and the collector").
+	// -r` was slower (BENCHMARKS.md, "The walk and the collector").
 	if os.Getenv("GOGC") == "" {
 		debug.SetGCPercent(400)
 	}

@@ -9,10 +9,9 @@ import (
 
 // openList opens a checksum file for reading. An *os.File from os.Open
 // would be added to the runtime's poller, which, the first time, opens two
-// descriptors of its own and ends the process if it cannot: a process
-// left one descriptor for the list and one for the files it names would
-// end there, where sha256sum checks them. Without the poller a pipe (as
-// <(...) names one) is read with blocking system calls.
+// descriptors of its own and ends the process if it cannot: a process short
+// of descriptors would end where sha256sum checks the files. Without the
+// poller a pipe (as <(...) names one) is read with blocking system calls.
 func openList(name string) (*os.File, error) {
 	fd, err := syscall.Open(name, syscall.O_RDONLY|syscall.O_CLOEXEC, 0)
 	for err == syscall.EINTR {
