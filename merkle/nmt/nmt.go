@@ -89,9 +89,8 @@ func (h Hasher) EmptyRoot() []byte {
 	return r
 }
 
-// ffs is the largest namespace of up to 64 bytes: compared whole (a
-// vector compare), not byte by byte, as three nodes of four in a data
-// square join a parity node.
+// ffs is the largest namespace of up to 64 bytes: compared whole, not byte
+// by byte, as three nodes of four in a data square join a parity node.
 var ffs = func() (b [64]byte) {
 	for i := range b {
 		b[i] = 0xFF
@@ -255,8 +254,8 @@ func (sc *scratch) digests(n int) [][sha256x.Size]byte {
 
 // levelChunk is the most pairs a level hashes in one batched call, so that
 // the joins after it read messages the call has just read, still in the
-// core's cache (512 of Celestia's 180-byte messages: 92 KB), not a whole
-// level's back from memory (BENCHMARKS.md, "Celestia's data squares").
+// core's cache, not a whole level's back from memory (BENCHMARKS.md,
+// "Celestia's data squares").
 const levelChunk = 512
 
 // add adds a message, two nodes, whose parent goes to to; with levelChunk
@@ -508,10 +507,9 @@ func (t *Tree) proofNodes(dst [][2]int, l, i, start, end int) [][2]int {
 // lies outside the root's namespace range (and for an empty tree);
 // otherwise of the range of its leaves if it has any, of its absence if
 // not. It is an error if ns is not a namespace of the tree's size. The
-// range is the root's, as celestiaorg/nmt's ProveNamespace takes it since
-// it reads it from the root: with IgnoreMaxNamespace, the largest
-// namespace's leaves lie outside it unless the tree has no others, and get
-// the empty proof.
+// range is the root's, as in celestiaorg/nmt: with IgnoreMaxNamespace, the
+// largest namespace's leaves lie outside it unless the tree has no others,
+// and get the empty proof.
 func (t *Tree) ProveNamespace(ns []byte) (Proof, error) {
 	size := t.h.NamespaceSize
 	if len(ns) != size {

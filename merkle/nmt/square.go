@@ -30,9 +30,8 @@ type Square struct {
 	parity      []byte // the largest namespace: the parity shares'
 }
 
-// gatherShares is about how many shares Roots gathers and hashes at once:
-// a window of the engine, and some 140 KB of 512-byte shares, in L2; 128
-// and 512 ran level with it (BENCHMARKS.md, "Batches of the packages over
+// gatherShares is about how many shares Roots gathers and hashes at once: a
+// window of the engine, in L2 (BENCHMARKS.md, "Batches of the packages over
 // the engine: nmt 256 shares, bitcoin 256 KiB, dirhash 2 MiB").
 const gatherShares = 256
 
@@ -43,16 +42,15 @@ func NewSquare(h Hasher) *Square {
 }
 
 // Roots appends to dst the roots of the extended data square shares, width
-// shares wide, given row by row: the width row roots, then the width
-// column roots, NodeSize bytes each, and returns the extended slice. As in
+// shares wide, given row by row: the width row roots, then the width column
+// roots, NodeSize bytes each, and returns the extended slice. As in
 // Celestia, a share of the original data (the first width/2 rows and
 // columns) is namespaced by its first NamespaceSize bytes, and every other
 // share (parity) by the largest namespace: a leaf is ns || share. It is an
-// error if width is not even, positive and at most 32768 (width^2 then
-// counts in an int on 32-bit platforms too; far wider than Celestia's
-// squares), len(shares) != width^2, an
-// original share is shorter than a namespace, or a row or column of the
-// original data is out of namespace order.
+// error if width is not even, positive and at most 32768 (so that width^2
+// fits a 32-bit int), len(shares) != width^2, an original share is shorter
+// than a namespace, or a row or column of the original data is out of
+// namespace order.
 func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 	if width <= 0 || width%2 != 0 || width > 1<<15 {
 		return dst, errors.New("nmt: a square " + strconv.Itoa(width) + " shares wide, not even, positive and at most 32768")
@@ -108,12 +106,11 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 }
 
 // leaves hashes the leaves of a square w shares wide into s.nodes, a few
-// rows at a time: each share's message 0x00 || ns || share gathered into
-// a buffer that stays in the cache, hashed there, and its node written to
-// its place in its row. Hashed where they lie, shares each of their own
-// allocation and out of the cache stalled the staging of every message on
-// a miss, one at a time; the gathering copy misses many lines at once (256
-// x 256 shares: 37 ms of CPU before, 28.5 after, on Zen 4).
+// rows at a time: each share's message 0x00 || ns || share gathered into a
+// buffer that stays in the cache, hashed there, and its node written to its
+// place in its row. Hashed where they lie, shares out of the cache stalled
+// the staging of every message on a miss, one at a time; the gathering copy
+// misses many lines at once.
 func (s *Square) leaves(shares [][]byte, w int) {
 	h := s.h
 	ns, nl, k := h.NamespaceSize, h.NodeSize(), w/2

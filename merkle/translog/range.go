@@ -8,10 +8,9 @@ import (
 
 // A Range is a compact range: the leaves begin to end-1 of a log, held as
 // the roots of the fewest perfect subtrees that cover them (at most two a
-// level, one a level when begin is 0), left to right. It is all the state
-// a log needs to append and to compute its root, O(log n) hashes, and it
-// is how transparency-dev/merkle's compact.Range works, with the same
-// nodes, but a batch at a time.
+// level, one a level when begin is 0), left to right: all the state a log
+// needs to append and to compute its root, O(log n) hashes, with the nodes
+// of transparency-dev/merkle's compact.Range, but a batch at a time.
 //
 // The zero Range is an empty range at 0, ready to grow a log from its
 // first entry. A Range keeps scratch memory for its batches (up to
@@ -37,9 +36,8 @@ type rangeNode struct {
 
 // chunkLeaves bounds the leaves appended in one pass: a larger batch is
 // appended chunkLeaves at a time, so a Range's scratch stays 256 KiB
-// (inside L2) whatever the batch, at the cost of a few more calls of a
-// handful of pairs at each chunk's top levels; 2,048 and 16,384 ran level
-// with it (BENCHMARKS.md, "Constants that measured level").
+// (inside L2) whatever the batch (BENCHMARKS.md, "Constants that measured
+// level").
 const chunkLeaves = 1 << 12
 
 // NewRange returns the range of leaves begin to end-1 whose compact nodes
@@ -158,11 +156,10 @@ func (r *Range) scratch(k int) {
 // scratch buffer.
 //
 // At a level, the first new node at an odd index pairs with its left
-// sibling, which is the range's last node if the range covers it; if not
-// (the range begins after it), the node stays in the range, as a node of
-// its left edge, and so will every first node above it. A last node
-// without a partner stays in the range too, on its right edge, until a
-// later append brings its sibling.
+// sibling, the range's last node if the range covers it; if not (the range
+// begins after it), the node stays in the range, on its left edge, as will
+// every first node above it. A last node without a partner stays in the
+// range too, on its right edge, until a later append brings its sibling.
 func (r *Range) appendChunk(k int, visit Visitor) {
 	cur, next := r.a, r.b
 	base := 1 // cur[base:base+m] are the level's new nodes

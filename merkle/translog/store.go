@@ -105,9 +105,8 @@ type FlatStore struct {
 // Visit stores nodes (level, index) onward at their stored indexes. It
 // panics if the nodes would leave a gap: a leaf before the earlier leaves,
 // and every node they complete, are stored, or a node before the leaves it
-// covers. A FlatStore holds a log from its first leaf, as a NodeStore does,
-// and a hole in Hashes would read as a stored node. Unlike a NodeStore, it
-// therefore refuses a leaf that a Range beginning inside the log hands
+// covers; a hole in Hashes would read as a stored node. Unlike a NodeStore,
+// it therefore refuses a leaf that a Range beginning inside the log hands
 // over while a node it shares with the ranges on its left is not yet made
 // (AppendRange makes it): merge such a Range before it grows past that
 // node.

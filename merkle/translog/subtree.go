@@ -12,13 +12,13 @@ import (
 // Subtrees of a log, as Merkle Tree Certificates use them
 // (draft-ietf-plants-merkle-tree-certs, "Subtrees"): the tree over the
 // entries start to end-1 of a log, MTH(D[start:end]), where start is a
-// multiple of the smallest power of two >= end - start. Such a subtree is
-// a node of every log of end leaves or more (on the log's right edge
-// when it is not perfect), so its root and its proofs come from the log's
-// stored nodes. A CA proves a certificate's inclusion in a subtree
-// (SubtreeInclusionProof), and the subtree's consistency with a log a
-// relying party trusts (SubtreeConsistencyProof); CoveringSubtrees picks
-// the at most two subtrees that cover a range of entries.
+// multiple of the smallest power of two >= end - start. Such a subtree is a
+// node of every log of end leaves or more (on its right edge when it is not
+// perfect), so its root and proofs come from the log's stored nodes. A CA
+// proves a certificate's inclusion in a subtree (SubtreeInclusionProof),
+// and the subtree's consistency with a log a relying party trusts
+// (SubtreeConsistencyProof); CoveringSubtrees picks the at most two
+// subtrees that cover a range of entries.
 
 // A Subtree is the range of leaves Start to End-1 of a log.
 type Subtree struct {

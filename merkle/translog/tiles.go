@@ -20,9 +20,8 @@ const (
 // golang.org/x/mod/sumdb/tlog at height 8 (tlog.Tile{H: 8, L, N, W}): W
 // consecutive nodes of tree level 8*L, from node 256*N. A full tile has
 // 256; a partial one, the last of its level, fewer. Its data is the nodes'
-// hashes, 32 bytes each, W*32 bytes in all. The entry bundles (the data
-// tiles, "tile/entries/...") are the caller's: they hold entries, not
-// hashes.
+// hashes, W*32 bytes. The entry bundles ("tile/entries/...") are the
+// caller's: they hold entries, not hashes.
 type Tile struct {
 	L int    // the tile's level: it holds nodes of tree level 8*L
 	N uint64 // its index within the level: it holds nodes 256*N onward
@@ -166,9 +165,8 @@ type TileData struct {
 // A TileLog is a log that publishes C2SP tlog-tiles: its compact range and
 // its right edge, the partial tile of each tile level (at most 255 hashes
 // each). Append appends a batch of entries and returns the tiles that the
-// growth writes, computed from the new entries and the right edge alone:
-// the leaves hashed in one batched call and each level's new nodes in one
-// more, as Range.Append does. A log that publishes tiles needs no other
+// growth writes, computed from the new entries and the right edge alone,
+// hashed as Range.Append hashes. A log that publishes tiles needs no other
 // state to grow: NewTileLog picks it up again from its partial tiles.
 //
 // The zero TileLog is an empty log, ready to use. A TileLog is not safe for
@@ -195,12 +193,11 @@ func tileLevels(size uint64) int {
 
 // NewTileLog returns the log of size leaves whose right edge is edge:
 // edge[L] is the data of the partial tile of tile level L (what
-// TileLog.Edge returns, or tlog.ReadTileData of tlog.Tile{8, L,
-// (size>>(8L))>>8, (size>>(8L))%256}), empty where level L ends
-// with a full tile, one entry for each tile level that has nodes. It is an
-// error if edge has the wrong number of levels or a level the wrong number
-// of bytes. The edge is not checked against any root: compare Root with the
-// log's checkpoint. edge is copied.
+// TileLog.Edge returns, or tlog.ReadTileData of that tile), empty where
+// level L ends with a full tile, one entry for each tile level that has
+// nodes. It is an error if edge has the wrong number of levels or a level
+// the wrong number of bytes. The edge is not checked against any root:
+// compare Root with the log's checkpoint. edge is copied.
 func NewTileLog(size uint64, edge [][]byte) (*TileLog, error) {
 	levels := tileLevels(size)
 	if len(edge) != levels {
