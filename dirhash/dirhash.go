@@ -6,11 +6,11 @@
 // Hash1 has the exact type of x/mod's dirhash.Hash and gives its "h1:"
 // result byte for byte, so it can be passed to x/mod's HashDir and HashZip
 // as well, where it is no slower than x/mod's own Hash1 (it reads the files
-// in order as that does, and hashes each batch of them on another goroutine
-// while it reads the next). This package's HashDir and HashZip, given this package's Hash1
-// (or DefaultHash), read and hash the files on every core: a directory
-// through package files (io_uring on Linux), a zip file's entries inflated
-// side by side; given any other Hash they do just what x/mod's do.
+// in order, and hashes each batch on another goroutine while it reads the
+// next). This package's HashDir and HashZip, given this package's Hash1 (or
+// DefaultHash), read and hash the files on every core: a directory through
+// package files (io_uring on Linux), a zip file's entries inflated side by
+// side; given any other Hash they do just what x/mod's do.
 package dirhash
 
 import (
@@ -43,11 +43,10 @@ type Hash func(files []string, open func(string) (io.ReadCloser, error)) (string
 // DefaultHash is the hash function go.sum uses: Hash1.
 var DefaultHash Hash = Hash1
 
-// batchBytes bounds the file contents a collector holds in one batch
-// before hashing them: a few hundred small files, many more than the widest
-// kernel's lanes; 512 KiB to 4 MiB ran level with it (BENCHMARKS.md,
-// "Batches of the packages over the engine: nmt 256 shares, bitcoin 256
-// KiB, dirhash 2 MiB").
+// batchBytes bounds the file contents a collector holds in one batch before
+// hashing them: a few hundred small files, many more than the widest
+// kernel's lanes (BENCHMARKS.md, "Batches of the packages over the engine:
+// nmt 256 shares, bitcoin 256 KiB, dirhash 2 MiB").
 const batchBytes = 2 << 20
 
 var errNewline = errors.New("dirhash: filenames with newlines are not supported")
@@ -58,9 +57,8 @@ var errNewline = errors.New("dirhash: filenames with newlines are not supported"
 // as x/mod's Hash1 does (so open need not be safe for concurrent use), and
 // returns the first error it meets; the files it has read are hashed a
 // batch at a time with sha256x.HashMany, each batch on another goroutine
-// while the next is read, then the summary. Its buffers come from a pool,
-// so that a call costs no more than reading and hashing the files
-// (x/mod's HashDir handed this Hash1 is as fast as with x/mod's own).
+// while the next is read. Its buffers come from a pool, so that a call
+// costs no more than reading and hashing the files.
 func Hash1(files []string, open func(string) (io.ReadCloser, error)) (string, error) {
 	files = slices.Clone(files)
 	slices.Sort(files)
@@ -122,8 +120,7 @@ type collector struct {
 }
 
 // readMax is the longest file a collector holds whole; longer ones are
-// hashed as streams. 64 KiB to 1 MiB ran level with it (BENCHMARKS.md,
-// "Constants that measured level").
+// hashed as streams (BENCHMARKS.md, "Constants that measured level").
 const readMax = 256 << 10
 
 func newCollector(sums [][sha256x.Size]byte, async bool) *collector {
@@ -308,9 +305,8 @@ func dirEntries(dir, prefix string) ([]files.Entry, []string, error) {
 		name := filepath.ToSlash(filepath.Join(prefix, rel))
 		names = append(names, name)
 		// The file HashDir's open (x/mod's) opens for the name: the one
-		// listed, but where joining prefix cleaned the name (a prefix
-		// "./m", "a/../b", or a dir of "") another path, whose type the
-		// listing does not say.
+		// listed, but where joining prefix cleaned the name another path,
+		// whose type the listing does not say.
 		path := filepath.Join(dir, strings.TrimPrefix(name, prefix))
 		listed := filepath.Join(dir, rel)
 		ents = append(ents, files.Entry{Path: path, Regular: path == listed && d.Type().IsRegular()})

@@ -7,11 +7,11 @@
 // or an interleaved SHA-NI / ARMv8 SHA2 stream) in order, until no job is
 // left and fewer than ls.MinActive lanes are busy, or until it has run
 // ls.MaxSteps steps, and writes each busy lane back to ls; runGeneric is
-// the model every assembly kernel follows. Pairs
-// kernels hash 64-byte messages (Merkle pairs) or staged Merkle nodes with
-// no queue; chain kernels advance hash chains. Kernels say what they are
-// (Lookup); they never decide which messages go where: that is the
-// scheduler's (internal/sched), following the plan (internal/plan).
+// the model every assembly kernel follows. Pairs kernels hash 64-byte
+// messages (Merkle pairs) or staged Merkle nodes with no queue; chain
+// kernels advance hash chains. Kernels never decide which messages go
+// where: that is the scheduler's (internal/sched), following the plan
+// (internal/plan).
 package kernel
 
 import "encoding/binary"
@@ -76,10 +76,9 @@ type LaneSet struct {
 	PadBlock, PadBlockWK uintptr
 	// MaxSteps, if not 0, is the most steps the call may run: a kernel
 	// returns once it has run MaxSteps steps, its queue then perhaps not
-	// empty, with each busy lane written back. The kernels that call
-	// crypto/sha256 (stdlib), which bounds its own calls, may run on. The
-	// lane kernels' calls are bounded by MaxLaneSteps and their runs by
-	// MaxLaneRun.
+	// empty, with each busy lane written back. The stdlib kernel, which
+	// crypto/sha256 bounds itself, may run on. The lane kernels' calls are
+	// bounded by MaxLaneSteps and their runs by MaxLaneRun.
 	MaxSteps uintptr
 	_        [4]uintptr
 	Lanes    [MaxLanes]Lane
