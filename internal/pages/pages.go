@@ -40,14 +40,12 @@ type Level struct {
 	np   int      // pages in use
 	// base, where not nil, is node 0 of the array a level grown once from
 	// empty took its pages from, in order: pages 0..basePages-1 lie there
-	// but for those of the groups marked in moved, replaced since (copied
-	// to be written after Share). A bit a group, not a page: a copy's first
-	// writes allocate an eighth of the bits, and a group replaced is copied
-	// whole anyway (ownGroup). A page in base is read there without loading
-	// its block, group and page pointers, a chain of misses on a large tree
-	// (BENCHMARKS.md, "Trees that change: a level's one array"). A page in
-	// base that a level writes in place is its own; one that copies share
-	// is never written (a write copies it first).
+	// but for those of the groups marked in moved (a bit a group: a copy's
+	// first writes allocate fewer bits, and a group replaced is copied
+	// whole anyway). A page in base is read there without loading its
+	// block, group and page pointers (BENCHMARKS.md, "Trees that change: a
+	// level's one array"). A page in base that copies share is never
+	// written (a write copies it first).
 	base      *[size]byte
 	basePages int
 	moved     []uint64 // bit g: a page of group g lies no longer in base; nil: none does
@@ -65,10 +63,9 @@ type Level struct {
 }
 
 // An arena is where the levels of a tree (each copy's own) take the blocks
-// they copy or add and the pages they take in order: slabs of them,
-// doubling from one up to a most, so that a stretch of pages is a few
-// allocations and lies in runs, and a copy that writes a block or two on
-// each of its levels allocates a few KiB rather than a slab a level.
+// they copy or add and the pages they take in order: slabs doubling up to a
+// most, so that a stretch of pages lies in runs, and a copy that writes a
+// block or two allocates a few KiB rather than a slab a level.
 type arena struct {
 	slab   [][size]byte // where pages are cut from
 	lo, hi uintptr      // the slab's bounds, whole
@@ -160,10 +157,9 @@ func (l *Level) at(i int) *[size]byte {
 	return l.AtWritten(i)
 }
 
-// AtWritten returns a pointer to node i found through the directory, its
-// block and group, base not looked at: At for a node of a shared level
-// whose page the level has written since it was shared (the page has
-// moved from base), a check of moved less. Right for any node.
+// AtWritten returns a pointer to node i found through the directory, base
+// not looked at: At, a check of moved less, for a node whose page the level
+// has written since it was shared. Right for any node.
 func (l *Level) AtWritten(i int) *[size]byte {
 	j := i >> l.shift
 	b := l.dir[j>>blockShift]
@@ -218,10 +214,9 @@ func (l *Level) take(j int, keep bool) {
 func (l *Level) Whole(j int) { l.take(j, false) }
 
 // Own makes nodes a..b this level's to write, all of them rewritten next:
-// the pages they cover whole replaced, not copied (Whole), those they
-// cover in part copied (Mut). A level never shared owns them already:
-// the check inlined where Own is called (a path up from one leaf calls it
-// on every level).
+// the pages they cover whole replaced, not copied (Whole), those they cover
+// in part copied (Mut). The check of a level never shared is inlined where
+// Own is called.
 func (l *Level) Own(a, b int) {
 	if l.shared {
 		l.ownRange(a, b)
@@ -477,13 +472,11 @@ func Share(ls []Level) []Level {
 }
 
 // Compact moves the nodes of each of the levels ls (the levels themselves,
-// as Share takes them) into one new array of its own, as a level grown
-// once from empty holds them, and gives them one new arena: the levels then
-// hold none of the pages they shared with copies or took from other arrays
-// (each freed once nothing else holds it; the arena they leave holds the
-// blocks it cut last, and those the arrays they point into), read every
-// node in their one array (flat), and own every page. Their copies are not
-// changed.
+// as Share takes them) into one new array of its own, as a level grown once
+// from empty holds them, and gives them one new arena: the levels then hold
+// none of the pages they shared with copies or took from other arrays, read
+// every node in their one array (flat), and own every page. Their copies
+// are not changed.
 func Compact(ls []Level) {
 	ar := new(arena)
 	for i := range ls {

@@ -83,8 +83,7 @@ var pairPadBlock = [BlockSize]byte{0: 0x80, BlockSize - 2: 2}
 const noPadBlock = ^uint64(0)
 
 // The scratch areas keep their shared padding block from one batch to the
-// next: a batch of the same length (every level of a Merkle tree) reuses its
-// schedule.
+// next, for the next batch of the same length (a Merkle tree's levels).
 var scratchPool = sync.Pool{New: newScratch}
 
 func newScratch() any {
@@ -468,10 +467,9 @@ func overlaps(lo, hi uintptr, b []byte) bool {
 	return p < hi && lo < p+uintptr(len(b))
 }
 
-// flush runs a full window on the plan's first kernel, which returns as soon
-// as no job is left and a lane idles, or once its steps run out, and returns
-// the busy lanes as jobs that open the next window, and the blocks they
-// hold. A window's call takes every job (queueIn).
+// flush runs a full window on the plan's first kernel, which takes every
+// job (queueIn), and returns the busy lanes as jobs that open the next
+// window, and the blocks they hold.
 func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int, int) {
 	st := b.stages[0]
 	b.sc.ls.MinActive = uintptr(st.Width)
@@ -483,9 +481,8 @@ func (b *batch) flush(jobs []kernel.Job) ([maxLanes]kernel.Job, int, int) {
 
 // untaken returns job j, number k of the queue of the last kernel call,
 // which did not take it, as job number m of the next queue: its staged
-// blocks moved, as carry moves the busy lanes', to slot m of the other half.
-// The caller stores it in its own array of jobs: a store through a slice
-// would send the array, and the caller's slices, to the heap.
+// blocks moved, as carry moves the busy lanes', to slot m of the other
+// half. Returned by value, so that the caller's array stays off the heap.
 func (b *batch) untaken(j kernel.Job, k, m int) kernel.Job {
 	src, dst := &b.sc.slots[b.half^1][k], &b.sc.slots[b.half][m]
 	*dst = *src
@@ -540,8 +537,8 @@ func (b *batch) finish(jobs []kernel.Job) {
 }
 
 // restaged returns job j with its state and runs that lie in slot src
-// pointed at slot dst, its copy. By value: a store through a pointer would
-// send the batch, and the caller's slices it points at, to the heap.
+// pointed at slot dst, its copy. By value, so that the batch stays off the
+// heap.
 func restaged(j kernel.Job, src, dst *slot) kernel.Job {
 	if j.Init == &src.h {
 		j.Init = &dst.h

@@ -6,8 +6,8 @@ import "github.com/sha256x/sha256x/internal/kernel"
 
 // instrumented says whether the kernel calls are recorded: only in test
 // builds with the sha256x_calltime build tag (calls_on.go). Without it the
-// functions below are empty and every call of them sits under a false
-// constant, compiled out: users' binaries carry no hook.
+// functions below are empty and their calls compiled out: users' binaries
+// carry no hook.
 const instrumented = false
 
 func callStart() int64                                                   { return 0 }

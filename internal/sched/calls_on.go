@@ -12,9 +12,8 @@ import (
 
 // This build records every kernel call the scheduler makes (go test -tags
 // sha256x_calltime): how long it took, and the work it was handed. The
-// calls of one to four pairs or nodes (HashMany of one or two 64-byte
-// messages, the top of a level) go straight to their kernel and are not
-// recorded: a dozen blocks at most.
+// calls of one to four pairs or nodes go straight to their kernel and are
+// not recorded: a dozen blocks at most.
 const instrumented = true
 
 // A Call is one kernel call as recorded.
@@ -128,12 +127,10 @@ func jobBlocks(j *kernel.Job, seg uintptr) int {
 // queue) and the blocks the job has left.
 type laneLeft struct{ job, blocks int }
 
-// simulate runs a kernel call's queue as the kernel contract says (and
-// runGeneric does): the lanes take the jobs in order, each lane the next job
-// as it frees (lower lanes first), every busy lane a block a step, until no
-// job is left and fewer than minActive lanes are busy, or maxSteps steps
-// are run (if not 0). It returns the steps run and the lanes busy at the
-// end.
+// simulate runs a kernel call's queue as the kernel contract says (as
+// runGeneric does), until no job is left and fewer than minActive lanes are
+// busy, or maxSteps steps are run (if not 0). It returns the steps run and
+// the lanes busy at the end.
 func simulate(width, minActive, maxSteps int, jobs []kernel.Job) (steps int, left []laneLeft) {
 	if maxSteps == 0 {
 		maxSteps = 1 << 62
@@ -182,8 +179,7 @@ func simulate(width, minActive, maxSteps int, jobs []kernel.Job) (steps int, lef
 
 // check compares the lanes a kernel call left busy with those the kernel
 // contract says it leaves (simulate), so that the steps recorded are the
-// steps the kernel ran: a kernel that ran on past its MinActive, or stopped
-// early, is counted in Mismatches.
+// steps the kernel ran; a mismatch is counted in Mismatches.
 func (l *CallLog) check(k kernel.ID, width int, ls *kernel.LaneSet, jobs []kernel.Job, want []laneLeft) {
 	var got []laneLeft
 	for i := range width {

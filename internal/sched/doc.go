@@ -29,27 +29,21 @@
 //     speed of the best kernel for a few messages.
 //
 // Jobs are built a window at a time, on the caller's stack, so that the
-// caller's slices do not escape. A window holds 256 jobs, or 64 in a batch
-// of no more. Staged blocks live in a pooled scratch area whose two halves
-// alternate between windows; a carried job's staged blocks move with it.
+// caller's slices do not escape. Staged blocks live in a pooled scratch
+// area whose two halves alternate between windows; a carried job's staged
+// blocks move with it.
 //
 // Order: when the block counts of a batch span more than a factor of 8, the
-// batch is fed longest first, by power-of-two class, in a few passes and
-// without sorting, so that it ends with short jobs. Other batches are fed
-// in arrival order.
+// batch is fed longest first, by power-of-two class, so that it ends with
+// short jobs. Other batches are fed in arrival order.
 //
 // Bounded work: Go cannot preempt assembly, so each kernel call is bounded
-// by time, the work its kernel does in plan.CallTimeMicros at the slowest
-// speed known for it (internal/plan's bounds.go). A job-queue kernel
-// returns after at most plan.MaxSteps steps, its busy lanes written back;
-// the scheduler calls again on what it left (carry, untaken). A window runs
-// once its jobs hold WindowBlocks blocks a lane of the first kernel and a
-// job for every lane, so that its call takes every job and leaves only busy
-// lanes. A message of more than PartBlocks whole blocks is hashed a part at
-// a time: the first pass takes every message's first part, then the longer
-// messages go on in rounds, their states waiting in out between parts.
-// Single messages loop over parts of OneBlocks; the pairs and chain kernels
-// take plan.PairsMax messages and plan.ChainSteps steps a call.
+// by time (internal/plan's bounds.go). A job-queue kernel returns after at
+// most plan.MaxSteps steps, and the scheduler calls again on what it left
+// (carry, untaken). A message of more than PartBlocks whole blocks is
+// hashed a part at a time: the first pass takes every message's first part,
+// then the longer messages go on in rounds, their states waiting in out
+// between parts.
 //
 // Around the queue: one message, or a few short ones, go one after another
 // on the plan's single-message path; 64-byte messages (Merkle pairs) go to

@@ -8,11 +8,10 @@ import (
 )
 
 // HashManyDouble is sha256x.HashManyDouble on plan pl: out[i] =
-// SHA-256(SHA-256(msgs[i])). The messages are read once, in place, as
-// HashMany reads them; the second hash is a pass over the 32-byte digests
-// in out, in place, staged levelChunk at a time for the pairs kernels (a
-// 32-byte message pads to one block), what those leave through the job
-// queue. No message is copied, and every kernel call is bounded work.
+// SHA-256(SHA-256(msgs[i])). The messages are read once, in place; the
+// second hash is a pass over the digests in out, in place, staged for the
+// pairs kernels, what those leave through the job queue. No message is
+// copied, and every kernel call is bounded work.
 func HashManyDouble(pl *plan.Plan, out [][Size]byte, msgs [][]byte) {
 	HashMany(pl, out, nil, msgs)
 	if len(msgs) > 0 {

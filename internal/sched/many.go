@@ -10,9 +10,8 @@ import (
 )
 
 // A batch of at most a plan's Serial messages of at most 7 blocks each
-// (block class serialClass-1: 4-7 blocks, 439 bytes with the prefix's
-// partial block), with no whole block of prefix, goes one message after
-// another (plan.SerialMax).
+// (block class serialClass-1), with no whole block of prefix, goes one
+// message after another (plan.SerialMax).
 const serialClass = 4
 
 // SerialBatch is the most messages any plan hashes one after another, for

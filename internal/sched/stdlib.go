@@ -30,8 +30,8 @@ func hashStdlib(out [][Size]byte, prefix []byte, msgs [][]byte) {
 }
 
 // stdlib writes c to s through crypto/sha256, resumed from s's state, and
-// if sum is not nil sets it to the digest. What s holds unhashed, which
-// another plan's writes may have left at a whole block, is written first.
+// if sum is not nil sets it to the digest. What s holds unhashed (perhaps a
+// whole block another plan's writes left) is written first.
 func (s *Stream) stdlib(c []byte, sum *[Size]byte) {
 	r := kernel.GetResumable()
 	defer kernel.PutResumable(r)
