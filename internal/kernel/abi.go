@@ -53,13 +53,12 @@ type Lane struct {
 	Job uintptr   // 1 + index of the lane's job in the queue; 0 when idle
 }
 
-// The AVX2 and AVX-512 lane kernels keep each lane's place as a 32-bit
-// byte offset from where the call began (_asm/lanes, endsMem): a call of
-// theirs may run at most MaxLaneSteps steps (MaxSteps 0 only where its jobs
-// hold fewer blocks than that), and a run may be at most MaxLaneRun
-// blocks, so that 64 * (MaxLaneSteps + MaxLaneRun) stays below 2^32. The
-// scheduler's bounds lie far below: plan.MaxSteps, and a plan's parts of
-// at most 1,024 blocks (internal/plan, TestLaneBounds).
+// The AVX2 and AVX-512 lane kernels keep each lane's place as a 32-bit byte
+// offset from where the call began (_asm/lanes, endsMem): a call of theirs
+// may run at most MaxLaneSteps steps (MaxSteps 0 only where its jobs hold
+// fewer blocks than that), and a run may be at most MaxLaneRun blocks, so
+// that 64 * (MaxLaneSteps + MaxLaneRun) stays below 2^32. The scheduler's
+// bounds lie far below (TestLaneBounds).
 const (
 	MaxLaneSteps = 1 << 24
 	MaxLaneRun   = 1 << 25

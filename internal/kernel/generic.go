@@ -6,17 +6,12 @@ import (
 	"unsafe"
 )
 
-// runGeneric is the portable kernel, and the model that every assembly kernel
-// follows: width lanes take jobs from the queue in order; each step hashes
+// runGeneric is the portable kernel, and the model of the kernel contract
+// (the package doc) that every assembly kernel follows: each step hashes
 // one block in every busy lane; a lane whose job ends writes the digest and
-// takes the next job; the kernel returns once no job is left and fewer than
-// ls.MinActive lanes are busy, or once it has run ls.MaxSteps steps (if not
-// 0), leaving each busy lane's state in ls. Lanes whose jobs end at a step
-// take their next jobs before the kernel returns.
-//
-// Go has no SIMD, so each step hashes its lanes one after another (one lane
-// alone hashes a whole run a step); widths above 1 exist to test the
-// scheduler in pure Go.
+// takes the next job, before the kernel returns. Go has no SIMD, so each
+// step hashes its lanes one after another (one lane alone hashes a whole
+// run a step); widths above 1 exist to test the scheduler in pure Go.
 func runGeneric(ls *LaneSet, jobs []Job, width int) {
 	var cur [MaxLanes]*Job // each lane's job, nil when idle
 	var p [MaxLanes]*byte  // each lane's next block

@@ -379,16 +379,12 @@ func (r *Ring) Nop(user uint64, link bool) { r.next(opNop, link, user) }
 func (r *Ring) Submit(wait int) error { return r.submit(wait, false) }
 
 // SubmitInline is Submit for operations that usually complete while they
-// are submitted (opens and reads of files the page cache holds). It submits
-// with a raw system call, which keeps this thread's P, then waits, if it
-// must, with an ordinary one. io_uring never blocks while it submits, so
-// the raw call is bounded by the inline work of at most rawSubmitMax
-// operations. Made as an ordinary one, a batch ran long enough for the
-// runtime to hand the P to another thread, and the goroutine then waited
-// for one on return. A call that leaves operations pending (a cold cache)
-// makes the next rawRetry calls behave as Submit, which submits and waits
-// in one call, faster there (bench/HISTORY.md, "io_uring's submission
-// without a hand-off").
+// are submitted (opens and reads of cached files). It submits with a raw
+// system call, which keeps this thread's P (io_uring never blocks while it
+// submits, and rawSubmitMax bounds the inline work), then waits, if it
+// must, with an ordinary one. A call that leaves operations pending makes
+// the next rawRetry calls behave as Submit (bench/HISTORY.md, "io_uring's
+// submission without a hand-off").
 func (r *Ring) SubmitInline(wait int) error {
 	if r.waited > 0 {
 		r.waited--
@@ -441,11 +437,9 @@ func (r *Ring) submit(wait int, raw bool) error {
 }
 
 // enterRefusedMax bounds the io_uring_enter calls in a row that the kernel
-// refuses for want of memory for requests (EAGAIN) or of room for
-// completions (EBUSY). Each refusal below the bound yields the thread and
-// the call is made again; at the bound submit returns the error, and its
-// caller gives the ring up and reads the plain way, rather than spinning on
-// a ring the kernel keeps refusing.
+// refuses (EAGAIN, EBUSY), each after yielding the thread; at the bound
+// submit returns the error, and its caller gives the ring up and reads the
+// plain way.
 const enterRefusedMax = 1000
 
 // refuseEnter, if set (by tests), is asked before each io_uring_enter; where
@@ -455,9 +449,7 @@ var refuseEnter func() bool
 // rawSubmitMax bounds the operations one raw io_uring_enter submits, cut at
 // the end of a chain: a raw call holds this thread's P, and a stop of the
 // world waits for it. 256 operations are the chains of 64 small files,
-// about 0.13 ms of the kernel's work (BenchmarkSmallFiles). A larger batch
-// takes a raw call per 64 files, the Go code between them a point where the
-// runtime can stop the goroutine.
+// about 0.13 ms of the kernel's work (BenchmarkSmallFiles).
 const rawSubmitMax = 256
 
 // chainsUpTo returns how many of the queued operations, at most max, end
