@@ -26,11 +26,8 @@ var ringMin = 16
 // ringSetupMin is the fewest files a worker for which a call that has all
 // its files (their number known, or the walk done) sets a ring up where
 // none is kept; a call still finding its files sets one up from ringMin.
-// Setting a ring up pays from 512 files where a system call costs less than
-// untypedRingMin, from 256 where it costs up to 1 µs, and from ringMin
-// where it costs more (ringSetupFor; BENCHMARKS.md, "Files: small files
-// through the ring from 16"). A walk still going sets one up: waiting for
-// 512 files a worker first was slower. SHA256X_IOURING=on sets one up from
+// ringSetupFor says where setting up pays (BENCHMARKS.md, "Files: small
+// files through the ring from 16"). SHA256X_IOURING=on sets one up from
 // ringMin too. A variable for the tests.
 var ringSetupMin = func() int {
 	if os.Getenv("SHA256X_IOURING") == "on" {
@@ -94,12 +91,10 @@ type ringReader struct {
 	owner   *run // the call that parked it among the idle rings
 }
 
-// close closes the ring. A ring given up with operations in flight (a
-// failure of the ring itself, or a panic in the middle of a batch) is kept
+// close closes the ring. A ring given up with operations in flight is kept
 // from the collector for the life of the process, its arena and statx
-// results with it: a read already running on the kernel's io-wq threads may
-// still write into its buffer after close returns. So that what is kept
-// stays bounded, no worker sets up a ring after that.
+// results with it: a read running on io-wq may still write into its buffer
+// after close returns. No worker sets up a ring after that.
 func (rr *ringReader) close() {
 	if rr == nil {
 		return

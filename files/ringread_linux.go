@@ -146,11 +146,9 @@ func (w *worker) ringSmalls(r *run, todo []*item) (rest, large []*item) {
 // failed (the unsettled files are then in rest).
 //
 // In a directory where short reads end files, a probe's open, read and
-// close go in one submission without links. io_uring issues a submission's
-// operations in order, each inline where it can: an open of a name in the
-// dentry cache installs its direct descriptor before the read is issued,
-// and the close empties the slot while a read sent to io-wq keeps its file.
-// Linked, each operation after the first waited for task work to issue it
+// close go in one submission without links: io_uring issues them in order,
+// each inline where it can, and a read sent to io-wq keeps its file after
+// the close empties the slot; linked, each waited for task work
 // (bench/HISTORY.md, "Probes without links, and the producer's turn"). An
 // open that must block goes to io-wq and finishes after its read and close
 // found the slot empty (EBADF); those files are read and closed in a second

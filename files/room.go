@@ -1,11 +1,10 @@
 package files
 
-// Descriptors. Where the process has none to spare (EMFILE, or ENFILE for
-// the whole system), a file refused one while the package holds others is
-// not failed: it waits for one of them to close and is opened again
-// (stream.go), and so is a directory of Tree. Only a file refused with
-// nothing of the package open has that error, as it would from sha256sum,
-// which holds one file at a time.
+// Descriptors. Where the process has none to spare (EMFILE, ENFILE), a file
+// refused one while the package holds others is not failed: it waits for
+// one of them to close and is opened again (stream.go), and so is a
+// directory of Tree. Only a file refused with nothing of the package open
+// has that error, as it would from sha256sum.
 //
 // What the package holds is counted in three ways, each with the reason
 // it will not be held for ever:
@@ -21,9 +20,8 @@ package files
 //
 // Rings' descriptors are not counted: a worker holds one only while it
 // reads a batch (counted), and parks it among the idle rings in between
-// (ring_linux.go). Refused with nothing held, a worker or a walk closes
-// those, and those kept for the next call, and tries again; the calls
-// they were parked by set up no more.
+// (ring_linux.go), which a worker or a walk refused with nothing held
+// closes before it tries again.
 //
 // Counted across calls: a call short of descriptors waits for another's
 // files to close, as for its own. With plenty of descriptors the counting

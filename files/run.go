@@ -15,9 +15,9 @@ package files
 //     ordered results are not held up behind it.
 //
 // A worker holds its arena and its stream chunks and nothing else: memory
-// stays within the budget whatever the files' sizes. The batches waiting
-// are bounded, and so (for ordered results) is the number of files
-// between the oldest one not delivered and the newest one read.
+// stays within the budget whatever the files' sizes. The batches waiting,
+// and (for ordered results) the files read ahead of the oldest not
+// delivered, are bounded.
 
 import (
 	"context"
@@ -256,10 +256,8 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	})
 	defer stop()
 	// Each worker hands its arena back for the next call once every worker
-	// has stopped, when none of the call's files is open: a keeper's first
-	// timer takes descriptors (kept.go). It waits for that on its own
-	// goroutine, so that its worker is not an allocation a call. The rings
-	// they parked between batches are handed back then too.
+	// has stopped, when none of the call's files is open (a keeper's first
+	// timer takes descriptors: kept.go), and the rings its workers parked.
 	r.workers.Add(r.c.workers)
 	r.handing.Add(r.c.workers)
 	defer func() {

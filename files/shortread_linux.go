@@ -3,22 +3,19 @@ package files
 // Where a short read proves the end of a file.
 //
 // The probe chain reads a small file with one read of probeMax bytes. A
-// read that comes back short is not always the end of the file: after an
-// I/O error part way, Linux returns the bytes read so far and the error
-// only on the next read, and some filesystems (procfs, sysfs, FUSE, network
-// ones) return short reads of their own accord. So the chain reads one more
-// byte, and only a read that finds nothing proves the end, as sha256sum's
-// loop does, at 2-4% of `sum -r` of small files (bench/HISTORY.md, "A short
-// read as the end of a file").
+// short read is not always the end of the file (after an I/O error part
+// way, or on filesystems such as procfs, FUSE or network ones), so the
+// chain reads one more byte, and only a read that finds nothing proves the
+// end, as sha256sum's loop does (bench/HISTORY.md, "A short read as the end
+// of a file").
 //
 // On the filesystems below, a regular file is read through the page cache a
 // folio at a time (filemap_read, shmem_file_read_iter), and a read stops
 // short only at the end of the file, at a folio it could not read (an I/O
 // error, which the next read reports), or for a fatal signal. Folios start
-// at multiples of the page size, itself a multiple of 4096 on every Linux
-// architecture, so a read from offset 0 that stops short of a multiple of
-// 4096 stopped at the end of the file. Two things break that, and are
-// looked for in the mount table:
+// at multiples of 4096, so a read from offset 0 that stops short of a
+// multiple of 4096 stopped at the end of the file. Two things break that,
+// and are looked for in the mount table:
 //   - DAX, where reads copy from persistent memory directly and a poisoned
 //     line cuts a read anywhere: if any mount has DAX enabled, no directory
 //     is trusted;

@@ -1,17 +1,15 @@
 package files
 
 // Mapped or read: decided once a process by a trial on the run's own
-// rounds. Mapping saves copying every byte, but every page of a window is a
-// fault to map, an entry in the TLB to miss, and one more to shoot down
-// when the window is unmapped, and which costs more depends on the host,
-// not the CPU model (BENCHMARKS.md, "Files: mapped or read, measured"). So
-// while undecided, large regular files are set up to be mapped, and each
-// worker alternates its rounds of WriteMany between chunks taken from the
-// mappings and chunks read with pread; each round is timed whole (fetching
-// its chunks and hashing them) as ns a byte, and once trialRounds rounds
-// each way have been timed, by all workers together, the medians decide for
-// the rest of the process. SHA256X_MMAP=on or off forces either way, and
-// SHA256X_MMAP=show prints the decision to standard error.
+// rounds. Mapping saves copying every byte, but costs a fault, a TLB miss
+// and a shootdown a page, and which costs more depends on the host, not the
+// CPU model (BENCHMARKS.md, "Files: mapped or read, measured"). So while
+// undecided, each worker alternates its rounds of WriteMany between chunks
+// taken from mappings and chunks read with pread, each round timed whole as
+// ns a byte; once trialRounds rounds each way have been timed, by all
+// workers together, the medians decide for the rest of the process.
+// SHA256X_MMAP=on or off forces either way, and SHA256X_MMAP=show prints
+// the decision to standard error.
 
 import (
 	"fmt"
