@@ -49,8 +49,7 @@ func (k *keeper[T]) put(v T) bool {
 	}
 	if k.timer == nil && !timersUp.Load() {
 		// The process's first timer sets up the runtime's poller, which
-		// ends the process if it gets no descriptors: short of them,
-		// nothing is kept.
+		// ends the process if it gets no descriptors.
 		if !pollerRoom() {
 			return false
 		}

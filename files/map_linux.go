@@ -1,16 +1,13 @@
 package files
 
 // Large regular files may be hashed from the page cache through a window of
-// the file mapped into memory, not read into a chunk buffer: reading copies
-// every byte once more (BENCHMARKS.md, "Files: large files mapped"), but on
-// some hosts the mapped pages cost more than the copy. A trial on the first
-// rounds of a process's large files decides which (trial.go).
+// the file mapped into memory, which saves a copy (BENCHMARKS.md, "Files:
+// large files mapped"); a trial decides whether it pays (trial.go).
 //
-// A file may change while it is mapped. If it shrinks, a read of a mapped
-// page past its new end faults (SIGBUS): worker.write runs WriteMany with
-// faults turned into panics, recovers, puts the round's digests back, and
-// hashes that file again by reading it. A file whose stamp differs at its
-// end (worker.recheck) is hashed again by reading as well.
+// A file that shrinks while it is mapped faults (SIGBUS) on a read past its
+// new end: worker.write recovers, puts the round's digests back, and hashes
+// that file again by reading it, as it does a file whose stamp differs at
+// its end (worker.recheck).
 
 import (
 	"sync/atomic"

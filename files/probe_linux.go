@@ -12,15 +12,12 @@ import (
 	"golang.org/x/sys/unix"
 )
 
-// untypedByRing reports whether files of unknown type (names given as
-// arguments, not found by Tree) go through the ring. The ring must learn
+// untypedByRing reports whether files of unknown type (names not found by
+// Tree) go through the ring, which must read each directory's listing for
 // their types before it opens anything (a FIFO's data is read only by the
-// stream that hashes it), from each directory's listing, which the plain
-// way does without: it opens the file and asks fstat. The plain way makes
-// five system calls a file, the ring one and some CPU for the listings and
-// chains: the ring pays from about 0.1 µs a call (BENCHMARKS.md, "Files:
-// names of unknown type"). SHA256X_IOURING=on sends them through the ring
-// anyway. A variable for the tests.
+// stream that hashes it): it pays from about 0.1 µs a system call
+// (BENCHMARKS.md, "Files: names of unknown type"). SHA256X_IOURING=on sends
+// them through the ring anyway. A variable for the tests.
 var untypedByRing = func() bool {
 	return os.Getenv("SHA256X_IOURING") == "on" || syscallsCostly()
 }

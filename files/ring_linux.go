@@ -148,9 +148,8 @@ func dropKept() bool {
 
 // idleRings holds the rings of running calls' workers between batches: a
 // worker parks its ring there once it has read a batch, and takes one back
-// for its next (its own, or another of the same arena). A ring kept by an
-// idle worker held a descriptor that nothing would close; parked, a worker
-// or a walk refused a descriptor closes it (dropKept).
+// for its next, so that a worker or a walk refused a descriptor can close
+// it (dropKept).
 var idleRings struct {
 	sync.Mutex
 	rings []*ringReader

@@ -2,11 +2,10 @@ package files
 
 // The ring's reads checked for a change. Its statx refuses a direct
 // descriptor: a probed file's statx by name after the read must find the
-// length read and times older than the open by a margin (the kernel's
-// coarse clock lags up to a tick; some file systems keep whole seconds). A
-// write, truncation, rename or link sets the change time. A sized read's
-// statx after must equal the one before. Others are read again plainly.
-// statx is not linked after the read: it would run on io-wq (BENCHMARKS.md,
+// length read and a change time, which any write, truncation, rename or
+// link sets, older than the open by a margin (the kernel's clock is coarse;
+// some file systems keep whole seconds). A sized read's statx after must
+// equal the one before. Others are read again plainly (BENCHMARKS.md,
 // "Files: a change under the read").
 
 import (

@@ -6,22 +6,17 @@ package files
 //
 //   - probe, for files a directory listing says are regular: openat into
 //     a direct descriptor, a read of up to probeMax bytes into the worker's
-//     arena (registered once as a fixed buffer), a read of one more byte,
-//     and a close. A second read that finds nothing proves the first one
-//     read the whole file (as sha256sum reads up to EOF); no statx is
-//     needed, and every operation runs inline. In a directory whose
-//     filesystem ends short reads only at the end of a file
-//     (shortReadsEnd), the second read is left out, a first read that
-//     stops at a multiple of 4096 bytes is not taken as the whole file,
-//     and the chain is not linked (probe says why).
+//     registered arena, a read of one more byte, and a close, all inline.
+//     A second read that finds nothing proves the first one read the whole
+//     file, with no statx. Where short reads end files (shortReadsEnd), the
+//     second read is left out, a first read that stops at a multiple of
+//     4096 bytes is not taken as whole, and the chain is not linked (probe
+//     says why).
 //   - sized, for the files of unknown type (which may be pipes: nothing is
 //     read before their type is known) and those the probe did not settle
 //     that may be longer than probeMax: statx, then for the small regular
 //     ones openat, a read of size+1 bytes and a close, linked. statx runs
-//     on the kernel's io-wq threads, slower, so only these pay for it; the
-//     few the probe left unsettled short of probeMax (empty, or read to a
-//     multiple of 4096 bytes) are read the plain way rather than wait for
-//     io-wq.
+//     on io-wq, slower, so only these pay for it.
 //
 // Nothing here decides an error: a file whose open or read fails or comes
 // up short is read again the plain way, which gives it the outcome it has

@@ -1,10 +1,8 @@
 package files
 
-// Descriptors. Where the process has none to spare (EMFILE, ENFILE), a file
-// refused one while the package holds others is not failed: it waits for
-// one of them to close and is opened again (stream.go), and so is a
-// directory of Tree. Only a file refused with nothing of the package open
-// has that error, as it would from sha256sum.
+// Descriptors, as the package doc promises: a file refused one while the
+// package holds others waits for one of them to close (stream.go), and so
+// does a directory of Tree.
 //
 // What the package holds is counted in three ways, each with the reason
 // it will not be held for ever:

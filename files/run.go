@@ -46,10 +46,9 @@ type config struct {
 }
 
 func (h *Hasher) config(n int) config {
-	// Sixteen large files a worker side by side, each read a chunk of
-	// per/32 at a time, at most 256 KiB: at most half the worker's memory.
-	// Sixteen fill the widest lanes, where eight left AVX-512 lanes to the
-	// SHA-NI streams (BENCHMARKS.md, "Files: 16 large files a worker").
+	// Sixteen large files a worker, each read a chunk of per/32 at a time,
+	// at most 256 KiB: half the worker's memory. Sixteen fill the widest
+	// lanes (BENCHMARKS.md, "Files: 16 large files a worker").
 	c := config{workers: h.Workers, prefix: h.Prefix, fsys: h.FS, plain: h.PlainReads, progress: h.Progress, streams: 16}
 	if c.workers <= 0 {
 		c.workers = runtime.GOMAXPROCS(0)

@@ -1,11 +1,9 @@
 package files
 
 // Large files, and files that are not regular, hashed side by side a chunk
-// of each per sha256x.WriteMany: read into the worker's buffers, or taken
-// from windows of the file mapped into memory (map_linux.go), with the
-// faults of a mapped file caught and that file read again, and every
-// regular file checked at its end against its stamp from before it was
-// read (changed.go).
+// of each per sha256x.WriteMany: read, or taken from mappings
+// (map_linux.go), each regular file checked at its end against its stamp
+// (changed.go).
 
 import (
 	"errors"

@@ -1,15 +1,10 @@
 package files
 
-// Mapped or read: decided once a process by a trial on the run's own
-// rounds. Mapping saves copying every byte, but costs a fault, a TLB miss
-// and a shootdown a page, and which costs more depends on the host, not the
-// CPU model (BENCHMARKS.md, "Files: mapped or read, measured"). So while
-// undecided, each worker alternates its rounds of WriteMany between chunks
-// taken from mappings and chunks read with pread, each round timed whole as
-// ns a byte; once trialRounds rounds each way have been timed, by all
-// workers together, the medians decide for the rest of the process.
-// SHA256X_MMAP=on or off forces either way, and SHA256X_MMAP=show prints
-// the decision to standard error.
+// Mapped or read, decided once a process by a trial on the run's own rounds
+// (the package doc says how): which costs more, the copy or a mapping's
+// faults, TLB misses and shootdowns, depends on the host, not the CPU model
+// (BENCHMARKS.md, "Files: mapped or read, measured"). Each round is timed
+// whole, fetching its chunks and hashing them, as ns a byte.
 
 import (
 	"fmt"

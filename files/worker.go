@@ -36,10 +36,10 @@ type worker struct {
 	ended      bool // returned, not panicked: its ring and arena to keep
 	batching   bool // counted in room.batch (room.go)
 	// sized and longer count the regular files of the call's latest batches
-	// whose size the worker learned, and those of them longer than a probe
-	// reads (ringread_linux.go): where a third or more are, the worker
-	// reads its batches the plain way, as the ring reads such files twice
-	// (BENCHMARKS.md, "Files: small files through the ring from 16").
+	// whose size the worker learned, and those longer than a probe reads:
+	// where a third or more are, the worker reads the plain way, as the
+	// ring reads such files twice (BENCHMARKS.md, "Files: small files
+	// through the ring from 16").
 	sized, longer int
 }
 
