@@ -29,9 +29,8 @@ const size = 32
 // "Trees that change: pages copied allocated alone"). Pages a level takes
 // in order are still cut from slabs, so that they lie in runs.
 //
-// Pages allocated together (a tree built at once, a level grown by many
-// nodes) lie one after another in one array, so that a run of dirty nodes
-// across them is one batched call (run).
+// Pages allocated together lie one after another in one array, so that a
+// run of dirty nodes across them is one batched call (Run).
 type Level struct {
 	dir  []*block
 	mine []uint64 // bit J: dir[J] is this level's alone
@@ -186,9 +185,8 @@ func (l *Level) Mut(i int) *[size]byte {
 	return l.At(i)
 }
 
-// mut makes page j this level's, copied where it is not: Mut's check of a
-// shared level, apart, so that Mut of a level never shared reads no
-// block's owned bits (a miss a node on a large tree).
+// mut makes page j this level's, copied where it is not: apart, so that Mut
+// of a level never shared reads no block's owned bits.
 func (l *Level) mut(j int) {
 	J := j >> blockShift
 	if l.mine[J>>6]&(1<<(J&63)) == 0 || l.dir[J].owned&(1<<(j&blockMask)) == 0 {

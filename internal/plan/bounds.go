@@ -11,9 +11,8 @@ import "github.com/sha256x/sha256x/internal/kernel"
 // derived here:
 //
 //   - CallSteps: the most steps (blocks a lane) one call of a job-queue
-//     kernel runs (kernel.LaneSet.MaxSteps): the kernel returns then with
-//     its busy lanes written back, and the scheduler calls again on what
-//     it left, so that the call is bounded whatever its jobs hold;
+//     kernel runs (kernel.LaneSet.MaxSteps) before it returns its busy
+//     lanes for the scheduler to call again on;
 //   - a plan's OneBlocks: the blocks of one message a call of the single
 //     message's kernel hashes (its entry for one job has no MaxSteps);
 //   - PairsMax: the messages of one pairs kernel call;
@@ -50,10 +49,10 @@ type speed struct {
 }
 
 // slowest lists every assembly kernel's slowest speed measured (or, where
-// no hardware was at hand, estimated low). The Go kernels have none: the
-// generic kernel is Go, which the runtime preempts, and the stdlib kernel is
-// crypto/sha256's, which bounds its own calls. A kernel not listed takes the
-// slowest speed a lane of the listed ones, times its lanes.
+// no hardware was at hand, estimated low). The Go kernels need none: the
+// runtime preempts the generic kernel, and crypto/sha256 bounds its own
+// calls. A kernel not listed takes the slowest speed a lane of the listed
+// ones, times its lanes.
 var slowest = []speed{
 	// SHA-NI streams: the slowest of Zen 3, Zen 4, Zen 5 and the Intel
 	// Xeons (BENCHMARKS.md, "Kernel calls bounded by time"); Zen 3's three

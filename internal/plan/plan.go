@@ -39,13 +39,12 @@ type Plan struct {
 	Pairs        []Stage
 	PairsPartial PartialMin // when Pairs[0], lanes, takes a last partial group as a whole one
 	// PairsWide, if its Width is not 0, takes whole groups of its lanes of
-	// the 64-byte messages of Adjacent calls (a Merkle level's) before Pairs do
-	// (two waves of 16 lanes on Zen 5: BENCHMARKS.md, "Two waves of 16 lanes
-	// on Zen 5"); Pairs take the rest as they would take a smaller count.
+	// the 64-byte messages of Adjacent calls before Pairs do
+	// (BENCHMARKS.md, "Two waves of 16 lanes on Zen 5"); Pairs take the
+	// rest.
 	PairsWide Stage
 	// ChainStages, if any, are the stages Chains runs on instead of Stages
-	// (Zen 3's shani2: its chains on four streams; BENCHMARKS.md, "AMD Zen
-	// 3: shani2").
+	// (BENCHMARKS.md, "AMD Zen 3: shani2").
 	ChainStages []Stage
 
 	// Derived at init from the above.
@@ -56,8 +55,8 @@ type Plan struct {
 	Chain      ChainPlan    // the chain kernels that follow the plan
 	// PartBlocks is the most blocks of one message a job of the queue
 	// hashes; WindowBlocks the blocks a lane of the first stage a window of
-	// jobs holds before it runs: a call's worth (bounds.go). OneBlocks is
-	// the blocks of one message a call on One hashes, bounded by time.
+	// jobs holds before it runs, a call's worth; OneBlocks the blocks of
+	// one message a call on One hashes (bounds.go).
 	PartBlocks, WindowBlocks, OneBlocks int
 }
 
@@ -247,10 +246,9 @@ func Kernels() []string {
 
 // Choose returns the plan forced by SHA256X_KERNEL (env), else the one
 // pinned by a build tag (pin), else the best plan for this CPU. A forced or
-// pinned name is a kernel's (Kernels: its plan alone) or a plan's, as
-// sha256x.Kernel reports it ("avx512+shani", "neon+generic"), so that the
-// name a bug report quotes runs that plan again. A name that does not
-// exist here, or that this CPU cannot run, panics.
+// pinned name is a kernel's (its plan alone) or a plan's, as sha256x.Kernel
+// reports it, so that the name a bug report quotes runs that plan again. A
+// name that does not exist here, or that this CPU cannot run, panics.
 func Choose(env, pin string) *Plan {
 	name, why := env, "SHA256X_KERNEL="+env
 	if name == "" {

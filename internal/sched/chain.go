@@ -49,9 +49,8 @@ func word(st plan.ChainStage, i, k int) int {
 	return 8*i + k
 }
 
-// maxSteps is the most steps one call of the stage's kernel may run: at
-// most 1024 blocks (64 KiB of hashing, as crypto/sha256 bounds its own
-// calls), fewer where the kernel is slow (plan.ChainSteps).
+// maxSteps is the most steps one call of the stage's kernel may run:
+// plan.ChainSteps.
 func maxSteps(st plan.ChainStage) uint64 {
 	return plan.ChainSteps(st.K)
 }

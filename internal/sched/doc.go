@@ -50,9 +50,4 @@
 // the plan's pairs kernels with no queue at all; other Merkle joins, and
 // batches of short messages that pad to as many blocks each (RFC 6962's
 // leaves), are staged whole for the pairs kernels (staging).
-//
-// Files: batch.go (the queue, windows, staging, parts), many.go (HashMany),
-// pairs.go (the pairs kernels), level.go (HashLevel), single.go (one
-// message), stream.go (Stream and WriteMany), chain.go (Chain, Chains),
-// stdlib.go (the stdlib plan: crypto/sha256).
 package sched

@@ -121,8 +121,7 @@ func runOne(stages []plan.Stage, j *[1]kernel.Job) {
 		return
 	}
 	// Out of steps: the job goes on from where its lane stands, in a queue
-	// of this function's (a pointer to h stored through j would send the
-	// caller's buffers to the heap).
+	// of this function's, which keeps the caller's buffers off the heap.
 	var h [8]uint32
 	var jobs [1]kernel.Job
 	from := &j[0]
