@@ -5,12 +5,11 @@
 //
 // Hash1 has the exact type of x/mod's dirhash.Hash and gives its "h1:"
 // result byte for byte, so it can be passed to x/mod's HashDir and HashZip
-// as well, where it is no slower than x/mod's own Hash1 (it reads the files
-// in order, and hashes each batch on another goroutine while it reads the
-// next). This package's HashDir and HashZip, given this package's Hash1 (or
-// DefaultHash), read and hash the files on every core: a directory through
-// package files (io_uring on Linux), a zip file's entries inflated side by
-// side; given any other Hash they do just what x/mod's do.
+// as well, where it is no slower than x/mod's own Hash1. This package's
+// HashDir and HashZip, given this package's Hash1 (or DefaultHash), read
+// and hash the files on every core: a directory through package files
+// (io_uring on Linux), a zip file's entries inflated side by side; given
+// any other Hash they do just what x/mod's do.
 package dirhash
 
 import (

@@ -108,8 +108,7 @@ type slab struct {
 type run struct {
 	c config
 	// ctx is derived from the caller's context; cancel cancels it when a
-	// goroutine of the call panics (fail), which stops the call as the
-	// caller's cancellation does.
+	// goroutine of the call panics (fail).
 	ctx    context.Context
 	cancel context.CancelFunc
 	// workers counts the workers running; handing, those yet to hand

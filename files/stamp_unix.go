@@ -17,8 +17,8 @@ func statStamp(st *unix.Stat_t) stamp {
 var sysFstat = unix.Fstat
 
 // fstat is fstat(2), made again while a signal interrupts it (EINTR), as
-// os.File.Stat does: on FUSE, NFS or CIFS any signal can, the runtime's
-// preemption (SIGURG) among them, and sha256sum would not fail the file.
+// os.File.Stat does: on FUSE, NFS or CIFS any signal can, SIGURG among
+// them.
 func fstat(fd int, st *unix.Stat_t) error {
 	for {
 		if err := sysFstat(fd, st); err != unix.EINTR {

@@ -107,9 +107,8 @@ func nameKey(s string, m int) uint64 {
 	return k << (8 * (m - l))
 }
 
-// direntReclen is the length of the struct linux_dirent64 at b's start,
-// its d_reclen: two bytes at offset 16, in the machine's byte order (the
-// kernel's struct, not a wire format: big-endian on s390x and ppc64).
+// direntReclen is the length of the struct linux_dirent64 at b's start, its
+// d_reclen: two bytes at offset 16, in the machine's byte order.
 func direntReclen(b []byte) int { return int(binary.NativeEndian.Uint16(b[16:18])) }
 
 // A rawDent is an entry as read: its name at names[off:off+n].

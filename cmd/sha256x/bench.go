@@ -113,7 +113,7 @@ func runBench(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 			return 1
 		}
 		// The children share stderr: a file each gets as it is, anything
-		// else through one lock, since each child's output is copied in a
+		// else through one lock, as each child's output is copied by a
 		// goroutine of its own.
 		kidErr := stderr
 		if _, ok := stderr.(*os.File); !ok {

@@ -28,9 +28,9 @@ type progress struct {
 }
 
 // startProgress returns nil (no progress line) unless w is a terminal and
-// the process has three descriptors to spare: the line's timer sets up the
-// runtime's poller, which takes two and ends the process without them,
-// and the files need one (sha256sum, which draws no line, needs only that).
+// the process has three descriptors to spare: two for the runtime's poller,
+// which the line's timer sets up and which ends the process without them,
+// and one for the files.
 func startProgress(w io.Writer, eng *engine) *progress {
 	if !isTerminal(w) || !spareDescriptors(3) {
 		return nil

@@ -8,12 +8,11 @@ import (
 )
 
 // staged65 holds, for each value b of a 65-byte message's last byte, the
-// W+K of its second block: b, the padding, the length. That block is all
-// an RFC 6962 node's second block varies by, so with the table the SHA-NI
-// streams run it as the pairs kernels run a 64-byte message's padding block,
-// rounds without a schedule (BENCHMARKS.md, "RFC 6962 nodes: the second
-// block from a table"). Made on first use: 64 KiB and some 50 µs that a
-// process which hashes no such node should not pay at start.
+// W+K of its second block: b, the padding, the length, all an RFC 6962
+// node's second block varies by. With it the SHA-NI streams run that block
+// without a schedule (BENCHMARKS.md, "RFC 6962 nodes: the second block from
+// a table"). Made on first use: 64 KiB that a process which hashes no such
+// node should not pay for at start.
 var staged65 struct {
 	once sync.Once
 	wk   [256][64]uint32

@@ -10,11 +10,9 @@ import (
 )
 
 // The stdlib kernel is crypto/sha256's block function as a one-lane kernel,
-// which has assembly of its own where this package may have none (its
-// single AVX2 stream on Haswell-class CPUs, s390x, ppc64x, ...).
-// crypto/sha256 exports no block function, so a job resumes a digest from a
-// marshaled state (magic, the state, the partial block, the length), writes
-// its blocks and reads the state back.
+// for the CPUs where it has assembly and this package none. crypto/sha256
+// exports no block function, so a job resumes a digest from a marshaled
+// state, writes its blocks and reads the state back.
 
 // A Resumable is a crypto/sha256 digest that resumes from and suspends to any
 // state, and a buffer through which bytes reach it: calling hash.Hash.Write
