@@ -76,8 +76,7 @@ type LaneSet struct {
 	// MaxSteps, if not 0, is the most steps the call may run: a kernel
 	// returns once it has run MaxSteps steps, its queue then perhaps not
 	// empty, with each busy lane written back. The stdlib kernel, which
-	// crypto/sha256 bounds itself, may run on. The lane kernels' calls are
-	// bounded by MaxLaneSteps and their runs by MaxLaneRun.
+	// crypto/sha256 bounds itself, may run on.
 	MaxSteps uintptr
 	_        [4]uintptr
 	Lanes    [MaxLanes]Lane

@@ -448,9 +448,8 @@ func (l *Level) share(ar *arena, dir []*block, mine []uint64) Level {
 		base: l.base, basePages: l.basePages, moved: l.moved, movedShared: l.movedShared, flat: l.flat}
 }
 
-// Share returns copies of the levels ls, as share does, that take
-// their blocks and pages from one new arena: their directories and mine
-// bits in one allocation each. It marks the levels of ls shared, in
+// Share returns copies of the levels ls, as share does, that take their
+// blocks and pages from one new arena. It marks the levels of ls shared, in
 // place: ls must be the levels themselves, not copies of them.
 func Share(ls []Level) []Level {
 	var nd, nm int

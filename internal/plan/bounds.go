@@ -167,11 +167,10 @@ func PairsMax(id kernel.ID) int { return pairsMax[id] }
 func ChainSteps(id kernel.ID) uint64 { return uint64(chainSteps[id]) }
 
 // bound sets the plan's parts. A job of the queue hashes at most maxPart
-// blocks of one message (a message's later parts go round by round,
-// hashParts), and a window of jobs runs once it holds a call's steps a lane
-// of the first stage: each call is bounded by CallSteps alone. A single
-// message runs OneBlocks+3 blocks a call on the One stage, whose entry for
-// one job has no bound of its own.
+// blocks of one message, and a window of jobs runs once it holds a call's
+// steps a lane of the first stage: each call is bounded by CallSteps alone.
+// A single message runs OneBlocks+3 blocks a call on the One stage, whose
+// entry for one job has no bound of its own.
 func (pl *Plan) bound() {
 	pl.PartBlocks, pl.WindowBlocks, pl.OneBlocks = maxPart, maxPart, maxPart
 	if len(pl.One) > 0 {

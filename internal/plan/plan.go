@@ -17,9 +17,8 @@ import (
 	"github.com/sha256x/sha256x/internal/kernel"
 )
 
-// A Stage is one kernel of a plan. Its kernel runs the jobs of its queue,
-// each taken by a lane in order, until no job is left and fewer than
-// MinActive (at least 1) lanes are busy.
+// A Stage is one kernel of a plan, which runs its queue until no job is
+// left and fewer than MinActive (at least 1) lanes are busy.
 type Stage struct {
 	K         kernel.ID
 	Width     int  // lanes
@@ -273,9 +272,7 @@ func Choose(env, pin string) *Plan {
 	return pl
 }
 
-// available lists the names SHA256X_KERNEL accepts on this CPU (Names): the
-// kernels, then the plans of several kernels, a kernel's own by its name
-// ("neon+generic") among them.
+// available lists Names, for a message.
 func available() string { return strings.Join(Names(), ", ") }
 
 // Names lists every name SHA256X_KERNEL accepts on this CPU: each kernel's

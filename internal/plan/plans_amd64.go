@@ -34,7 +34,7 @@ func archKernels() []Kernel {
 
 // Plans that mix kernels: wide lanes while enough are busy, then SHA-NI
 // streams for the batch's last messages; one message on one SHA-NI stream.
-// MinActive of the wide stage is where its speed per busy lane falls below
+// The wide stage's MinActive is where its speed per busy lane falls below
 // the next stage's.
 var mixedPlans = []Plan{
 	{

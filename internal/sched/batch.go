@@ -491,9 +491,9 @@ func (b *batch) untaken(j kernel.Job, k, m int) kernel.Job {
 
 // finish runs the last jobs through the plan's kernels, each stage handing
 // its last busy lanes to the next; a stage whose call runs out of steps is
-// called again on what it left, its busy lanes then the jobs it did not
-// take (at most maxLanes: the first stage takes every job, queueIn, and a
-// later one is handed fewer than the lanes before it).
+// called again on its busy lanes and the jobs it did not take (at most
+// maxLanes: the first stage takes every job, and a later one is handed
+// fewer than the lanes before it).
 func (b *batch) finish(jobs []kernel.Job) {
 	var carried [maxLanes]kernel.Job
 	for i, st := range b.stages {
@@ -552,10 +552,10 @@ func restaged(j kernel.Job, src, dst *slot) kernel.Job {
 	return j
 }
 
-// carry returns the busy lanes of the last kernel call as jobs, moving their
-// staged blocks to the other half of the scratch area, where they are the
-// first slots, and the blocks the jobs hold, each job's at most b.window
-// (the steps of a call: what it can take of a lane in the next).
+// carry returns the busy lanes of the last kernel call as jobs, their
+// staged blocks moved to the first slots of the other half of the scratch
+// area, and the blocks the jobs hold, each job's at most b.window (what the
+// next call can take of a lane).
 func (b *batch) carry(jobs []kernel.Job, width int) (carried [maxLanes]kernel.Job, c, total int) {
 	from, to := &b.sc.slots[b.half], &b.sc.slots[b.half^1]
 	b.half ^= 1

@@ -14,12 +14,10 @@
 //	tail  the message's last partial block with its padding, staged (one or
 //	      two blocks)
 //
-// A kernel has a fixed number of lanes (SIMD lanes, or interleaved SHA-NI /
-// ARMv8 SHA2 streams). Each lane takes the next job from the queue as soon
-// as its job ends, inside the kernel's loop, so a ragged batch keeps every
-// lane busy. A kernel returns once the queue is empty and fewer than
-// MinActive lanes are busy, and writes each busy lane back (its state and
-// where it is in its job). The scheduler turns those lanes into jobs again:
+// A kernel runs its queue on its lanes as internal/kernel says, each lane
+// taking the next job as its own ends, so a ragged batch keeps every lane
+// busy; it writes its busy lanes back when it returns, and the scheduler
+// turns them into jobs again:
 //
 //   - between windows they open the next window's queue, so no lane waits at
 //     a window boundary;

@@ -27,8 +27,8 @@ type staging struct {
 }
 
 // template lays out every slot for stg's items, all but their own bytes:
-// the prefix, a join's infix and the padding. Consecutive levels of one
-// tree, and consecutive batches of leaves, find it made.
+// the prefix, a join's infix and the padding, which the next levels of a
+// tree, and the next batches of leaves, find made.
 func (stg *staging) template() {
 	sl, pre, m, nb := stg.sl, stg.pre, stg.m, stg.nb
 	if stg.ragged {

@@ -14,10 +14,10 @@ func Sum256(pl *plan.Plan, msg []byte) (d [Size]byte) {
 	return d
 }
 
-// sum256To hashes one message on the plan's single-message kernel into d: its
-// whole blocks in place, a part at a time, and its padded tail from the
+// sum256To hashes one message on the plan's single-message kernel into d:
+// its whole blocks in place, a part at a time, and its padded tail from the
 // stack. The kernel writes d itself, and a short message starts from the IV
-// itself: no digest or state copied through the stack.
+// itself: nothing is copied through the stack.
 func sum256To(pl *plan.Plan, d *[Size]byte, msg []byte) {
 	if pl.Stdlib || pl.One[len(pl.One)-1].K == kernel.Stdlib {
 		*d = sha256.Sum256(msg)

@@ -240,8 +240,8 @@ func (b *batch) writePart(ss []*Stream, chunks [][]byte, which []int, part int) 
 
 // take returns part number part of chunk c, size bytes from off (with up to
 // a block the Stream buffered before, a job of at most size/64+1 blocks),
-// and whether it makes a job: bytes that complete no block with what s
-// holds are only buffered. rest reports whether c has parts after this one.
+// and whether it makes a job: bytes that complete no block are only
+// buffered. rest reports whether c has parts after this one.
 func (s *Stream) take(c []byte, part, off, size int) (p []byte, job, rest bool) {
 	if part > 0 && off >= len(c) {
 		return nil, false, false
@@ -265,7 +265,7 @@ func (s *Stream) take(c []byte, part, off, size int) (p []byte, job, rest bool) 
 // stage returns the runs of the job that hashes s's buffered bytes and c's
 // whole blocks, staging the block they share in sl, and keeps what is left
 // of c in s.x. The job's digest, the state afterwards big-endian, goes to
-// s.sum. writePart calls it only when the two make at least one block.
+// s.sum. writePart calls it only when the two make a block or more.
 func (s *Stream) stage(sl *slot, c []byte) (r0, r1 kernel.Run) {
 	s.len += uint64(len(c))
 	var rs [2]kernel.Run

@@ -284,9 +284,8 @@ func (r *Ring) next(op uint8, link bool, user uint64) *sqe {
 }
 
 // escape moves what p points into to the heap, where nothing moves it: an
-// operation holds its memory's address as an integer, which the compiler
-// does not count as a reference, so a local variable would stay on a stack
-// that moves when it grows.
+// operation holds its memory's address as an integer, which keeps no stack
+// variable from moving as its stack grows.
 func escape(p unsafe.Pointer) {
 	if escapeSink.never {
 		escapeSink.p = p
