@@ -17,19 +17,18 @@
 //
 // File descriptors are not bounded so: each goroutine holds up to 16 large
 // files open side by side, and a ring while it reads a batch. A process
-// short of them (EMFILE or ENFILE) is not failed for it while any other
-// file of the package is open: the file refused, whether large, small or a
-// directory Tree lists, waits for one to close and is opened again, and a
-// goroutine refused with nothing open closes the rings not reading a batch
-// (the call then sets up no more). A file gets the error only when it is
-// refused with nothing of the package open, as it would from sha256sum,
-// which holds one file at a time. The waits are for any call's files, of
-// this process. Files are opened without the runtime's poller, and a ring
-// or arena is kept for the next call only with the descriptors to spare
-// that the poller opens (two on Linux, up to three elsewhere): it ends the
-// process without. On Linux one more stays open once a ring has read small
-// files: /proc/self/mountinfo, watched for the mounts that decide where a
-// short read ends a file.
+// short of them (EMFILE or ENFILE) is not failed for it while any file of
+// the package, of any call, is open: the file refused (large, small, or a
+// directory Tree lists) waits for one to close and is opened again, and a
+// goroutine refused with nothing open closes the rings not reading a batch.
+// A file gets the error only when it is refused with nothing of the package
+// open, as from sha256sum, which holds one file at a time. Files are opened
+// without the runtime's poller, and a ring or arena is kept for the next
+// call only with the descriptors to spare that the poller opens (two on
+// Linux, up to three elsewhere): it ends the process without them. On Linux
+// one more stays open once a ring has read small files:
+// /proc/self/mountinfo, watched for the mounts that decide where a short
+// read ends a file.
 //
 // On Linux the small files of a batch are opened, read and closed through
 // io_uring, up to 64 files a system call at the default Memory (256 at
@@ -51,28 +50,27 @@
 //
 // On Linux, large regular files (over 256 KiB) are either read in chunks or
 // hashed from memory mappings of the page cache, up to 16 MiB of each file
-// at a time, which saves copying them but costs a page fault and a TLB miss
-// a page: the way is decided once a process by a trial on its first large
-// files, whose rounds alternate between mapped and read chunks, each timed;
-// after 6 rounds each way, mapping is taken only if its median round is 3%
-// faster a byte or more (BENCHMARKS.md, "Files: mapped or read, measured").
+// at a time, which saves a copy but costs a page fault and a TLB miss a
+// page. A trial on a process's first large files decides which: their
+// rounds alternate between mapped and read chunks, each timed, and after 6
+// rounds each way mapping is taken only if its median round is 3% faster a
+// byte or more (BENCHMARKS.md, "Files: mapped or read, measured").
 // SHA256X_MMAP=on or off forces either way, and SHA256X_MMAP=show prints
 // the decision and its figures to standard error. The mapped pages count in
 // the process's resident memory, not against Hasher.Memory. With
 // PlainReads, files are read, never mapped.
 //
 // A file changed while hashed gets the digest of contents it held at one
-// time, or an error: never of bytes never held at once (as a read racing a
-// truncation sees). Each regular file is stamped (size, inode, times)
-// before and after it is read or mapped, and hashed again if they differ;
-// after 3 such passes its Err wraps ErrChanged. One read through io_uring
-// is stamped after only, by name, and read again plainly unless its
-// change time is 20 ms older than the read (2 s without nanoseconds). The
-// check trusts the file system's times, from this machine's clock: since
+// time, or an error: never of bytes never held at once. Each regular file
+// is stamped (size, inode, times) before and after it is read or mapped,
+// and hashed again if they differ; after 3 such passes its Err wraps
+// ErrChanged. One read through io_uring is stamped after only, by name, and
+// read again plainly unless its change time is 20 ms older than the read (2
+// s without nanoseconds). The check trusts the file system's times: since
 // Linux 6.13, ext4, XFS, Btrfs and tmpfs give a change after a stat a time
 // of its own; elsewhere a truncation undone within a clock tick can go
-// unseen. An fs.FS's files, and off Unix (Windows, Plan 9, js, wasip1)
-// every file, are compared by size and modification time alone.
+// unseen. An fs.FS's files, and off Unix every file, are compared by size
+// and modification time alone.
 package files
 
 import (
@@ -109,11 +107,10 @@ type Hasher struct {
 	Prefix []byte
 
 	// FS, if set, is where paths are opened (with FS.Open); the paths are
-	// then fs.FS paths ("dir/file", no leading slash). Files of an FS are
-	// read with its Open and Read, never through io_uring. A panic in FS's
-	// methods or its files' (Open, Stat, Read, Close) is re-raised in the
-	// caller's goroutine after the call's goroutines have stopped and the
-	// files it opened are closed.
+	// then fs.FS paths ("dir/file"). Files of an FS are read with its Open
+	// and Read, never through io_uring. A panic in FS's methods or its
+	// files' is re-raised in the caller's goroutine after the call's
+	// goroutines have stopped and the files it opened are closed.
 	FS fs.FS
 
 	// PlainReads, if set, reads every file with plain system calls, never
@@ -238,10 +235,9 @@ func (h *Hasher) Stream(ctx context.Context, entries iter.Seq[Entry], fn func(Re
 	return h.run(ctx, entries, -1, true, fn)
 }
 
-// Each is Stream with the Results handed to fn as each file finishes, in
-// no particular order (Result.Index tells which file it is). A panic in fn
-// or entries (or h.Progress, h.FS) is re-raised in the caller's goroutine
-// after the call's goroutines have stopped, as for Stream.
+// Each is Stream with the Results handed to fn as each file finishes, in no
+// particular order (Result.Index tells which file it is). A panic in fn or
+// entries (or h.Progress, h.FS) is re-raised as for Stream.
 func (h *Hasher) Each(ctx context.Context, entries iter.Seq[Entry], fn func(Result)) error {
 	return h.run(ctx, entries, -1, false, fn)
 }

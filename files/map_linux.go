@@ -59,9 +59,8 @@ func (s *source) mapFile(minSize int64) {
 }
 
 // mapped returns up to n bytes of the file at s.off from the mapping,
-// mapping the window s.off is in if need be, or nil past the mapped size
-// or if the window cannot be mapped: then the caller ends the mapping and
-// reads from s.off.
+// mapping the window s.off is in if need be, or nil past the mapped size or
+// if the window cannot be mapped: the caller then reads from s.off.
 func (s *source) mapped(n int) []byte {
 	m := &s.mp
 	if s.off < m.winOff || s.off >= m.winOff+int64(len(m.win)) {

@@ -31,8 +31,8 @@ var syscallCostOnce = sync.OnceValue(syscallCost)
 // type go through the ring: above the Xeon's, below Zen 4's.
 const untypedRingMin = 120 * time.Nanosecond
 
-// syscallCost is the time of a system call that does nothing (getppid),
-// the least over a few rounds: 75 ns on the Intel Xeon, measured in 5 µs.
+// syscallCost is the time of a system call that does nothing (getppid), the
+// least over a few rounds, measured in 5 µs.
 func syscallCost() time.Duration {
 	best := time.Duration(math.MaxInt64)
 	for range 3 {

@@ -60,9 +60,8 @@ func ringSetupFor(c time.Duration) int {
 var ringRefused atomic.Bool
 
 // ringFiles counts the files read whole through a ring, ringShort those
-// of them taken whole from a short read without the read of one more byte
-// (shortReadsEnd), and ringLate the unlinked opens that finished after
-// their read, for the tests.
+// taken whole from a short read alone (shortReadsEnd), and ringLate the
+// unlinked opens that finished after their read, for the tests.
 var ringFiles, ringShort, ringLate atomic.Int64
 
 // asyncOpens sends the unlinked probes' opens to io-wq, so that each

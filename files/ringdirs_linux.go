@@ -2,8 +2,8 @@ package files
 
 // A batch's names laid out for the ring: where several files share a
 // directory, the directory opened once and the files named relative to it,
-// with the directory's listing read for the types of files not listed by
-// Tree, and whether a short read ends a file there (shortread_linux.go).
+// its listing read for the types of files Tree did not list, and whether a
+// short read ends a file there (shortread_linux.go).
 
 import (
 	"bytes"
@@ -103,11 +103,9 @@ func (rr *ringReader) setPaths(todo []*item) {
 	}
 }
 
-// readTypes marks Regular the files of items (all in the directory open
-// as fd) that the directory's entries say are regular files, as Tree
-// would, so that they are probed without statx. It reads at most
-// dirTypesMax bytes of entries: a large directory is not read for a few
-// of its files.
+// readTypes marks Regular the files of items (all in the directory open as
+// fd) that the directory's entries say are regular files, so that they are
+// probed without statx. It reads at most dirTypesMax bytes of entries.
 func (rr *ringReader) readTypes(fd int, items []*item) {
 	n := 0
 	for _, it := range items {

@@ -134,8 +134,8 @@ var dropMu sync.Mutex
 
 // walkOpen is Tree's open of a directory: open, counted in walking, made
 // again while it is refused a descriptor and anything of the package is
-// held, which may close. Once it has opened, walkClosed is to be called
-// when the directory is closed.
+// held. Once it has opened, walkClosed is to be called when the directory
+// is closed.
 func walkOpen(open func() error) (err error) {
 	for {
 		since := room.closes.Load()

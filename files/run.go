@@ -234,10 +234,9 @@ func (h *Hasher) run(parent context.Context, seq iter.Seq[Entry], n int, ordered
 	r.dcond.L = &r.dmu
 	if ordered {
 		r.done = make([]*item, window)
-		// Written first, a page at a time: a page of fresh memory read
-		// first (deliver looks at the next slot) maps the shared zero page,
-		// and the write that follows flushes every CPU's TLB
-		// (bench/HISTORY.md, "fresh memory written first").
+		// Written first, a page at a time, as internal/sched's scratch is
+		// (bench/HISTORY.md, "fresh memory written first"): deliver reads
+		// the next slot.
 		for i := 0; i < window; i += 4096 / int(unsafe.Sizeof(r.done[0])) {
 			r.done[i] = nil
 		}

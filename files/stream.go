@@ -44,9 +44,8 @@ type source struct {
 }
 
 // next returns the source's next chunk (empty at the end), in buf if it
-// reads: a mapped source's chunk is taken from its mapping, or read with
-// pread if read is set. It sets s.done after the last chunk, and s.err if
-// reading fails.
+// reads: from the mapping, or read with pread if read is set. It sets
+// s.done after the last chunk, and s.err if reading fails.
 func (s *source) next(buf []byte, read bool) []byte {
 	s.inMap, s.pread = false, false
 	if s.done {
@@ -313,9 +312,9 @@ func (w *worker) streams(r *run, items []*item) {
 }
 
 // admit opens the files waiting, in order, adds those opened to idx and
-// starts their digests, and gives the others that fail their Err, until
-// one is refused a descriptor: it returns idx, the number still waiting,
-// and the refusal, if any.
+// starts their digests, and gives the others that fail their Err, until one
+// is refused a descriptor: it returns idx, the number still waiting, and
+// the refusal, if any.
 func (w *worker) admit(r *run, items []*item, srcs []source, ds []*sha256x.Digest, idx []int, waiting int) ([]int, int, error) {
 	for i := 0; waiting > 0; i++ {
 		s, it := &srcs[i], items[i]

@@ -32,8 +32,7 @@ func Tree(dir string) iter.Seq[Entry] {
 
 // TreeFS is Tree for the files of fsys under root, for a Hasher whose FS is
 // fsys: the paths are fs.FS paths (root "." gives "a", "b/c"). A panic in
-// fsys while Stream or Each consumes TreeFS is re-raised in the caller's
-// goroutine after the call's goroutines have stopped, as a panic of
+// fsys while Stream or Each consumes TreeFS is re-raised as a panic of
 // their entries is.
 func TreeFS(fsys fs.FS, root string) iter.Seq[Entry] {
 	return func(yield func(Entry) bool) {
