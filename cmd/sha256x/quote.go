@@ -154,10 +154,10 @@ func endsEscaped(s string) bool {
 func shellQuote(s string) (q string, allCompat, single bool) {
 	var b strings.Builder
 	b.WriteByte('\'')
-	// inside a $'...' segment. gnulib quotes a name with a single quote
-	// twice, and its second pass starts with the state its first ended
-	// in: after a name that ends escaped, its first escape lacks the $'
-	// and its first plain character is preceded by ''.
+	// pending: the output is inside a $'...' segment. gnulib quotes a name
+	// with a single quote twice, and its second pass starts with the state
+	// its first ended in: after a name that ends escaped, its first escape
+	// lacks the $' and its first plain character is preceded by ''.
 	pending := strings.IndexByte(s, '\'') >= 0 && endsEscaped(s)
 	allCompat = true
 	esc := func(e string) {

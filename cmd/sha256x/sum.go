@@ -224,9 +224,8 @@ func parseSum(args []string, stdout, stderr io.Writer) (o sumOpts, status int, d
 	return o, 0, false
 }
 
-// posixlyCorrect: POSIXLY_CORRECT is in the environment (set, whatever
-// its value, as glibc's getopt asks), so that options end at the first
-// operand.
+// posixlyCorrect: POSIXLY_CORRECT is set, whatever its value, as glibc's
+// getopt asks, so that options end at the first operand.
 var posixlyCorrect = func() bool {
 	_, ok := os.LookupEnv("POSIXLY_CORRECT")
 	return ok

@@ -1,8 +1,7 @@
 // Package nmt is Celestia's namespaced Merkle tree (NMT), as its
 // specification (celestiaorg/nmt, docs/spec/nmt.md) defines it, with the
-// hashing done by sha256x in batches: a tree's leaves in one batched call
-// and each level above in calls of up to 512 pairs, and a whole data
-// square's row and column trees (Square) level by level across all of them.
+// hashing done by sha256x in batches, for a tree (Tree) or a whole data
+// square's row and column trees (Square).
 //
 // A leaf is namespaced data, ns || message, its namespace the first
 // NamespaceSize bytes. A node is minNs || maxNs || digest: a leaf's

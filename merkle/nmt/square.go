@@ -9,13 +9,12 @@ import (
 )
 
 // A Square computes the row and column roots of Celestia's extended data
-// squares: 2w namespaced trees of w leaves each for a square w shares
-// wide. The leaves are hashed once each (a share's leaf is the same in its
-// row and its column), a few rows at a time; then level by level, the
-// columns' and the rows' pairs together in batched calls across all the
-// trees. A Square keeps its memory between calls (about 1.5 w^2 NodeSize
-// bytes): in steady state it allocates nothing. It is not safe for
-// concurrent use.
+// squares: 2w namespaced trees of w leaves each for a square w shares wide.
+// The leaves are hashed once each (a share's leaf is the same in its row
+// and its column), a few rows at a time; then level by level, the columns'
+// and the rows' pairs together in batched calls across all the trees. A
+// Square keeps its memory between calls (about 1.5 w^2 NodeSize bytes): in
+// steady state it allocates nothing. It is not safe for concurrent use.
 type Square struct {
 	h  Hasher
 	sc scratch

@@ -4,24 +4,22 @@
 // hashing done by sha256x in batches.
 //
 // A Range is a log's compact state, the roots of its perfect subtrees. Its
-// Append methods take a batch of entries (or leaf hashes) at once: the
-// leaves are hashed in one batched call, and the new nodes of each level in
-// one more, every new node handed to a Visitor so the caller can store it.
-// InclusionProof and ConsistencyProof serve proofs from stored nodes (a
-// NodeReader: a NodeStore, a FlatStore in tlog.StoredHashes order, a
-// merkle.Tree through TreeNodes, or the caller's own storage);
-// VerifyInclusion and VerifyConsistency check them, and RootFromConsistency
-// computes a new root from an old root and a proof. A TileLog appends
-// entries and returns the C2SP tlog-tiles (height 8) that each growth
-// touches, byte for byte what golang.org/x/mod/sumdb/tlog reads.
+// Append methods take a batch of entries (or leaf hashes) at once, every
+// new node handed to a Visitor so the caller can store it. InclusionProof
+// and ConsistencyProof serve proofs from stored nodes (a NodeReader: a
+// NodeStore, a FlatStore in tlog.StoredHashes order, a merkle.Tree through
+// TreeNodes, or the caller's own storage); VerifyInclusion and
+// VerifyConsistency check them, and RootFromConsistency computes a new root
+// from an old root and a proof. A TileLog appends entries and returns the
+// C2SP tlog-tiles (height 8) that each growth touches, byte for byte what
+// golang.org/x/mod/sumdb/tlog reads.
 //
-// The tree is RFC 6962's: leaf SHA-256(0x00 || entry), node
-// SHA-256(0x01 || left || right), the tree of n leaves split at the
-// largest power of two below n, and the root of no leaves SHA-256 of
-// nothing (the same tree as merkle.RFC6962). A node is named by its level
-// (0 for the leaves) and its index in that level: node (l, i) is the root
-// of the perfect subtree over leaves i<<l to (i+1)<<l - 1, and is stored
-// once the log holds all of them.
+// The tree is RFC 6962's: leaf SHA-256(0x00 || entry), node SHA-256(0x01 ||
+// left || right), the tree of n leaves split at the largest power of two
+// below n, and the root of no leaves SHA-256 of nothing (the same tree as
+// merkle.RFC6962). A node is named by its level (0 for the leaves) and its
+// index in that level (NodeID), and is stored once the log holds all its
+// leaves.
 //
 // Data that comes from outside (a proof, a stored range, a tile, a tree
 // size) is checked: anything wrong is an error that says what is wrong,
