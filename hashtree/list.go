@@ -30,13 +30,7 @@ func NewBasicList[T Basic](values []T, limit uint64) *BasicList[T] {
 	if uint64(len(values)) > limit {
 		panic(fmt.Sprintf("sha256x: hashtree: NewBasicList of %d values, more than the limit %d", len(values), limit))
 	}
-	size := sizeOf[T]()
-	chunks := make([][sha256x.Size]byte, chunksFor(uint64(len(values)), size))
-	b := nodeBytes(chunks)
-	for i, v := range values {
-		store(b[i*size:], v)
-	}
-	return &BasicList[T]{t: newTree(chunks, Depth(chunksFor(limit, size))), n: uint64(len(values)), limit: limit}
+	return &BasicList[T]{t: newTree(packChunks(values), Depth(chunksFor(limit, sizeOf[T]()))), n: uint64(len(values)), limit: limit}
 }
 
 // store writes v little-endian at b[0:size].
@@ -101,28 +95,33 @@ func (l *BasicList[T]) SetRange(first uint64, values []T) {
 	if first > l.n || uint64(len(values)) > l.n-first {
 		panic(fmt.Sprintf("sha256x: hashtree: BasicList.SetRange(%d) of %d values past the length %d", first, len(values), l.n))
 	}
-	if len(values) == 0 {
-		return
+	if len(values) > 0 {
+		storeRange(&l.t, int(first), values)
+		l.fresh = false
 	}
+}
+
+// storeRange writes values first, first+1, ... into t's chunks in place
+// and marks their chunks dirty a bitmap word at a time. The chunks the
+// values fill are replaced on a copy, not copied first, and taken in order,
+// so that they lie in runs.
+func storeRange[T Basic](t *tree, first int, values []T) {
 	size := sizeOf[T]()
 	per := 32 / size
-	lv := &l.t.levels[0]
-	// The chunks the values fill: on a copy, their pages replaced, not
-	// copied first, and taken in order, so that they lie in runs.
-	if a, b := (int(first)+per-1)/per, (int(first)+len(values))/per-1; a <= b {
+	lv := &t.levels[0]
+	if a, b := (first+per-1)/per, (first+len(values))/per-1; a <= b {
 		lv.Own(a, b)
 	}
 	var c *[sha256x.Size]byte
 	for k, v := range values {
-		i := int(first) + k
+		i := first + k
 		if k == 0 || i%per == 0 {
 			c = lv.Mut(i / per)
 		}
 		store(c[i%per*size:], v)
 	}
-	l.t.dirty.addRange(int(first)/per, (int(first)+len(values)-1)/per)
-	l.t.stale = true
-	l.fresh = false
+	t.dirty.addRange(first/per, (first+len(values)-1)/per)
+	t.stale = true
 }
 
 // Append adds a value at the end. It panics if l holds Limit() values.
@@ -215,14 +214,134 @@ func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
 // copies, rules for concurrent use and panics. The zero ContainerList is
 // not usable: make one with NewContainerList.
 type ContainerList struct {
-	t      tree        // the list over the containers' roots
+	t     tree // the list over the containers' roots
+	c     fieldRoots
+	limit uint64
+	root  [sha256x.Size]byte
+	fresh bool
+}
+
+// fieldRoots is the field roots of a list of containers of k fields and
+// the containers whose fields changed since their roots were hashed: what
+// ContainerList and ProgressiveContainerList share.
+type fieldRoots struct {
 	fields pages.Level // k field roots a container
 	k      int
-	limit  uint64
 	dirty  dirtySet             // containers whose fields changed
 	buf    [][sha256x.Size]byte // a block's fields, then its roots
-	root   [sha256x.Size]byte
-	fresh  bool
+}
+
+// newContainers returns the containers whose field roots are fields (k a
+// container; copied) and their roots. op and limit are the panics'.
+func newContainers(op string, k int, fields [][sha256x.Size]byte, limit uint64) (fieldRoots, [][sha256x.Size]byte) {
+	if k < 1 || len(fields)%k != 0 {
+		panic(fmt.Sprintf("sha256x: hashtree: %s of %d fields, %d a container", op, len(fields), k))
+	}
+	n := len(fields) / k
+	if uint64(n) > limit {
+		panic(fmt.Sprintf("sha256x: hashtree: %s of %d containers, more than the limit %d", op, n, limit))
+	}
+	roots := make([][sha256x.Size]byte, n)
+	ContainerRoots(roots, fields, k)
+	c := fieldRoots{fields: pages.New(fieldShift), k: k}
+	c.fields.Resize(len(fields))
+	for i := 0; i < len(fields); {
+		p, m := c.fields.Run(i, len(fields)-i)
+		copy(unsafe.Slice(p, m), fields[i:])
+		i += m
+	}
+	c.dirty.grow(n)
+	return c, roots
+}
+
+// index returns the index of field f of container i among the field
+// roots, after checking both. typ and op name the caller in the panic.
+func (c *fieldRoots) index(typ, op string, i uint64, f int) int {
+	n := c.fields.Len() / max(c.k, 1)
+	if c.k == 0 {
+		c.want(typ, op, 0)
+	}
+	if i >= uint64(n) || f < 0 || f >= c.k {
+		panic(fmt.Sprintf("sha256x: hashtree: %s.%s(%d, %d) of %d containers of %d fields", typ, op, i, f, n, c.k))
+	}
+	return int(i)*c.k + f
+}
+
+// set writes the root of field j (an index from index) and marks its
+// container dirty.
+func (c *fieldRoots) set(j int, root *[sha256x.Size]byte) {
+	*c.fields.Mut(j) = *root
+	c.dirty.add(j / c.k)
+}
+
+// want panics unless a container of fields roots fits: c made by its
+// list's New function, fields == k.
+func (c *fieldRoots) want(typ, op string, fields int) {
+	if c.k == 0 {
+		panic(fmt.Sprintf("sha256x: hashtree: the zero %s, not made by New%s", typ, typ))
+	}
+	if fields != c.k {
+		panic(fmt.Sprintf("sha256x: hashtree: %s.%s of %d fields, want %d", typ, op, fields, c.k))
+	}
+}
+
+// setAll sets every field root of container i (below the length).
+func (c *fieldRoots) setAll(typ, op string, i uint64, fields [][sha256x.Size]byte) {
+	c.want(typ, op, len(fields))
+	for f := range fields {
+		c.set(c.index(typ, op, i, f), &fields[f])
+	}
+}
+
+// resize sets the number of containers to n, new ones' fields zero.
+func (c *fieldRoots) resize(n int) {
+	if m := c.fields.Len() / c.k; n < m {
+		c.dirty.cut(n)
+	} else {
+		c.dirty.grow(n)
+	}
+	c.fields.Resize(n * c.k)
+}
+
+// rehash hashes the containers whose fields changed, a block of them
+// together, and hands each root to set with the container's index.
+func (c *fieldRoots) rehash(set func(i int, root *[sha256x.Size]byte)) {
+	d := c.dirty.sorted()
+	k := c.k
+	if m := min(len(d), containerBlock) * (k + 1); len(c.buf) < m {
+		c.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
+	}
+	for len(d) > 0 {
+		blk := d[:min(len(d), containerBlock)]
+		d = d[len(blk):]
+		fields, roots := c.buf[:len(blk)*k], c.buf[len(blk)*k:][:len(blk)]
+		for j, i := range blk {
+			for f := 0; f < k; {
+				p, m := c.fields.Run(i*k+f, k-f)
+				copy(fields[j*k+f:], unsafe.Slice(p, m))
+				f += m
+			}
+		}
+		ContainerRoots(roots, fields, k)
+		for j, i := range blk {
+			set(i, &roots[j])
+		}
+	}
+}
+
+// share returns a copy of c that shares its field roots' pages.
+func (c *fieldRoots) share() fieldRoots {
+	d := *c
+	d.fields = pages.Share(unsafe.Slice(&c.fields, 1))[0] // c's marked shared too
+	d.dirty = c.dirty.clone()
+	d.buf = nil
+	return d
+}
+
+// compact moves the field roots into an array of their own.
+func (c *fieldRoots) compact() {
+	pages.Compact(unsafe.Slice(&c.fields, 1))
+	c.dirty.compact(c.fields.Len() / max(c.k, 1))
 }
 
 // NewContainerList returns the list of the len(fields)/k containers whose
@@ -230,24 +349,8 @@ type ContainerList struct {
 // if k < 1, if len(fields) is not a multiple of k, or if there are more
 // than limit containers.
 func NewContainerList(k int, fields [][sha256x.Size]byte, limit uint64) *ContainerList {
-	if k < 1 || len(fields)%k != 0 {
-		panic(fmt.Sprintf("sha256x: hashtree: NewContainerList of %d fields, %d a container", len(fields), k))
-	}
-	n := len(fields) / k
-	if uint64(n) > limit {
-		panic(fmt.Sprintf("sha256x: hashtree: NewContainerList of %d containers, more than the limit %d", n, limit))
-	}
-	roots := make([][sha256x.Size]byte, n)
-	ContainerRoots(roots, fields, k)
-	l := &ContainerList{t: newTree(roots, Depth(limit)), fields: pages.New(fieldShift), k: k, limit: limit}
-	l.fields.Resize(len(fields))
-	for i := 0; i < len(fields); {
-		p, m := l.fields.Run(i, len(fields)-i)
-		copy(unsafe.Slice(p, m), fields[i:])
-		i += m
-	}
-	l.dirty.grow(n)
-	return l
+	c, roots := newContainers("NewContainerList", k, fields, limit)
+	return &ContainerList{t: newTree(roots, Depth(limit)), c: c, limit: limit}
 }
 
 // Len returns the number of containers.
@@ -257,37 +360,25 @@ func (l *ContainerList) Len() uint64 { return uint64(l.t.len()) }
 func (l *ContainerList) Limit() uint64 { return l.limit }
 
 // K returns the number of fields of a container.
-func (l *ContainerList) K() int { return l.k }
-
-func (l *ContainerList) field(op string, i uint64, f int) int {
-	if i >= uint64(l.t.len()) || f < 0 || f >= l.k {
-		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.%s(%d, %d) of %d containers of %d fields", op, i, f, l.t.len(), l.k))
-	}
-	return int(i)*l.k + f
-}
+func (l *ContainerList) K() int { return l.c.k }
 
 // Field returns the root of field f of container i. It panics unless i <
 // Len() and 0 <= f < K().
 func (l *ContainerList) Field(i uint64, f int) [sha256x.Size]byte {
-	return *l.fields.At(l.field("Field", i, f))
+	return *l.c.fields.At(l.c.index("ContainerList", "Field", i, f))
 }
 
 // SetField sets the root of field f of container i. It panics unless i <
 // Len() and 0 <= f < K().
 func (l *ContainerList) SetField(i uint64, f int, root [sha256x.Size]byte) {
-	*l.fields.Mut(l.field("SetField", i, f)) = root
-	l.dirty.add(int(i))
+	l.c.set(l.c.index("ContainerList", "SetField", i, f), &root)
 	l.fresh = false
 }
 
 // Set sets every field root of container i: fields has K() roots.
 func (l *ContainerList) Set(i uint64, fields [][sha256x.Size]byte) {
-	if len(fields) != l.k {
-		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Set of %d fields, want %d", len(fields), l.k))
-	}
-	for f := range fields {
-		l.SetField(i, f, fields[f])
-	}
+	l.c.setAll("ContainerList", "Set", i, fields)
+	l.fresh = false
 }
 
 // Append adds a container whose field roots are fields (K() of them). It
@@ -297,13 +388,10 @@ func (l *ContainerList) Append(fields [][sha256x.Size]byte) {
 	if uint64(n) >= l.limit {
 		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Append past the limit %d", l.limit))
 	}
-	if len(fields) != l.k {
-		panic(fmt.Sprintf("sha256x: hashtree: ContainerList.Append of %d fields, want %d", len(fields), l.k))
-	}
+	l.c.want("ContainerList", "Append", len(fields))
 	var zero [sha256x.Size]byte
 	l.t.append(&zero) // its root set at Root
-	l.fields.Resize((n + 1) * l.k)
-	l.dirty.grow(n + 1)
+	l.c.resize(n + 1)
 	l.Set(uint64(n), fields)
 }
 
@@ -314,8 +402,7 @@ func (l *ContainerList) Truncate(n uint64) {
 	}
 	if n < uint64(l.t.len()) {
 		l.t.truncate(int(n))
-		l.fields.Resize(int(n) * l.k)
-		l.dirty.cut(int(n))
+		l.c.resize(int(n))
 		l.fresh = false
 	}
 }
@@ -328,31 +415,10 @@ const containerBlock = 1024
 // Root returns the root, after rehashing the changed containers, then the
 // list's nodes above them.
 func (l *ContainerList) Root() [sha256x.Size]byte {
-	if l.fresh {
-		return l.root
+	if !l.fresh {
+		l.c.rehash(l.t.set)
+		l.root, l.fresh = MixInLength(l.t.root(), uint64(l.t.len())), true
 	}
-	d := l.dirty.sorted()
-	k := l.k
-	if m := min(len(d), containerBlock) * (k + 1); len(l.buf) < m {
-		l.buf = make([][sha256x.Size]byte, m) // as large as needed: a copy starts without
-	}
-	for len(d) > 0 {
-		blk := d[:min(len(d), containerBlock)]
-		d = d[len(blk):]
-		fields, roots := l.buf[:len(blk)*k], l.buf[len(blk)*k:][:len(blk)]
-		for j, i := range blk {
-			for f := 0; f < k; {
-				p, m := l.fields.Run(i*k+f, k-f)
-				copy(fields[j*k+f:], unsafe.Slice(p, m))
-				f += m
-			}
-		}
-		ContainerRoots(roots, fields, k)
-		for j, i := range blk {
-			l.t.set(i, &roots[j])
-		}
-	}
-	l.root, l.fresh = MixInLength(l.t.root(), uint64(l.t.len())), true
 	return l.root
 }
 
@@ -361,9 +427,7 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 func (l *ContainerList) Copy() *ContainerList {
 	d := *l
 	d.t = l.t.share()
-	d.fields = pages.Share(unsafe.Slice(&l.fields, 1))[0] // l's marked shared too
-	d.dirty = l.dirty.clone()
-	d.buf = nil
+	d.c = l.c.share()
 	return &d
 }
 
@@ -371,8 +435,7 @@ func (l *ContainerList) Copy() *ContainerList {
 // Chunks.Compact does.
 func (l *ContainerList) Compact() {
 	l.t.compact()
-	pages.Compact(unsafe.Slice(&l.fields, 1))
-	l.dirty.compact(l.t.len())
+	l.c.compact()
 }
 
 // Gindex returns the generalized index of container i's root; a field's is
