@@ -8,20 +8,84 @@ import (
 	"testing"
 )
 
+// basicTree is what BasicList and ProgressiveBasicList share, so that one
+// test runs both.
+type basicTree[T Basic] interface {
+	Get(i uint64) T
+	Set(i uint64, v T)
+	SetRange(first uint64, values []T)
+	Append(v T)
+	Truncate(n uint64)
+	Root() [32]byte
+	Compact()
+	Gindex(i uint64) uint64
+	Prove(g uint64) (Proof, error)
+}
+
 type basicModel[T Basic] struct {
-	l   *BasicList[T]
+	l   basicTree[T]
 	cur []T
 }
 
+// newBasic returns a BasicList of values under limit, or with limit 0 a
+// ProgressiveBasicList.
+func newBasic[T Basic](values []T, limit uint64) basicTree[T] {
+	if limit == 0 {
+		return NewProgressiveBasicList(values)
+	}
+	return NewBasicList(values, limit)
+}
+
+func copyBasic[T Basic](l basicTree[T]) basicTree[T] {
+	if p, ok := l.(*ProgressiveBasicList[T]); ok {
+		return p.Copy()
+	}
+	return l.(*BasicList[T]).Copy()
+}
+
+// containerTree is what ContainerList and ProgressiveContainerList share.
+type containerTree interface {
+	Field(i uint64, f int) [32]byte
+	SetField(i uint64, f int, root [32]byte)
+	Set(i uint64, fields [][32]byte)
+	Append(fields [][32]byte)
+	Truncate(n uint64)
+	Root() [32]byte
+	Compact()
+	Gindex(i uint64) uint64
+	Prove(g uint64) (Proof, error)
+}
+
+// newContainerTree returns a ContainerList under limit, or with limit 0 a
+// ProgressiveContainerList.
+func newContainerTree(k int, fields [][32]byte, limit uint64) containerTree {
+	if limit == 0 {
+		return NewProgressiveContainerList(k, fields)
+	}
+	return NewContainerList(k, fields, limit)
+}
+
+func copyContainers(l containerTree) containerTree {
+	if p, ok := l.(*ProgressiveContainerList); ok {
+		return p.Copy()
+	}
+	return l.(*ContainerList).Copy()
+}
+
 // checkBasic runs random sets, appends, truncations and copies on a
-// BasicList, each root against BasicListRoot of the current values.
+// BasicList (limit 0: a ProgressiveBasicList), each root against
+// BasicListRoot (ProgressiveBasicListRoot) of the current values.
 func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, gen func() T) {
 	t.Helper()
-	init := make([]T, min(uint64(start), limit))
+	n0 := uint64(start)
+	if limit > 0 {
+		n0 = min(n0, limit)
+	}
+	init := make([]T, n0)
 	for i := range init {
 		init[i] = gen()
 	}
-	ls := []*basicModel[T]{{NewBasicList(init, limit), slices.Clone(init)}}
+	ls := []*basicModel[T]{{newBasic(init, limit), slices.Clone(init)}}
 	for step := range steps {
 		m := ls[o.N(len(ls))]
 		n := len(m.cur)
@@ -34,7 +98,7 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 			}
 		case op < 5:
 			for range o.N(100) {
-				if uint64(len(m.cur)) == limit {
+				if limit > 0 && uint64(len(m.cur)) == limit {
 					break
 				}
 				v := gen()
@@ -46,7 +110,7 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 			m.l.Truncate(uint64(k))
 			m.cur = m.cur[:k]
 		case op < 7 && len(ls) < 4:
-			ls = append(ls, &basicModel[T]{m.l.Copy(), slices.Clone(m.cur)})
+			ls = append(ls, &basicModel[T]{copyBasic(m.l), slices.Clone(m.cur)})
 		case op == 7 && n > 0:
 			a := o.N(n)
 			vs := make([]T, o.N(n-a+1))
@@ -60,7 +124,11 @@ func checkBasic[T Basic](t *testing.T, o *ops, limit uint64, start, steps int, g
 		}
 		if o.N(2) == 0 || step == steps-1 {
 			for k, m := range ls {
-				if got, want := m.l.Root(), BasicListRoot(m.cur, limit); got != want {
+				want := ProgressiveBasicListRoot(m.cur)
+				if limit > 0 {
+					want = BasicListRoot(m.cur, limit)
+				}
+				if got := m.l.Root(); got != want {
 					t.Fatalf("step %d, copy %d, %d values: root %x, want %x", step, k, len(m.cur), got, want)
 				}
 				if len(m.cur) > 0 {
@@ -86,7 +154,7 @@ func TestBasicList(t *testing.T) {
 	if testing.Short() {
 		steps = 40
 	}
-	for _, limit := range []uint64{1, 4, 5, 100, 3000, 1 << 40} {
+	for _, limit := range []uint64{0, 1, 4, 5, 100, 3000, 1 << 40} { // 0: progressive
 		o := &ops{R: rand.New(rand.NewPCG(7, limit))}
 		checkBasic(t, o, limit, 70, steps, func() uint64 { return o.R.Uint64() })
 		checkBasic(t, o, limit, 1000, steps, func() gwei { return gwei(o.R.Uint32()) })
@@ -97,72 +165,90 @@ func TestBasicList(t *testing.T) {
 }
 
 type containerModel struct {
-	l   *ContainerList
+	l   containerTree
 	cur [][32]byte // k a container
 }
 
+// TestContainerList: random changes to ContainerLists and
+// ProgressiveContainerLists, each root against a full rebuild.
 func TestContainerList(t *testing.T) {
 	steps := 200
 	if testing.Short() {
 		steps = 40
 	}
 	for _, k := range []int{1, 2, 3, 5, 8, 13} {
-		for _, limit := range []uint64{1, 3, 64, 1 << 40} {
+		for _, limit := range []uint64{0, 1, 3, 64, 1 << 40} { // 0: progressive
 			o := &ops{R: rand.New(rand.NewPCG(uint64(k), limit))}
-			init := randChunks(o.R, k*int(min(limit, 1100)))
-			ls := []*containerModel{{NewContainerList(k, init, limit), slices.Clone(init)}}
-			for step := range steps {
-				m := ls[o.N(len(ls))]
-				n := len(m.cur) / k
-				switch op := o.N(9); {
-				case op < 3 && n > 0:
-					for range 1 + o.N(40) {
-						i, f, r := o.N(n), o.N(k), randChunks(o.R, 1)[0]
-						m.l.SetField(uint64(i), f, r)
-						m.cur[i*k+f] = r
-					}
-				case op < 4 && n > 0:
-					i, fs := o.N(n), randChunks(o.R, k)
-					m.l.Set(uint64(i), fs)
-					copy(m.cur[i*k:], fs)
-				case op < 5:
-					for range o.N(40) {
-						if uint64(len(m.cur)/k) == limit {
-							break
-						}
-						fs := randChunks(o.R, k)
-						m.l.Append(fs)
-						m.cur = append(m.cur, fs...)
-					}
-				case op < 6:
-					c := o.N(n + 1)
-					m.l.Truncate(uint64(c))
-					m.cur = m.cur[:c*k]
-				case op < 7 && len(ls) < 4:
-					ls = append(ls, &containerModel{m.l.Copy(), slices.Clone(m.cur)})
-				case op == 8:
-					m.l.Compact()
+			n := 1100
+			if limit > 0 {
+				n = int(min(limit, 1100))
+			}
+			checkContainers(t, o, k, limit, n, steps)
+		}
+	}
+}
+
+// checkContainers runs random changes on a ContainerList of n containers
+// of k fields (limit 0: a ProgressiveContainerList) and copies of it, each
+// root against ListRoot (ProgressiveListRoot) of the containers' roots.
+func checkContainers(t *testing.T, o *ops, k int, limit uint64, n0, steps int) {
+	t.Helper()
+	init := randChunks(o.R, k*n0)
+	ls := []*containerModel{{newContainerTree(k, init, limit), slices.Clone(init)}}
+	for step := range steps {
+		m := ls[o.N(len(ls))]
+		n := len(m.cur) / k
+		switch op := o.N(9); {
+		case op < 3 && n > 0:
+			for range 1 + o.N(40) {
+				i, f, r := o.N(n), o.N(k), randChunks(o.R, 1)[0]
+				m.l.SetField(uint64(i), f, r)
+				m.cur[i*k+f] = r
+			}
+		case op < 4 && n > 0:
+			i, fs := o.N(n), randChunks(o.R, k)
+			m.l.Set(uint64(i), fs)
+			copy(m.cur[i*k:], fs)
+		case op < 5:
+			for range o.N(40) {
+				if limit > 0 && uint64(len(m.cur)/k) == limit {
+					break
 				}
-				if o.N(2) == 0 || step == steps-1 {
-					for c, m := range ls {
-						roots := make([][32]byte, len(m.cur)/k)
-						ContainerRoots(roots, m.cur, k)
-						if got, want := m.l.Root(), ListRoot(roots, limit); got != want {
-							t.Fatalf("k %d, limit %d, step %d, copy %d: root %x, want %x", k, limit, step, c, got, want)
-						}
-						if len(roots) > 0 {
-							i := o.N(len(roots))
-							if m.l.Field(uint64(i), k-1) != m.cur[i*k+k-1] {
-								t.Fatal("Field wrong")
-							}
-							p, err := m.l.Prove(m.l.Gindex(uint64(i)))
-							if err != nil {
-								t.Fatal(err)
-							}
-							if p.Leaf != roots[i] || p.Verify(m.l.Root()) != nil {
-								t.Fatalf("proof of container %d wrong", i)
-							}
-						}
+				fs := randChunks(o.R, k)
+				m.l.Append(fs)
+				m.cur = append(m.cur, fs...)
+			}
+		case op < 6:
+			c := o.N(n + 1)
+			m.l.Truncate(uint64(c))
+			m.cur = m.cur[:c*k]
+		case op < 7 && len(ls) < 4:
+			ls = append(ls, &containerModel{copyContainers(m.l), slices.Clone(m.cur)})
+		case op == 8:
+			m.l.Compact()
+		}
+		if o.N(2) == 0 || step == steps-1 {
+			for c, m := range ls {
+				roots := make([][32]byte, len(m.cur)/k)
+				ContainerRoots(roots, m.cur, k)
+				want := ProgressiveListRoot(roots)
+				if limit > 0 {
+					want = ListRoot(roots, limit)
+				}
+				if got := m.l.Root(); got != want {
+					t.Fatalf("k %d, limit %d, step %d, copy %d: root %x, want %x", k, limit, step, c, got, want)
+				}
+				if len(roots) > 0 {
+					i := o.N(len(roots))
+					if m.l.Field(uint64(i), k-1) != m.cur[i*k+k-1] {
+						t.Fatal("Field wrong")
+					}
+					p, err := m.l.Prove(m.l.Gindex(uint64(i)))
+					if err != nil {
+						t.Fatal(err)
+					}
+					if p.Leaf != roots[i] || p.Verify(m.l.Root()) != nil {
+						t.Fatalf("proof of container %d wrong", i)
 					}
 				}
 			}
@@ -182,6 +268,19 @@ func TestListPanics(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: ContainerList.Field(2, 0) of 2 containers of 2 fields", func() { c.Field(2, 0) })
 	panicsWith(t, "sha256x: hashtree: ContainerList.Append past the limit 2", func() { c.Append(make([][32]byte, 2)) })
 	panicsWith(t, "sha256x: hashtree: NewContainerList of 3 fields, 2 a container", func() { NewContainerList(2, make([][32]byte, 3), 2) })
+	panicsWith(t, "sha256x: hashtree: ContainerList.Append of 3 fields, want 2", func() { c.Truncate(1); c.Append(make([][32]byte, 3)) })
+	p := NewProgressiveBasicList([]uint16{1, 2, 3})
+	panicsWith(t, "sha256x: hashtree: ProgressiveBasicList.Get(3) past the length 3", func() { p.Get(3) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveBasicList.Truncate(4) past the length 3", func() { p.Truncate(4) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveBasicList.SetRange(4) of 0 values past the length 3", func() { p.SetRange(4, nil) })
+	pc := NewProgressiveContainerList(2, make([][32]byte, 4))
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainerList.SetField(2, 0) of 2 containers of 2 fields", func() { pc.SetField(2, 0, [32]byte{}) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainerList.Set of 1 fields, want 2", func() { pc.Set(0, make([][32]byte, 1)) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveContainerList.Truncate(3) past the length 2", func() { pc.Truncate(3) })
+	panicsWith(t, "sha256x: hashtree: NewProgressiveContainerList of 3 fields, 0 a container", func() { NewProgressiveContainerList(0, make([][32]byte, 3)) })
+	var zero ProgressiveContainerList
+	panicsWith(t, "sha256x: hashtree: the zero ProgressiveContainerList, not made by NewProgressiveContainerList", func() { zero.Append(nil) })
+	panicsWith(t, "sha256x: hashtree: the zero ProgressiveContainerList, not made by NewProgressiveContainerList", func() { zero.Field(0, 0) })
 }
 
 // TestListAllocs: a slot's updates of a registry and balances, and the
@@ -190,24 +289,27 @@ func TestListAllocs(t *testing.T) {
 	if raceEnabled {
 		t.Skip("the race detector allocates")
 	}
-	for _, copied := range []bool{false, true} {
-		t.Run(fmt.Sprintf("copied=%v", copied), func(t *testing.T) { listAllocs(t, copied) })
+	for _, limit := range []uint64{1 << 40, 0} { // 0: progressive
+		for _, copied := range []bool{false, true} {
+			t.Run(fmt.Sprintf("limit=%d/copied=%v", limit, copied), func(t *testing.T) { listAllocs(t, limit, copied) })
+		}
 	}
 }
 
-// listAllocs runs slots on a registry and its balances, or on copies of
-// them (every page shared until written), until every page is owned, and
-// counts the allocations of a slot then.
-func listAllocs(t *testing.T, copied bool) {
+// listAllocs runs slots on a registry and its balances (limit 0: the
+// progressive ones), or on copies of them (every page shared until
+// written), until every page is owned, and counts the allocations of a
+// slot then.
+func listAllocs(t *testing.T, limit uint64, copied bool) {
 	r := rand.New(rand.NewPCG(3, 4))
 	n := 5000
 	if testing.Short() {
 		n = 1000 // emulated runs: fewer slots until every page is owned
 	}
-	vals := NewContainerList(8, randChunks(r, 8*n), 1<<40)
-	bals := NewBasicList(make([]uint64, n), 1<<40)
+	vals := newContainerTree(8, randChunks(r, 8*n), limit)
+	bals := newBasic(make([]uint64, n), limit)
 	if copied {
-		vals, bals = vals.Copy(), bals.Copy()
+		vals, bals = copyContainers(vals), copyBasic(bals)
 	}
 	slot := func() {
 		for range 100 {
@@ -233,19 +335,26 @@ func listAllocs(t *testing.T, copied bool) {
 // TestCopiesConcurrent: copies of one state written (and compacted) from
 // their own goroutines while others read a copy that no one writes (run
 // under -race by CI): each ends with the root of its own changes alone.
+// Lists, then ProgressiveLists (limit 0).
 func TestCopiesConcurrent(t *testing.T) {
+	for _, limit := range []uint64{1 << 40, 0} {
+		copiesConcurrent(t, limit)
+	}
+}
+
+func copiesConcurrent(t *testing.T, limit uint64) {
 	r := rand.New(rand.NewPCG(8, 9))
 	const n = 3000
 	fields := randChunks(r, 8*n)
-	vals := NewContainerList(8, fields, 1<<40)
-	bals := NewBasicList(make([]uint64, n), 1<<40)
+	vals := newContainerTree(8, fields, limit)
+	bals := newBasic(make([]uint64, n), limit)
 	vals.Root()
 	bals.Root()
-	base := vals.Copy()
+	base := copyContainers(vals)
 	baseRoot := base.Root()
 	done := make(chan error, 8)
 	for g := range 4 {
-		v, b := vals.Copy(), bals.Copy()
+		v, b := copyContainers(vals), copyBasic(bals)
 		go func() {
 			cur := slices.Clone(fields)
 			vs := make([]uint64, n)
@@ -261,7 +370,11 @@ func TestCopiesConcurrent(t *testing.T) {
 				v.SetField(uint64(i), f, cur[i*8+f])
 				roots := make([][32]byte, n)
 				ContainerRoots(roots, cur, 8)
-				if v.Root() != ListRoot(roots, 1<<40) || b.Root() != BasicListRoot(vs, 1<<40) {
+				wv, wb := ProgressiveListRoot(roots), ProgressiveBasicListRoot(vs)
+				if limit > 0 {
+					wv, wb = ListRoot(roots, limit), BasicListRoot(vs, limit)
+				}
+				if v.Root() != wv || b.Root() != wb {
 					done <- errString("a copy's root is not its own changes' root")
 					return
 				}

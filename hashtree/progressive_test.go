@@ -379,22 +379,29 @@ func TestProgressiveContainer(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: NewProgressiveContainer of 3 fields for 2 active ones", func() { NewProgressiveContainer(make([][32]byte, 3), []bool{true, true}) })
 }
 
-// FuzzProgressive drives the three progressive types that change with a
-// fuzzer's operations: kind picks the list, the bitlist or the container.
-// Their checks prove a random element too.
+// FuzzProgressive drives the progressive types that change with a
+// fuzzer's operations: kind picks the list, the bitlist, the container, the
+// list of basic values or the list of containers. Their checks prove a
+// random element too.
 func FuzzProgressive(f *testing.F) {
 	f.Add([]byte{0, 1, 2, 3}, uint8(0), uint16(5))
 	f.Add([]byte{5, 0, 0, 7, 0, 3, 0, 9}, uint8(1), uint16(300))
 	f.Add([]byte{1, 1, 0, 2, 0, 0, 0, 1}, uint8(2), uint16(256))
+	f.Add([]byte{7, 0, 4, 1, 8, 2}, uint8(3), uint16(1365))
+	f.Add([]byte{0, 6, 2, 4, 5, 0, 3}, uint8(4), uint16(342))
 	f.Fuzz(func(t *testing.T, b []byte, kind uint8, n uint16) {
 		o := &ops{B: b, R: rand.New(rand.NewPCG(uint64(len(b)), uint64(n)))}
-		switch kind % 3 {
+		switch kind % 5 {
 		case 0:
 			checkProgList(t, o, int(n%2000), 30)
 		case 1:
 			checkProgBitlist(t, o, int(n), 30)
 		case 2:
 			checkProgContainer(t, o, int(n%256)+1, 30)
+		case 3:
+			checkBasic(t, o, 0, int(n%3000), 30, func() uint32 { return o.R.Uint32() })
+		case 4:
+			checkContainers(t, o, int(n%9)+1, 0, int(n%700), 30)
 		}
 	})
 }
