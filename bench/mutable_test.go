@@ -213,16 +213,22 @@ func TestMutableListRoots(t *testing.T) {
 // validatorFields returns the eight field roots of each validator, one
 // validator after another, the public keys' roots in one batched call.
 func validatorFields(vs []*spectests.Validator) [][32]byte {
-	keys := make([][48]byte, len(vs))
+	return validatorFieldsInto(make([][32]byte, 8*len(vs)), make([][48]byte, len(vs)), vs)
+}
+
+// validatorFieldsInto is validatorFields into fields (8 a validator), keys
+// (one a validator) its buffer.
+func validatorFieldsInto(fields [][32]byte, keys [][48]byte, vs []*spectests.Validator) [][32]byte {
 	for i, v := range vs {
 		copy(keys[i][:], v.Pubkey)
 	}
-	kroots := make([][32]byte, len(vs))
+	kroots := fields[:len(vs)] // the keys' roots, moved to field 0 below
 	sszx.PubkeyRoots(kroots, keys)
-	fields := make([][32]byte, 8*len(vs))
-	for i, v := range vs {
+	for i := len(vs) - 1; i >= 0; i-- { // from the end: kroots[i] is read before fields[8i:] is written
+		v := vs[i]
 		f := fields[8*i : 8*i+8]
 		f[0] = kroots[i]
+		clear(f[1:])
 		copy(f[1][:], v.WithdrawalCredentials)
 		f[2] = chunk64(v.EffectiveBalance)
 		if v.Slashed {
@@ -255,14 +261,59 @@ func balancesRoot(hh *ssz.Hasher, bals []uint64) [32]byte {
 }
 
 // A beaconLists is the two fields of a beacon state that change every
-// slot, as sha256x keeps them.
+// slot, as sha256x keeps them: Lists (newBeaconLists), or Gloas's
+// ProgressiveLists (EIP-7688, newGloasLists).
 type beaconLists struct {
-	vals *sszx.ContainerList
-	bals *sszx.BasicList[uint64]
+	vals registryList
+	bals balanceList
+}
+
+// registryList is a ContainerList or a ProgressiveContainerList.
+type registryList interface {
+	Len() uint64
+	SetField(i uint64, f int, root [32]byte)
+	Root() [32]byte
+	Compact()
+}
+
+// balanceList is a BasicList[uint64] or a ProgressiveBasicList[uint64].
+type balanceList interface {
+	Len() uint64
+	Get(i uint64) uint64
+	Set(i, v uint64)
+	SetRange(first uint64, values []uint64)
+	Root() [32]byte
+	Compact()
 }
 
 func newBeaconLists(vs []*spectests.Validator, bals []uint64) beaconLists {
 	return beaconLists{sszx.NewContainerList(8, validatorFields(vs), 1<<40), sszx.NewBasicList(bals, 1<<40)}
+}
+
+func newGloasLists(vs []*spectests.Validator, bals []uint64) beaconLists {
+	return beaconLists{sszx.NewProgressiveContainerList(8, validatorFields(vs)), sszx.NewProgressiveBasicList(bals)}
+}
+
+// copy returns a copy of l's lists (Copy of each).
+func (l beaconLists) copy() beaconLists {
+	if v, ok := l.vals.(*sszx.ContainerList); ok {
+		return beaconLists{v.Copy(), l.bals.(*sszx.BasicList[uint64]).Copy()}
+	}
+	return beaconLists{l.vals.(*sszx.ProgressiveContainerList).Copy(), l.bals.(*sszx.ProgressiveBasicList[uint64]).Copy()}
+}
+
+// rebuilt returns the roots of the lists l stands for, rebuilt from vs and
+// bals: fastssz's HashTreeRoot of the two fields (with gohashtree) for
+// Lists, ProgressiveListRoot of ContainerRoots and ProgressiveBasicListRoot
+// for Gloas's lists (cross-checked against dynamic-ssz in the interop
+// module).
+func (l beaconLists) rebuilt(tb testing.TB, hh *ssz.Hasher, vs []*spectests.Validator, bals []uint64) [2][32]byte {
+	if _, ok := l.vals.(*sszx.ContainerList); ok {
+		return [2][32]byte{registry(vs).root(tb, hh), balancesRoot(hh, bals)}
+	}
+	roots := make([][32]byte, len(vs))
+	sszx.ContainerRoots(roots, validatorFields(vs), 8)
+	return [2][32]byte{sszx.ProgressiveListRoot(roots), sszx.ProgressiveBasicListRoot(bals)}
 }
 
 // slot changes what a slot changes: nb balances (rewards and penalties of
@@ -306,26 +357,39 @@ func slot(r *rand.Rand, l beaconLists, vs []*spectests.Validator, bals []uint64,
 // TestMutableBellatrix: the real Bellatrix state's registry and balances
 // kept by sha256x, changed as slots and an epoch change them, copied and
 // diverging: every root equals fastssz's (with gohashtree) of the same
-// objects.
+// objects. The same registry and balances as Gloas's ProgressiveLists
+// (form=gloas): every root equals a rebuild by ProgressiveListRoot and
+// ProgressiveBasicListRoot.
 func TestMutableBellatrix(t *testing.T) {
 	s := beaconState(t)
-	vs := make([]*spectests.Validator, len(s.Validators))
-	for i, v := range s.Validators {
-		c := *v
-		vs[i] = &c
+	for _, form := range []string{"list", "gloas"} {
+		t.Run("form="+form, func(t *testing.T) {
+			vs := make([]*spectests.Validator, len(s.Validators))
+			for i, v := range s.Validators {
+				c := *v
+				vs[i] = &c
+			}
+			mutableBellatrix(t, form, vs, slices.Clone(s.Balances))
+		})
 	}
-	bals := slices.Clone(s.Balances)
+}
+
+func mutableBellatrix(t *testing.T, form string, vs []*spectests.Validator, bals []uint64) {
 	hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
 	check := func(what string, l beaconLists, vs []*spectests.Validator, bals []uint64) {
 		t.Helper()
-		if got, want := l.vals.Root(), registry(vs).root(t, hh); got != want {
-			t.Fatalf("%s: validators %x, fastssz %x", what, got, want)
+		want := l.rebuilt(t, hh, vs, bals)
+		if got := l.vals.Root(); got != want[0] {
+			t.Fatalf("%s: validators %x, rebuilt %x", what, got, want[0])
 		}
-		if got, want := l.bals.Root(), balancesRoot(hh, bals); got != want {
-			t.Fatalf("%s: balances %x, fastssz %x", what, got, want)
+		if got := l.bals.Root(); got != want[1] {
+			t.Fatalf("%s: balances %x, rebuilt %x", what, got, want[1])
 		}
 	}
 	l := newBeaconLists(vs, bals)
+	if form == "gloas" {
+		l = newGloasLists(vs, bals)
+	}
 	check("as read", l, vs, bals)
 	t.Logf("%d validators, %d balances", len(vs), len(bals))
 	r := rand.New(rand.NewPCG(39, 4))
@@ -342,20 +406,20 @@ func TestMutableBellatrix(t *testing.T) {
 	check("every balance", l, vs, bals)
 	// A copy diverges; the original keeps its roots.
 	before := [2][32]byte{l.vals.Root(), l.bals.Root()}
-	c := beaconLists{l.vals.Copy(), l.bals.Copy()}
-	bals2 := slices.Clone(bals)
-	slot(r, c, nil, bals2, 700, 0)
-	if got, want := c.bals.Root(), balancesRoot(hh, bals2); got != want {
-		t.Fatalf("the copy's balances %x, fastssz %x", got, want)
+	c := l.copy()
+	vs2, bals2 := slices.Clone(vs), slices.Clone(bals)
+	for i, v := range vs2 { // the copy's own validators
+		w := *v
+		vs2[i] = &w
 	}
+	slot(r, c, vs2, bals2, 700, 16)
+	check("the copy", c, vs2, bals2)
 	if l.vals.Root() != before[0] || l.bals.Root() != before[1] {
 		t.Fatal("a change to the copy changed the original")
 	}
 	slot(r, l, vs, bals, 700, 16) // the original moves on apart
 	check("original after the copy", l, vs, bals)
-	if got, want := c.bals.Root(), balancesRoot(hh, bals2); got != want {
-		t.Fatalf("the copy after the original moved: %x, fastssz %x", got, want)
-	}
+	check("the copy after the original moved", c, vs2, bals2)
 }
 
 // slotN is the validators (and balances) of the slot benchmark.
@@ -405,7 +469,7 @@ func BenchmarkMutableSlot(b *testing.B) {
 		b.ReportAllocs()
 		faults := minorFaults()
 		for b.Loop() {
-			c := beaconLists{l.vals.Copy(), l.bals.Copy()}
+			c := l.copy()
 			slot(r, c, nil, nil, 700, 16)
 			c.vals.Root()
 			c.bals.Root()
@@ -417,12 +481,52 @@ func BenchmarkMutableSlot(b *testing.B) {
 	b.Run("impl=fastssz+gohashtree", func(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
-		o := beaconLists{l.vals.Copy(), l.bals.Copy()} // the changes' values
+		o := l.copy() // the changes' values
 		b.ReportAllocs()
 		for b.Loop() {
 			slot(r, o, vs, bals, 700, 16)
 			registry(vs).root(b, hh)
 			balancesRoot(hh, bals)
+		}
+	})
+}
+
+// BenchmarkGloasSlot is BenchmarkMutableSlot on Gloas's lists (EIP-7688:
+// ProgressiveLists), against the roots rebuilt from the values each slot
+// by ContainerRoots, ProgressiveListRoot and ProgressiveBasicListRoot
+// (impl=rebuild).
+func BenchmarkGloasSlot(b *testing.B) {
+	vs, bals := slotData()
+	l := newGloasLists(vs, bals)
+	b.Run("impl=sha256x", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		b.ReportAllocs()
+		for b.Loop() {
+			slot(r, l, nil, nil, 700, 16)
+			l.vals.Root()
+			l.bals.Root()
+		}
+	})
+	b.Run("impl=sha256x-after-Copy", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		b.ReportAllocs()
+		for b.Loop() {
+			c := l.copy()
+			slot(r, c, nil, nil, 700, 16)
+			c.vals.Root()
+			c.bals.Root()
+		}
+	})
+	b.Run("impl=rebuild", func(b *testing.B) {
+		r := rand.New(rand.NewPCG(1, 1))
+		o := l.copy() // the changes' values
+		roots, fields, keys := make([][32]byte, len(vs)), make([][32]byte, 8*len(vs)), make([][48]byte, len(vs))
+		b.ReportAllocs()
+		for b.Loop() {
+			slot(r, o, vs, bals, 700, 16)
+			sszx.ContainerRoots(roots, validatorFieldsInto(fields, keys, vs), 8)
+			sszx.ProgressiveListRoot(roots)
+			sszx.ProgressiveBasicListRoot(bals)
 		}
 	})
 }
@@ -434,7 +538,7 @@ func BenchmarkMutableCopy(b *testing.B) {
 	l.bals.Root()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = beaconLists{l.vals.Copy(), l.bals.Copy()}
+		_ = l.copy()
 	}
 }
 
@@ -454,8 +558,18 @@ func BenchmarkMutableCopy(b *testing.B) {
 // a node.
 func BenchmarkMutableChain(b *testing.B) {
 	vs, bals := slotData()
-	l := newBeaconLists(vs, bals)
-	vs, bals = nil, nil
+	chain(b, newBeaconLists(vs, bals))
+}
+
+// BenchmarkGloasChain is BenchmarkMutableChain on Gloas's lists
+// (EIP-7688: ProgressiveLists).
+func BenchmarkGloasChain(b *testing.B) {
+	vs, bals := slotData()
+	chain(b, newGloasLists(vs, bals))
+}
+
+// chain runs BenchmarkMutableChain's chain from l.
+func chain(b *testing.B, l beaconLists) {
 	l.vals.Root()
 	l.bals.Root()
 	buf := make([]uint64, l.bals.Len()) // an epoch's balances, before the heap is read
@@ -473,7 +587,7 @@ func BenchmarkMutableChain(b *testing.B) {
 	faults := minorFaults()
 	for b.Loop() {
 		t0 := time.Now()
-		c := beaconLists{p.vals.Copy(), p.bals.Copy()}
+		c := p.copy()
 		e := 0
 		if s++; s%32 == 0 {
 			e = 1
