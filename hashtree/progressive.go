@@ -175,6 +175,18 @@ func (p *progressive) leaf(i int) *[sha256x.Size]byte {
 	return p.subs[s].leaf(j)
 }
 
+// setRange writes chunks at first on (within n), a subtree's stretch at a
+// time, as tree.setRange does.
+func (p *progressive) setRange(first int, chunks [][sha256x.Size]byte) {
+	for len(chunks) > 0 {
+		s, j := locate(first)
+		m := min(len(chunks), 1<<(2*s)-j) // to the subtree's end
+		p.subs[s].setRange(j, chunks[:m])
+		p.stale = max(p.stale, s+1)
+		first, chunks = first+m, chunks[m:]
+	}
+}
+
 // append adds chunk c at the end, in a new subtree where the last is full.
 func (p *progressive) append(c *[sha256x.Size]byte) {
 	s, _ := locate(p.n)
@@ -279,6 +291,19 @@ func (l *ProgressiveList) Get(i uint64) [sha256x.Size]byte {
 func (l *ProgressiveList) Set(i uint64, root [sha256x.Size]byte) {
 	*l.p.leaf(l.index("Set", i)) = root
 	l.fresh = false
+}
+
+// SetRange sets the roots of elements first, first+1, ... to roots:
+// cheaper than a Set each where most change. It panics if the stretch runs
+// past the length.
+func (l *ProgressiveList) SetRange(first uint64, roots [][sha256x.Size]byte) {
+	if first > uint64(l.p.n) || uint64(len(roots)) > uint64(l.p.n)-first {
+		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveList.SetRange(%d) of %d roots past the length %d", first, len(roots), l.p.n))
+	}
+	if len(roots) > 0 {
+		l.p.setRange(int(first), roots)
+		l.fresh = false
+	}
 }
 
 // Append adds an element's root at the end.

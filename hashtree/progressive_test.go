@@ -83,13 +83,18 @@ func checkProgList(t *testing.T, o *ops, n0, steps int) {
 	for step := range steps {
 		m := ms[o.N(len(ms))]
 		n := len(m.cur)
-		switch op := o.N(7); {
+		switch op := o.N(8); {
 		case op < 2 && n > 0:
 			for range 1 + o.N(50) {
 				i, c := o.N(n), randChunks(o.R, 1)[0]
 				m.l.Set(uint64(i), c)
 				m.cur[i] = c
 			}
+		case op == 7:
+			a := o.N(n + 1)
+			cs := randChunks(o.R, o.N(n-a+1))
+			m.l.SetRange(uint64(a), cs)
+			copy(m.cur[a:], cs)
 		case op < 4:
 			for range o.N(1 + o.N(100)) {
 				c := randChunks(o.R, 1)[0]
@@ -139,6 +144,7 @@ func TestProgressiveList(t *testing.T) {
 	panicsWith(t, "sha256x: hashtree: ProgressiveList.Set(0) past the length 0", func() { l.Set(0, [32]byte{}) })
 	panicsWith(t, "sha256x: hashtree: ProgressiveList.Get(0) past the length 0", func() { l.Get(0) })
 	panicsWith(t, "sha256x: hashtree: ProgressiveList.Truncate(1) past the length 0", func() { l.Truncate(1) })
+	panicsWith(t, "sha256x: hashtree: ProgressiveList.SetRange(0) of 1 roots past the length 0", func() { l.SetRange(0, make([][32]byte, 1)) })
 }
 
 // serializeBits returns the SSZ serialization of a bitlist: the bits, then
