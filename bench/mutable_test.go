@@ -491,6 +491,43 @@ func BenchmarkMutableSlot(b *testing.B) {
 	})
 }
 
+// BenchmarkMutableProgressive is BenchmarkMutableList's k changes on a
+// ProgressiveList of 2^20 roots (a Set each, as a state transition writes
+// them; every root, SetRange), against ProgressiveListRoot of the current
+// roots (impl=rebuild).
+func BenchmarkMutableProgressive(b *testing.B) {
+	r := rand.New(rand.NewPCG(39, 2))
+	leaves := randRoots(r, mutableN)
+	for _, k := range mutableKs {
+		sets := changeSets(r, mutableN, k)
+		b.Run(fmt.Sprintf("k=%d/impl=sha256x", k), func(b *testing.B) {
+			l := sszx.NewProgressiveList(leaves)
+			b.ReportAllocs()
+			for it := 0; b.Loop(); it++ {
+				idx, v := next(sets, it)
+				if k == mutableN {
+					l.SetRange(0, v)
+				}
+				for j, i := range idx[:len(idx)%mutableN] {
+					l.Set(i, v[j])
+				}
+				l.Root()
+			}
+		})
+		b.Run(fmt.Sprintf("k=%d/impl=rebuild", k), func(b *testing.B) {
+			cur := slices.Clone(leaves)
+			b.ReportAllocs()
+			for it := 0; b.Loop(); it++ {
+				idx, v := next(sets, it)
+				for j, i := range idx {
+					cur[i] = v[j]
+				}
+				sszx.ProgressiveListRoot(cur)
+			}
+		})
+	}
+}
+
 // BenchmarkGloasSlot is BenchmarkMutableSlot on Gloas's lists (EIP-7688:
 // ProgressiveLists), against the roots rebuilt from the values each slot
 // by ContainerRoots, ProgressiveListRoot and ProgressiveBasicListRoot
