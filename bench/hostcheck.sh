@@ -42,7 +42,7 @@ run abrr.txt bash bench/abrr.sh "$old" 5 64
 run jcap.txt bash bench/jcap.sh 5
 run mutable.txt bash bench/mutable.sh 3
 run writeahead.txt bash bench/writeahead.sh 8
-run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07h/tiers2.patch 3 '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
+run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07i/tiers2.patch 3 '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
 run faultcost.txt bash -c 'cd bench && go run ./faultcost'
 (cd bench && go run ./verdict "$dir") | tee "$dir/verdict.txt"
 echo "results in $dir" >&2

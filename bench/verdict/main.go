@@ -485,7 +485,7 @@ func median(v []float64) float64 {
 // not ns/op, B's figure over A's (the median) and the rounds B's was lower.
 var abRE = regexp.MustCompile(`^(Benchmark\S+)(?: (\S+))?\s+([0-9.]+)\s+(\d+ of \d+)`)
 
-// tiers: the tiers of overlays (bench/data/zen3-2026-12-07h/tiers2.patch)
+// tiers: the tiers of overlays (bench/data/zen3-2026-12-07i/tiers2.patch)
 // against the pages copied of main, by patchab.sh: the slot of a chain of
 // copies (what a beacon node pays), the slot on a fresh copy, the slot
 // without one and the memory the chain holds. Whether they pay on this CPU
