@@ -1,9 +1,7 @@
 // Package merkle builds binary Merkle trees of SHA-256 with sha256x: the
-// leaves are hashed in one batched call, and each level of interior nodes in
-// another (sha256x.Join.HashLevel), so a whole tree costs about as many
-// batched calls as it has levels and no allocation per node. A large tree
-// is cut into subtrees that all of GOMAXPROCS hash side by side (see
-// Scheme.Workers), with the same nodes.
+// leaves in one batched call and each level of interior nodes in another
+// (sha256x.Join.HashLevel), with no allocation per node. A large tree is
+// cut into subtrees hashed side by side (see Scheme.Workers).
 //
 // A Scheme says how leaves and nodes are hashed and what happens to the odd
 // last node of a level. The predefined schemes are RFC6962 (Certificate
@@ -19,10 +17,9 @@
 // leaves, a proof index out of range, a Solana tree of no leaves, a Scheme
 // whose fields are out of range) panic with a message that starts
 // "sha256x: merkle:", or, for a Node that sha256x.Join.HashLevel refuses,
-// with HashLevel's, which starts "sha256x:" (Root and Build of one leaf
-// hash no node, and do not panic for it). A proof from outside is data,
-// not a programmer error: Verify returns an error, wrapping ErrMismatch
-// for a proof of another root.
+// with HashLevel's "sha256x:" one (not in Root and Build of one leaf, which
+// hash no node). A proof from outside is data: Verify returns an error,
+// wrapping ErrMismatch for a proof of another root.
 package merkle
 
 import (
@@ -39,10 +36,9 @@ import (
 const Size = sha256x.Size
 
 // ErrMismatch is the error, wrapped, of a well-formed proof that does not
-// lead to the root it is checked against: errors.Is(err, ErrMismatch). It
-// is the one mismatch error of sha256x's packages: the ErrMismatch of
-// translog, nmt, hashtree and cometadapt is this error.
-// Every other error of a verification says what is malformed.
+// lead to the root it is checked against: errors.Is(err, ErrMismatch). The
+// ErrMismatch of translog, nmt, hashtree and cometadapt is this error;
+// every other error of a verification says what is malformed.
 var ErrMismatch = errors.New("proof does not match the root")
 
 // ErrMalformed is the error, wrapped, of a proof that no tree of its scheme
@@ -57,16 +53,15 @@ type Odd int
 
 const (
 	// Promote carries the odd last node up to the next level unchanged, as
-	// RFC 6962 does: the tree is then the one that splits n leaves at the
-	// largest power of two below n.
+	// RFC 6962 does (its tree splits n leaves at the largest power of two
+	// below n).
 	Promote Odd = iota
 	// Duplicate joins the odd last node with itself, as Bitcoin and Solana
 	// do.
 	Duplicate
 	// ZeroPad joins the odd last node with the root of an all-zero subtree
-	// of the same height (the zero node at the leaves): the tree of the
-	// leaves padded with zero nodes to a power of two, as Ethereum's SSZ
-	// does, computed without hashing the padding.
+	// of the same height: the leaves padded with zero nodes to a power of
+	// two, as Ethereum's SSZ does, without hashing the padding.
 	ZeroPad
 )
 
@@ -97,12 +92,12 @@ type Scheme struct {
 	NoEmpty bool
 	// Workers caps the goroutines that hash one large tree: 0 means
 	// runtime.GOMAXPROCS(0), 1 keeps every tree on the calling goroutine,
-	// and no tree takes more than GOMAXPROCS.
-	// A tree of 4,096 leaves or more (or of fewer, long ones: about
-	// 256 KiB to hash) is cut into subtrees that the calling goroutine and
-	// up to Workers-1 others hash side by side, one allocation for each
-	// goroutine started; smaller trees always stay on the calling
-	// goroutine. Roots, levels and proofs are the same whatever Workers is.
+	// and no tree takes more than GOMAXPROCS. A tree of 4,096 leaves or
+	// more (or of fewer, long ones: about 256 KiB to hash) is cut into
+	// subtrees that the caller and up to Workers-1 others hash side by
+	// side, one allocation for each goroutine started; smaller trees stay
+	// on the caller. Roots, levels and proofs are the same whatever
+	// Workers is.
 	Workers int
 }
 
@@ -120,20 +115,16 @@ var (
 	}
 
 	// Bitcoin is the transaction Merkle tree of a Bitcoin block: the leaves
-	// are txids, 32 bytes each, in internal byte order (the order
-	// SHA-256d produces and the block stores them; the hex that block
-	// explorers and bitcoin-cli print is that order reversed), a node is
+	// are txids in internal byte order (as SHA-256d produces them and the
+	// block stores them; explorers print them reversed), a node is
 	// SHA-256(SHA-256(left || right)), and the odd last node of a level is
-	// paired with itself. The root is in internal order too: reverse it for
-	// display (see Reverse). The root of no leaves is the zero hash, as
-	// Bitcoin Core's ComputeMerkleRoot returns; no block has no
-	// transaction.
+	// paired with itself. The root is in internal order too (see Reverse);
+	// the root of no leaves is the zero hash, as Bitcoin Core's
+	// ComputeMerkleRoot returns.
 	//
 	// Duplicating the odd node makes different transaction lists share a
-	// root (CVE-2012-2459): where a level of an even number of nodes, four
-	// or more, ends with two equal nodes, the list without the txids under
-	// the last of them has the same root (txids a, b, c, c and a, b, c).
-	// Validators reject blocks with duplicate txids; this package does not.
+	// root (CVE-2012-2459: txids a, b, c, c and a, b, c). Validators reject
+	// blocks with duplicate txids; this package does not.
 	Bitcoin = Scheme{
 		RawLeaves: true,
 		Double:    true,
@@ -141,11 +132,11 @@ var (
 	}
 
 	// Binary is the plain binary tree of Ethereum's SSZ (hash_tree_root's
-	// merkleize) and of gohashtree: the leaves are 32-byte chunks taken as
-	// they are, a node is SHA-256(left || right), and the leaves are padded
-	// with zero chunks to a power of two. The root of no leaves is the
-	// zero chunk, and the root of one leaf is that leaf. Proofs include the
-	// zero subtrees' roots where the padding is the sibling.
+	// merkleize) and of gohashtree: the leaves are 32-byte chunks as they
+	// are, a node is SHA-256(left || right), and the leaves are padded with
+	// zero chunks to a power of two. The root of no leaves is the zero
+	// chunk, of one leaf that leaf. Proofs include the zero subtrees' roots
+	// where the padding is the sibling.
 	Binary = Scheme{
 		RawLeaves: true,
 		Odd:       ZeroPad,
@@ -155,10 +146,10 @@ var (
 	// ledger/src/shred/merkle_tree.rs): leaf
 	// SHA-256("\x00SOLANA_MERKLE_SHREDS_LEAF" || shred bytes), node
 	// SHA-256("\x01SOLANA_MERKLE_SHREDS_NODE" || left[:20] || right[:20]),
-	// the odd last node joined with itself, and the root the whole 32 bytes
-	// of the top node. Proof entries are the siblings' first 20 bytes, as
-	// in a shred; the rest of each entry is zero. A tree of no leaves has
-	// no root: Root and Build panic, as agave returns an error.
+	// the odd last node joined with itself, and the root the whole top
+	// node. Proof entries are the siblings' first 20 bytes, as in a shred,
+	// the rest zero. A tree of no leaves has no root: Root and Build
+	// panic, where agave returns an error.
 	Solana = Scheme{
 		LeafPrefix: []byte("\x00SOLANA_MERKLE_SHREDS_LEAF"),
 		Node:       sha256x.Join{Prefix: []byte("\x01SOLANA_MERKLE_SHREDS_NODE"), Width: 20},
@@ -342,10 +333,9 @@ func (r *reducer) levelOut(out, nodes [][Size]byte, m, d int) {
 	}
 }
 
-// Root returns the root of the tree over leaves (see LeafHash for what a
-// leaf becomes). A large tree is hashed by up to Workers goroutines. Root
-// allocates nothing once its pooled working memory has grown to the tree's
-// size, but for each goroutine it starts.
+// Root returns the root of the tree over leaves (see LeafHash), on up to
+// Workers goroutines. It allocates nothing once its pooled memory has grown
+// to the tree's size, but for each goroutine it starts.
 func (s *Scheme) Root(leaves [][]byte) [Size]byte {
 	s.check(len(leaves))
 	n := len(leaves)
@@ -403,9 +393,8 @@ type Tree struct {
 	levels [][][Size]byte
 }
 
-// Build hashes the tree over leaves and keeps every level, for proofs.
-// It allocates the tree's nodes in one piece. A large tree is hashed by up
-// to Workers goroutines.
+// Build hashes the tree over leaves, on up to Workers goroutines, and
+// keeps every level, for proofs, allocated in one piece.
 func (s *Scheme) Build(leaves [][]byte) *Tree {
 	s.check(len(leaves))
 	t := s.newTree(len(leaves))
@@ -496,17 +485,16 @@ func (t *Tree) Root() [Size]byte {
 }
 
 // Levels returns the tree's levels: Levels()[0] are the leaf nodes, each
-// next level has half as many nodes rounded up, and the last level is the
-// root alone. A tree of no leaves has no levels. The levels are the tree's
-// own memory: do not change them.
+// next level has half as many rounded up, and the last is the root alone
+// (none for no leaves). They are the tree's own memory: do not change them.
 func (t *Tree) Levels() [][][Size]byte {
 	return t.levels
 }
 
 // A Proof shows that a leaf is in a tree: the siblings of the nodes on the
-// path from the leaf to the root, lowest first. For a scheme whose nodes
-// join W < 32 bytes of each child (Solana), only each entry's first W bytes
-// count, and Tree.Proof leaves the rest zero.
+// path from the leaf to the root, lowest first. Where nodes join W < 32
+// bytes of each child (Solana), only each entry's first W bytes count, and
+// Tree.Proof leaves the rest zero.
 type Proof struct {
 	Index int          // the leaf's index, from 0
 	Size  int          // the number of leaves in the tree
@@ -554,13 +542,11 @@ func (t *Tree) Proof(i int) Proof {
 // Verify checks that p proves that leaf (data, hashed by LeafHash) is leaf
 // p.Index of p.Size leaves under root. It returns nil if it does, an error
 // wrapping ErrMismatch if p is well formed but leads to another root, and
-// one wrapping ErrMalformed that says what otherwise: an index out of
-// range, a path of the wrong length for its index and size, a leaf of the
-// wrong size in a scheme of 32-byte leaves. The root and p.Size must come from
-// where the verifier trusts them (a signed tree head, a block header): a
-// path only fixes the tree's shape along itself, so the same path can
-// prove the same leaf in trees of several sizes. Verify allocates nothing
-// when the proof holds.
+// one wrapping ErrMalformed that says what otherwise (an index out of
+// range, a path of the wrong length, a leaf of the wrong size). The root
+// and p.Size must come from where the verifier trusts them (a signed tree
+// head, a block header): the same path can prove the same leaf in trees of
+// several sizes. Verify allocates nothing when the proof holds.
 func (s *Scheme) Verify(root [Size]byte, leaf []byte, p Proof) error {
 	if s.RawLeaves && len(leaf) != Size {
 		return malformed.New("merkle: a leaf of " + strconv.Itoa(len(leaf)) + " bytes in a scheme of 32-byte leaves")

@@ -8,33 +8,30 @@ import (
 
 // denseEighths: where at least denseEighths/8 of the nodes between a
 // level's first and last dirty node are dirty, Mutable.Root hashes that
-// whole stretch in place in one call rather than gather the dirty nodes'
-// children; hashtree's threshold (its BenchmarkDenseThreshold,
-// BENCHMARKS.md, "Trees that change: dirty nodes gathered a level at a
-// time").
+// stretch in place in one call rather than gather the dirty nodes'
+// children; hashtree's threshold (BENCHMARKS.md, "Trees that change: dirty
+// nodes gathered a level at a time").
 const denseEighths = 6
 
-// gatherBlock is how many dirty nodes one gathered call hashes; 512 and
-// 2,048 ran level with it (BENCHMARKS.md, "Trees that change: dirty nodes
-// gathered a level at a time").
+// gatherBlock is how many dirty nodes one gathered call hashes
+// (BENCHMARKS.md, "Trees that change: dirty nodes gathered a level at a
+// time").
 const gatherBlock = 1024
 
-// A Mutable is a Merkle tree of a Scheme whose leaves change: leaves
-// replaced and appended, and the root and proofs recomputed from the nodes
-// that changed alone, a level at a time: each level's dirty nodes once,
-// their children gathered into one batched call (a block at a time), or,
-// where most of a stretch of a level is dirty, the stretch hashed in place
-// in one call. Its root and proofs are those of Scheme.Build over the
-// current leaves, for every Odd (an appended leaf that turns a promoted or
-// duplicated node into a pair rehashes that node's path).
+// A Mutable is a Merkle tree of a Scheme whose leaves are replaced and
+// appended, its root and proofs recomputed from the nodes that changed, a
+// level at a time: each level's dirty nodes' children gathered into one
+// batched call, or, where most of a stretch is dirty, the stretch hashed
+// in place. Its root and proofs are Scheme.Build's over the current
+// leaves, for every Odd.
 //
 // A Mutable has one writer at a time: Set, SetNode, SetMany, Append,
 // AppendNode, Root and Proof (which call Root) write; Len reads. Set, Root
 // and Proof's path allocate nothing once the tree has grown (a Proof is a
 // new slice).
 //
-// The zero Mutable is not usable, having no Scheme: make one with
-// Scheme.NewMutable or Scheme.NewMutableNodes. Its methods panic.
+// The zero Mutable has no Scheme and its methods panic: make one with
+// Scheme.NewMutable or Scheme.NewMutableNodes.
 type Mutable struct {
 	s      Scheme
 	levels [][][Size]byte // levels[0] the leaf nodes; the last, once hashed, the root alone
@@ -65,10 +62,9 @@ func (s *Scheme) NewMutableNodes(nodes [][Size]byte) *Mutable {
 }
 
 func (s *Scheme) newMutable(nodes [][Size]byte) *Mutable {
-	// A Node that HashLevel refuses panics here, with its message (a join
-	// of no nodes checks the Join alone), and not at the first Root of two
-	// leaves, which would have forgotten the dirty leaves by then and
-	// returned nodes never hashed at the next.
+	// A Node that HashLevel refuses panics here (a join of no nodes checks
+	// the Join alone), not at a later Root, which would have forgotten the
+	// dirty leaves by then.
 	s.Node.HashLevel(nil, nil)
 	m := &Mutable{s: *s, levels: [][][Size]byte{nodes}}
 	m.mark = make([]uint64, (len(nodes)+63)/64)
@@ -106,7 +102,7 @@ func (m *Mutable) shape() {
 func (m *Mutable) Len() int { return len(m.leaves()) }
 
 // leaves returns the leaf nodes. It panics for the zero Mutable, which has
-// no levels (NewMutable makes the leaves' level, if empty).
+// no levels.
 func (m *Mutable) leaves() [][Size]byte {
 	if len(m.levels) == 0 {
 		panic("sha256x: merkle: the zero Mutable, not made by Scheme.NewMutable or Scheme.NewMutableNodes")
@@ -144,9 +140,8 @@ func (m *Mutable) SetNode(i int, node [Size]byte) {
 	m.touch(i)
 }
 
-// SetMany replaces leaf indices[k] by leaves[k] for each k, in any order
-// (a later one wins), the leaves hashed in one batched call in a buffer
-// the tree keeps.
+// SetMany replaces leaf indices[k] by leaves[k] for each k (a later one
+// wins), the leaves hashed in one batched call in a buffer the tree keeps.
 func (m *Mutable) SetMany(indices []int, leaves [][]byte) {
 	m.leaves()
 	if len(indices) != len(leaves) {
@@ -239,9 +234,9 @@ func (m *Mutable) sorted() []int {
 	return m.dirty
 }
 
-// odd sets the node at level h, index q, whose right child is past the
-// level below: the left child promoted, duplicated or joined with the zero
-// subtree. It reports false where it leaves the pair to be hashed in two.
+// odd sets node q of level h, whose right child is past the level below,
+// by the Odd rule; it reports false where it leaves the pair in two to be
+// hashed.
 func (m *Mutable) odd(h, q int, two *[2][Size]byte) bool {
 	c := m.levels[h-1]
 	two[0] = c[2*q]
@@ -274,7 +269,7 @@ func (m *Mutable) span(h, a, b int) {
 }
 
 // gather rehashes the nodes d of level h: their children gathered into a
-// buffer, hashed in one call a block at a time, the digests copied back.
+// buffer and hashed a block a call.
 func (m *Mutable) gather(h int, d []int) {
 	c, p := m.levels[h-1], m.levels[h]
 	j := m.s.node()

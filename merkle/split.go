@@ -8,33 +8,23 @@ import (
 )
 
 // A large tree is cut into subtrees of 2^k leaves (the last one may have
-// fewer), which goroutines take one after another and hash from their
-// leaves up to their roots, each in its own part of the tree's memory; the
-// calling goroutine then hashes the levels above them. Node i of level
-// d < k lies in subtree i>>(k-d), and a full subtree has an even number of
-// nodes on each of its levels below its root, so an odd last node, and with
-// it every Odd rule, only ever falls in the last subtree, where the serial
-// code meets it too: the nodes are the same, bit for bit.
+// fewer), which goroutines take one after another and hash up to their
+// roots, each in its own part of the tree's memory; the calling goroutine
+// then hashes the levels above them. Node i of level d < k lies in subtree
+// i>>(k-d), and a full subtree has an even number of nodes on each level
+// below its root, so an odd last node, and every Odd rule, only falls in
+// the last subtree, as in the serial code: the nodes are the same.
 //
-// Work is counted in 64-byte blocks, about one per node (a pair, or
-// two blocks of a join with a prefix) and one per 64 bytes of a hashed
-// leaf. Each worker gets about subtreesPerWorker subtrees, so that a worker
-// whose core is busy with something else leaves its share to the others,
-// but no subtree has less than minSubtree blocks, so that the small top
-// levels of each subtree stay few. Splitting costs about 40 us on the
-// 2-vCPU Xeon (KVM) it was measured on, mostly waking the other core
-// (BenchmarkSplit, SSZ trees, serial against split, medians of 8
-// interleaved runs): 1,024 chunks 42 vs 46-52 us, 2,048 80 vs 70-74 us,
-// 4,096 154 vs 115 us, 8,192 306 vs 197 us; so a tree splits from
-// splitMin = 4,096 blocks, where it gains a quarter. 2^20 chunks: 40.5 ms
-// serial, split 21.2 ms with 4 subtrees per worker, 20.4 with 8, 20.0 with
-// 16 (subtrees of 2^15 chunks: 1 MiB, their levels in L2), 20.0 with 32
-// (BENCHMARKS.md, "Trees on every core: from 4,096 blocks, 16 subtrees a
-// worker").
-// minSubtree, the smallest subtree a worker takes, only matters between
-// splitMin and a few times it; 512 and 2,048 ran level with it
-// (BENCHMARKS.md, "Constants that measured level"). Tests lower these to
-// split small trees.
+// Work is counted in 64-byte blocks, about one per node and one per 64
+// bytes of a hashed leaf. Each worker gets about subtreesPerWorker
+// subtrees, so that a worker whose core is busy leaves its share to the
+// others, but no subtree has less than minSubtree blocks, so that the small
+// top levels of each subtree stay few. Splitting costs about 40 us, mostly
+// waking another core, so a tree splits from splitMin blocks, where it
+// gains a quarter (BENCHMARKS.md, "Trees on every core: from 4,096 blocks,
+// 16 subtrees a worker"). minSubtree only matters between splitMin and a
+// few times it (BENCHMARKS.md, "Constants that measured level"). Tests
+// lower these to split small trees.
 var (
 	splitMin          = 1 << 12
 	minSubtree        = 1 << 10
@@ -50,11 +40,8 @@ func (s *Scheme) plan(n int, leaves [][]byte) (workers, k int) {
 	}
 	work := n
 	if n < splitMin && leaves != nil && !s.RawLeaves {
-		// Few leaves, perhaps long: a tree of 1,000 leaves of 1 MiB is
-		// worth splitting. Their length is estimated from 16 of them,
-		// evenly spaced, so that a small tree, which stays on one
-		// goroutine, pays for 16 reads, not n. A larger tree splits
-		// whatever its leaves.
+		// Few leaves, perhaps long: their length is estimated from 16 of
+		// them, so that a small tree pays for 16 reads, not n.
 		step := max(n/16, 1)
 		bytes, count := 0, 0
 		for i := 0; i < n; i += step {
@@ -123,10 +110,9 @@ func (p *split) start(s *Scheme, sc *scratch, w, k, n int) {
 		go p.helper()
 	}
 	// The last goroutine started waits in this P's runnext slot, which an
-	// idle P steals only after a pause (runqgrab's usleep(3), 50-70 us
-	// with Linux's timer slack, measured here): yielding runs it on this P
-	// at once, and puts the caller on the global queue, which an idle P
-	// takes from without a pause.
+	// idle P steals only after a pause (runqgrab's usleep(3)): yielding
+	// runs it here at once and puts the caller on the global queue, which
+	// an idle P takes from without a pause.
 	runtime.Gosched()
 }
 
@@ -176,10 +162,9 @@ func (p *split) subtree(r *reducer, j int) {
 	lo := j << p.k
 	m := min(1<<p.k, p.n-lo)
 	if p.levels == nil {
-		// In place, within nodes[lo:lo+m] and the spare slot after it,
-		// which only the last subtree, the one that reaches nodes[n], uses;
-		// RootNodes hashes the caller's leaf nodes into level 1 at
-		// nodes[lo/2:], half the room.
+		// In place, within nodes[lo:lo+m] and the spare slot after it
+		// (the last subtree's alone); RootNodes hashes the caller's leaf
+		// nodes into level 1 at nodes[lo/2:].
 		var nodes [][Size]byte
 		d := 0
 		if p.src != nil {
