@@ -9,10 +9,9 @@ import (
 
 // blockNodes is about how many field roots ContainerRoots and
 // ByteVectorRoots take through all their levels before the next block of
-// objects: 256 KiB of roots, so that a block's levels stay in the core's
-// L2 (bench/HISTORY.md, "SSZ"). Each level of a block is still one HashLevel
-// call over every object in it; the top level of a block has at least
-// minBlock pairs, enough to fill 16 AVX-512 lanes several times.
+// objects: 256 KiB, so that a block's levels stay in L2 (bench/HISTORY.md,
+// "SSZ"). The top level of a block has at least minBlock pairs, enough to
+// fill 16 AVX-512 lanes several times.
 const (
 	blockNodes = 8192
 	minBlock   = 64
@@ -26,13 +25,11 @@ func blockOf(k int) int {
 // ContainerRoots sets roots[i] to the hash tree root of container i of the
 // n = len(fields)/k containers of k fields each, whose field roots are
 // fields[i*k : i*k+k]: the root of the k roots padded with zero chunks to a
-// power of two. It hashes the containers together, a level at a time: the
-// level of every container in one HashLevel call, so that a validator (8
-// fields: 4, 2 and 1 pairs each) costs what a wide level does, not three
-// tiny ones. A level of an odd number of nodes a container is joined with the
-// zero subtree in a copy, never by hashing zeros. Large batches go a block
-// of objects at a time, so that the levels stay in cache, with no
-// allocation once the pool's buffer has grown.
+// power of two. It hashes the containers together, the level of every
+// container in one HashLevel call, so that a validator's three tiny levels
+// cost what wide ones do. Large batches go a block of objects at a time, so
+// that the levels stay in cache, with no allocation once the pool's buffer
+// has grown.
 //
 // roots may be fields[:n] (in place); otherwise it must not overlap fields.
 // ContainerRoots panics if k < 1, if len(fields) is not a multiple of k, if
@@ -72,8 +69,7 @@ func ContainerRoots(roots, fields [][sha256x.Size]byte, k int) {
 
 // containers is ContainerRoots of one block of k >= 3 fields a container,
 // in buf (len(roots)*(k+1) nodes at least, apart from fields and roots).
-// At each level the block's nodes lie container after container, m each,
-// so that every pair is two neighbours and the whole level is one call;
+// At each level the block's nodes lie container after container, m each;
 // where m is odd each container's nodes move up by one to take the zero
 // subtree after them.
 func containers(roots, fields [][sha256x.Size]byte, k int, buf [][sha256x.Size]byte) {
@@ -124,10 +120,9 @@ func overlaps(a, b []byte) bool {
 }
 
 // ByteVectorRoots sets roots[i] to ByteVectorRoot(vectors[i*size :
-// i*size+size]) for each of the len(vectors)/size byte vectors of size bytes
-// that lie one after another in vectors, all hashed together as
-// ContainerRoots hashes containers: vectors of whole chunks read in place,
-// others padded in a copy, a block at a time. It panics if size < 1, if
+// i*size+size]) for each of the len(vectors)/size vectors in vectors, all
+// hashed together as ContainerRoots hashes containers: vectors of whole
+// chunks read in place, others padded in a copy. It panics if size < 1, if
 // len(vectors) is not a multiple of size, if roots is too short, or if roots
 // overlaps vectors (other than in place, vectors of whole chunks only).
 func ByteVectorRoots(roots [][sha256x.Size]byte, vectors []byte, size int) {
@@ -177,17 +172,15 @@ func ByteVectorRoots(roots [][sha256x.Size]byte, vectors []byte, size int) {
 }
 
 // PubkeyRoots sets roots[i] to the root of the 48-byte BLS public key
-// keys[i] (a ByteVector[48]: its two chunks joined, the second padded), all
-// keys hashed in one batched call a block at a time. It panics if len(roots)
-// < len(keys).
+// keys[i] (a ByteVector[48]), all keys hashed together. It panics if
+// len(roots) < len(keys).
 func PubkeyRoots[K ~[48]byte](roots [][sha256x.Size]byte, keys []K) {
 	ByteVectorRoots(roots, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(keys))), 48*len(keys)), 48)
 }
 
 // SignatureRoots sets roots[i] to the root of the 96-byte BLS signature
-// sigs[i] (a ByteVector[96]: three chunks and a zero chunk, two levels), all
-// signatures hashed together, a level at a time. It panics if len(roots) <
-// len(sigs).
+// sigs[i] (a ByteVector[96]), all signatures hashed together. It panics if
+// len(roots) < len(sigs).
 func SignatureRoots[S ~[96]byte](roots [][sha256x.Size]byte, sigs []S) {
 	ByteVectorRoots(roots, unsafe.Slice((*byte)(unsafe.Pointer(unsafe.SliceData(sigs))), 96*len(sigs)), 96)
 }

@@ -7,14 +7,12 @@ import (
 
 // dirtySet is the indices changed since the last root, each once: a
 // bitmap to tell whether an index is in already, and the list of them in
-// the order they came, but for the extra ones that whole stretches put in
-// (addRange), in the bitmap alone.
+// the order they came, but for those addRange puts in the bitmap alone.
 //
-// Until the list is long enough that sorting it costs more than a pass
-// over a bitmap would, there is no bitmap (mark nil): the list alone, an
-// index repeated where it was added again, sorted and deduplicated by
-// sorted. So a copy's first few changes (a slot's 16 validators of 2^20)
-// do not clear a bitmap of the whole length.
+// Until sorting the list costs more than a pass over a bitmap would, there
+// is no bitmap (mark nil), and an index may repeat in the list until
+// sorted: a copy's first few changes do not clear a bitmap of the whole
+// length.
 type dirtySet struct {
 	mark   []uint64
 	list   []int
@@ -140,10 +138,8 @@ func (d *dirtySet) cut(n int) {
 }
 
 // sorted returns the set in increasing order and empties it (the slice
-// stays valid until the next add). A few indices are sorted and their bits
-// cleared one by one; many are read back from the bitmap in order, word by
-// word, which costs a pass over the bitmap but no comparison: whichever is
-// less work.
+// stays valid until the next add): a few indices sorted, many read back
+// from the bitmap, whichever is less work.
 func (d *dirtySet) sorted() []int {
 	k := d.size()
 	if k == 0 {
@@ -184,10 +180,9 @@ func (d *dirtySet) scan(l []int, empty bool) []int {
 	return l
 }
 
-// compact drops the memory d keeps beyond the indices it holds, for a
-// tree compacted: the list's room (every Append adds to it, 8 bytes a
-// leaf, kept for the next root's changes) and, in an empty set, the
-// bitmap. An empty set becomes the set of a tree built with n indices.
+// compact drops the memory d keeps beyond the indices it holds: the
+// list's room (Append grows it), and an empty set's bitmap: that set
+// becomes the set of a tree built with n indices.
 func (d *dirtySet) compact(n int) {
 	if d.size() == 0 {
 		*d = dirtySet{n: n}

@@ -15,8 +15,7 @@
 // or, with fastssz, ssz.NewHasherWithHashFn(hashtree.HashByteSlice). HashOf
 // and HashChunksOf take slices of any named 32-byte type (a root, a
 // chainhash.Hash) without casts. One or two pairs go straight to the plan's
-// one- or two-stream kernel (through internal/door, the engine's one door
-// beside the root's API); every longer level is one call to
+// one- or two-stream kernel; every longer level is one call to
 // sha256x.Join{}.HashLevel, on the widest lanes (see bench/HISTORY.md, "SSZ").
 //
 // # Merkleization
@@ -33,16 +32,13 @@
 // validator, which no hasher runs fast one object at a time. ContainerRoots
 // hashes n containers of one shape level by level, the level of every
 // container in one batched call; ByteVectorRoots, PubkeyRoots and
-// SignatureRoots batch the roots of fixed-size byte fields (a BLS public key,
-// a signature) the same way. The roots then go through ListRoot (a validator
-// registry) or back into ContainerRoots (a containing object).
+// SignatureRoots batch the roots of fixed-size byte fields the same way.
 //
 // # Progressive merkleization
 //
 // MerkleizeProgressive, ProgressiveListRoot, ProgressiveBasicListRoot,
 // ProgressiveBitlistRoot and ProgressiveContainerRoot are EIP-7916's and
-// EIP-7495's roots as consensus-specs v1.7.0-alpha.13 defines them: subtrees of
-// 1, 4, 16, ... chunks under a spine, no limit.
+// EIP-7495's roots as consensus-specs v1.7.0-alpha.13 defines them.
 //
 // # Trees that change
 //
@@ -50,23 +46,21 @@
 // vector or list of chunks), BasicList (packed basic values: balances) and
 // ContainerList (containers of k fields: the validator registry) keep every
 // level and recompute the root from the nodes that changed alone, each
-// level's dirty nodes in one batched call; ProgressiveList, ProgressiveBitlist
-// and ProgressiveContainer do the same for the progressive types. Their roots
-// equal those of the functions above over the current values. All six
-// prove (see Proofs). Copy copies a directory of pointers alone and shares
-// every page until one of the copies writes it; each copy has one writer at
-// a time, readers may share a copy once its Root has returned, and two
-// copies may be written from two goroutines at once.
+// level's dirty nodes in one batched call; the Progressive types do the
+// same. Their roots equal those of the functions above over the current
+// values, and they prove (see Proofs). Copy shares every page until one of
+// the copies writes it; each copy has one writer at a time, readers may
+// share a copy once its Root has returned, and two copies may be written
+// from two goroutines at once.
 //
 // # Proofs
 //
 // Tree keeps every level of one merkleization, for proofs by generalized
 // index: Tree.Prove and Tree.ProveMulti (the specs' helper indices and order,
 // see HelperIndices); Proof.Verify and Multiproof.Verify check them, and
-// ConcatProofs chains proofs of nested objects. Chunks, BasicList and
-// ContainerList prove from their current levels the same way, and so do
-// the progressive types, at the gindices ProgressiveGindex gives, which
-// stay as a list grows.
+// ConcatProofs chains proofs of nested objects. The trees that change prove
+// from their current levels the same way, the progressive types at the
+// gindices ProgressiveGindex gives, which stay as a list grows.
 //
 // # Errors
 //
@@ -89,9 +83,8 @@ import (
 // The errors of Hash, HashOf and HashByteSlice, with the names and messages
 // of OffchainLabs hashtree's Go bindings (github.com/pk910/hashtree-bindings)
 // and the messages of gohashtree, so that code comparing against them
-// (errors.Is(err, hashtree.ErrNotEnoughDigests)) compiles and holds after
-// the one-line switch. An error for digests too short wraps
-// ErrNotEnoughDigests and adds the lengths as gohashtree does.
+// compiles and holds after the one-line switch. An error for digests too
+// short wraps ErrNotEnoughDigests and adds the lengths as gohashtree does.
 var (
 	ErrOddChunks              = errors.New("odd number of chunks")
 	ErrNotEnoughDigests       = errors.New("not enough digest length")
@@ -220,11 +213,10 @@ func roots(b []byte) [][sha256x.Size]byte {
 }
 
 // level hashes the pairs of chunks (an even number, at least 2) into
-// digests (long enough). In place and disjoint go to HashLevel;
-// digests that start below chunks and run into them, which gohashtree
-// hashes correctly because it writes each digest after reading its pair, go
-// in runs that each write only below what they read; digests that start
-// inside chunks, past their start, panic.
+// digests (long enough). In place and disjoint go to HashLevel; digests
+// that start below chunks and run into them, which gohashtree hashes
+// correctly, go in runs that each write only below what they read; digests
+// that start inside chunks, past their start, panic.
 func level(digests, chunks [][sha256x.Size]byte) {
 	n := len(chunks)
 	d, c := uintptr(unsafe.Pointer(&digests[0])), uintptr(unsafe.Pointer(&chunks[0]))
@@ -240,11 +232,10 @@ func level(digests, chunks [][sha256x.Size]byte) {
 }
 
 // trailing hashes a level whose digests start gap whole digests (and
-// perhaps a few bytes more) below its chunks and overlap them: the run of
-// pairs a..b writes digests a..b, which end at or below chunk 2a, where the
-// run's reads begin, so each run has its output apart from its input and
-// the runs double in length. A gap of less than one digest hashes the first
-// pair through a copy.
+// perhaps a few bytes) below its chunks and overlap them: the run of pairs
+// a..b writes digests a..b, which end at or below chunk 2a, where its reads
+// begin, and the runs double in length. A gap of less than one digest
+// hashes the first pair through a copy.
 func trailing(digests, chunks [][sha256x.Size]byte, gap int) {
 	n := len(chunks) / 2
 	for a := 0; a < n; {

@@ -9,11 +9,10 @@ import (
 )
 
 // BasicList is an SSZ List[T, limit] of basic values that changes (a
-// beacon state's balances: uint64s, four to a chunk): values set, appended
-// and truncated, and its root, BasicListRoot(values, limit), recomputed
-// from the chunks that changed alone. The values are kept packed in the
-// tree's chunks; Get and Set read and write them there and allocate
-// nothing, a changed value dirtying its chunk. It shares Chunks' levels,
+// beacon state's balances): values set, appended and truncated, and its
+// root, BasicListRoot(values, limit), recomputed from the chunks that
+// changed. The values lie packed in the tree's chunks, where Get and Set
+// read and write them, allocating nothing. It shares Chunks' levels,
 // copies, rules for concurrent use and panics. The zero BasicList is not
 // usable: make one with NewBasicList.
 type BasicList[T Basic] struct {
@@ -87,10 +86,9 @@ func (l *BasicList[T]) Set(i uint64, v T) {
 	l.fresh = false
 }
 
-// SetRange sets values first, first+1, ... to values, written into their
-// chunks in place and the chunks marked dirty a bitmap word at a time:
-// cheaper than a Set each where most change (an epoch's balances). It
-// panics if the stretch runs past the length.
+// SetRange sets values first, first+1, ... to values, their chunks marked
+// dirty a bitmap word at a time: cheaper than a Set each where most change
+// (an epoch's balances). It panics if the stretch runs past the length.
 func (l *BasicList[T]) SetRange(first uint64, values []T) {
 	if first > l.n || uint64(len(values)) > l.n-first {
 		panic(fmt.Sprintf("sha256x: hashtree: BasicList.SetRange(%d) of %d values past the length %d", first, len(values), l.n))
@@ -101,10 +99,9 @@ func (l *BasicList[T]) SetRange(first uint64, values []T) {
 	}
 }
 
-// storeRange writes values first, first+1, ... into t's chunks in place
-// and marks their chunks dirty a bitmap word at a time. The chunks the
-// values fill are replaced on a copy, not copied first, and taken in order,
-// so that they lie in runs.
+// storeRange writes values first, first+1, ... into t's chunks and marks
+// them dirty. The chunks the values fill are replaced on a copy, not
+// copied first, and taken in order, so that they lie in runs.
 func storeRange[T Basic](t *tree, first int, values []T) {
 	size := sizeOf[T]()
 	per := 32 / size
@@ -164,16 +161,14 @@ func (l *BasicList[T]) Root() [sha256x.Size]byte {
 	return l.root
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *BasicList[T]) Copy() *BasicList[T] {
 	d := *l
 	d.t = l.t.share()
 	return &d
 }
 
-// Compact moves l's nodes into arrays of their own, as Chunks.Compact
-// does.
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact does.
 func (l *BasicList[T]) Compact() { l.t.compact() }
 
 // Gindex returns the generalized index of the chunk that holds value i.
@@ -206,13 +201,12 @@ func (l *BasicList[T]) ProveMulti(gindices []uint64) (Multiproof, error) {
 // ContainerList is an SSZ List[C, limit] of containers of k fields that
 // changes (a beacon state's validator registry: k = 8): each container's
 // field roots kept, fields set, containers appended and truncated, and its
-// root, ListRoot of the containers' roots, recomputed from what changed.
-// Root first hashes the containers whose fields changed, all of them
-// together a level at a time (ContainerRoots, a block of containers at a
-// time), then the list's dirty nodes as Chunks does. Field, SetField and
-// Root allocate nothing once the list owns its pages. It shares Chunks'
-// copies, rules for concurrent use and panics. The zero ContainerList is
-// not usable: make one with NewContainerList.
+// root, ListRoot of the containers' roots, recomputed from what changed:
+// first the changed containers, together a level at a time
+// (ContainerRoots), then the list's dirty nodes as Chunks does. Field,
+// SetField and Root allocate nothing once the list owns its pages. It
+// shares Chunks' copies, rules for concurrent use and panics. The zero
+// ContainerList is not usable: make one with NewContainerList.
 type ContainerList struct {
 	t     tree // the list over the containers' roots
 	c     fieldRoots
@@ -222,8 +216,7 @@ type ContainerList struct {
 }
 
 // fieldRoots is the field roots of a list of containers of k fields and
-// the containers whose fields changed since their roots were hashed: what
-// ContainerList and ProgressiveContainerList share.
+// the containers whose fields changed since their roots were hashed.
 type fieldRoots struct {
 	fields pages.Level // k field roots a container
 	k      int
@@ -274,8 +267,8 @@ func (c *fieldRoots) set(j int, root *[sha256x.Size]byte) {
 	c.dirty.add(j / c.k)
 }
 
-// want panics unless a container of fields roots fits: c made by its
-// list's New function, fields == k.
+// want panics unless c was made by its list's New function and fields ==
+// k.
 func (c *fieldRoots) want(typ, op string, fields int) {
 	if c.k == 0 {
 		panic(fmt.Sprintf("sha256x: hashtree: the zero %s, not made by New%s", typ, typ))
@@ -408,8 +401,7 @@ func (l *ContainerList) Truncate(n uint64) {
 }
 
 // containerBlock is how many changed containers Root hashes in one
-// ContainerRoots call; 512 and 4,096 ran level with it (BENCHMARKS.md,
-// "Constants that measured level").
+// ContainerRoots call (BENCHMARKS.md, "Constants that measured level").
 const containerBlock = 1024
 
 // Root returns the root, after rehashing the changed containers, then the
@@ -422,8 +414,7 @@ func (l *ContainerList) Root() [sha256x.Size]byte {
 	return l.root
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *ContainerList) Copy() *ContainerList {
 	d := *l
 	d.t = l.t.share()

@@ -25,9 +25,7 @@ func init() {
 }
 
 // ZeroHash returns the root of a tree of 2^depth zero chunks (depth 0: the
-// zero chunk itself), precomputed: the sibling that merkleization takes
-// where a level ends before its limit. It panics unless 0 <= depth <=
-// MaxDepth.
+// zero chunk), precomputed. It panics unless 0 <= depth <= MaxDepth.
 func ZeroHash(depth int) [sha256x.Size]byte {
 	if depth < 0 || depth > MaxDepth {
 		panic("sha256x: hashtree: ZeroHash(" + strconv.Itoa(depth) + "), not in 0..64")
@@ -47,15 +45,12 @@ func Depth(limit uint64) int {
 // Merkleize returns the specs' merkleize(chunks, limit): the root of the
 // binary tree over chunks padded with zero chunks to the next power of two of
 // limit. The padding is never hashed: a level that ends early is joined with
-// the zero subtree of its height (ZeroHash), and the root of fewer chunks than
-// half the limit climbs the rest of the way one join a level. For a vector
-// (no limit) pass uint64(len(chunks)). No chunks give ZeroHash(Depth(limit)),
-// one chunk under a limit of 1 that chunk.
+// the zero subtree of its height (ZeroHash). For a vector (no limit) pass
+// uint64(len(chunks)). No chunks give ZeroHash(Depth(limit)).
 //
-// The chunks are only read. Merkleize hashes each level in one batched call,
-// in a buffer of len(chunks)/2 nodes from a pool, on the calling goroutine,
-// and allocates nothing once the pool has grown. It panics if len(chunks) >
-// limit.
+// The chunks are only read. Merkleize hashes each level in one batched call
+// on the calling goroutine, and allocates nothing once its pool has grown.
+// It panics if len(chunks) > limit.
 func Merkleize(chunks [][sha256x.Size]byte, limit uint64) [sha256x.Size]byte {
 	if uint64(len(chunks)) > limit {
 		panic("sha256x: hashtree: Merkleize of " + strconv.Itoa(len(chunks)) + " chunks, more than the limit " + strconv.FormatUint(limit, 10))
@@ -93,17 +88,16 @@ func MixInLength(root [sha256x.Size]byte, length uint64) [sha256x.Size]byte {
 	return pair(root, l)
 }
 
-// ListRoot returns the root of a list of composite elements (containers,
-// vectors, lists) whose roots are roots, of at most limit elements:
-// MixInLength(Merkleize(roots, limit), len(roots)). A validator registry is
-// ListRoot(validatorRoots, 1<<40). It panics if len(roots) > limit.
+// ListRoot returns the root of a list of composite elements whose roots
+// are roots, of at most limit elements: MixInLength(Merkleize(roots, limit),
+// len(roots)). It panics if len(roots) > limit.
 func ListRoot(roots [][sha256x.Size]byte, limit uint64) [sha256x.Size]byte {
 	return MixInLength(Merkleize(roots, limit), uint64(len(roots)))
 }
 
 // Basic is the Go types of the specs' basic types that have one: boolean
-// and uintN up to uint64 (and named types of them, such as a Gwei or an
-// Epoch), packed little-endian as SSZ serializes them.
+// and uintN up to uint64 (and named types of them, such as a Gwei), packed
+// little-endian as SSZ serializes them.
 type Basic interface {
 	~bool | ~uint8 | ~uint16 | ~uint32 | ~uint64
 }
@@ -115,10 +109,9 @@ func BasicVectorRoot[T Basic](values []T) [sha256x.Size]byte {
 	return packedRoot(bytesOf(values), size, !littleEndian, Depth(chunksFor(uint64(len(values)), size)))
 }
 
-// BasicListRoot returns the root of values as a List[T, limit] (a list of
-// balances is BasicListRoot(balances, 1<<40)): the values packed into
-// chunks, merkleized under the chunks that limit values need, and the
-// number of values mixed in. It panics if len(values) > limit.
+// BasicListRoot returns the root of values as a List[T, limit]: the values
+// packed into chunks, merkleized under the chunks that limit values need,
+// and the number of values mixed in. It panics if len(values) > limit.
 func BasicListRoot[T Basic](values []T, limit uint64) [sha256x.Size]byte {
 	if uint64(len(values)) > limit {
 		panic("sha256x: hashtree: BasicListRoot of " + strconv.Itoa(len(values)) + " values, more than the limit " + strconv.FormatUint(limit, 10))
@@ -134,8 +127,7 @@ func ByteVectorRoot(b []byte) [sha256x.Size]byte {
 	return rootBytes(b, Depth(chunksFor(uint64(len(b)), 1)))
 }
 
-// ByteListRoot returns the root of b as a ByteList[limit] (a List[byte,
-// limit]: an execution payload's extra data, a transaction). It panics if
+// ByteListRoot returns the root of b as a ByteList[limit]. It panics if
 // len(b) > limit.
 func ByteListRoot(b []byte, limit uint64) [sha256x.Size]byte {
 	if uint64(len(b)) > limit {
@@ -157,10 +149,10 @@ func BitvectorRoot(bits []byte) [sha256x.Size]byte {
 var ErrBitlist = errors.New("hashtree: bitlist without a delimiter bit")
 
 // BitlistRoot returns the root of a Bitlist[limit] from its serialization
-// (the bits, then a delimiter 1 bit after the last, in as few bytes as that
-// takes): the bits packed into chunks, merkleized under the chunks that limit
-// bits need, and the number of bits mixed in. A serialization without a
-// delimiter, or of more than limit bits, is an error: it comes from outside.
+// (the bits, then a delimiting 1 bit): the bits packed into chunks,
+// merkleized under the chunks that limit bits need, and the number of bits
+// mixed in. A serialization without a delimiter, or of more than limit
+// bits, is an error (ErrBitlist).
 func BitlistRoot(serialized []byte, limit uint64) ([sha256x.Size]byte, error) {
 	n, top, ok := bitlistLen(serialized)
 	if !ok {
@@ -252,8 +244,8 @@ func packedRoot(b []byte, size int, swap bool, depth int) [sha256x.Size]byte {
 }
 
 // stackNodes is how many nodes of a small tree's first level root keeps on
-// its stack rather than take a buffer from the pool; 16 ran level with it
-// (BENCHMARKS.md, "Constants that measured level").
+// its stack rather than take a buffer from the pool (BENCHMARKS.md,
+// "Constants that measured level").
 const stackNodes = 8
 
 type scratch struct{ nodes [][sha256x.Size]byte }
@@ -275,8 +267,8 @@ func getScratch(n int) *scratch {
 // root returns the root of the tree of the given depth whose leaves are
 // full, then *tail if tail is not nil, then zero chunks; the leaves must fit
 // (len(full)+1 <= 2^depth with a tail). The first level is hashed from full
-// in place (its last pair, which has the tail or a zero chunk in it, from a
-// copy), the others in a buffer; each level is one HashLevel call.
+// in place (its last pair, with the tail or a zero chunk, from a copy), the
+// others in a buffer, each level one HashLevel call.
 func root(full [][sha256x.Size]byte, tail *[sha256x.Size]byte, depth int) [sha256x.Size]byte {
 	m := len(full)
 	if tail != nil {

@@ -11,10 +11,9 @@ import (
 // Progressive merkleization (EIP-7916 ProgressiveList and
 // ProgressiveBitList, EIP-7495 ProgressiveContainer), as consensus-specs
 // v1.7.0-alpha.13 defines it (ssz/simple-serialize.md,
-// merkleize_progressive): the chunks are cut into subtrees of 1, 4, 16,
-// 64, ... leaves, each merkleized as a binary tree of that many (padded),
-// and the root is hash(subtree 0, hash(subtree 1, hash(..., zero chunk))):
-// no limit, and a short list costs few hashes.
+// merkleize_progressive): subtrees of 1, 4, 16, 64, ... chunks, each a
+// padded binary tree, and the root hash(subtree 0, hash(subtree 1,
+// hash(..., zero chunk))): no limit, and a short list costs few hashes.
 
 // MerkleizeProgressive returns the specs' merkleize_progressive(chunks):
 // the zero chunk for no chunks. Each subtree is hashed a level at a time
@@ -62,8 +61,7 @@ func packChunks[T Basic](values []T) [][sha256x.Size]byte {
 // serialization (the bits, then a delimiting 1 bit): the bits packed,
 // merkleized progressively, their number mixed in. A serialization without
 // the delimiting bit (empty, or a zero last byte) is an error (ErrBitlist).
-// An empty bitlist has no chunks (merkleize_progressive of none, the zero
-// chunk), as the specs' remerkleable and dynamic-ssz hash it.
+// An empty bitlist has no chunks, as remerkleable and dynamic-ssz hash it.
 func ProgressiveBitlistRoot(serialized []byte) ([sha256x.Size]byte, error) {
 	chunks, n, err := progressiveBits(serialized)
 	if err != nil {
@@ -128,13 +126,11 @@ func activeChunks(op string, fields [][sha256x.Size]byte, active []bool) ([][sha
 }
 
 // progressive is the chunks of a progressive merkleization kept to change,
-// what ProgressiveList, ProgressiveBitlist and ProgressiveContainer share.
-// Subtree s holds chunks (4^s-1)/3 on, up to 4^s of them, as a tree of depth
-// 2s that Chunks' machinery keeps (its dirty nodes rehashed a level at a
-// time, pages that copies share); spine[s] is hash(subtree s, spine[s+1]),
-// the last one's right the zero chunk, and spine[0] the root. A change
-// under subtree s stales spine[0..s] alone, so Root rehashes the spine from
-// the highest changed subtree down. The zero value holds no chunks.
+// what the Progressive types share. Subtree s holds chunks (4^s-1)/3 on, up
+// to 4^s of them, as a tree of depth 2s kept as Chunks keeps it; spine[s]
+// is hash(subtree s, spine[s+1]), the last one's right the zero chunk, and
+// spine[0] the root. A change under subtree s stales spine[0..s] alone.
+// The zero value holds no chunks.
 type progressive struct {
 	subs  []tree
 	spine [][sha256x.Size]byte
@@ -254,8 +250,7 @@ func (p *progressive) share() progressive {
 // ProgressiveList is a ProgressiveList of composite elements (their roots
 // the chunks) that changes: roots set, appended and truncated, its root
 // ProgressiveListRoot of the current roots recomputed from what changed.
-// Each subtree of 1, 4, 16, ... leaves is a tree as Chunks keeps it (its
-// dirty nodes rehashed a level at a time, pages that copies share), and
+// Each subtree of 1, 4, 16, ... leaves is a tree as Chunks keeps it, and
 // the spine above them is rehashed from the highest changed subtree down.
 // The zero value is an empty list. It shares Chunks' rules for concurrent
 // use and panics; Set, Get and Root allocate nothing once it owns its
@@ -331,29 +326,24 @@ func (l *ProgressiveList) Root() [sha256x.Size]byte {
 	return l.root
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *ProgressiveList) Copy() *ProgressiveList {
 	d := *l
 	d.p = l.p.share()
 	return &d
 }
 
-// Compact moves l's nodes into arrays of their own, as Chunks.Compact
-// does.
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact does.
 func (l *ProgressiveList) Compact() { l.p.compact() }
 
 // ProgressiveBitlist is an EIP-7916 ProgressiveBitList that changes (a
 // participation or aggregation bitfield): bits set, appended and truncated,
 // its root, ProgressiveBitlistRoot of its serialization, recomputed from the
-// chunks that changed. The bits lie packed in the chunks, 256 to a chunk
-// (bit i in byte i/8 at 1<<(i%8) of chunk i/256), and the chunks in
-// progressive subtrees as ProgressiveList keeps them; the number of bits is
-// mixed in. Get and Set read and write the bits in place: a Set that
-// changes a bit dirties its chunk, one that does not changes nothing. The
-// zero value is an empty bitlist. It shares Chunks' copies, rules for
-// concurrent use and panics; Set, Get and Root allocate nothing once it owns
-// its pages.
+// chunks that changed. The bits lie packed 256 to a chunk, the chunks as
+// ProgressiveList keeps them; a Set that changes no bit dirties nothing.
+// The zero value is an empty bitlist. It shares Chunks' copies, rules for
+// concurrent use and panics; Set, Get and Root allocate nothing once it
+// owns its pages.
 type ProgressiveBitlist struct {
 	p     progressive
 	n     uint64 // bits
@@ -362,9 +352,8 @@ type ProgressiveBitlist struct {
 }
 
 // NewProgressiveBitlist returns the progressive bitlist whose SSZ
-// serialization is serialized (the bits, then a delimiting 1 bit), hashed.
-// A serialization without the delimiter (empty, or its last byte zero) is
-// an error (ErrBitlist): it comes from outside.
+// serialization is serialized, hashed. A serialization without the
+// delimiter (empty, or its last byte zero) is an error (ErrBitlist).
 func NewProgressiveBitlist(serialized []byte) (*ProgressiveBitlist, error) {
 	chunks, n, err := progressiveBits(serialized)
 	if err != nil {
@@ -450,29 +439,24 @@ func (l *ProgressiveBitlist) Bytes() []byte {
 	return b
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *ProgressiveBitlist) Copy() *ProgressiveBitlist {
 	d := *l
 	d.p = l.p.share()
 	return &d
 }
 
-// Compact moves l's nodes into arrays of their own, as Chunks.Compact
-// does.
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact does.
 func (l *ProgressiveBitlist) Compact() { l.p.compact() }
 
 // ProgressiveContainer is an EIP-7495 ProgressiveContainer whose field
-// roots change (a container that will gain fields, its active_fields
-// fixed): fields' roots set by their index in active_fields, and its root,
-// ProgressiveContainerRoot, recomputed from what changed, the changed fields'
-// subtrees and the spine above them, then active_fields mixed in. Inactive
-// indices hold zero chunks that never change. Make one with
-// NewProgressiveContainer: the zero value has no active fields, which no
-// ProgressiveContainer type has, and its Root panics, as
-// ProgressiveContainerRoot does for them. It shares
-// Chunks' copies, rules for concurrent use and panics; Set, Get and Root
-// allocate nothing once it owns its pages.
+// roots change (its active_fields fixed): fields' roots set by their index
+// in active_fields, and its root, ProgressiveContainerRoot, recomputed from
+// what changed. Inactive indices hold zero chunks that never change. Make
+// one with NewProgressiveContainer: the zero value has no active fields,
+// and its Root panics, as ProgressiveContainerRoot does. It shares Chunks'
+// copies, rules for concurrent use and panics; Set, Get and Root allocate
+// nothing once it owns its pages.
 type ProgressiveContainer struct {
 	p      progressive
 	active [sha256x.Size]byte // active_fields, packed as bits
@@ -509,9 +493,8 @@ func (c *ProgressiveContainer) Get(i int) [sha256x.Size]byte {
 	return *c.p.at(c.index("Get", i))
 }
 
-// Set sets the root of the field at index i (its index in active_fields,
-// its place in the tree). It panics unless field i is active: an inactive
-// index's chunk stays zero.
+// Set sets the root of the field at index i (in active_fields). It panics
+// unless field i is active: an inactive index's chunk stays zero.
 func (c *ProgressiveContainer) Set(i int, root [sha256x.Size]byte) {
 	*c.p.leaf(c.index("Set", i)) = root
 	c.fresh = false
@@ -528,25 +511,23 @@ func (c *ProgressiveContainer) Root() [sha256x.Size]byte {
 	return c.root
 }
 
-// Copy returns a copy of c that shares its pages; c and the copy then
-// change apart. Copy writes to c.
+// Copy returns a copy of c that shares its pages, as Chunks.Copy does.
 func (c *ProgressiveContainer) Copy() *ProgressiveContainer {
 	d := *c
 	d.p = c.p.share()
 	return &d
 }
 
-// Compact moves c's nodes into arrays of their own, as Chunks.Compact
-// does.
+// Compact moves c's nodes into arrays of their own, as Chunks.Compact does.
 func (c *ProgressiveContainer) Compact() { c.p.compact() }
 
 // Generalized indices: consensus-specs v1.7.0-alpha.13 has none for the
-// progressive types (ssz/merkle-proofs.md, get_generalized_index), so they
-// follow the tree of simple-serialize.md's merkleize_progressive, as EIPs
-// 7916 and 7495 draw it and remerkleable numbers it (chunk_to_gindex): the
-// length or active_fields at gindex 3, the chunks' root at 2, spine node s
-// at 2 turned right s times (3*2^s-1), subtree s its left child, chunk j of
-// it at (3*2^(s+1)-2)*4^s + j. The spine ends in a zero chunk, a leaf.
+// progressive types (ssz/merkle-proofs.md), so they follow the tree of
+// merkleize_progressive, as EIPs 7916 and 7495 draw it and remerkleable
+// numbers it (chunk_to_gindex): the length or active_fields at gindex 3,
+// the chunks' root at 2, spine node s at 3*2^s-1, subtree s its left
+// child, chunk j of it at (3*2^(s+1)-2)*4^s + j. The spine ends in a zero
+// chunk, a leaf.
 
 // maxProgressiveChunk is the first chunk whose gindex needs more than 64
 // bits: subtree 21's first, (4^21-1)/3.
@@ -567,9 +548,8 @@ func ProgressiveGindex(i uint64) uint64 {
 }
 
 // node returns the node at generalized index g of the tree whose root is
-// root, its chunks p and gindex 3 mix (the length, or active_fields).
-// Nodes right of the chunks within the last subtree are zero subtrees, as
-// Chunks has them; nodes below the spine's zero chunk are not in the tree.
+// root, its chunks p and gindex 3 mix. Nodes right of the chunks within
+// the last subtree are zero subtrees; below the spine's zero chunk, none.
 func (p *progressive) node(g uint64, root, mix [sha256x.Size]byte) ([sha256x.Size]byte, error) {
 	var zero [sha256x.Size]byte
 	switch {
@@ -645,13 +625,11 @@ func (l *ProgressiveBitlist) ProveMulti(gindices []uint64) (Multiproof, error) {
 	return proveMulti(l.Node, gindices)
 }
 
-// Gindex returns the generalized index of field index i (its index in
-// active_fields): ProgressiveGindex(i), the same in every version of the
-// container, active or not. An inactive index's node below Len() is the
-// zero chunk the specs merkleize there, which a zero field's root is too:
-// active_fields, at gindex 3, tells them apart; past Len(), as
-// ProgressiveList's past its length. It panics unless 0 <= i < 256, the
-// most indices active_fields has.
+// Gindex returns the generalized index of field index i:
+// ProgressiveGindex(i), the same in every version of the container, active
+// or not. An inactive index's node is the zero chunk, as a zero field's
+// root is: active_fields, at gindex 3, tells them apart. It panics unless
+// 0 <= i < 256, the most indices active_fields has.
 func (c *ProgressiveContainer) Gindex(i int) uint64 {
 	if i < 0 || i >= 256 {
 		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveContainer.Gindex(%d), not a field index 0..255", i))

@@ -8,13 +8,11 @@ import (
 
 // ProgressiveBasicList is an EIP-7916 ProgressiveList of basic values that
 // changes (Gloas's balances, participation flags and inactivity scores):
-// values set, appended and truncated, and its root,
-// ProgressiveBasicListRoot of the current values, recomputed from the
-// chunks that changed. The values lie packed in the chunks as BasicList
-// keeps them, the chunks in progressive subtrees as ProgressiveList keeps
-// them. The zero value is an empty list. It shares Chunks' copies, rules
-// for concurrent use and panics; Get, Set and Root allocate nothing once it
-// owns its pages.
+// its values packed as BasicList packs them, its chunks kept as
+// ProgressiveList keeps them, and its root, ProgressiveBasicListRoot of the
+// current values, recomputed from the chunks that changed. The zero value
+// is an empty list. It shares Chunks' copies, rules for concurrent use
+// and panics; Get, Set and Root allocate nothing once it owns its pages.
 type ProgressiveBasicList[T Basic] struct {
 	p     progressive
 	n     uint64 // values
@@ -54,8 +52,7 @@ func (l *ProgressiveBasicList[T]) Set(i uint64, v T) {
 }
 
 // SetRange sets values first, first+1, ... to values, as BasicList.SetRange
-// does: cheaper than a Set each where most change (an epoch's balances). It
-// panics if the stretch runs past the length.
+// does. It panics if the stretch runs past the length.
 func (l *ProgressiveBasicList[T]) SetRange(first uint64, values []T) {
 	if first > l.n || uint64(len(values)) > l.n-first {
 		panic(fmt.Sprintf("sha256x: hashtree: ProgressiveBasicList.SetRange(%d) of %d values past the length %d", first, len(values), l.n))
@@ -108,16 +105,14 @@ func (l *ProgressiveBasicList[T]) Root() [sha256x.Size]byte {
 	return l.root
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *ProgressiveBasicList[T]) Copy() *ProgressiveBasicList[T] {
 	d := *l
 	d.p = l.p.share()
 	return &d
 }
 
-// Compact moves l's nodes into arrays of their own, as Chunks.Compact
-// does.
+// Compact moves l's nodes into arrays of their own, as Chunks.Compact does.
 func (l *ProgressiveBasicList[T]) Compact() { l.p.compact() }
 
 // Gindex returns ProgressiveGindex of the chunk that holds value i, as
@@ -147,12 +142,11 @@ func (l *ProgressiveBasicList[T]) ProveMulti(gindices []uint64) (Multiproof, err
 
 // ProgressiveContainerList is an EIP-7916 ProgressiveList of containers of
 // k fields that changes (Gloas's validator registry: k = 8), as
-// ContainerList is a List of them: each container's field roots kept, and
-// its root, ProgressiveListRoot of the containers' roots, recomputed from
-// what changed, the changed containers hashed together first. It shares
-// Chunks' copies, rules for concurrent use and panics; Field, SetField and
-// Root allocate nothing once it owns its pages. The zero value is not
-// usable: make one with NewProgressiveContainerList.
+// ContainerList is a List of them: its root, ProgressiveListRoot of the
+// containers' roots, recomputed from what changed. It shares Chunks'
+// copies, rules for concurrent use and panics; Field, SetField and Root
+// allocate nothing once it owns its pages. The zero value is not usable:
+// make one with NewProgressiveContainerList.
 type ProgressiveContainerList struct {
 	p     progressive // over the containers' roots
 	c     fieldRoots
@@ -229,8 +223,7 @@ func (l *ProgressiveContainerList) setRoot(i int, root *[sha256x.Size]byte) {
 	*l.p.leaf(i) = *root
 }
 
-// Copy returns a copy of l that shares its pages; l and the copy then
-// change apart. Copy writes to l.
+// Copy returns a copy of l that shares its pages, as Chunks.Copy does.
 func (l *ProgressiveContainerList) Copy() *ProgressiveContainerList {
 	d := *l
 	d.p = l.p.share()
@@ -246,8 +239,7 @@ func (l *ProgressiveContainerList) Compact() {
 }
 
 // Gindex returns ProgressiveGindex(i), the generalized index of container
-// i's root; a field's is ConcatGindices(Gindex(i), the field's gindex in
-// the container).
+// i's root, as ContainerList.Gindex.
 func (l *ProgressiveContainerList) Gindex(i uint64) uint64 { return ProgressiveGindex(i) }
 
 // Node returns the node at generalized index g of the list's tree, down to

@@ -14,9 +14,9 @@ import (
 // A Tree is one merkleization with every node kept, for proofs: the tree of
 // chunks padded to a limit (Merkleize), and, for a list, the length mixed
 // in (MixInLength). Nodes are named by generalized index: 1 is the root,
-// and the children of g are 2g and 2g+1. The zero subtrees of the padding
-// are not stored: their nodes are ZeroHash of their height. A Tree is safe
-// for concurrent use; it does not change after NewTree or NewListTree.
+// and the children of g are 2g and 2g+1. The padding's zero subtrees are
+// not stored. A Tree does not change once made, and is safe for
+// concurrent use.
 type Tree struct {
 	levels [][][sha256x.Size]byte // levels[h]: the nodes at height h that are not padding
 	depth  int
@@ -37,8 +37,7 @@ func NewTree(chunks [][sha256x.Size]byte, limit uint64) *Tree {
 		t.root = zeroHashes[t.depth]
 		return t
 	}
-	// Each level is stored with room for one more node, where an odd level
-	// takes its zero sibling so that the next level is one call.
+	// Each level has room for one more node, an odd level's zero sibling.
 	total := 0
 	for h, m := 0, n; h <= t.depth; h++ {
 		total += m + 1
@@ -65,10 +64,8 @@ func NewTree(chunks [][sha256x.Size]byte, limit uint64) *Tree {
 }
 
 // NewListTree returns the tree of a list: NewTree(chunks, limit) with
-// length mixed in, its root MixInLength(Merkleize(chunks, limit), length).
-// Its gindex 2 is the root of the chunks' tree, 3 the length. For a list of
-// containers length is len(chunks); for a list of basic values, the number of
-// values packed into chunks.
+// length mixed in (gindex 3), the chunks' root at gindex 2. For a list of
+// basic values length is the number of values packed into chunks.
 func NewListTree(chunks [][sha256x.Size]byte, limit, length uint64) *Tree {
 	t := NewTree(chunks, limit)
 	t.list = true
@@ -84,11 +81,10 @@ func NewListTree(chunks [][sha256x.Size]byte, limit, length uint64) *Tree {
 // Root returns the tree's root.
 func (t *Tree) Root() [sha256x.Size]byte { return t.root }
 
-// Gindex returns the generalized index of chunk i of the tree (the
-// element i of a list of containers). It panics unless i is below 2^depth
-// (the limit rounded up to a power of two: an index from the limit up to
-// there names a padding chunk) and the gindex fits in 64 bits (a tree of
-// depth 64, or 63 for a list, has none).
+// Gindex returns the generalized index of chunk i of the tree. It panics
+// unless i is below 2^depth (the limit rounded up to a power of two) and
+// the gindex fits in 64 bits (a tree of depth 64, or 63 for a list, has
+// none).
 func (t *Tree) Gindex(i uint64) uint64 {
 	d := t.depth
 	if t.list {
@@ -146,8 +142,8 @@ func (t *Tree) Node(g uint64) ([sha256x.Size]byte, error) {
 }
 
 // A Proof is a single Merkle proof: the branch from the node at Gindex up to
-// the root, the siblings lowest first (the specs' branch order, as in
-// is_valid_merkle_branch and fastssz's Proof.Hashes).
+// the root, the siblings lowest first (the specs' order, and fastssz's
+// Proof.Hashes').
 type Proof struct {
 	Gindex uint64
 	Leaf   [sha256x.Size]byte
@@ -208,9 +204,8 @@ func (p Proof) Verify(root [sha256x.Size]byte) error {
 
 // ConcatGindices returns the generalized index of the node at inner within
 // the subtree whose root is at outer (the specs'
-// concat_generalized_indices of two): a field of a container that is an
-// element of a list, say. It panics if either is 0 or the result needs more
-// than 64 bits.
+// concat_generalized_indices of two). It panics if either is 0 or the
+// result needs more than 64 bits.
 func ConcatGindices(outer, inner uint64) uint64 {
 	g, ok := concat(outer, inner)
 	if !ok {
@@ -284,7 +279,7 @@ func HelperIndices(gindices []uint64) []uint64 {
 // A Multiproof proves several nodes at once: the nodes at Gindices
 // (Leaves, in the same order) and the helper nodes at
 // HelperIndices(Gindices), in that order: the specs' multiproof, and
-// fastssz's Multiproof (Indices, Leaves, Hashes).
+// fastssz's.
 type Multiproof struct {
 	Gindices []uint64
 	Leaves   [][sha256x.Size]byte
@@ -306,8 +301,8 @@ type gnode struct {
 // Root returns the root that m proves (the specs'
 // calculate_multi_merkle_root), or an error for a multiproof whose shape
 // does not match its indices. Unlike the specs' function, a node given
-// twice (a leaf whose ancestor is another leaf) must have one hash: the
-// specs would take the ancestor and never check the leaf below it.
+// twice (a leaf whose ancestor is another leaf) must have one hash, so
+// that no leaf goes unchecked.
 func (m Multiproof) Root() ([sha256x.Size]byte, error) {
 	if len(m.Gindices) == 0 {
 		return [sha256x.Size]byte{}, fmt.Errorf("%w: no gindices", ErrMalformed)
@@ -335,10 +330,8 @@ func (m Multiproof) Root() ([sha256x.Size]byte, error) {
 			return [sha256x.Size]byte{}, fmt.Errorf("%w: gindex %d twice", ErrMalformed, in[i].g)
 		}
 	}
-	// Nodes come off two queues, both in decreasing order: the given ones
-	// and the parents computed so far. A right child and the left child
-	// after it make their parent; a node the queues give twice (given, and
-	// computed from its children) must agree.
+	// Nodes come off two queues in decreasing order, the given ones and
+	// the parents computed so far; a node both give must agree.
 	var made []gnode
 	i, j := 0, 0
 	next := func() (gnode, error) {
