@@ -17,14 +17,12 @@ import (
 // Size is the size of a hash in bytes.
 const Size = sha256x.Size
 
-// stageSize bounds the copy a Hasher makes of segwit transactions: their
-// txids hash the transaction without its marker, flag and witness, which
-// are not contiguous in the block, so each is staged whole (version,
-// inputs and outputs, lock time) into a buffer of this size; a full buffer
-// is hashed as a batch before more are staged. A larger transaction is
-// hashed alone, as a stream of its three pieces, with no copy. 128 KiB and
-// 1 MiB ran level with it (BENCHMARKS.md, "Batches of the packages over the
-// engine: nmt 256 shares, bitcoin 256 KiB, dirhash 2 MiB").
+// stageSize bounds the copy a Hasher makes of segwit transactions, whose
+// txids hash pieces not contiguous in the block: each is staged whole into
+// a buffer of this size, hashed as a batch when full. A larger transaction
+// is hashed alone, as a stream of its three pieces (BENCHMARKS.md,
+// "Batches of the packages over the engine: nmt 256 shares, bitcoin 256
+// KiB, dirhash 2 MiB").
 const stageSize = 256 << 10
 
 // A Hasher hashes blocks, reusing its memory from one block to the next:
@@ -51,9 +49,9 @@ type Sums struct {
 	WitnessRoot [Size]byte
 	// Commitment is WitnessCommitment(WitnessRoot, the witness reserved
 	// value), if the coinbase's witness is one item of 32 bytes
-	// (HasReserved); CoinbaseCommitment is the commitment the coinbase's
-	// outputs hold, if one does (HasCommitment). In a valid block with
-	// witness data both are set and equal.
+	// (HasReserved); CoinbaseCommitment is the one the coinbase's outputs
+	// hold, if any (HasCommitment). In a valid block with witness data both
+	// are set and equal.
 	Commitment, CoinbaseCommitment [Size]byte
 	HasReserved, HasCommitment     bool
 }
@@ -105,8 +103,7 @@ func (h *Hasher) WTxIDs(block []byte) ([][Size]byte, error) {
 }
 
 // parse parses block into h.txs and returns what its coinbase holds of
-// the witness commitment, slices of block, which the Hasher does not keep
-// (it holds no block past a call).
+// the witness commitment, slices of block, which the Hasher does not keep.
 func (h *Hasher) parse(block []byte) (cbInfo, error) {
 	var cb cbInfo
 	var err error
@@ -128,9 +125,9 @@ func grow[T any](s []T, n int) []T {
 	return s[:n]
 }
 
-// txids hashes the parsed transactions' txids: a transaction without
-// witness in place, a segwit one staged (see stageSize). The messages of
-// one batch are hashed in one HashManyDouble call.
+// txids hashes the parsed transactions' txids, a batch a HashManyDouble
+// call: a transaction without witness in place, a segwit one staged (see
+// stageSize).
 func (h *Hasher) txids(block []byte) [][Size]byte {
 	if h.stage == nil {
 		h.stage = make([]byte, stageSize)
@@ -178,10 +175,9 @@ func (h *Hasher) streamTxID(block []byte, t Tx) [Size]byte {
 }
 
 // wtxids hashes the parsed transactions' wtxids, each in place; the
-// coinbase's is zero. A transaction without witness has its txid as
-// wtxid: taken from h.ids where haveIDs says txids has just hashed this
-// block's (Block), else hashed here with the others. h.ids is never
-// trusted otherwise: it holds the txids of whatever block was hashed last.
+// coinbase's is zero. A transaction without witness has its txid as wtxid:
+// taken from h.ids where haveIDs says txids has just hashed this block's,
+// else hashed here with the others.
 func (h *Hasher) wtxids(block []byte, haveIDs bool) [][Size]byte {
 	n := 0
 	for _, t := range h.txs[min(1, len(h.txs)):] {
@@ -190,9 +186,8 @@ func (h *Hasher) wtxids(block []byte, haveIDs bool) [][Size]byte {
 			n++
 		}
 	}
-	// The digests hashed here first, packed at the front, then spread
-	// from the back: the n-th of them among 1..i is at i >= n, so no
-	// packed digest is overwritten before it is read.
+	// Packed at the front, then spread from the back: the n-th among 1..i
+	// is at i >= n, so none is overwritten before it is read.
 	sha256x.HashManyDouble(h.wids[:n], h.msgs[:n])
 	for i := len(h.txs) - 1; i >= 1; i-- {
 		if h.txs[i].Witness != 0 || !haveIDs {
@@ -216,9 +211,9 @@ func MerkleRoot(txids [][Size]byte) [Size]byte {
 }
 
 // WitnessRoot is the root of the witness tree over a block's wtxids, the
-// first (the coinbase's) taken as zero whatever wtxids[0] holds (BIP 141).
-// It sets wtxids[0] to zero for the call and then restores it: no other
-// goroutine may read wtxids meanwhile.
+// coinbase's taken as zero whatever wtxids[0] holds (BIP 141). It zeroes
+// wtxids[0] for the call and then restores it: no other goroutine may read
+// wtxids meanwhile.
 func WitnessRoot(wtxids [][Size]byte) [Size]byte {
 	if len(wtxids) <= 1 {
 		return [Size]byte{}
@@ -247,8 +242,8 @@ func headerHash(block []byte) [Size]byte {
 }
 
 // HeaderHashes sets out[i] to the block hash of headers[i], SHA-256d of its
-// 80 bytes, all in one batch. A header of another length is an error and
-// out is then left alone. It panics, as sha256x.HashMany does, if out is
+// 80 bytes, all in one batch. A header of another length is an error, and
+// out is left alone. It panics, as sha256x.HashMany does, if out is
 // shorter than headers.
 func HeaderHashes(out [][Size]byte, headers [][]byte) error {
 	for i, hd := range headers {

@@ -13,9 +13,8 @@ type Tx struct {
 	Start, End int
 	// Witness is where the witness data starts, 0 for a transaction
 	// without the segwit marker. For a segwit transaction, the txid hashes
-	// block[Start:Start+4] || block[Start+6:Witness] || block[End-4:End]
-	// (the version, the inputs and outputs, the lock time); otherwise
-	// block[Start:End].
+	// block[Start:Start+4] || block[Start+6:Witness] || block[End-4:End];
+	// otherwise block[Start:End].
 	Witness int
 }
 
@@ -116,8 +115,7 @@ func (r *reader) varint(what string) uint64 {
 const HeaderSize = 80
 
 // maxItem bounds a script or witness item's length, as btcd's
-// MaxMessagePayload bounds every length it reads (32 MB): a larger length
-// cannot be in a block.
+// MaxMessagePayload (32 MB) bounds every length it reads.
 const maxItem = 32 << 20
 
 // nullOutpoint is the previous outpoint of a coinbase's one input.
@@ -130,11 +128,10 @@ type cbInfo struct {
 }
 
 // Parse appends to txs the place of every transaction of the serialized
-// block (an 80-byte header, a CompactSize count, the transactions) and
-// returns the extended slice. A block that does not parse to its last byte,
-// or with a segwit marker on a transaction without witness (which Bitcoin
-// Core refuses as a superfluous witness record), is an error, a
-// *ParseError that matches ErrMalformed.
+// block and returns the extended slice. A block that does not parse to its
+// last byte, or with a segwit marker on a transaction without witness
+// (which Bitcoin Core refuses), is an error, a *ParseError that matches
+// ErrMalformed.
 func Parse(txs []Tx, block []byte) ([]Tx, error) {
 	txs, _, err := parse(txs, block)
 	return txs, err
@@ -145,8 +142,7 @@ func parse(txs []Tx, block []byte) ([]Tx, cbInfo, error) {
 	r := reader{b: block}
 	r.skip(HeaderSize, "the header")
 	n := r.varint("the transaction count")
-	// Each transaction is at least 10 bytes: a count that cannot fit is
-	// malformed before the first one is read.
+	// Each transaction is at least 10 bytes.
 	if r.err == nil && n > uint64(len(block)-r.off)/10 {
 		r.fail("a transaction count of " + strconv.FormatUint(n, 10) + " in " + strconv.Itoa(len(block)-r.off) + " bytes")
 	}
@@ -216,9 +212,8 @@ func parse(txs []Tx, block []byte) ([]Tx, cbInfo, error) {
 					r.skip(r.script("the witness item"), "the witness item")
 				}
 			}
-			// The marker and flag with no witness at all is a
-			// serialization Bitcoin Core and btcd refuse ("superfluous
-			// witness record"): no valid block holds it.
+			// Bitcoin Core and btcd refuse it ("superfluous witness
+			// record").
 			if r.err == nil && !some {
 				r.fail("a segwit flag with no witness")
 			}
