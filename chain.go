@@ -8,25 +8,22 @@ import (
 // Hash chains: SHA-256 applied to its own 32-byte output, over and over, as
 // in Solana's proof of history. One step hashes one block whose second half
 // is constant padding, so the chain kernels keep the state in registers and
-// never load or store a block. They follow the kernel the dispatcher chose
-// for messages, so SHA256X_KERNEL, the sha256x_<name> build tags and purego
-// choose the chain code too.
+// never load or store a block. They follow the kernel chosen for messages
+// (SHA256X_KERNEL, the build tags).
 
 // Chain returns the hash chain of n steps from seed: seed itself if n is 0,
 // else SHA-256(Chain(seed, n-1)). It runs on the fastest single stream of
-// this CPU (one SHA-NI or ARMv8 SHA2 stream where there is one), the state
-// held in registers, and returns to the Go scheduler every 1024 steps or
-// so, so that a chain of 10^9 steps never holds up a garbage collection.
+// this CPU, and returns to the Go scheduler every 1024 steps or so, so that
+// a long chain never holds up a garbage collection.
 func Chain(seed [Size]byte, n uint64) [Size]byte {
 	return sched.Chain(&plan.Active.Chain, seed, n)
 }
 
 // Chains advances every chain states[i] by counts[i] steps, in place:
 // states[i] becomes Chain(states[i], counts[i]). The chains run side by side
-// on the CPU's SIMD lanes or interleaved SHA-NI / ARMv8 SHA2 streams; a lane
-// whose chain ends takes the next one, so chains of different lengths keep
-// every lane busy, and the last few chains finish on a narrower kernel. A
-// count of 0 leaves its state alone.
+// on the CPU's SIMD lanes or interleaved streams; a lane whose chain ends
+// takes the next one, so chains of different lengths keep every lane busy.
+// A count of 0 leaves its state alone.
 //
 // Chains panics with a message starting "sha256x:" if len(counts) !=
 // len(states).

@@ -7,10 +7,10 @@ import (
 	"github.com/sha256x/sha256x/internal/sched"
 )
 
-// A Digest is one SHA-256 computation that takes its input piece by piece:
-// a file read in chunks, say. It implements hash.Hash. WriteMany advances
-// many Digests side by side, one lane or stream per Digest, which is how to
-// hash several large files at once without holding any of them in memory.
+// A Digest is one SHA-256 computation that takes its input piece by piece.
+// It implements hash.Hash. WriteMany advances many Digests side by side,
+// one lane or stream per Digest: several large files hashed at once
+// without holding any of them in memory.
 //
 // The zero Digest is ready to use.
 type Digest struct {

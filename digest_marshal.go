@@ -9,8 +9,7 @@ import (
 )
 
 // A Digest saves and resumes in crypto/sha256's marshaled form, so that a
-// state saved by one package resumes in the other (a resumable upload, say,
-// whose state is kept between requests):
+// state saved by one package resumes in the other:
 //
 //	"sha\x03"  magic (SHA-256; crypto/sha256's SHA-224 is "sha\x02")
 //	h[0..7]    the state after the whole blocks so far, big-endian words

@@ -7,10 +7,8 @@ import (
 
 // HashManyDouble sets out[i] to SHA-256(SHA-256(msgs[i])) (SHA-256d, as
 // Bitcoin hashes transactions and headers) for every i in msgs. The
-// messages are read once, as HashMany reads them (see HashManyPrefixed:
-// whole blocks in place, short messages of as many blocks staged whole);
-// the second hash runs over the 32-byte digests in out, in place. Nothing
-// is allocated.
+// messages are read once, as HashMany reads them; the second hash runs over
+// the digests in out, in place. Nothing is allocated.
 //
 // It panics like HashMany.
 func HashManyDouble(out [][Size]byte, msgs [][]byte) {

@@ -22,11 +22,10 @@ type Join struct {
 
 // HashLevel hashes a whole level of a Merkle tree in one batched call: it
 // sets out[i] to the join of nodes[2i] and nodes[2i+1] for every pair of
-// nodes. Merkle pairs (no Prefix or Infix, Width 32) are read where they
-// are; other joins are staged whole in a small scratch area, a chunk of
-// nodes at a time.
-// out may be nodes[:len(nodes)/2], reducing a level in place; otherwise it
-// must not overlap nodes.
+// nodes. Merkle pairs (no Prefix or Infix, Width 32) are read in place;
+// other joins are staged in a small scratch area. out may be
+// nodes[:len(nodes)/2], reducing a level in place; otherwise it must not
+// overlap nodes.
 //
 // HashLevel panics with a message starting "sha256x:" if len(nodes) is odd,
 // if len(out) < len(nodes)/2, if Width is not in 0..32, if

@@ -6,15 +6,14 @@
 // Every digest is bit-identical to crypto/sha256.
 //
 // The kernel is chosen once at init from the CPU's features (see Kernel and
-// Kernels), less those Go's GODEBUG=cpu.<feature>=off turns off (such as
-// cpu.sha, cpu.avx2, cpu.avx512f or cpu.all), as it does for Go's own
-// crypto. The environment variable SHA256X_KERNEL=<name> forces one kernel
-// (a name of Kernels) or one plan (a name Kernel reports, such as
-// "avx512+shani") for every call; the build tag purego builds no assembly,
-// and the build tag
-// sha256x_<name> pins one kernel without detection. A forced or pinned kernel
-// that this CPU cannot run panics at init with a message that starts
-// "sha256x:" and names the missing CPU feature.
+// Kernels), less those GODEBUG=cpu.<feature>=off turns off (cpu.sha,
+// cpu.avx2, cpu.avx512f, cpu.all), as for Go's own crypto. The environment
+// variable SHA256X_KERNEL=<name> forces one kernel (a name of Kernels) or
+// one plan (a name Kernel reports, such as "avx512+shani") for every call;
+// the build tag purego builds no assembly, and sha256x_<name> pins one
+// kernel without detection. A forced or pinned kernel that this CPU cannot
+// run panics at init with a message that starts "sha256x:" and names the
+// missing CPU feature.
 //
 // All functions are safe for concurrent use and, after warm-up, allocate
 // nothing but the memory they return: New, Kernels, Digest.Clone,
@@ -56,11 +55,11 @@ func HashMany(out [][Size]byte, msgs [][]byte) {
 
 // HashManyPrefixed sets out[i] to the SHA-256 digest of prefix || msgs[i]
 // for every i in msgs, without building the concatenations: the prefix's
-// whole blocks are hashed once for the batch, blocks lying wholly inside a
-// message are read in place, and only the block that straddles prefix and
-// message and the final padded blocks are copied into a small scratch area.
-// (Where the plan has pairs kernels, a batch of short messages that all pad
-// to as many blocks, at most three, is staged whole for them instead.)
+// whole blocks are hashed once for the batch, a message's whole blocks are
+// read in place, and only the block that straddles prefix and message and
+// the final padded blocks are copied. (A batch of short messages that all
+// pad to as many blocks, at most three, may be staged whole for a pairs
+// kernel instead.)
 //
 // It panics like HashMany, and also if out[:len(msgs)] overlaps prefix.
 func HashManyPrefixed(out [][Size]byte, prefix []byte, msgs [][]byte) {
