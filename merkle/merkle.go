@@ -65,10 +65,9 @@ const (
 	ZeroPad
 )
 
-// A Scheme is one way to make a Merkle tree. The predefined schemes are
-// RFC6962, Bitcoin, Binary and Solana; a Scheme literal makes another.
-// A Scheme must not be changed while it is in use; its methods are safe
-// for concurrent use.
+// A Scheme is one way to make a Merkle tree: a predefined one, or a
+// literal. It must not be changed while in use; its methods are safe for
+// concurrent use.
 type Scheme struct {
 	// LeafPrefix goes before each leaf's data: a leaf node is
 	// SHA-256(LeafPrefix || data). Unused when RawLeaves is set.

@@ -106,10 +106,9 @@ func (s *Square) Roots(dst []byte, shares [][]byte, width int) ([]byte, error) {
 
 // leaves hashes the leaves of a square w shares wide into s.nodes, a few
 // rows at a time: each share's message 0x00 || ns || share gathered into a
-// buffer that stays in the cache, hashed there, and its node written to its
-// place in its row. Hashed where they lie, shares out of the cache stalled
-// the staging of every message on a miss, one at a time; the gathering copy
-// misses many lines at once.
+// buffer that stays in the cache and hashed there, since the gathering
+// copy misses many lines at once where staging in place misses one at a
+// time.
 func (s *Square) leaves(shares [][]byte, w int) {
 	h := s.h
 	ns, nl, k := h.NamespaceSize, h.NodeSize(), w/2

@@ -153,13 +153,9 @@ func (r *Range) scratch(k int) {
 // appendChunk appends the k leaf hashes at r.a[1:k+1], level by level: at
 // each level the new nodes, with the left sibling of the first one when
 // the range holds it, are paired and hashed in one call into the other
-// scratch buffer.
-//
-// At a level, the first new node at an odd index pairs with its left
-// sibling, the range's last node if the range covers it; if not (the range
-// begins after it), the node stays in the range, on its left edge, as will
-// every first node above it. A last node without a partner stays in the
-// range too, on its right edge, until a later append brings its sibling.
+// scratch buffer. A first node whose left sibling the range begins after
+// stays in the range, on its left edge; a last node without a partner, on
+// its right edge, until a later append brings its sibling.
 func (r *Range) appendChunk(k int, visit Visitor) {
 	cur, next := r.a, r.b
 	base := 1 // cur[base:base+m] are the level's new nodes

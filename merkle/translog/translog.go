@@ -4,14 +4,14 @@
 // hashing done by sha256x in batches.
 //
 // A Range is a log's compact state, the roots of its perfect subtrees. Its
-// Append methods take a batch of entries (or leaf hashes) at once, every
-// new node handed to a Visitor so the caller can store it. InclusionProof
-// and ConsistencyProof serve proofs from stored nodes (a NodeReader: a
-// NodeStore, a FlatStore in tlog.StoredHashes order, a merkle.Tree through
-// TreeNodes, or the caller's own storage); VerifyInclusion and
-// VerifyConsistency check them, and RootFromConsistency computes a new root
-// from an old root and a proof. A TileLog appends entries and returns the
-// C2SP tlog-tiles (height 8) that each growth touches, byte for byte what
+// Append methods take a batch of entries (or leaf hashes), every new node
+// handed to a Visitor to store. InclusionProof and ConsistencyProof serve
+// proofs from stored nodes (a NodeReader: a NodeStore, a FlatStore in
+// tlog.StoredHashes order, a merkle.Tree through TreeNodes, or the
+// caller's own storage); VerifyInclusion and VerifyConsistency check them,
+// and RootFromConsistency computes a new root from an old root and a
+// proof. A TileLog appends entries and returns the C2SP tlog-tiles (height
+// 8) that each growth touches, byte for byte what
 // golang.org/x/mod/sumdb/tlog reads.
 //
 // The tree is RFC 6962's: leaf SHA-256(0x00 || entry), node SHA-256(0x01 ||
