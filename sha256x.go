@@ -20,10 +20,8 @@
 // Digest.MarshalBinary, and Digest.Sum's or Digest.AppendBinary's growth
 // of a slice too short.
 //
-// This package is the API alone. Behind it, internal/sched turns each call
-// into kernel calls, following the plan internal/plan chose for this CPU,
-// and internal/kernel holds the kernels, called by ID through a table
-// generated with their assembly (README.md, "How it works").
+// This package is the API alone; internal/sched, internal/plan and
+// internal/kernel are the engine behind it (README.md, "How it works").
 package sha256x
 
 import (

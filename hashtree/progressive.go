@@ -97,10 +97,9 @@ func ProgressiveContainerRoot(fields [][sha256x.Size]byte, active []bool) [sha25
 	return pair(MerkleizeProgressive(chunks), bits)
 }
 
-// activeChunks returns the chunks of a ProgressiveContainer, each field's
-// root at its index in active and zero chunks at the inactive ones, and
-// active packed as bits into a chunk. It panics, naming op, unless active
-// has 1..256 entries, the last true, and fields one root for each true.
+// activeChunks returns ProgressiveContainerRoot's chunks and active packed
+// as bits. It panics, naming op, unless active has 1..256 entries, the
+// last true, and fields one root for each true.
 func activeChunks(op string, fields [][sha256x.Size]byte, active []bool) ([][sha256x.Size]byte, [sha256x.Size]byte) {
 	if len(active) == 0 || len(active) > 256 || !active[len(active)-1] {
 		panic(fmt.Sprintf("sha256x: hashtree: %s of %d active fields, not 1..256 ending in an active one", op, len(active)))
