@@ -7,8 +7,8 @@
 //
 // Hash, HashChunks and HashByteSlice have gohashtree's signatures, results
 // and error cases: digests[i] = SHA-256(chunks[2i] || chunks[2i+1]), in
-// place when digests and chunks start at the same address (as Prysm and
-// fastssz call them). Switching is the import line:
+// place when digests and chunks start at the same address. Switching is
+// the import line:
 //
 //	import gohashtree "github.com/sha256x/sha256x/hashtree"
 //
@@ -21,10 +21,10 @@
 // # Merkleization
 //
 // Merkleize and MixInLength are the specs' merkleize(chunks, limit) and
-// mix_in_length: a tree padded to its limit is hashed without hashing its
-// zero subtrees (ZeroHash holds their roots). ListRoot, BasicVectorRoot,
-// BasicListRoot, ByteVectorRoot, ByteListRoot, BitvectorRoot and BitlistRoot
-// are the roots of the specs' list and vector types.
+// mix_in_length, the padding's zero subtrees never hashed. ListRoot,
+// BasicVectorRoot, BasicListRoot, ByteVectorRoot, ByteListRoot,
+// BitvectorRoot and BitlistRoot are the roots of the specs' list and
+// vector types.
 //
 // # Many objects at once
 //
@@ -42,16 +42,15 @@
 //
 // # Trees that change
 //
-// A beacon state is rehashed after a few of its leaves change. Chunks (a
-// vector or list of chunks), BasicList (packed basic values: balances) and
-// ContainerList (containers of k fields: the validator registry) keep every
-// level and recompute the root from the nodes that changed alone, each
-// level's dirty nodes in one batched call; the Progressive types do the
-// same. Their roots equal those of the functions above over the current
-// values, and they prove (see Proofs). Copy shares every page until one of
-// the copies writes it; each copy has one writer at a time, readers may
-// share a copy once its Root has returned, and two copies may be written
-// from two goroutines at once.
+// A beacon state is rehashed after a few of its leaves change. Chunks,
+// BasicList (balances) and ContainerList (the validator registry) keep
+// every level and recompute the root from the nodes that changed alone,
+// each level's dirty nodes in one batched call; the Progressive types do
+// the same. Their roots equal those of the functions above over the
+// current values, and they prove (see Proofs). Copy shares every page until
+// one of the copies writes it; each copy has one writer at a time, readers
+// may share a copy once its Root has returned, and two copies may be
+// written from two goroutines at once.
 //
 // # Proofs
 //
