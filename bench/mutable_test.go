@@ -213,22 +213,40 @@ func TestMutableListRoots(t *testing.T) {
 // validatorFields returns the eight field roots of each validator, one
 // validator after another, the public keys' roots in one batched call.
 func validatorFields(vs []*spectests.Validator) [][32]byte {
-	return validatorFieldsInto(make([][32]byte, 8*len(vs)), make([][48]byte, len(vs)), vs)
-}
-
-// validatorFieldsInto is validatorFields into fields (8 a validator), keys
-// (one a validator) its buffer.
-func validatorFieldsInto(fields [][32]byte, keys [][48]byte, vs []*spectests.Validator) [][32]byte {
+	keys := make([][48]byte, len(vs))
 	for i, v := range vs {
 		copy(keys[i][:], v.Pubkey)
 	}
-	kroots := fields[:len(vs)] // the keys' roots, moved to field 0 below
+	kroots := make([][32]byte, len(vs))
 	sszx.PubkeyRoots(kroots, keys)
-	for i := len(vs) - 1; i >= 0; i-- { // from the end: kroots[i] is read before fields[8i:] is written
-		v := vs[i]
+	fields := make([][32]byte, 8*len(vs))
+	for i, v := range vs {
 		f := fields[8*i : 8*i+8]
 		f[0] = kroots[i]
-		clear(f[1:])
+		copy(f[1][:], v.WithdrawalCredentials)
+		f[2] = chunk64(v.EffectiveBalance)
+		if v.Slashed {
+			f[3][0] = 1
+		}
+		f[4] = chunk64(v.ActivationEligibilityEpoch)
+		f[5] = chunk64(v.ActivationEpoch)
+		f[6] = chunk64(v.ExitEpoch)
+		f[7] = chunk64(v.WithdrawableEpoch)
+	}
+	return fields
+}
+
+// validatorFieldsInto is validatorFields into fields (8 a validator), keys
+// and kroots (one a validator) its buffers, for a rebuild each slot.
+func validatorFieldsInto(fields [][32]byte, keys [][48]byte, kroots [][32]byte, vs []*spectests.Validator) [][32]byte {
+	for i, v := range vs {
+		copy(keys[i][:], v.Pubkey)
+	}
+	sszx.PubkeyRoots(kroots, keys)
+	for i, v := range vs {
+		f := fields[8*i : 8*i+8]
+		clear(f)
+		f[0] = kroots[i]
 		copy(f[1][:], v.WithdrawalCredentials)
 		f[2] = chunk64(v.EffectiveBalance)
 		if v.Slashed {
@@ -261,56 +279,109 @@ func balancesRoot(hh *ssz.Hasher, bals []uint64) [32]byte {
 }
 
 // A beaconLists is the two fields of a beacon state that change every
-// slot, as sha256x keeps them: Lists (newBeaconLists), or Gloas's
-// ProgressiveLists (EIP-7688, newGloasLists).
+// slot, as sha256x keeps them.
 type beaconLists struct {
-	vals registryList
-	bals balanceList
-}
-
-// registryList is a ContainerList or a ProgressiveContainerList.
-type registryList interface {
-	Len() uint64
-	SetField(i uint64, f int, root [32]byte)
-	Root() [32]byte
-	Compact()
-}
-
-// balanceList is a BasicList[uint64] or a ProgressiveBasicList[uint64].
-type balanceList interface {
-	Len() uint64
-	Get(i uint64) uint64
-	Set(i, v uint64)
-	SetRange(first uint64, values []uint64)
-	Root() [32]byte
-	Compact()
+	vals *sszx.ContainerList
+	bals *sszx.BasicList[uint64]
 }
 
 func newBeaconLists(vs []*spectests.Validator, bals []uint64) beaconLists {
 	return beaconLists{sszx.NewContainerList(8, validatorFields(vs), 1<<40), sszx.NewBasicList(bals, 1<<40)}
 }
 
-func newGloasLists(vs []*spectests.Validator, bals []uint64) beaconLists {
-	return beaconLists{sszx.NewProgressiveContainerList(8, validatorFields(vs)), sszx.NewProgressiveBasicList(bals)}
+// gloasLists is beaconLists on Gloas's ProgressiveLists (EIP-7688).
+type gloasLists struct {
+	vals *sszx.ProgressiveContainerList
+	bals *sszx.ProgressiveBasicList[uint64]
 }
 
-// copy returns a copy of l's lists (Copy of each).
-func (l beaconLists) copy() beaconLists {
-	if v, ok := l.vals.(*sszx.ContainerList); ok {
-		return beaconLists{v.Copy(), l.bals.(*sszx.BasicList[uint64]).Copy()}
-	}
-	return beaconLists{l.vals.(*sszx.ProgressiveContainerList).Copy(), l.bals.(*sszx.ProgressiveBasicList[uint64]).Copy()}
+func newGloasLists(vs []*spectests.Validator, bals []uint64) gloasLists {
+	return gloasLists{sszx.NewProgressiveContainerList(8, validatorFields(vs)), sszx.NewProgressiveBasicList(bals)}
 }
 
-// rebuilt returns the roots of the lists l stands for, rebuilt from vs and
-// bals: fastssz's HashTreeRoot of the two fields (with gohashtree) for
-// Lists, ProgressiveListRoot of ContainerRoots and ProgressiveBasicListRoot
-// for Gloas's lists (cross-checked against dynamic-ssz in the interop
-// module).
+// stateLists is what the tests and the chain do to either: each method
+// calls the lists concretely, since a slot's 700 Gets and Sets through
+// interfaces took 7% longer and doubled the next copy's page faults
+// (bench/data/zen3-2026-12-07i/harness-ab3.txt).
+type stateLists interface {
+	copy() stateLists
+	slot(r *rand.Rand, vs []*spectests.Validator, bals []uint64, nb, nv int)
+	epoch(r *rand.Rand, buf []uint64)
+	setBalances(bals []uint64) // SetRange(0, bals)
+	roots() [2][32]byte
+	compact()
+	len() uint64
+	// rebuilt returns the roots rebuilt from vs and bals: fastssz's
+	// HashTreeRoot of the two fields (with gohashtree) for Lists;
+	// ContainerRoots, ProgressiveListRoot and ProgressiveBasicListRoot for
+	// Gloas's (cross-checked against dynamic-ssz in the interop module).
+	rebuilt(tb testing.TB, hh *ssz.Hasher, vs []*spectests.Validator, bals []uint64) [2][32]byte
+}
+
+func (l beaconLists) copy() stateLists { return beaconLists{l.vals.Copy(), l.bals.Copy()} }
+func (l beaconLists) slot(r *rand.Rand, vs []*spectests.Validator, bals []uint64, nb, nv int) {
+	slot(r, l, vs, bals, nb, nv)
+}
+func (l beaconLists) epoch(r *rand.Rand, buf []uint64) { epoch(r, l, buf) }
+func (l beaconLists) setBalances(bals []uint64)        { l.bals.SetRange(0, bals) }
+func (l beaconLists) roots() [2][32]byte               { return [2][32]byte{l.vals.Root(), l.bals.Root()} }
+func (l beaconLists) compact()                         { l.vals.Compact(); l.bals.Compact() }
+func (l beaconLists) len() uint64                      { return l.bals.Len() }
 func (l beaconLists) rebuilt(tb testing.TB, hh *ssz.Hasher, vs []*spectests.Validator, bals []uint64) [2][32]byte {
-	if _, ok := l.vals.(*sszx.ContainerList); ok {
-		return [2][32]byte{registry(vs).root(tb, hh), balancesRoot(hh, bals)}
+	return [2][32]byte{registry(vs).root(tb, hh), balancesRoot(hh, bals)}
+}
+
+func (g gloasLists) copy() stateLists { return gloasLists{g.vals.Copy(), g.bals.Copy()} }
+
+// slot is slot's changes on Gloas's lists: its code again, the lists'
+// types in place of the Lists', so that both call their lists concretely.
+func (g gloasLists) slot(r *rand.Rand, vs []*spectests.Validator, bals []uint64, nb, nv int) {
+	n := g.bals.Len()
+	for range nb {
+		i := r.Uint64N(n)
+		v := g.bals.Get(i) + 1 + r.Uint64N(20000)
+		g.bals.Set(i, v)
+		if bals != nil {
+			bals[i] = v
+		}
 	}
+	for j := range nv {
+		i := r.Uint64N(g.vals.Len())
+		switch j % 3 {
+		case 0:
+			eb := 31e9 + r.Uint64N(1e9)
+			g.vals.SetField(i, 2, chunk64(eb))
+			if vs != nil {
+				vs[i].EffectiveBalance = eb
+			}
+		case 1:
+			g.vals.SetField(i, 3, chunk64(1)) // slashed
+			if vs != nil {
+				vs[i].Slashed = true
+			}
+		default:
+			e := 200000 + r.Uint64N(1000)
+			g.vals.SetField(i, 6, chunk64(e))
+			g.vals.SetField(i, 7, chunk64(e+256))
+			if vs != nil {
+				vs[i].ExitEpoch, vs[i].WithdrawableEpoch = e, e+256
+			}
+		}
+	}
+}
+
+func (g gloasLists) epoch(r *rand.Rand, buf []uint64) {
+	for i := range buf {
+		buf[i] = g.bals.Get(uint64(i)) + 1 + r.Uint64N(20000)
+	}
+	g.bals.SetRange(0, buf)
+	g.slot(r, nil, nil, 0, 2000)
+}
+func (g gloasLists) setBalances(bals []uint64) { g.bals.SetRange(0, bals) }
+func (g gloasLists) roots() [2][32]byte        { return [2][32]byte{g.vals.Root(), g.bals.Root()} }
+func (g gloasLists) compact()                  { g.vals.Compact(); g.bals.Compact() }
+func (g gloasLists) len() uint64               { return g.bals.Len() }
+func (g gloasLists) rebuilt(tb testing.TB, hh *ssz.Hasher, vs []*spectests.Validator, bals []uint64) [2][32]byte {
 	roots := make([][32]byte, len(vs))
 	sszx.ContainerRoots(roots, validatorFields(vs), 8)
 	return [2][32]byte{sszx.ProgressiveListRoot(roots), sszx.ProgressiveBasicListRoot(bals)}
@@ -376,17 +447,17 @@ func TestMutableBellatrix(t *testing.T) {
 
 func mutableBellatrix(t *testing.T, form string, vs []*spectests.Validator, bals []uint64) {
 	hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
-	check := func(what string, l beaconLists, vs []*spectests.Validator, bals []uint64) {
+	check := func(what string, l stateLists, vs []*spectests.Validator, bals []uint64) {
 		t.Helper()
-		want := l.rebuilt(t, hh, vs, bals)
-		if got := l.vals.Root(); got != want[0] {
-			t.Fatalf("%s: validators %x, rebuilt %x", what, got, want[0])
+		got, want := l.roots(), l.rebuilt(t, hh, vs, bals)
+		if got[0] != want[0] {
+			t.Fatalf("%s: validators %x, rebuilt %x", what, got[0], want[0])
 		}
-		if got := l.bals.Root(); got != want[1] {
-			t.Fatalf("%s: balances %x, rebuilt %x", what, got, want[1])
+		if got[1] != want[1] {
+			t.Fatalf("%s: balances %x, rebuilt %x", what, got[1], want[1])
 		}
 	}
-	l := newBeaconLists(vs, bals)
+	var l stateLists = newBeaconLists(vs, bals)
 	if form == "gloas" {
 		l = newGloasLists(vs, bals)
 	}
@@ -394,30 +465,30 @@ func mutableBellatrix(t *testing.T, form string, vs []*spectests.Validator, bals
 	t.Logf("%d validators, %d balances", len(vs), len(bals))
 	r := rand.New(rand.NewPCG(39, 4))
 	for i := range 4 {
-		slot(r, l, vs, bals, 700, 16)
+		l.slot(r, vs, bals, 700, 16)
 		check(fmt.Sprintf("slot %d", i), l, vs, bals)
 	}
-	slot(r, l, vs, bals, 4*len(bals), 2000) // an epoch: most balances, many validators
+	l.slot(r, vs, bals, 4*len(bals), 2000) // an epoch: most balances, many validators
 	check("epoch", l, vs, bals)
 	for i := range bals { // every balance, as one stretch
 		bals[i] -= uint64(i % 1000)
 	}
-	l.bals.SetRange(0, bals)
+	l.setBalances(bals)
 	check("every balance", l, vs, bals)
 	// A copy diverges; the original keeps its roots.
-	before := [2][32]byte{l.vals.Root(), l.bals.Root()}
+	before := l.roots()
 	c := l.copy()
 	vs2, bals2 := slices.Clone(vs), slices.Clone(bals)
 	for i, v := range vs2 { // the copy's own validators
 		w := *v
 		vs2[i] = &w
 	}
-	slot(r, c, vs2, bals2, 700, 16)
+	c.slot(r, vs2, bals2, 700, 16)
 	check("the copy", c, vs2, bals2)
-	if l.vals.Root() != before[0] || l.bals.Root() != before[1] {
+	if l.roots() != before {
 		t.Fatal("a change to the copy changed the original")
 	}
-	slot(r, l, vs, bals, 700, 16) // the original moves on apart
+	l.slot(r, vs, bals, 700, 16) // the original moves on apart
 	check("original after the copy", l, vs, bals)
 	check("the copy after the original moved", c, vs2, bals2)
 }
@@ -469,7 +540,7 @@ func BenchmarkMutableSlot(b *testing.B) {
 		b.ReportAllocs()
 		faults := minorFaults()
 		for b.Loop() {
-			c := l.copy()
+			c := beaconLists{l.vals.Copy(), l.bals.Copy()}
 			slot(r, c, nil, nil, 700, 16)
 			c.vals.Root()
 			c.bals.Root()
@@ -481,7 +552,7 @@ func BenchmarkMutableSlot(b *testing.B) {
 	b.Run("impl=fastssz+gohashtree", func(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		hh := ssz.NewHasherWithHashFn(gohashtree.HashByteSlice)
-		o := l.copy() // the changes' values
+		o := beaconLists{l.vals.Copy(), l.bals.Copy()} // the changes' values
 		b.ReportAllocs()
 		for b.Loop() {
 			slot(r, o, vs, bals, 700, 16)
@@ -539,7 +610,7 @@ func BenchmarkGloasSlot(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		b.ReportAllocs()
 		for b.Loop() {
-			slot(r, l, nil, nil, 700, 16)
+			l.slot(r, nil, nil, 700, 16)
 			l.vals.Root()
 			l.bals.Root()
 		}
@@ -548,20 +619,20 @@ func BenchmarkGloasSlot(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
 		b.ReportAllocs()
 		for b.Loop() {
-			c := l.copy()
-			slot(r, c, nil, nil, 700, 16)
+			c := gloasLists{l.vals.Copy(), l.bals.Copy()}
+			c.slot(r, nil, nil, 700, 16)
 			c.vals.Root()
 			c.bals.Root()
 		}
 	})
 	b.Run("impl=rebuild", func(b *testing.B) {
 		r := rand.New(rand.NewPCG(1, 1))
-		o := l.copy() // the changes' values
+		o := gloasLists{l.vals.Copy(), l.bals.Copy()} // the changes' values
 		roots, fields, keys := make([][32]byte, len(vs)), make([][32]byte, 8*len(vs)), make([][48]byte, len(vs))
 		b.ReportAllocs()
 		for b.Loop() {
-			slot(r, o, vs, bals, 700, 16)
-			sszx.ContainerRoots(roots, validatorFieldsInto(fields, keys, vs), 8)
+			o.slot(r, vs, bals, 700, 16)
+			sszx.ContainerRoots(roots, validatorFieldsInto(fields, keys, roots, vs), 8)
 			sszx.ProgressiveListRoot(roots)
 			sszx.ProgressiveBasicListRoot(bals)
 		}
@@ -575,7 +646,7 @@ func BenchmarkMutableCopy(b *testing.B) {
 	l.bals.Root()
 	b.ReportAllocs()
 	for b.Loop() {
-		_ = l.copy()
+		_ = beaconLists{l.vals.Copy(), l.bals.Copy()}
 	}
 }
 
@@ -606,17 +677,16 @@ func BenchmarkGloasChain(b *testing.B) {
 }
 
 // chain runs BenchmarkMutableChain's chain from l.
-func chain(b *testing.B, l beaconLists) {
-	l.vals.Root()
-	l.bals.Root()
-	buf := make([]uint64, l.bals.Len()) // an epoch's balances, before the heap is read
+func chain(b *testing.B, l stateLists) {
+	l.roots()
+	buf := make([]uint64, l.len()) // an epoch's balances, before the heap is read
 	var ms runtime.MemStats
 	runtime.GC()
 	runtime.ReadMemStats(&ms)
 	built := ms.HeapAlloc
 	r := rand.New(rand.NewPCG(1, 1))
 	p := l
-	l = beaconLists{}
+	l = nil
 	b.ReportAllocs()
 	s := 0
 	var took [2]time.Duration // slots, epochs
@@ -628,12 +698,11 @@ func chain(b *testing.B, l beaconLists) {
 		e := 0
 		if s++; s%32 == 0 {
 			e = 1
-			epoch(r, c, buf)
+			c.epoch(r, buf)
 		} else {
-			slot(r, c, nil, nil, 700, 16)
+			c.slot(r, nil, nil, 700, 16)
 		}
-		c.vals.Root()
-		c.bals.Root()
+		c.roots()
 		p = c
 		took[e] += time.Since(t0)
 		n[e]++
@@ -655,8 +724,7 @@ func chain(b *testing.B, l beaconLists) {
 	b.ReportMetric(held(), "MB-held")
 	// Compact, and what the state holds then.
 	t0 := time.Now()
-	p.vals.Compact()
-	p.bals.Compact()
+	p.compact()
 	b.ReportMetric(float64(time.Since(t0).Microseconds())/1e3, "ms-Compact")
 	b.ReportMetric(held(), "MB-held-compacted")
 	runtime.KeepAlive(p)
