@@ -58,6 +58,31 @@ func ExampleContainerList() {
 	// true true
 }
 
+// Gloas's registry and balances (EIP-7688: ProgressiveLists), changed as a
+// slot changes them, one of them copied first: the copy keeps its value.
+func ExampleProgressiveContainerList() {
+	const n = 1000
+	fields := make([][32]byte, 8*n)
+	balances := make([]uint64, n)
+	for i := range n {
+		fields[8*i], fields[8*i+2] = chunk(uint64(i)), chunk(32_000_000_000)
+		balances[i] = 32_000_000_000
+	}
+	registry := hashtree.NewProgressiveContainerList(8, fields)
+	bals := hashtree.NewProgressiveBasicList(balances)
+	finalized := bals.Copy() // shares every page
+	bals.Set(7, bals.Get(7)+12_345)
+	registry.SetField(42, 3, chunk(1)) // Slashed
+
+	// The same roots hashed afresh from the current values.
+	balances[7] += 12_345
+	fields[8*42+3] = chunk(1)
+	roots := make([][32]byte, n)
+	hashtree.ContainerRoots(roots, fields, 8)
+	fmt.Println(registry.Root() == hashtree.ProgressiveListRoot(roots), bals.Root() == hashtree.ProgressiveBasicListRoot(balances), finalized.Get(7))
+	// Output: true true 32000000000
+}
+
 // A state copied (a fork, the head beside the finalized state): the copy
 // shares every page, and the two then change apart, each page copied when
 // either first writes it.
