@@ -46,7 +46,8 @@
 // BasicList (balances) and ContainerList (the validator registry) keep
 // every level and recompute the root from the nodes that changed alone,
 // each level's dirty nodes in one batched call; the Progressive types do
-// the same. Their roots equal those of the functions above over the
+// the same, Gloas's registry and balances (EIP-7688) among them as
+// ProgressiveContainerList and ProgressiveBasicList. Their roots equal those of the functions above over the
 // current values, and they prove (see Proofs). Copy shares every page until
 // one of the copies writes it; each copy has one writer at a time, readers
 // may share a copy once its Root has returned, and two copies may be
