@@ -14,8 +14,8 @@ import (
 )
 
 // TestProgressiveProofsDynamicSSZ: both ways against the trees of
-// dynamic-ssz v1.4.0 (GetTree), for lists of Bytes32, bitlists and
-// containers of Bytes32 fields at the subtrees' edges: every gindex down to
+// dynamic-ssz v1.4.0 (GetTree), for lists of Bytes32 and of uint64s,
+// bitlists and containers of Bytes32 fields at the subtrees' edges: every gindex down to
 // the children of the last subtree's leaves, and a few below the spine's
 // zero chunk, is a node of both trees, the same, or of neither (dynamic-ssz
 // opens padding into zero subtrees as hashtree does); each one's proof of
@@ -105,6 +105,15 @@ func TestProgressiveProofsDynamicSSZ(t *testing.T) {
 			l.Append(c)
 		}
 		check(fmt.Sprintf("%d roots", n), l, &progRoots{X: roots}, n)
+		u := make([]uint64, 4*n-r.IntN(4)*min(n, 1)) // n chunks, the last one to four values
+		for i := range u {
+			u[i] = r.Uint64()
+		}
+		bu := sszx.NewProgressiveBasicList(u[:len(u)/3])
+		for _, v := range u[len(u)/3:] {
+			bu.Append(v)
+		}
+		check(fmt.Sprintf("%d uint64s", len(u)), bu, &progUint64s{X: u}, n)
 		if n > 86 {
 			continue
 		}
