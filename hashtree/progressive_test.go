@@ -569,6 +569,19 @@ func TestProgressiveProofs(t *testing.T) {
 		ser[len(bits)/8] &^= 1 << (len(bits) % 8) // the delimiter
 		checkProgNodes(t, r, bl, refPack(ser[:(len(bits)+7)/8]), lengthChunk(uint64(len(bits))),
 			func(i int) uint64 { return bl.Gindex(uint64(256*i + r.IntN(256))) })
+		u16 := make([]uint16, max(0, 16*n-r.IntN(16))) // n chunks, the last one part full
+		for i := range u16 {
+			u16[i] = uint16(r.Uint32())
+		}
+		bu := NewProgressiveBasicList(u16)
+		checkProgNodes(t, r, bu, packChunks(u16), lengthChunk(uint64(len(u16))),
+			func(i int) uint64 { return bu.Gindex(uint64(16*i + r.IntN(16))) })
+		if k := 1 + r.IntN(3); n > 0 {
+			roots, fields := make([][32]byte, n), randChunks(r, k*n)
+			ContainerRoots(roots, fields, k)
+			cl := NewProgressiveContainerList(k, fields)
+			checkProgNodes(t, r, cl, roots, lengthChunk(uint64(n)), func(i int) uint64 { return cl.Gindex(uint64(i)) })
+		}
 		if n == 0 || n > 256 {
 			continue
 		}
