@@ -10,7 +10,8 @@
 # that change (mutable.sh 3) and their writes asked for ahead against none
 # (writeahead.sh 8: what a route of this CPU should set); the tiers of
 # overlays against the pages copied (patchab.sh with tiers2.patch, 3 rounds:
-# whether they pay here as on Zen 3) and the price of a page fault on this
+# whether they pay here as on Zen 3, on the Lists and, printed beside,
+# Gloas's ProgressiveLists) and the price of a page fault on this
 # host (faultcost). OLD defaults to
 # 0edbfb5, issue 38's starting point. Last, each must-show those files
 # measure, met or not (bench/verdict), into DIR/verdict.txt and on standard
@@ -42,7 +43,7 @@ run abrr.txt bash bench/abrr.sh "$old" 5 64
 run jcap.txt bash bench/jcap.sh 5
 run mutable.txt bash bench/mutable.sh 3
 run writeahead.txt bash bench/writeahead.sh 8
-run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07i/tiers2.patch 3 '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s'
+run tiers.txt bash bench/patchab.sh bench/data/zen3-2026-12-07i/tiers2.patch 3 '^BenchmarkMutableChain$@4800x' '^BenchmarkMutableSlot$/impl=sha256x@1s' '^BenchmarkGloasChain$@1600x'
 run faultcost.txt bash -c 'cd bench && go run ./faultcost'
 (cd bench && go run ./verdict "$dir") | tee "$dir/verdict.txt"
 echo "results in $dir" >&2
