@@ -281,6 +281,7 @@ func TestListPanics(t *testing.T) {
 	var zero ProgressiveContainerList
 	panicsWith(t, "sha256x: hashtree: the zero ProgressiveContainerList, not made by NewProgressiveContainerList", func() { zero.Append(nil) })
 	panicsWith(t, "sha256x: hashtree: the zero ProgressiveContainerList, not made by NewProgressiveContainerList", func() { zero.Field(0, 0) })
+	panicsWith(t, "sha256x: hashtree: the zero ProgressiveContainerList, not made by NewProgressiveContainerList", func() { zero.Root() })
 }
 
 // TestListAllocs: a slot's updates of a registry and balances, and the

@@ -212,6 +212,9 @@ func (l *ProgressiveContainerList) Truncate(n uint64) {
 // Root returns the root, after rehashing the changed containers, then the
 // progressive tree's nodes above them.
 func (l *ProgressiveContainerList) Root() [sha256x.Size]byte {
+	if l.c.k == 0 {
+		l.c.want("ProgressiveContainerList", "Root", 0) // the zero value
+	}
 	if !l.fresh {
 		l.c.rehash(l.setRoot)
 		l.root, l.fresh = MixInLength(l.p.root(), uint64(l.p.n)), true
