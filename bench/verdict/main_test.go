@@ -132,6 +132,10 @@ func TestTiers(t *testing.T) {
 		"a chain's slot", "0.845 (lower in 3 of 3)", "the slot on a fresh copy", "0.668 (lower in 3 of 3)",
 		"the slot without a copy", "0.968 (lower in 2 of 3)", "pay (as on Zen 3)")
 	decision(t, "../data/zen3-2026-12-07h/tiers2.txt", tiers, "0.886 (lower in 2 of 3)", "pay (as on Zen 3)")
+	// hostcheck's step with Gloas's chain beside, read past its rows; here
+	// the slot without a copy came out at 1.039, over the 1.02 allowed.
+	decision(t, "../data/zen3-2026-12-07i/tiers-step.txt", tiers, "0.817 (lower in 3 of 3)", "0.700 (lower in 3 of 3)",
+		"1.039 (lower in 1 of 3)", "no (keep the pages copied)")
 	if _, err := tiers("BenchmarkMutableChain ms-slot 0.9  3 of 3  0.8  1.0\n"); err == nil {
 		t.Error("a summary without the slot rows was judged")
 	}
