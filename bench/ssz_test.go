@@ -235,6 +235,11 @@ func chunk64(v uint64) (c [32]byte) {
 }
 
 func (h *batchedRegistry) root(vs []*spectests.Validator) [32]byte {
+	return sszx.ListRoot(h.containerRoots(vs), 1<<40)
+}
+
+// containerRoots returns the validators' roots, a block of them at a time.
+func (h *batchedRegistry) containerRoots(vs []*spectests.Validator) [][32]byte {
 	if cap(h.roots) < len(vs) {
 		h.roots = make([][32]byte, len(vs))
 	}
@@ -261,7 +266,7 @@ func (h *batchedRegistry) root(vs []*spectests.Validator) [32]byte {
 		}
 		sszx.ContainerRoots(roots[a:a+len(blk)], h.fields[:8*len(blk)], 8)
 	}
-	return sszx.ListRoot(roots, 1<<40)
+	return roots
 }
 
 var regData struct {
