@@ -224,9 +224,9 @@ type fieldRoots struct {
 	buf    [][sha256x.Size]byte // a block's fields, then its roots
 }
 
-// newContainers returns the containers whose field roots are fields (k a
+// newFieldRoots returns the containers whose field roots are fields (k a
 // container; copied) and their roots. op and limit are the panics'.
-func newContainers(op string, k int, fields [][sha256x.Size]byte, limit uint64) (fieldRoots, [][sha256x.Size]byte) {
+func newFieldRoots(op string, k int, fields [][sha256x.Size]byte, limit uint64) (fieldRoots, [][sha256x.Size]byte) {
 	if k < 1 || len(fields)%k != 0 {
 		panic(fmt.Sprintf("sha256x: hashtree: %s of %d fields, %d a container", op, len(fields), k))
 	}
@@ -250,10 +250,10 @@ func newContainers(op string, k int, fields [][sha256x.Size]byte, limit uint64) 
 // index returns the index of field f of container i among the field
 // roots, after checking both. typ and op name the caller in the panic.
 func (c *fieldRoots) index(typ, op string, i uint64, f int) int {
-	n := c.fields.Len() / max(c.k, 1)
 	if c.k == 0 {
-		c.want(typ, op, 0)
+		c.want(typ, op, 0) // panics: the zero value
 	}
+	n := c.fields.Len() / c.k
 	if i >= uint64(n) || f < 0 || f >= c.k {
 		panic(fmt.Sprintf("sha256x: hashtree: %s.%s(%d, %d) of %d containers of %d fields", typ, op, i, f, n, c.k))
 	}
@@ -342,7 +342,7 @@ func (c *fieldRoots) compact() {
 // if k < 1, if len(fields) is not a multiple of k, or if there are more
 // than limit containers.
 func NewContainerList(k int, fields [][sha256x.Size]byte, limit uint64) *ContainerList {
-	c, roots := newContainers("NewContainerList", k, fields, limit)
+	c, roots := newFieldRoots("NewContainerList", k, fields, limit)
 	return &ContainerList{t: newTree(roots, Depth(limit)), c: c, limit: limit}
 }
 

@@ -158,7 +158,7 @@ type ProgressiveContainerList struct {
 // containers whose field roots are fields[i*k : i*k+k], hashed. fields is
 // copied. It panics if k < 1 or if len(fields) is not a multiple of k.
 func NewProgressiveContainerList(k int, fields [][sha256x.Size]byte) *ProgressiveContainerList {
-	c, roots := newContainers("NewProgressiveContainerList", k, fields, ^uint64(0))
+	c, roots := newFieldRoots("NewProgressiveContainerList", k, fields, ^uint64(0))
 	return &ProgressiveContainerList{p: newProgressive(roots), c: c}
 }
 
